@@ -1,0 +1,111 @@
+"""Extraction scoring: the token-shingle F1 of the public article-extraction benchmarks.
+
+Used by the benchmarks and tests, and by users who want to score newsstem on
+their own gold texts. The definition (shared/README.md of the project corpora):
+
+1. tokens are maximal runs of Unicode word characters (``\\w+``), case kept;
+2. shingles are the 4-token windows (a text of fewer than 4 tokens is one
+   shorter shingle), counted as a multiset for gold and prediction;
+3. per page TP = sum of min counts, FP = excess predicted, FN = missing gold;
+4. precision is the mean of TP/(TP+FP) over pages, recall the mean of
+   TP/(TP+FN); both are 1 when FP = FN = 0; F1 = 2PR/(P+R) of the means.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+__all__ = ["PageScore", "CorpusScore", "shingles", "score_page", "score_corpus"]
+
+SHINGLE_SIZE = 4
+_TOKEN = re.compile(r"\w+")
+
+
+@dataclass(frozen=True)
+class PageScore:
+    tp: int
+    fp: int
+    fn: int
+
+    @property
+    def precision(self) -> float:
+        if self.fp == 0 and self.fn == 0:
+            return 1.0
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
+
+    @property
+    def recall(self) -> float:
+        if self.fp == 0 and self.fn == 0:
+            return 1.0
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+
+@dataclass(frozen=True)
+class CorpusScore:
+    precision: float
+    recall: float
+    pages: int
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+
+def shingles(text: str, size: int = SHINGLE_SIZE) -> Counter[tuple[str, ...]]:
+    """Multiset of the token windows of ``text``.
+
+    >>> sorted(shingles("a b c d e").items())
+    [(('a', 'b', 'c', 'd'), 1), (('b', 'c', 'd', 'e'), 1)]
+    >>> shingles("only two")
+    Counter({('only', 'two'): 1})
+    >>> shingles("")
+    Counter()
+    """
+    tokens = _TOKEN.findall(text)
+    if not tokens:
+        return Counter()
+    if len(tokens) < size:
+        return Counter([tuple(tokens)])
+    return Counter(tuple(tokens[i : i + size]) for i in range(len(tokens) - size + 1))
+
+
+def score_page(predicted: str, gold: str) -> PageScore:
+    """TP/FP/FN of one page.
+
+    >>> s = score_page("the cat sat on the mat", "the cat sat on the mat today")
+    >>> (s.tp, s.fp, s.fn)
+    (3, 0, 1)
+    """
+    pred, ref = shingles(predicted), shingles(gold)
+    tp = sum((pred & ref).values())
+    return PageScore(tp=tp, fp=sum(pred.values()) - tp, fn=sum(ref.values()) - tp)
+
+
+def score_corpus(pages: Iterable[tuple[str, str]]) -> CorpusScore:
+    """Mean precision over pages with output and mean recall over pages with gold.
+
+    ``pages`` yields ``(predicted, gold)`` pairs. A page with neither output nor
+    gold counts as perfect in both means (FP = FN = 0).
+    """
+    precisions: list[float] = []
+    recalls: list[float] = []
+    n = 0
+    for predicted, gold in pages:
+        n += 1
+        s = score_page(predicted, gold)
+        has_output, has_gold = s.tp + s.fp > 0, s.tp + s.fn > 0
+        if has_output or not has_gold:
+            precisions.append(s.precision)
+        if has_gold or not has_output:
+            recalls.append(s.recall)
+    mean = lambda xs: sum(xs) / len(xs) if xs else 0.0  # noqa: E731
+    return CorpusScore(precision=mean(precisions), recall=mean(recalls), pages=n)

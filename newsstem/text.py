@@ -1,0 +1,51 @@
+"""Small text measures shared by extraction, layout learning and the pipelines.
+
+"Meaningful" characters follow Webstemmer (seed 004): letters, digits and CJK
+ideographs/kana count; punctuation, symbols and whitespace do not. Every
+character counts once, so a Japanese or Chinese sentence (no spaces, one
+character per word or syllable) weighs what it reads like.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = ["meaningful_length", "normalize_space", "cjk_ratio"]
+
+# \w in Python's re is Unicode-aware: letters, digits, marks of every script,
+# CJK ideographs, kana and hangul, plus "_" (removed below).
+_NOT_MEANINGFUL = re.compile(r"[\W_]+")
+_SPACE = re.compile(r"\s+")
+# CJK Unified Ideographs (+ext. A), Hiragana, Katakana, Hangul syllables.
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+
+
+def meaningful_length(text: str) -> int:
+    """Count letters, digits and CJK characters; punctuation and spaces are free.
+
+    >>> meaningful_length("Hello, world!  42")
+    12
+    >>> meaningful_length("東京、大阪。")
+    4
+    """
+    return len(_NOT_MEANINGFUL.sub("", text))
+
+
+def cjk_ratio(text: str) -> float:
+    """Share of CJK characters among the meaningful ones (0.0 for empty text).
+
+    >>> cjk_ratio("東京 Tokyo")
+    0.2857142857142857
+    """
+    total = meaningful_length(text)
+    return len(_CJK.findall(text)) / total if total else 0.0
+
+
+def normalize_space(text: str) -> str:
+    """Collapse runs of whitespace (including NBSP and ideographic space) to one space.
+
+    >>> normalize_space("  a\\u00a0 b\\n\\tc\\u3000")
+    'a b c'
+    """
+    return _SPACE.sub(" ", unicodedata.normalize("NFC", text)).strip()
