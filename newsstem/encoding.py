@@ -1,48 +1,64 @@
-"""Decode page bytes to text the way the crawler does, for offline use.
+"""Decode page bytes to text, the same way during the crawl and offline.
 
-Scrapy's ``TextResponse`` decodes by BOM, HTTP ``Content-Type`` charset, the
-page's own ``<meta>`` declaration, then detection (ASCII, UTF-8, then
-charset-normalizer). :func:`decode_html` follows the same order, so a page read
-from an archive or a corpus file yields the same text as during the crawl.
-Undecodable bytes are replaced, never raised.
+Order of evidence:
+
+1. a byte-order mark;
+2. bytes that are valid UTF-8 and not plain ASCII are UTF-8, whatever the page
+   declares: pages re-saved as UTF-8 keep their old ``charset=gb2312`` or
+   ``windows-1252`` declaration surprisingly often, while text in a legacy
+   encoding almost never happens to form valid multi-byte UTF-8 sequences;
+3. the HTTP ``Content-Type`` charset, then the page's ``<meta>`` declaration
+   (w3lib maps labels to their supersets, e.g. gb2312 -> gb18030, as browsers do);
+4. detection with charset-normalizer; UTF-8 as the last resort.
+
+Undecodable bytes are replaced (U+FFFD), never raised.
 """
 
 from __future__ import annotations
 
 from charset_normalizer import from_bytes
-from w3lib.encoding import html_to_unicode, resolve_encoding
+from w3lib.encoding import html_to_unicode, read_bom, resolve_encoding, to_unicode
 
 __all__ = ["decode_html", "detect_encoding"]
 
 
 def detect_encoding(body: bytes) -> str | None:
-    """Guess the encoding of undeclared bytes: ASCII, then UTF-8, then charset-normalizer.
+    """Guess the encoding of undeclared, non-UTF-8 bytes.
 
-    >>> detect_encoding("日本語".encode("utf-8"))
-    'utf-8'
-    >>> detect_encoding(b"plain")
+    >>> detect_encoding(b"plain ascii")
     'cp1252'
     """
-    for candidate in ("ascii", "utf-8"):
-        try:
-            body.decode(candidate)
-        except UnicodeError:
-            continue
-        return resolve_encoding(candidate)
     match = from_bytes(body).best()
     return resolve_encoding(match.encoding) if match is not None else None
 
 
-def decode_html(body: bytes | str, content_type: str | None = None) -> tuple[str, str]:
-    """Return ``(text, encoding)``; ``str`` input is returned as is (encoding "unicode").
+def _is_utf8(body: bytes) -> bool:
+    if body.isascii():
+        return False
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
-    >>> decode_html(b'<meta charset="shift_jis"><p>' + "記事".encode("shift_jis"))[1]  # w3lib maps to the superset
+
+def decode_html(body: bytes | str, content_type: str | None = None) -> tuple[str, str]:
+    """Return ``(text, encoding)``; ``str`` input is returned as is (encoding ``"unicode"``).
+
+    >>> decode_html(b'<meta charset="shift_jis"><p>' + "記事".encode("shift_jis"))[1]
     'cp932'
+    >>> decode_html('<meta charset="gb2312"><p>谷歌'.encode("utf-8"))[1]  # re-saved page
+    'utf-8'
     >>> decode_html(b"\\xef\\xbb\\xbfhello")
     ('hello', 'utf-8')
     """
     if isinstance(body, str):
         return body, "unicode"
+    bom_encoding, bom = read_bom(body)
+    if bom_encoding is not None and bom is not None:
+        return to_unicode(body[len(bom) :], bom_encoding), bom_encoding
+    if _is_utf8(body):
+        return body.decode("utf-8"), "utf-8"
     encoding, text = html_to_unicode(
         content_type, body, default_encoding="utf-8", auto_detect_fun=detect_encoding
     )

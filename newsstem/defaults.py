@@ -1,0 +1,28 @@
+"""Defaults of every ``NEWSSTEM_*`` setting, declared once.
+
+``newsstem.settings`` imports them, and components read a setting with the
+default from here (``settings.getint(name, defaults.NAME)``), so they also work
+when enabled in another Scrapy project. Each one is documented in README.md.
+"""
+
+# Crawl scope -----------------------------------------------------------------
+# Start URLs when no ``-a start_url=`` is given (a list, or one string of URLs
+# separated by whitespace).
+NEWSSTEM_START_URLS: list[str] = []
+# Ordered URL rules, "+REGEX" accepts, "-REGEX" rejects, first match wins, no
+# match rejects (Webstemmer's -a/-j). Empty: accept what lies under a start
+# URL's directory and reject media files.
+NEWSSTEM_URL_RULES: list[str] = []
+# Anchor texts kept per linked URL (for title detection); a link-heavy site can
+# link one page from hundreds of places, the first few texts carry the signal.
+NEWSSTEM_MAX_ANCHOR_TEXTS = 20
+
+# Articles ----------------------------------------------------------------------
+# A page whose main text has fewer meaningful characters (letters, digits, CJK
+# characters; punctuation and spaces excluded) is a hub, not an article: its links
+# are followed, it is not exported. 200 is about two sentences of English or a
+# short paragraph of Japanese; index pages that slip through readability rarely
+# keep that much unlinked text.
+NEWSSTEM_MIN_ARTICLE_CHARS = 200
+# Export the cleaned article HTML as ``body_html`` (null when off).
+NEWSSTEM_BODY_HTML = False

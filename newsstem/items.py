@@ -1,0 +1,45 @@
+"""What flows through the crawl: a fetched ``Page`` in, an ``Article`` out.
+
+The spider yields a :class:`Page` for every HTML response; the extraction
+pipeline turns it into an :class:`Article` (exported as one JSON line) or drops
+it with a reason (hub pages, pages with no article).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Page:
+    """One fetched HTML page, decoded, with what the crawl knows about it."""
+
+    url: str
+    site: str
+    html: str
+    encoding: str
+    depth: int
+    fetched_at: str  # ISO 8601 UTC, e.g. "2026-11-21T23:55:05Z"
+    status: int = 200
+    anchor_texts: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Article:
+    """An exported article: one line of the JSON Lines output.
+
+    ``length`` counts the meaningful characters of ``body`` (letters, digits,
+    CJK characters). ``method`` says how the body was found: ``"readability"``
+    (the heuristic fallback) or ``"pattern:<id>"`` (a learned site layout).
+    """
+
+    url: str
+    site: str
+    title: str
+    body: str
+    length: int
+    method: str
+    depth: int
+    fetched_at: str
+    anchor_texts: list[str] = field(default_factory=list)
+    body_html: str | None = None
