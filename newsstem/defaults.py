@@ -26,3 +26,8 @@ NEWSSTEM_MAX_ANCHOR_TEXTS = 20
 NEWSSTEM_MIN_ARTICLE_CHARS = 200
 # Export the cleaned article HTML as ``body_html`` (null when off).
 NEWSSTEM_BODY_HTML = False
+
+# Operations --------------------------------------------------------------------
+# Write the run's Scrapy stats as JSON to this path when the crawl ends (for cron
+# jobs and monitoring); empty: off.
+NEWSSTEM_STATS_FILE = ""

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import json
 import logging
+from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from scrapy import Spider, signals
+from scrapy.exceptions import NotConfigured
 from tldextract import TLDExtract
+
+from newsstem import defaults
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
+    from scrapy.statscollectors import StatsCollector
 
 logger = logging.getLogger(__name__)
 
@@ -49,3 +57,32 @@ class OfflineTldExtract:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> OfflineTldExtract:
         return cls()
+
+
+class StatsFile:
+    """Write the crawl's stats as JSON to ``NEWSSTEM_STATS_FILE`` when the spider closes."""
+
+    def __init__(self, path: str, stats: StatsCollector) -> None:
+        self.path = Path(path)
+        self.stats = stats
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> StatsFile:
+        path = crawler.settings.get("NEWSSTEM_STATS_FILE", defaults.NEWSSTEM_STATS_FILE)
+        if not path:
+            raise NotConfigured
+        extension = cls(path, crawler.stats)
+        crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
+        return extension
+
+    def spider_closed(self, spider: Spider, reason: str) -> None:
+        stats = {**self.stats.get_stats(), "finish_reason": reason}
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        tmp.write_text(json.dumps(stats, default=_json_default, indent=1, sort_keys=True))
+        tmp.replace(self.path)
+
+
+def _json_default(value: object) -> str:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return str(value)

@@ -39,6 +39,7 @@ ITEM_PIPELINES = {
 
 EXTENSIONS = {
     "newsstem.extensions.OfflineTldExtract": 0,
+    "newsstem.extensions.StatsFile": 500,
 }
 
 # Politeness: adapt the delay to the server, a few requests at a time per site.
@@ -58,3 +59,6 @@ REMOTE_CONTROL_ENABLED = False
 TELNETCONSOLE_ENABLED = False
 
 FEED_EXPORT_ENCODING = "utf-8"
+
+# `scrapy crawl` that validates spider arguments first; later: learn, extract, urldb.
+COMMANDS_MODULE = "newsstem.commands"

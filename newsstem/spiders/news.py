@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Iterable
 from datetime import datetime, timezone
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from scrapy import Request, Spider
@@ -30,6 +31,7 @@ from newsstem.text import normalize_space
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
+    from scrapy.settings import BaseSettings
     from scrapy.link import Link
 
 logger = logging.getLogger(__name__)
@@ -85,6 +87,53 @@ def _utc_now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+@dataclass(frozen=True)
+class CrawlScope:
+    """What one crawl covers, from spider arguments and settings; bad input raises UsageError."""
+
+    start_urls: tuple[str, ...]
+    sites: frozenset[str]
+    depth: int | None  # from -a depth; None: DEPTH_LIMIT decides
+    rules: UrlRules
+
+    @classmethod
+    def from_arguments(
+        cls,
+        settings: BaseSettings,
+        start_url: str | None = None,
+        depth: str | int | None = None,
+        rules: str | None = None,
+    ) -> CrawlScope:
+        urls = _split_urls(start_url) or _split_urls(
+            settings.get("NEWSSTEM_START_URLS", defaults.NEWSSTEM_START_URLS)
+        )
+        if not urls:
+            raise UsageError("news: give at least one start URL: -a start_url=https://site/")
+        for url in urls:
+            if not is_crawlable_scheme(url) or not site_of(url):
+                raise UsageError(f"news: start URL {url!r} is not an http(s) URL with a host")
+        spec = rules if rules is not None else settings.get(
+            "NEWSSTEM_URL_RULES", defaults.NEWSSTEM_URL_RULES
+        )
+        try:
+            url_rules = UrlRules.parse(spec) if spec else UrlRules.default_for(urls)
+        except RuleError as exc:
+            raise UsageError(f"news: {exc}") from None
+        return cls(tuple(urls), frozenset(map(site_of, urls)), _parse_depth(depth), url_rules)
+
+
+def _parse_depth(value: str | int | None) -> int | None:
+    if value is None:
+        return None
+    try:
+        depth = int(value)
+    except ValueError:
+        depth = -1
+    if depth < 0:
+        raise UsageError(f"news: depth must be an integer >= 0, not {value!r}")
+    return depth
+
+
 class NewsSpider(Spider):
     """Crawl news sites and yield every HTML page for article extraction.
 
@@ -111,52 +160,32 @@ class NewsSpider(Spider):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self._arg_start_urls = _split_urls(start_url)
-        self._arg_depth = depth
-        self._arg_rules = rules
+        self._arguments = {"start_url": start_url, "depth": depth, "rules": rules}
+
+    @classmethod
+    def check_arguments(cls, settings: BaseSettings, **arguments: Any) -> CrawlScope:
+        """Validate spider arguments before the crawl starts (the ``crawl`` command calls it)."""
+        known = {k: arguments.get(k) for k in ("start_url", "depth", "rules")}
+        return CrawlScope.from_arguments(settings, **known)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> NewsSpider:
         spider = super().from_crawler(crawler, *args, **kwargs)
-        spider._configure(crawler)
+        spider._configure(crawler.settings)
         return spider
 
-    def _configure(self, crawler: Crawler) -> None:
-        settings = crawler.settings
-        urls = self._arg_start_urls or _split_urls(
-            settings.get("NEWSSTEM_START_URLS", defaults.NEWSSTEM_START_URLS)
-        )
-        if not urls:
-            raise UsageError("news: give at least one start URL: -a start_url=https://site/")
-        for url in urls:
-            if not is_crawlable_scheme(url) or not site_of(url):
-                raise UsageError(f"news: start URL {url!r} is not an http(s) URL with a host")
-        self.start_urls = urls
-        self.sites = frozenset(site_of(url) for url in urls)
+    def _configure(self, settings: BaseSettings) -> None:
+        scope = CrawlScope.from_arguments(settings, **self._arguments)
+        self.start_urls = list(scope.start_urls)
+        self.sites = scope.sites
+        self.url_rules = scope.rules
         # OffsiteMiddleware also checks redirects; it ignores ports (ours do not).
-        self.allowed_domains = sorted({site.split(":")[0] for site in self.sites})
-
-        if self._arg_depth is not None:
-            try:
-                depth = int(self._arg_depth)
-            except ValueError:
-                raise UsageError(f"news: depth must be an integer >= 0, not {self._arg_depth!r}")
-            if depth < 0:
-                raise UsageError(f"news: depth must be an integer >= 0, not {depth}")
-            # 0 means "no limit" to Scrapy; here it means "start pages only".
-            settings.set("DEPTH_LIMIT", depth, priority="cmdline")
-            self.follow_links = depth > 0
-        else:
-            self.follow_links = True
-
-        spec = self._arg_rules
-        if spec is None:
-            spec = settings.get("NEWSSTEM_URL_RULES", defaults.NEWSSTEM_URL_RULES)
-        try:
-            self.url_rules = UrlRules.parse(spec) if spec else UrlRules.default_for(urls)
-        except RuleError as exc:
-            raise UsageError(f"news: {exc}") from None
-
+        self.allowed_domains = sorted({site.split(":")[0] for site in scope.sites})
+        if scope.depth is not None:
+            settings.set("DEPTH_LIMIT", scope.depth, priority="cmdline")
+        # DEPTH_LIMIT 0 means "no limit" to Scrapy; -a depth=0 means "start pages only".
+        self.follow_links = scope.depth != 0
+        self.depth_limit = settings.getint("DEPTH_LIMIT")
         self.anchors = AnchorBook(
             settings.getint("NEWSSTEM_MAX_ANCHOR_TEXTS", defaults.NEWSSTEM_MAX_ANCHOR_TEXTS)
         )
@@ -166,8 +195,8 @@ class NewsSpider(Spider):
         self.link_extractor = LinkExtractor(unique=False, deny_extensions=[])
         logger.info(
             "news: start %s, depth %s, rules: %s",
-            " ".join(urls),
-            settings.getint("DEPTH_LIMIT") if self.follow_links else 0,
+            " ".join(self.start_urls),
+            self.depth_limit if self.follow_links else 0,
             self.url_rules,
         )
 
@@ -201,7 +230,8 @@ class NewsSpider(Spider):
                 status=response.status,
                 anchor_texts=anchor_texts,
             )
-        if self.follow_links:
+        depth = response.meta.get("depth", 0)
+        if self.follow_links and (self.depth_limit <= 0 or depth < self.depth_limit):
             yield from self._follow(response)
 
     def _follow(self, response: TextResponse) -> Iterable[Request]:

@@ -1,0 +1,1 @@
+"""newsstem's Scrapy commands (``COMMANDS_MODULE = "newsstem.commands"``)."""
