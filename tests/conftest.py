@@ -1,0 +1,38 @@
+"""Shared fixtures: the fixture news site served over real HTTP on 127.0.0.1."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+
+from support.httpserver import FixtureSite
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def _unused_port() -> int:
+    """A port nothing listens on (bound, then released): links to it must never be followed."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def site():
+    """The fixture news site on a fresh server; stopped after the test."""
+    server = FixtureSite(FIXTURES / "site", other_port=_unused_port()).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def gold():
+    """Gold text of a fixture article, by its URL path ("/news/paul-ryan.html")."""
+
+    def read(path: str) -> str:
+        name = path.strip("/").replace("/", "_").removesuffix(".html") + ".txt"
+        return (FIXTURES / "gold" / name).read_text(encoding="utf-8")
+
+    return read

@@ -1,0 +1,98 @@
+"""A real HTTP server on 127.0.0.1 serving the fixture site, recording every request.
+
+HTML files may contain ``__PORT__`` and ``__OTHER_PORT__``; they are replaced
+by this server's port and another port given by the test, so fixtures can
+link to "the same host on another port" and "another host name".
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import urlsplit
+
+
+@dataclass
+class Hit:
+    path: str
+    status: int
+    user_agent: str
+
+
+@dataclass
+class FixtureSite:
+    root: Path
+    other_port: int = 0
+    # path -> (status, content type, body): responses not backed by a file
+    routes: dict[str, tuple[int, str, bytes]] = field(default_factory=dict)
+    hits: list[Hit] = field(default_factory=list)
+    port: int = 0
+    _server: ThreadingHTTPServer | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def paths(self, status: int | None = 200) -> list[str]:
+        """Requested paths (with query), in order; only those answered ``status`` unless None."""
+        with self._lock:
+            return [h.path for h in self.hits if status is None or h.status == status]
+
+    def clear(self) -> None:
+        with self._lock:
+            self.hits.clear()
+
+    def start(self) -> FixtureSite:
+        site = self
+
+        class Handler(SimpleHTTPRequestHandler):
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, directory=str(site.root), **kwargs)
+
+            def log_message(self, format, *args):  # keep test output clean
+                pass
+
+            def _record(self, status: int) -> None:
+                with site._lock:
+                    site.hits.append(Hit(self.path, status, self.headers.get("User-Agent", "")))
+
+            def do_GET(self):
+                path = urlsplit(self.path).path
+                if path in site.routes:
+                    status, ctype, body = site.routes[path]
+                    return self._send(status, ctype, body)
+                if path.startswith("/private/"):
+                    return self._send(200, "text/html; charset=utf-8", b"<p>private</p>")
+                local = Path(site.root, path.lstrip("/"))
+                if path.endswith(".html") and local.is_file():
+                    body = local.read_bytes()
+                    body = body.replace(b"__PORT__", str(site.port).encode())
+                    body = body.replace(b"__OTHER_PORT__", str(site.other_port).encode())
+                    return self._send(200, "text/html", body)
+                if local.is_file():
+                    self._record(200)
+                    return super().do_GET()
+                return self._send(404, "text/html", b"<h1>Not found</h1>")
+
+            def _send(self, status: int, ctype: str, body: bytes) -> None:
+                self._record(status)
+                self.send_response(status)
+                self.send_header("Content-Type", ctype)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self.port = self._server.server_address[1]
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
