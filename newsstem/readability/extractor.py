@@ -94,7 +94,7 @@ def _sieve(page: Page, options: Options) -> _Attempt:
 def _grab_article(body: HtmlElement, flags: Flags, options: Options) -> _Attempt:
     measure = Measure(options)
     scores = score_candidates(body, flags, options, measure)
-    best = best_candidate(scores)
+    best = best_candidate(scores, options)
     selected = select_siblings(best, scores, options, measure) if best is not None else [body]
     article, copied_scores = assemble(selected, scores)
     removals = clean_article(article, copied_scores, flags, options)

@@ -30,7 +30,9 @@ __all__ = [
 # Class/id names of page furniture: stripped before scoring while FLAG_STRIP_UNLIKELYS is on.
 UNLIKELY_CANDIDATES = re.compile(
     r"combx|comment|community|disqus|extra|foot|header|menu|remark|rss|shoutbox|sidebar|"
-    r"sponsor|ad-break|agegate|pagination|pager|popup|tweet|twitter",
+    r"sponsor|ad-break|agegate|pagination|pager|popup|tweet|twitter|"
+    r"-ad-|ai2html|banner|breadcrumbs|cover-wrap|gdpr|legends|related|replies|skyscraper|"
+    r"social|supplemental|yom-remote",
     re.I,
 )
 # ... unless the name also says it may hold the article ("main-header", "article-footer").
@@ -41,7 +43,8 @@ POSITIVE = re.compile(
 )
 NEGATIVE = re.compile(
     r"combx|comment|com-|contact|foot|footer|footnote|masthead|media|meta|outbrain|promo|"
-    r"related|scroll|shoutbox|sidebar|sponsor|shopping|tags|tool|widget",
+    r"related|scroll|shoutbox|sidebar|sponsor|shopping|tags|tool|widget|"
+    r"-ad-|hidden|^hid-| hid-|^hid$|banner|share|skyscraper|gdpr",
     re.I,
 )
 # ARIA roles of page furniture, stripped like unlikely names (Mozilla Readability).

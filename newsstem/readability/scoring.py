@@ -99,11 +99,42 @@ def _text_runs(div: HtmlElement) -> Iterator[str]:
     yield "".join(run)
 
 
-def best_candidate(scores: dict[HtmlElement, float]) -> HtmlElement | None:
-    """The top-scoring candidate, the first in document order on a tie."""
+def best_candidate(scores: dict[HtmlElement, float], options: Options) -> HtmlElement | None:
+    """The top-scoring candidate, moved up the tree when the content is spread out.
+
+    Mozilla Readability's refinements: when several near-top candidates share an
+    ancestor, that ancestor is the article; an only child gives way to its parent (so
+    its siblings can be merged). Mozilla's third rule, climbing to a parent that scores
+    higher, measured worse here (-0.011 F1 on cleaneval-dev, -0.002 on l3s) and is left out.
+    """
     if not scores:
         return None
-    return max(scores, key=scores.__getitem__)
+    ranked = sorted(scores, key=scores.__getitem__, reverse=True)[: options.top_candidates]
+    best = ranked[0]
+    best_score = scores[best]
+    if best_score <= 0:
+        return best
+    alternatives = [
+        set(candidate.iterancestors())
+        for candidate in ranked[1:]
+        if scores[candidate] / best_score >= options.alternative_ratio
+    ]
+    if len(alternatives) >= options.min_alternatives:
+        for ancestor in _ancestors_below_body(best):
+            if sum(ancestor in chain for chain in alternatives) >= options.min_alternatives:
+                best = ancestor
+                break
+    parent = best.getparent()
+    while parent is not None and parent.tag not in ("body", "html") and len(parent) == 1:
+        best, parent = parent, parent.getparent()
+    return best
+
+
+def _ancestors_below_body(element: HtmlElement) -> Iterator[HtmlElement]:
+    for ancestor in element.iterancestors():
+        if ancestor.tag in ("body", "html"):
+            return
+        yield ancestor
 
 
 def select_siblings(

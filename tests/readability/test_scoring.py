@@ -33,11 +33,11 @@ def test_paragraph_points_go_to_parent_and_half_to_grandparent():
 def test_link_density_scales_a_candidate_down():
     text = f"<p>{PROSE * 3}</p>" * 3
     links = f"<p><a href='#'>{PROSE * 3}</a></p>" * 3
-    body, scores, _, _ = candidates(
+    body, scores, options, _ = candidates(
         f"<body><div id='links'>{links}</div><div id='prose'>{text}</div></body>"
     )
     assert by_id(scores, "prose") > 10 * by_id(scores, "links") >= 0
-    assert best_candidate(scores).get("id") == "prose"
+    assert best_candidate(scores, options).get("id") == "prose"
 
 
 def test_class_weight_counts_only_while_weighting_classes():
@@ -72,7 +72,23 @@ def test_siblings_join_by_score_and_as_prose_but_links_do_not():
         f"<p id='linky'><a href='/x'>{PROSE * 2}</a></p>"
         "</div></body>"
     )
-    best = best_candidate(scores)
+    best = best_candidate(scores, options)
     assert best.get("id") == "best"
     joined = [e.get("id") for e in select_siblings(best, scores, options, measure)]
     assert joined == ["best", "long", "short", "jashort"]
+
+
+def test_several_close_candidates_promote_their_common_ancestor():
+    steps = "".join(
+        f"<div class='step'><div id='s{i}'><p>{PROSE * 3}</p><p>{PROSE * 2}</p></div></div>"
+        for i in range(4)
+    )
+    body, scores, options, measure = candidates(f"<body><div id='steps'>{steps}</div></body>")
+    assert best_candidate(scores, options).get("id") == "steps"
+
+
+def test_an_only_child_gives_way_to_its_parent():
+    body, scores, options, measure = candidates(
+        f"<body><div id='outer'><div id='inner'><p>{PROSE * 3}</p></div></div><p>x</p></body>"
+    )
+    assert best_candidate(scores, options).get("id") == "outer"
