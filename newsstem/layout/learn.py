@@ -27,7 +27,9 @@ For one site:
    to the main text, before it; other varying slots are **sub**;
 5. pattern score = log(pages) × Σ MainScore of the main slots; a cluster
    whose core carries less than ``min_main_chars`` characters is not an
-   article layout (index pages, galleries) and gives no pattern.
+   article layout (index pages, galleries): it becomes a *hub* pattern, so
+   that pages of that layout are known as hubs later (not handed to the
+   readability fallback, which finds "articles" in lists of teasers).
 """
 
 from __future__ import annotations
@@ -166,18 +168,17 @@ def learn(
     intern = KeyInterner()
     sequences = [_sequence(layout, intern) for layout in layouts]
     clustering = cluster(sequences, options.cluster)
+    site_texts = _SiteTexts(layouts)
     patterns: list[LayoutPattern] = []
     outcomes: list[ClusterOutcome] = []
     for members in clustering.clusters:
-        if len(members) < options.min_pages:
-            outcomes.append(ClusterOutcome(len(members), None, "a layout of one page"))
-            continue
         pattern, reason = _learn_cluster(
             [layouts[i] for i in members],
             [sequences[i] for i in members],
             [pages[i] for i in members],
             intern,
             options,
+            site_texts if len(members) == 1 else None,
         )
         if pattern is None:
             outcomes.append(ClusterOutcome(len(members), None, reason))
@@ -189,7 +190,7 @@ def learn(
             temporary = f"cluster-{len(patterns)}"
             patterns.append(_renamed(pattern, temporary))
             outcomes.append(ClusterOutcome(len(members), temporary, reason, pattern.score))
-    order = sorted(range(len(patterns)), key=lambda i: -patterns[i].score)
+    order = sorted(range(len(patterns)), key=lambda i: (patterns[i].kind != "article", -patterns[i].score))
     renamed = {f"cluster-{i}": f"{site}/{rank}" for rank, i in enumerate(order, 1)}
     patterns = [_renamed(patterns[i], renamed[f"cluster-{i}"]) for i in order]
     outcomes = [
@@ -207,7 +208,9 @@ def learn(
 
 
 def _renamed(pattern: LayoutPattern, new_id: str) -> LayoutPattern:
-    return LayoutPattern(new_id, pattern.score, pattern.pages, pattern.blocks, pattern.sources)
+    return LayoutPattern(
+        new_id, pattern.score, pattern.pages, pattern.blocks, pattern.sources, pattern.kind
+    )
 
 
 def _sequence(layout: PageLayout, intern: KeyInterner) -> KeySequence:
@@ -229,24 +232,24 @@ def _learn_cluster(
     pages: list[TrainingPage],
     intern: KeyInterner,
     options: LearnOptions,
+    site_texts: _SiteTexts | None = None,
 ) -> tuple[LayoutPattern | None, str]:
     size = len(layouts)
     sample = _evenly(range(size), options.sample_pages)
     center = _medoid([sequences[i] for i in sample])
-    center_index = sample[center]
-    slots = _align_pages(layouts, sequences, sample, center_index, intern)
-    scored = _score_slots(slots, len(sample), options)
+    slots = _align_pages(layouts, sequences, sample, sample[center], intern)
+    scored = _score_slots(slots, len(sample), options, site_texts)
+    sources = tuple(page.url for page in pages[:SOURCES_PER_PATTERN])
     cores = _cores(scored, options)
-    if not cores:
-        return None, "no varying prose block"
-    first_core, _ = cores[0]
-    if first_core.own_weight < options.min_main_chars:
-        return None, (
-            f"main block of {first_core.own_weight:.0f} characters: not an article layout"
-        )
+    biggest = cores[0][0].own_weight if cores else max((s.own_weight for s in scored), default=0)
+    if biggest < options.min_main_chars:
+        reason = f"hub layout: no page has {options.min_main_chars} characters of varying prose"
+        return _pattern(scored, size, sources, "hub"), reason
+    if size < options.min_pages:
+        return None, "a layout of one page"
     by_page = dict(zip(sample, (pages[i] for i in sample)))
     titles = []
-    for core, group in cores:
+    for core, _ in cores:
         core.role = "main"
     for core, group in cores:
         title = _title(scored, core, group, by_page, layouts, options)
@@ -257,8 +260,18 @@ def _learn_cluster(
     for slot in scored:
         if slot.role == "none" and slot.diff >= options.diff_threshold:
             slot.role = "sub"
-    kept = [s for s in scored if s.role != "none" or len(s.slot.texts) > 1 or len(sample) < 4]
-    score = math.log(size) * sum(s.main for s in kept if s.role == "main")
+    reason = "article layout" if titles else "article layout, no title block found"
+    if len(cores) > 1:
+        reason += f" ({len(cores)} variants)"
+    return _pattern(scored, size, sources, "article"), reason
+
+
+def _pattern(
+    scored: list[_ScoredSlot], pages: int, sources: tuple[str, ...], kind: str
+) -> LayoutPattern:
+    # a slot of one page in a cluster of several says little about the layout
+    kept = [s for s in scored if s.role != "none" or len(s.slot.texts) > 1 or pages < 4]
+    score = math.log(pages) * sum(s.main for s in kept if s.role == "main")
     blocks = tuple(
         PatternBlock(
             key=s.slot.key,
@@ -270,11 +283,7 @@ def _learn_cluster(
         )
         for s in kept
     )
-    sources = tuple(page.url for page in pages[:SOURCES_PER_PATTERN])
-    reason = "article layout" if titles else "article layout, no title block found"
-    if len(cores) > 1:
-        reason += f" ({len(cores)} variants)"
-    return LayoutPattern("", score, size, blocks, sources), reason
+    return LayoutPattern("", score, pages, blocks, sources, kind)
 
 
 def _evenly(indices: range, limit: int) -> list[int]:
@@ -334,13 +343,43 @@ def _align_pages(
     return slots
 
 
-def _score_slots(slots: list[_Slot], pages: int, options: LearnOptions) -> list[_ScoredSlot]:
+class _SiteTexts:
+    """Texts of each key on the site's pages (a few per key): a page alone in its layout
+    can still tell its static blocks (the site's footer) from its own text."""
+
+    PER_KEY = 10
+
+    def __init__(self, layouts: Sequence[PageLayout]) -> None:
+        self.texts: dict[str, list[str]] = {}
+        for layout in layouts:
+            seen: set[str] = set()
+            for block in layout.blocks:
+                if block.key in seen:
+                    continue
+                seen.add(block.key)
+                texts = self.texts.setdefault(block.key, [])
+                if len(texts) < self.PER_KEY:
+                    texts.append(block.text)
+
+    def others(self, key: str, text: str) -> list[str]:
+        texts = list(self.texts.get(key, ()))
+        if text in texts:
+            texts.remove(text)  # the page's own text (identical texts elsewhere stay)
+        return texts
+
+
+def _score_slots(
+    slots: list[_Slot], pages: int, options: LearnOptions, site_texts: _SiteTexts | None = None
+) -> list[_ScoredSlot]:
     scored = []
     for slot in slots:
         present = len(slot.texts)
         total = sum(slot.weights.values())
         own = sum(slot.own.values())
-        diff = diff_score(list(slot.texts.values()))
+        texts = list(slot.texts.values())
+        if site_texts is not None and len(texts) == 1:
+            texts += site_texts.others(slot.key, texts[0])
+        diff = diff_score(texts)
         scored.append(
             _ScoredSlot(
                 slot=slot,
@@ -419,6 +458,13 @@ def _cores(scored: list[_ScoredSlot], options: LearnOptions) -> list[tuple[_Scor
     return cores
 
 
+# A slot seen on one page only has no other page to prove it is article text; it is
+# taken as main only if at most this share of it is links (an embedded post or a
+# "read also" box is more: readability drops such containers above 0.2-0.25).
+UNPROVEN_LINK_SHARE = 1 / 3
+# ... but a short slot whose text is new on every page (a cross-head opening the body)
+# stays main: bylines and datelines repeat words (names, months, "Updated").
+EDGE_MAX_DIFF = 0.95
 # Main text also takes in the varying prose right next to it (a standfirst, a video
 # caption before the body) down to this many characters: shorter is a byline or a date.
 MIN_NEIGHBOUR_CHARS = 50
@@ -428,25 +474,41 @@ def _mark_main(scored: list[_ScoredSlot], cores: list[_ScoredSlot], options: Lea
     """Main slots: varying prose inside a core's element (continued paragraphs,
     cross-heads, fact boxes), and varying prose adjacent to main slots."""
     core_keys = [core.slot.key for core in cores]
-    for slot in scored:
+    several_pages = len({page for s in scored for page in s.slot.texts}) > 1
+
+    def eligible(slot: _ScoredSlot) -> bool:
         if slot.role != "none" or not _is_prose(slot, options):
-            continue
+            return False
+        # seen once and a third links: an embed or a reference, not proven prose
+        return not (
+            several_pages
+            and len(slot.slot.texts) == 1
+            and slot.link_share > UNPROVEN_LINK_SHARE
+        )
+
+    for slot in scored:
         key = slot.slot.key
-        if any(key == k or key.startswith(k + "/") for k in core_keys):
+        if eligible(slot) and any(key == k or key.startswith(k + "/") for k in core_keys):
             slot.role = "main"
 
     def neighbour(slot: _ScoredSlot) -> bool:
-        return (
-            slot.role == "none"
-            and _is_prose(slot, options)
-            and slot.own_weight >= MIN_NEIGHBOUR_CHARS
-        )
+        return eligible(slot) and slot.own_weight >= MIN_NEIGHBOUR_CHARS
 
     for order in (range(1, len(scored)), range(len(scored) - 2, -1, -1)):
         for index in order:
             step = 1 if order.step == 1 else -1
             if scored[index - step].role == "main" and neighbour(scored[index]):
                 scored[index].role = "main"
+    # Short main slots before or after all the substantial ones are a dateline or a
+    # byline, not a cross-head: cross-heads sit between paragraphs.
+    substantial = [
+        i for i, s in enumerate(scored) if s.role == "main" and s.own_weight >= MIN_NEIGHBOUR_CHARS
+    ]
+    if substantial:
+        first, last = substantial[0], substantial[-1]
+        for index, slot in enumerate(scored):
+            if slot.role == "main" and not first <= index <= last and slot.diff < EDGE_MAX_DIFF:
+                slot.role = "sub"
 
 
 def _title(
