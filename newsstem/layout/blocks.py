@@ -42,7 +42,6 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-import lxml.html
 from lxml import etree
 
 from newsstem.encoding import decode_html
@@ -74,15 +73,6 @@ LAYOUT_TAGS = frozenset(
 # Paragraph elements: they break lines inside a block, as <br> does (Webstemmer's output
 # lines follow <p> and <br>), but they are not key components.
 PARAGRAPH_TAGS = frozenset("p li dt dd br hr tr option".split())
-# Inline elements with no layout meaning: stripped (their text kept) before the walk,
-# which makes the walk several times shorter. <a> is kept to measure link text.
-INLINE_TAGS = (
-    "span", "b", "i", "em", "strong", "font", "img", "u", "small", "big", "sup", "sub",
-    "abbr", "acronym", "cite", "code", "label", "time", "s", "strike", "q", "var", "kbd",
-    "tt", "ins", "del", "mark", "wbr", "input", "nobr", "bdi", "bdo", "dfn", "samp",
-    "picture", "source", "track", "data", "meter", "progress", "output", "area", "param",
-    "object", "applet",
-)
 # Attributes that distinguish layout elements; table cells also get their column.
 KEY_ATTRIBUTES = ("id", "class", "itemprop")
 TABLE_KEY_ATTRIBUTES = ("id", "class", "itemprop", "align", "valign", "width")
@@ -181,147 +171,168 @@ class BlockParser:
     """
 
     def __init__(self) -> None:
-        self._components: dict[tuple[str, tuple[str | None, ...]], str] = {}
+        self._components: dict[str, str] = {}
+        self._parser = etree.HTMLParser(no_network=True)
+        self._marker = etree.XSLT(etree.XML(_MARKING_XSLT))
 
     def decompose(self, html: str | bytes) -> PageLayout:
         """The layout blocks of ``html`` (bytes are decoded like the crawler does)."""
-        root = _parse(html)
+        root = _parse(html, self._parser)
         if root is None:
             return PageLayout(blocks=(), title="")
-        title = _title_of(root)
-        body = root.find("body")
-        if body is None:
-            body = root
-        etree.strip_elements(body, *SKIPPED_TAGS, with_tail=False)
-        etree.strip_tags(body, etree.Comment, etree.ProcessingInstruction, *INLINE_TAGS)
-        return PageLayout(blocks=tuple(self._walk(body)), title=title)
+        marked = str(self._marker(root))
+        return PageLayout(blocks=tuple(self._blocks(marked)), title=_title_of(root))
 
-    def _component(self, element: etree._Element, tag: str) -> str:
-        names = TABLE_KEY_ATTRIBUTES if tag in CELL_TAGS or tag == "table" else KEY_ATTRIBUTES
-        values = tuple(element.get(name) for name in names)
-        cache_key = (tag, values)
-        component = self._components.get(cache_key)
+    def _component(self, raw: str) -> str:
+        """The key component of a layout element from its marked attributes, cached:
+        ``tag<sep>id<sep>class<sep>itemprop[<sep>align<sep>valign<sep>width<sep>col]``."""
+        component = self._components.get(raw)
         if component is None:
+            tag, *values = raw.split(_SEP)
+            names = TABLE_KEY_ATTRIBUTES if len(values) > len(KEY_ATTRIBUTES) else KEY_ATTRIBUTES
             parts = [tag]
             for name, value in zip(names, values):
                 if value and value.strip():
                     normalized = _normalize_value(value)
                     if normalized:
                         parts.append(f"{name}={normalized}")
+            if tag in CELL_TAGS:
+                parts.append(f"col={values[-1]}")
             component = ":".join(parts)
             if len(self._components) >= CACHE_LIMIT:
                 self._components.clear()
-            self._components[cache_key] = component
+            self._components[raw] = component
         return component
 
-    def _walk(self, body: etree._Element) -> list[LayoutBlock]:
+    def _blocks(self, marked: str) -> list[LayoutBlock]:
+        """Cut the marked text of a page into blocks.
+
+        The XSLT pass (C speed) wrote the page's text with a start mark carrying the
+        element and its attributes in front of every layout element, an end mark after
+        it, line marks around paragraph elements and link marks around links; only the
+        marks are handled here, in one short loop.
+        """
         blocks: list[LayoutBlock] = []
-        collector = _Collector(blocks)
-        keys: list[str] = []
-        link_depth = 0
-        walker = etree.iterwalk(body, events=("start", "end"))
-        for event, element in walker:
-            tag = element.tag
-            if not isinstance(tag, str):
-                continue
-            if event == "start":
-                if tag in LAYOUT_TAGS:
-                    component = self._component(element, tag)
-                    if tag in CELL_TAGS:
-                        component += f":col={_column(element)}"
-                    key = f"{keys[-1]}/{component}" if keys else component
-                    keys.append(key)
-                    collector.switch(key)
-                elif tag in PARAGRAPH_TAGS:
-                    collector.line_break()
-                elif tag == "a":
-                    link_depth += 1
-                text = element.text
-                if text:
-                    collector.add(text, link_depth > 0)
+        open_keys: list[str] = []
+        key = ""
+        links = _LinkState()
+        component_of = self._component
+        parts = _MARKS.split(marked)
+        piece = parts[0]
+        for index in range(1, len(parts), 3):
+            if piece and not piece.isspace():  # most pieces between two elements are blank
+                _emit(blocks, key, piece, links)
+            opened = parts[index]
+            if opened is not None:
+                component = component_of(opened)
+                key = f"{key}/{component}" if open_keys else component
+                open_keys.append(key)
             else:
-                if tag in LAYOUT_TAGS:
-                    keys.pop()
-                    collector.switch(keys[-1] if keys else "")
-                elif tag in PARAGRAPH_TAGS:
-                    collector.line_break()
-                elif tag == "a":
-                    link_depth -= 1
-                tail = element.tail
-                if tail and element is not body:
-                    collector.add(tail, link_depth > 0)
-        collector.switch("")
+                open_keys.pop()
+                key = open_keys[-1] if open_keys else ""
+            piece = parts[index + 2]
+        if piece and not piece.isspace():
+            _emit(blocks, key, piece, links)
         return blocks
 
 
-class _Collector:
-    """Accumulates the text of the current block and emits finished blocks."""
-
-    __slots__ = ("blocks", "key", "lines", "pieces", "link_pieces")
-
-    def __init__(self, blocks: list[LayoutBlock]) -> None:
-        self.blocks = blocks
-        self.key = ""
-        self.lines: list[str] = []
-        self.pieces: list[str] = []
-        self.link_pieces: list[str] = []
-
-    def add(self, text: str, in_link: bool) -> None:
-        self.pieces.append(text)
-        if in_link:
-            self.link_pieces.append(text)
-
-    def line_break(self) -> None:
-        if self.pieces:
-            line = _SPACE.sub(" ", "".join(self.pieces)).strip()
-            if line:
-                self.lines.append(line)
-            self.pieces = []
-
-    def switch(self, key: str) -> None:
-        if key == self.key:
-            return
-        self.line_break()
-        if self.lines:
-            text = "\n".join(self.lines)
-            weight = meaningful_length(text)
-            link_weight = meaningful_length("".join(self.link_pieces)) if self.link_pieces else 0
-            if weight:
-                last = self.blocks[-1] if self.blocks else None
-                if last is not None and last.key == self.key:
-                    self.blocks[-1] = LayoutBlock(
-                        self.key,
-                        f"{last.text}\n{text}",
-                        last.weight + weight,
-                        last.link_weight + min(link_weight, weight),
-                    )
-                else:
-                    self.blocks.append(
-                        LayoutBlock(self.key, text, weight, min(link_weight, weight))
-                    )
-        self.lines = []
-        self.link_pieces = []
-        self.key = key
+# Marks put into the text: Unicode noncharacters, reserved for a program's internal use
+# (and removed from pages before parsing).
+_LINE = "\ufdd0"  # a line break
+_LINK_START, _LINK_END = "\ufdd1", "\ufdd2"
+_OPEN, _CLOSE, _END, _SEP = "\ufdd3", "\ufdd4", "\ufdd5", "\ufdd6"
+_NONCHARACTERS = re.compile("[\ufdd0-\ufdef]")
+_ALL_MARKS = (_LINE, _LINK_START, _LINK_END, _OPEN, _CLOSE, _END, _SEP)
+_MARKS = re.compile("\ufdd3([^\ufdd4]*)\ufdd4|(\ufdd5)")
+_LINK_MARKS = re.compile("([\ufdd1\ufdd2])")
 
 
-def _column(cell: etree._Element) -> int:
-    column = 1
-    for sibling in cell.itersiblings(preceding=True):
-        if sibling.tag in CELL_TAGS:
-            column += 1
-    return column
+def _marking_xslt() -> str:
+    """The stylesheet that writes a page's text with marks (see BlockParser._blocks)."""
+
+    def attributes(names: tuple[str, ...]) -> str:
+        return "".join(f'&#xFDD6;<xsl:value-of select="@{name}"/>' for name in names)
+
+    table_like = {"td", "th", "table"}
+    layout = "|".join(sorted(LAYOUT_TAGS - table_like))
+    cell_column = (
+        '&#xFDD6;<xsl:value-of select="count(preceding-sibling::td|preceding-sibling::th)+1"/>'
+    )
+    return f"""<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
+<xsl:output method="text" encoding="UTF-8"/>
+<xsl:template match="/"><xsl:choose>
+  <xsl:when test="/html/body"><xsl:apply-templates select="/html/body"/></xsl:when>
+  <xsl:otherwise><xsl:apply-templates/></xsl:otherwise>
+</xsl:choose></xsl:template>
+<xsl:template match="{'|'.join(SKIPPED_TAGS)}|comment()|processing-instruction()"/>
+<xsl:template match="{layout}">&#xFDD3;<xsl:value-of select="local-name()"/>{attributes(KEY_ATTRIBUTES)}&#xFDD4;<xsl:apply-templates/>&#xFDD5;</xsl:template>
+<xsl:template match="table">&#xFDD3;table{attributes(TABLE_KEY_ATTRIBUTES)}&#xFDD4;<xsl:apply-templates/>&#xFDD5;</xsl:template>
+<xsl:template match="td|th">&#xFDD3;<xsl:value-of select="local-name()"/>{attributes(TABLE_KEY_ATTRIBUTES)}{cell_column}&#xFDD4;<xsl:apply-templates/>&#xFDD5;</xsl:template>
+<xsl:template match="{'|'.join(sorted(PARAGRAPH_TAGS))}">&#xFDD0;<xsl:apply-templates/>&#xFDD0;</xsl:template>
+<xsl:template match="a">&#xFDD1;<xsl:apply-templates/>&#xFDD2;</xsl:template>
+</xsl:stylesheet>"""
 
 
-def _parse(html: str | bytes) -> etree._Element | None:
+_MARKING_XSLT = _marking_xslt()
+_LINE_BREAKS = re.compile(" ?\ufdd0[ \ufdd0]*")
+# Whitespace, and the marks that are only whitespace to the reader.
+_BLANK = " \t\n\r\f\v\xa0\u3000\ufdd0\ufdd1\ufdd2"
+
+
+class _LinkState:
+    """Link nesting carried from block to block (a link can wrap a layout element)."""
+
+    __slots__ = ("depth",)
+
+    def __init__(self) -> None:
+        self.depth = 0
+
+
+def _emit(blocks: list[LayoutBlock], key: str, raw: str, links: _LinkState) -> None:
+    """Append the block of text ``raw`` (or extend the last block if it has the same key)."""
+    if not raw.strip(_BLANK):
+        links.depth = max(0, links.depth + raw.count(_LINK_START) - raw.count(_LINK_END))
+        return
+    link_text = ""
+    if links.depth or _LINK_START in raw or _LINK_END in raw:
+        inside: list[str] = []
+        outside: list[str] = []
+        for part in _LINK_MARKS.split(raw):
+            if part == _LINK_START:
+                links.depth += 1
+            elif part == _LINK_END:
+                links.depth = max(0, links.depth - 1)
+            elif part:
+                outside.append(part)
+                if links.depth:
+                    inside.append(part)
+        raw = "".join(outside)
+        link_text = "".join(inside)
+    text = _LINE_BREAKS.sub("\n", _SPACE.sub(" ", raw)).strip()
+    weight = meaningful_length(text)
+    if not weight:
+        return
+    link_weight = min(meaningful_length(link_text), weight) if link_text else 0
+    last = blocks[-1] if blocks else None
+    if last is not None and last.key == key:
+        blocks[-1] = LayoutBlock(
+            key, f"{last.text}\n{text}", last.weight + weight, last.link_weight + link_weight
+        )
+    else:
+        blocks.append(LayoutBlock(key, text, weight, link_weight))
+
+
+def _parse(html: str | bytes, parser: etree.HTMLParser) -> etree._Element | None:
     if isinstance(html, bytes):
         html = decode_html(html)[0]
     html = _XML_DECLARATION.sub("", html, count=1)
+    if any(mark in html for mark in _ALL_MARKS):  # never in real pages; cheap to check
+        html = _NONCHARACTERS.sub("", html)
     if not html.strip():
         return None
-    parser = lxml.html.HTMLParser(remove_comments=True, remove_pis=True, remove_blank_text=False)
     try:
-        return lxml.html.document_fromstring(html, parser=parser)
-    except (etree.ParserError, ValueError):  # "Document is empty" and the like
+        return etree.fromstring(html, parser)
+    except (etree.ParserError, etree.XMLSyntaxError, ValueError):  # "Document is empty"
         return None
 
 
@@ -331,7 +342,7 @@ def _title_of(root: etree._Element) -> str:
         title = root.find(".//title")
     if title is None:
         return ""
-    return _SPACE.sub(" ", title.text_content()).strip()
+    return _SPACE.sub(" ", "".join(title.itertext())).strip()
 
 
 def decompose(html: str | bytes) -> PageLayout:

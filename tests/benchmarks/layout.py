@@ -31,7 +31,8 @@ the least-squares line through (log n, log seconds).
 **Extraction speed**: pattern extraction (decompose, match the site's patterns,
 extract) of the cleanportal pages with the patterns learned on all of them, against
 plain ``lxml.html.fromstring(html).text_content()`` of the same pages, interleaved
-page by page; best of several rounds.
+page by page; CPU time of the calling thread (other processes on the machine disturb
+it less than wall time), best of several rounds.
 
 Webstemmer 0.7.1 on the same data (figures of issue 4, measured outside this repo):
 body F1 0.54 with its defaults (0.80 tuned), 41% of pages matched, no pattern for bbc
@@ -260,9 +261,9 @@ def extraction_speed(root: Path, rounds: int, options: MatchOptions) -> None:
             if (number + round_) % 2:
                 names.reverse()
             for name in names:
-                started = time.perf_counter()
+                started = time.thread_time()
                 functions[name](page)
-                spent[name] += time.perf_counter() - started
+                spent[name] += time.thread_time() - started
         for name in functions:
             timings[name] = min(timings[name], spent[name])
     print(f"\nextraction speed, cleanportal ({len(pages)} pages, best of {rounds} rounds)")
