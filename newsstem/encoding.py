@@ -19,7 +19,15 @@ from __future__ import annotations
 from charset_normalizer import from_bytes
 from w3lib.encoding import html_to_unicode, read_bom, resolve_encoding, to_unicode
 
-__all__ = ["decode_html", "detect_encoding"]
+__all__ = ["decode_html", "detect_encoding", "looks_binary"]
+
+# Bytes that never occur in text: C0 controls except tab, LF, FF, CR and ESC
+# (ESC starts ISO-2022-JP sequences).
+_BINARY_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
+# Share of such bytes above which a body is binary (images, archives, random
+# data served as text/html); real pages have none or a stray one.
+BINARY_BYTE_SHARE = 0.01
+_SNIFF_BYTES = 4096
 
 
 def detect_encoding(body: bytes) -> str | None:
@@ -30,6 +38,21 @@ def detect_encoding(body: bytes) -> str | None:
     """
     match = from_bytes(body).best()
     return resolve_encoding(match.encoding) if match is not None else None
+
+
+def looks_binary(body: bytes) -> bool:
+    """True for bodies that are not text in any encoding (sniffs the first 4 KiB).
+
+    >>> looks_binary(b"\\x89PNG\\r\\n\\x1a\\n\\x00\\x00\\x00\\rIHDR"), looks_binary("<p>日本</p>".encode("utf-16"))
+    (True, False)
+    >>> looks_binary(b""), looks_binary("<p>テキスト</p>".encode("shift_jis"))
+    (False, False)
+    """
+    head = body[:_SNIFF_BYTES]
+    if not head or read_bom(head)[0] is not None:
+        return False
+    controls = len(head) - len(head.translate(None, _BINARY_BYTES))
+    return controls > BINARY_BYTE_SHARE * len(head)
 
 
 def _is_utf8(body: bytes) -> bool:
