@@ -27,6 +27,21 @@ NEWSSTEM_MIN_ARTICLE_CHARS = 200
 # Export the cleaned article HTML as ``body_html`` (null when off).
 NEWSSTEM_BODY_HTML = False
 
+# Layout patterns (issue 4) ---------------------------------------------------------
+# Directory of learned pattern files, one JSON file per site (``scrapy learn`` writes
+# them); pages of a site with patterns are extracted by pattern, others by readability.
+# Empty: no patterns.
+NEWSSTEM_PATTERNS_DIR = "patterns"
+# Least similarity of a page to a pattern of its site (0-1): pages of a learned layout
+# score 0.78-1.0 on the cleanportal sites, pages of other layouts 0.0-0.2.
+NEWSSTEM_PATTERN_THRESHOLD = 0.7
+# Strict matching (Webstemmer's -S): a page lacking any block that every learned page
+# of the layout had matches nothing.
+NEWSSTEM_PATTERN_STRICT = False
+# Write every response, with the page's anchor texts and fetch time, to this WARC
+# file (gzipped; appended to if it exists). Empty: off.
+NEWSSTEM_ARCHIVE = ""
+
 # Operations --------------------------------------------------------------------
 # Write the run's Scrapy stats as JSON to this path when the crawl ends (for cron
 # jobs and monitoring); empty: off.

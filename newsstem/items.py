@@ -31,6 +31,8 @@ class Article:
     ``length`` counts the meaningful characters of ``body`` (letters, digits,
     CJK characters). ``method`` says how the body was found: ``"readability"``
     (the heuristic fallback) or ``"pattern:<id>"`` (a learned site layout).
+    ``sub`` is the supplementary text a pattern found beside the article
+    (captions, related links, comments: Webstemmer's SUB blocks), None otherwise.
     """
 
     url: str
@@ -43,3 +45,4 @@ class Article:
     fetched_at: str
     anchor_texts: list[str] = field(default_factory=list)
     body_html: str | None = None
+    sub: str | None = None

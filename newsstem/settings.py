@@ -37,6 +37,12 @@ ITEM_PIPELINES = {
     "newsstem.pipelines.ExtractionPipeline": 300,
 }
 
+# The WARC archive of NEWSSTEM_ARCHIVE (off unless set); next to the spider, so it
+# sees each response with the page item made of it.
+SPIDER_MIDDLEWARES = {
+    "newsstem.archive.WarcArchive": 950,
+}
+
 EXTENSIONS = {
     "newsstem.extensions.OfflineTldExtract": 0,
     "newsstem.extensions.StatsFile": 500,
@@ -60,5 +66,6 @@ TELNETCONSOLE_ENABLED = False
 
 FEED_EXPORT_ENCODING = "utf-8"
 
-# `scrapy crawl` that validates spider arguments first; later: learn, extract, urldb.
+# `scrapy crawl` that validates spider arguments first; `scrapy learn` and
+# `scrapy extract` (layout patterns from a WARC archive); later: urldb.
 COMMANDS_MODULE = "newsstem.commands"

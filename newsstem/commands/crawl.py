@@ -3,7 +3,8 @@
 Scrapy reports an exception raised while building a spider as an asyncio
 traceback. A spider that defines ``check_arguments(settings, **arguments)``
 gets its arguments validated here first, so a bad ``-a`` ends in one usage
-error line and exit status 2, before any request is made.
+error line and exit status 2, before any request is made. So does a pattern
+file of ``NEWSSTEM_PATTERNS_DIR`` that cannot be used.
 """
 
 from __future__ import annotations
@@ -11,6 +12,10 @@ from __future__ import annotations
 import argparse
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
+from scrapy.exceptions import UsageError
+
+from newsstem.layout.patterns import PatternFileError
+from newsstem.pipelines import load_patterns
 
 
 class Command(ScrapyCrawlCommand):
@@ -23,4 +28,8 @@ class Command(ScrapyCrawlCommand):
             check = getattr(spidercls, "check_arguments", None)
             if check is not None:
                 check(self.settings, **opts.spargs)
+        try:  # a corrupt pattern file: one clear line, before any request
+            load_patterns(self.settings)
+        except PatternFileError as error:
+            raise UsageError(str(error), print_help=False) from None
         super().run(args, opts)
