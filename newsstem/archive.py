@@ -16,8 +16,10 @@ existing file is appended to (WARC files are concatenations of records).
 
 from __future__ import annotations
 
+import gzip
 import json
 import logging
+import zlib
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -179,6 +181,7 @@ def read_archive(path: str | Path) -> Iterator[ArchivedPage]:
     except OSError as error:
         raise ArchiveError(f"{path}: cannot open the archive: {error.strerror}") from None
     with stream:
+        _check_warc(stream, path)
         pending: tuple[str, ArchivedPage] | None = None
         try:
             for record in ArchiveIterator(stream):
@@ -199,6 +202,21 @@ def read_archive(path: str | Path) -> Iterator[ArchivedPage]:
             raise ArchiveError(f"{path}: not a readable WARC file: {error}") from None
         if pending is not None:
             yield pending[1]
+
+
+def _check_warc(stream: IO[bytes], path: Path) -> None:
+    """A WARC file starts with "WARC/" (after gzip decompression); warcio would warn and
+    skip through anything else."""
+    magic = stream.read(2)
+    stream.seek(0)
+    try:
+        head = gzip.GzipFile(fileobj=stream).read(5) if magic == b"\x1f\x8b" else stream.read(5)
+    except (OSError, EOFError, zlib.error) as error:
+        raise ArchiveError(f"{path}: not a readable WARC file: {error}") from None
+    finally:
+        stream.seek(0)
+    if head and head != b"WARC/":
+        raise ArchiveError(f"{path}: not a readable WARC file (no WARC record at its start)")
 
 
 def _response(record: Any) -> ArchivedPage:

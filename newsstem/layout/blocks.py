@@ -78,7 +78,7 @@ KEY_ATTRIBUTES = ("id", "class", "itemprop")
 TABLE_KEY_ATTRIBUTES = ("id", "class", "itemprop", "align", "valign", "width")
 CELL_TAGS = frozenset(("td", "th"))
 # A letter+digit run this long is a hash or an encoded id, not a designed name
-# ("9b5c4247…", "gIQAm03DZN"); 8 keeps "h264", "col12", "utf8" as they are.
+# ("9b5c4247…", "gIQAm03DZN"); shorter runs only have their 2+ digit runs zeroed.
 HASH_MIN_LENGTH = 8
 # Bound of the per-parser cache of normalized attribute values and of a KeyFilter's memo.
 CACHE_LIMIT = 50_000

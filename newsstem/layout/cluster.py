@@ -7,10 +7,10 @@ differ from page to page). Here:
 
 1. **Similarity** is a weighted longest common subsequence of the pages'
    block keys (:func:`align`): ``2 · matched weight / (weight A + weight B)``.
-   It is computed exactly, with the common prefix and suffix matched at once
-   and the rest as a heaviest increasing chain over the key matches
-   (Hunt–Szymanski with a Fenwick tree): about O(r log n) for r matching
-   key pairs instead of O(n·m).
+   It is computed exactly, as a heaviest increasing chain over the key
+   matches (Hunt–Szymanski with a Fenwick tree): O(r log n) for r matching
+   key pairs instead of O(n·m); keys rarely repeat within a page (runs of one
+   key are one block), so r is about the length of the page.
 2. **Candidates** come from MinHash signatures of each page's set of keys,
    banded for locality-sensitive hashing: only pages that share a band are
    compared; large buckets (hundreds of pages of one layout) are chained,
@@ -116,27 +116,10 @@ def align(a: KeySequence, b: KeySequence, *, pairs: bool = True) -> Alignment:
     >>> result.matched, result.pairs
     (14.0, ((0, 0), (2, 1), (3, 3)))
     """
-    ak, bk, aw, bw = a.keys, b.keys, a.weights, b.weights
-    n, m = len(ak), len(bk)
-    limit = min(n, m)
-    prefix = 0
-    while prefix < limit and ak[prefix] == bk[prefix]:
-        prefix += 1
-    suffix = 0
-    while suffix < limit - prefix and ak[n - 1 - suffix] == bk[m - 1 - suffix]:
-        suffix += 1
-    matched = sum(aw[:prefix]) + sum(bw[:prefix])
-    if suffix:
-        matched += sum(aw[n - suffix :]) + sum(bw[m - suffix :])
-    middle, chain = _heaviest_chain(ak, aw, bk, bw, prefix, n - suffix, m - suffix, pairs)
-    result_pairs: tuple[tuple[int, int], ...] = ()
-    if pairs:
-        result_pairs = (
-            *((i, i) for i in range(prefix)),
-            *chain,
-            *((n - suffix + t, m - suffix + t) for t in range(suffix)),
-        )
-    return Alignment(matched + middle, result_pairs)
+    value, chain = _heaviest_chain(
+        a.keys, a.weights, b.keys, b.weights, 0, len(a.keys), len(b.keys), pairs
+    )
+    return Alignment(value, tuple(chain))
 
 
 def _heaviest_chain(

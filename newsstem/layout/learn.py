@@ -272,18 +272,18 @@ def _pattern(
     # a slot of one page in a cluster of several says little about the layout
     kept = [s for s in scored if s.role != "none" or len(s.slot.texts) > 1 or pages < 4]
     score = math.log(pages) * sum(s.main for s in kept if s.role == "main")
-    blocks = tuple(
+    blocks = tuple(  # rounded as in the file, so that a saved file loads back equal
         PatternBlock(
             key=s.slot.key,
             role=s.role,
-            diff_score=s.diff,
-            main_score=s.main,
-            presence=s.presence,
-            weight=s.weight,
+            diff_score=round(s.diff, 3),
+            main_score=round(s.main, 1),
+            presence=round(s.presence, 3),
+            weight=round(s.weight, 1),
         )
         for s in kept
     )
-    return LayoutPattern("", score, pages, blocks, sources, kind)
+    return LayoutPattern("", round(score, 2), pages, blocks, sources, kind)
 
 
 def _evenly(indices: range, limit: int) -> list[int]:

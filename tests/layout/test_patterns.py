@@ -1,0 +1,166 @@
+"""newsstem.layout.patterns: the pattern file (save, load, validate) and extraction."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import lxml.html
+import pytest
+
+from newsstem.evaluation import score_page
+from newsstem.layout.learn import TrainingPage, learn
+from newsstem.layout.patterns import (
+    Extraction,
+    HubPage,
+    MatchOptions,
+    NoMatch,
+    PatternFileError,
+    PatternLibrary,
+    SitePatterns,
+    load_pattern_file,
+    load_patterns_dir,
+    save_pattern_file,
+)
+
+from conftest import BBC_INDEX_PAGES
+
+
+@pytest.fixture(scope="module")
+def msnbc_set(msnbc):
+    """Patterns learned from 8 msnbc pages (the other 4 are new pages)."""
+    return learn("tv.msnbc.com", [TrainingPage(p.url, p.html) for p in msnbc[:8]]).pattern_set
+
+
+def test_saved_file_loads_back_equal_and_reads_one_block_per_line(tmp_path, msnbc_set):
+    path = save_pattern_file(msnbc_set, tmp_path)
+    assert path.name == "tv.msnbc.com.json"
+    assert load_pattern_file(path) == msnbc_set
+    text = path.read_text(encoding="utf-8")
+    block_lines = [line for line in text.splitlines() if line.strip().startswith('{"role"')]
+    assert len(block_lines) == len(msnbc_set.patterns[0].blocks)
+    assert json.loads(text)["format"] == "newsstem-patterns"
+
+
+def corrupt(text: str, change) -> str:
+    data = json.loads(text)
+    change(data)
+    return json.dumps(data)
+
+
+CORRUPTIONS = {
+    "not json": (lambda t: t[:-30], r"not valid JSON \(line \d+, column \d+"),
+    "format": (
+        lambda t: corrupt(t, lambda d: d.update(format="webstemmer")),
+        r"format: expected 'newsstem-patterns'",
+    ),
+    "version": (lambda t: corrupt(t, lambda d: d.update(version=9)), r"version 9 is not supported"),
+    "role": (
+        lambda t: corrupt(t, lambda d: d["patterns"][0]["blocks"][3].update(role="mian")),
+        r"patterns\[0\]\.blocks\[3\]\.role: 'mian' is not one of 'title', 'main', 'sub', 'none'",
+    ),
+    "two titles": (
+        lambda t: corrupt(t, lambda d: [b.update(role="title") for b in d["patterns"][0]["blocks"][:2]]),
+        r"patterns\[0\]\.blocks: blocks \[0, 1, \d+\] are all 'title'; keep one",
+    ),
+    "no main": (
+        lambda t: corrupt(t, lambda d: [b.update(role="none") for b in d["patterns"][0]["blocks"]]),
+        r"no block has the role 'main'",
+    ),
+    "diff": (
+        lambda t: corrupt(t, lambda d: d["patterns"][0]["blocks"][0].update(diff=1.5)),
+        r"patterns\[0\]\.blocks\[0\]\.diff: 1\.5 is not between 0\.0 and 1\.0",
+    ),
+    "missing key": (
+        lambda t: corrupt(t, lambda d: d["patterns"][0]["blocks"][1].pop("key")),
+        r"patterns\[0\]\.blocks\[1\]: missing field 'key'",
+    ),
+    "weight type": (
+        lambda t: corrupt(t, lambda d: d["patterns"][0]["blocks"][1].update(weight="big")),
+        r"blocks\[1\]\.weight: expected int or float",
+    ),
+    "duplicate id": (
+        lambda t: corrupt(t, lambda d: d["patterns"].append(d["patterns"][0])),
+        r"patterns\[1\]\.id: 'tv\.msnbc\.com/1' is used twice",
+    ),
+    "kind": (
+        lambda t: corrupt(t, lambda d: d["patterns"][0].update(kind="gallery")),
+        r"patterns\[0\]\.kind: 'gallery' is not one of 'article', 'hub'",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CORRUPTIONS))
+def test_a_corrupt_file_is_a_clear_error(tmp_path, msnbc_set, name):
+    change, message = CORRUPTIONS[name]
+    path = save_pattern_file(msnbc_set, tmp_path)
+    path.write_text(change(path.read_text(encoding="utf-8")), encoding="utf-8")
+    with pytest.raises(PatternFileError) as error:
+        load_pattern_file(path)
+    assert str(error.value).startswith(f"{path}: ")
+    assert re.search(message, str(error.value)), str(error.value)
+
+
+def test_a_directory_holds_one_file_per_site(tmp_path, msnbc_set):
+    assert load_patterns_dir(tmp_path / "missing") == {}
+    save_pattern_file(msnbc_set, tmp_path)
+    (tmp_path / "README.md").write_text("not a pattern file")
+    assert set(load_patterns_dir(tmp_path)) == {"tv.msnbc.com"}
+    (tmp_path / "copy.json").write_text((tmp_path / "tv.msnbc.com.json").read_text())
+    with pytest.raises(PatternFileError, match="already has patterns in another file"):
+        load_patterns_dir(tmp_path)
+
+
+def test_new_pages_of_the_layout_are_extracted(msnbc, msnbc_set):
+    patterns = SitePatterns(msnbc_set)
+    for page in msnbc[8:]:
+        result = patterns.extract(page.html)
+        assert isinstance(result, Extraction), page.name
+        assert result.pattern_id == "tv.msnbc.com/1"
+        assert result.similarity >= 0.8
+        assert result.title == page.gold_title
+        assert score_page(result.body, page.gold).f1 >= 0.95, page.name
+        assert "\n\n" in result.body and result.sub  # paragraphs; related links, bylines
+
+
+def test_pages_of_other_layouts_match_nothing(bbc, msnbc_set):
+    patterns = SitePatterns(msnbc_set)
+    for page in bbc.values():
+        result = patterns.extract(page.html)
+        assert isinstance(result, NoMatch) and result.best_similarity < 0.3
+
+
+def test_a_hub_layout_is_recognized(bbc):
+    learned = {name: p for name, p in bbc.items() if name != "news_05"}
+    pattern_set = learn(
+        "bbc.co.uk", [TrainingPage(p.url, p.html) for p in learned.values()]
+    ).pattern_set
+    # news_04 alone made a hub pattern; news_05, another section index, has its layout
+    result = SitePatterns(pattern_set).extract(bbc["news_05"].html)
+    assert isinstance(result, HubPage) and result.similarity >= 0.7
+    assert BBC_INDEX_PAGES[1] == "news_05"
+
+
+def test_threshold_and_strict_mode(msnbc, msnbc_set):
+    page = msnbc[9]
+    assert isinstance(SitePatterns(msnbc_set, MatchOptions(threshold=1.01)).extract(page.html),
+                      NoMatch)
+    # remove a block every learned page had (the brand strip): strict mode refuses the page
+    required = [b.key for b in msnbc_set.patterns[0].blocks if b.presence == 1.0]
+    assert "body/div:id=header-nav-wrap/div:id=brand-strip" in required
+    document = lxml.html.fromstring(page.html)
+    document.get_element_by_id("brand-strip").drop_tree()
+    html = lxml.html.tostring(document, encoding="unicode")
+    assert isinstance(SitePatterns(msnbc_set).extract(html), Extraction)
+    strict = SitePatterns(msnbc_set, MatchOptions(strict=True)).extract(html)
+    assert isinstance(strict, NoMatch) and "strict" in strict.reason
+    assert isinstance(SitePatterns(msnbc_set, MatchOptions(strict=True)).extract(page.html),
+                      Extraction)
+
+
+def test_library_reads_a_directory_once(tmp_path, msnbc, msnbc_set):
+    save_pattern_file(msnbc_set, tmp_path)
+    library = PatternLibrary.from_directory(tmp_path)
+    assert "tv.msnbc.com" in library and len(library) == 1
+    assert library.get("example.com") is None
+    assert isinstance(library.get("tv.msnbc.com").extract(msnbc[10].html), Extraction)
