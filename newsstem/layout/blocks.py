@@ -218,10 +218,9 @@ class BlockParser:
         links = _LinkState()
         component_of = self._component
         parts = _MARKS.split(marked)
-        piece = parts[0]
+        # the text of the current key, gathered until another key has text
+        pending_key, pending = "", [parts[0]]
         for index in range(1, len(parts), 3):
-            if piece and not piece.isspace():  # most pieces between two elements are blank
-                _emit(blocks, key, piece, links)
             opened = parts[index]
             if opened is not None:
                 component = component_of(opened)
@@ -231,8 +230,13 @@ class BlockParser:
                 open_keys.pop()
                 key = open_keys[-1] if open_keys else ""
             piece = parts[index + 2]
-        if piece and not piece.isspace():
-            _emit(blocks, key, piece, links)
+            if piece and not piece.isspace():  # most pieces between two elements are blank
+                if key != pending_key:
+                    _emit(blocks, pending_key, "".join(pending), links)
+                    pending_key, pending = key, []
+                pending.append(_LINE)  # a layout element ended or began: a new line
+                pending.append(piece)
+        _emit(blocks, pending_key, "".join(pending), links)
         return blocks
 
 
@@ -308,7 +312,8 @@ def _emit(blocks: list[LayoutBlock], key: str, raw: str, links: _LinkState) -> N
                     inside.append(part)
         raw = "".join(outside)
         link_text = "".join(inside)
-    text = _LINE_BREAKS.sub("\n", _SPACE.sub(" ", raw)).strip()
+    lines = [" ".join(line.split()) for line in raw.split(_LINE)]
+    text = "\n".join(line for line in lines if line)
     weight = meaningful_length(text)
     if not weight:
         return
