@@ -17,14 +17,19 @@ For one site:
      ever-changing link lists (related stories, most read) compete with the
      article;
 
-4. roles: the slot of highest MainScore is the core of the article; the
-   **main** blocks are the varying, mostly-unlinked slots inside the core's
-   element (the core and its descendants: continued paragraphs, cross-heads,
-   fact boxes), so comments and other varying text beside the article are
-   not taken; the **title** is the varying short slot most similar to the
-   anchor texts of the links to the pages (recorded by the spider), or to the
-   page's ``<title>`` when a page has no anchor text, or — Webstemmer's rule —
-   to the main text, before it; other varying slots are **sub**;
+4. roles: the slot of highest MainScore is the core of the article (pages
+   of the cluster without it, a template variant, get their own core); the
+   **main** blocks are the varying prose slots inside a core's element (the
+   core and its descendants: continued paragraphs, cross-heads, fact boxes)
+   and varying prose right next to main slots (a standfirst, a video caption),
+   so comments and other varying text beside the article are not taken;
+   short slots before or after all the substantial main ones whose words
+   repeat (bylines, datelines) are sub; a slot seen on one page only is main
+   only if at most a third of it is links (an embed is not proven prose). The
+   **title** is the short varying slot most similar to the anchor texts of the
+   links to the pages (recorded by the spider), or to the page's ``<title>``
+   when a page has no anchor text, or — Webstemmer's rule — to the main text,
+   before it; other varying slots are **sub**;
 5. pattern score = log(pages) × Σ MainScore of the main slots; a cluster
    whose core carries less than ``min_main_chars`` characters is not an
    article layout (index pages, galleries): it becomes a *hub* pattern, so

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 
 import lxml.html
@@ -164,3 +165,46 @@ def test_library_reads_a_directory_once(tmp_path, msnbc, msnbc_set):
     assert "tv.msnbc.com" in library and len(library) == 1
     assert library.get("example.com") is None
     assert isinstance(library.get("tv.msnbc.com").extract(msnbc[10].html), Extraction)
+
+
+JAPANESE_PAGE = """<html><head><meta charset="utf-8"><title>{title}｜毎朝新聞</title></head><body>
+<div id="header"><ul class="nav"><li><a href="/">トップ</a></li><li><a href="/keizai">経済</a></li>
+<li><a href="/shakai">社会</a></li></ul></div>
+<div id="main"><h1 class="midashi">{title}</h1><p class="date">2026年11月{day}日</p>
+<div class="honbun">{paragraphs}</div>
+<div class="kanren"><h2>関連記事</h2><ul><li><a href="/a{day}">{related}</a></li></ul></div></div>
+<div id="footer">Copyright © 毎朝新聞社 無断転載を禁じます。</div></body></html>"""
+
+KANA = "あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわ"
+KANJI = "東京都内朝冷雨通勤影響気象庁寒平年政府予算与党調整専門家景気市役所図書館住民期待高校全国大会監督選手鉄道路線開業観光"
+
+
+def sentence(rng: random.Random) -> str:
+    """A sentence of made-up Japanese text: a different text on every page."""
+    return "".join(rng.choice(KANJI if i % 3 else KANA) for i in range(rng.randrange(18, 30))) + "。"
+
+
+def japanese_page(number: int) -> str:
+    rng = random.Random(number)
+    paragraphs = "".join(f"<p>{sentence(rng)}{sentence(rng)}</p>" for _ in range(6))
+    title = sentence(rng)[:14]
+    return JAPANESE_PAGE.format(
+        title=title, day=number, paragraphs=paragraphs, related=sentence(rng)[:15]
+    )
+
+
+def test_japanese_pages_are_learned_and_extracted():
+    pages = [TrainingPage(f"http://maiasa.example/{n}", japanese_page(n)) for n in range(1, 9)]
+    pattern_set = learn("maiasa.example", pages).pattern_set
+    [pattern] = pattern_set.patterns
+    roles = {b.key.rsplit("/", 1)[-1]: b.role for b in pattern.blocks}
+    assert roles["h1:class=midashi"] == "title"
+    assert roles["div:class=honbun"] == "main"
+    assert roles["ul:class=nav"] == "none"
+    new_page = japanese_page(9)
+    result = SitePatterns(pattern_set).extract(new_page)
+    assert isinstance(result, Extraction)
+    assert f'<h1 class="midashi">{result.title}</h1>' in new_page
+    paragraphs = result.body.split("\n\n")
+    assert len(paragraphs) == 6 and all(f"<p>{p}</p>" in new_page for p in paragraphs)
+    assert "関連記事" not in result.body and "Copyright" not in result.body
