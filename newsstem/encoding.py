@@ -115,12 +115,17 @@ def decode_html(body: bytes | str, content_type: str | None = None) -> tuple[str
     bom_encoding, bom = read_bom(body)
     if bom_encoding is not None and bom is not None:
         return to_unicode(body[len(bom) :], bom_encoding), bom_encoding
+    utf16 = _utf16_byte_order(body)
+    if utf16 is not None:
+        return body.decode(utf16, errors="replace"), utf16
     if body.isascii():
         if _ISO2022JP_ESCAPE.search(body):
             return body.decode("iso2022_jp", errors="replace"), "iso2022_jp"
         return body.decode("ascii"), _declared(body, content_type) or "utf-8"
     if _is_utf8(body):
         return body.decode("utf-8"), "utf-8"
+    if _looks_binary(body):
+        return body.decode("utf-8", errors="replace"), "utf-8"
     encoding = _choose(body, _declared(body, content_type))
     return body.decode(encoding, errors="replace"), encoding
 
@@ -177,6 +182,34 @@ def _is_utf8(body: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
+
+
+# Control bytes (not tab, newline, form feed, carriage return, escape) in the
+# first bytes of a page: text never has them, images and archives do.
+_CONTROL_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+BINARY_HEAD_BYTES = 4096
+BINARY_MIN_CONTROLS = 8
+
+
+def _looks_binary(body: bytes) -> bool:
+    """Not text in any encoding: too many control bytes."""
+    return len(_CONTROL_BYTES.findall(body, 0, BINARY_HEAD_BYTES)) >= BINARY_MIN_CONTROLS
+
+
+def _utf16_byte_order(body: bytes) -> str | None:
+    """``utf-16-le``/``-be`` when every other byte of the head is NUL (ASCII markup in UTF-16)."""
+    head = body[:BINARY_HEAD_BYTES]
+    if len(head) < 2 or b"\x00" not in head:
+        return None
+    even, odd = head[0::2].count(0), head[1::2].count(0)
+    half = len(head) / 2
+    # ASCII markup gives NULs on one side only; a quarter is plenty even when
+    # most of the text is in another script (Cyrillic is 0x04 there, not NUL).
+    if odd >= 0.25 * half and even <= 0.02 * half:
+        return "utf-16-le"
+    if even >= 0.25 * half and odd <= 0.02 * half:
+        return "utf-16-be"
+    return None
 
 
 def _choose(body: bytes, declared: str | None) -> str:

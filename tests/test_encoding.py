@@ -101,3 +101,14 @@ def test_mojibake_scores_high_and_clean_text_low():
     assert mojibake_score(japanese.decode("cp1252", errors="replace")) > 0.2
     assert mojibake_score(japanese.decode("gb18030", errors="replace")) > 0.2
     assert mojibake_score(_page("de").encode("utf-8").decode("cp1252")) > 0.2
+
+
+def test_binary_bytes_are_not_read_as_text_in_some_code_page():
+    text, encoding = decode_html(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    assert encoding == "utf-8" and "\ufffd" in text
+
+
+def test_utf16_without_byte_order_mark():
+    text = _page("ru")
+    assert decode_html(text.encode("utf-16-le")) == (text, "utf-16-le")
+    assert decode_html(text.encode("utf-16-be")) == (text, "utf-16-be")
