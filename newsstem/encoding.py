@@ -46,7 +46,7 @@ from w3lib.encoding import (
     to_unicode,
 )
 
-__all__ = ["decode_html", "detect_encoding", "mojibake_score", "CANDIDATES"]
+__all__ = ["decode_html", "detect_encoding", "looks_binary", "mojibake_score", "CANDIDATES"]
 
 # Legacy encodings tried by detection, most common on the web first (ties go
 # to the earlier one). Supersets stand for their base: cp932 for Shift_JIS,
@@ -124,7 +124,7 @@ def decode_html(body: bytes | str, content_type: str | None = None) -> tuple[str
         return body.decode("ascii"), _declared(body, content_type) or "utf-8"
     if _is_utf8(body):
         return body.decode("utf-8"), "utf-8"
-    if _looks_binary(body):
+    if looks_binary(body):
         return body.decode("utf-8", errors="replace"), "utf-8"
     encoding = _choose(body, _declared(body, content_type))
     return body.decode(encoding, errors="replace"), encoding
@@ -176,6 +176,21 @@ def _declared(body: bytes, content_type: str | None) -> str | None:
         return None
 
 
+def looks_binary(body: bytes) -> bool:
+    """True for bodies that are not text in any encoding (sniffs the first 4 KiB).
+
+    >>> looks_binary(b"\\x89PNG\\r\\n\\x1a\\n\\x00\\x00\\x00\\rIHDR"), looks_binary("<p>日本</p>".encode("utf-16"))
+    (True, False)
+    >>> looks_binary(b""), looks_binary("<p>テキスト</p>".encode("shift_jis"))
+    (False, False)
+    """
+    head = body[:_SNIFF_BYTES]
+    if not head or read_bom(head)[0] is not None:
+        return False
+    controls = len(head) - len(head.translate(None, _BINARY_BYTES))
+    return controls > BINARY_BYTE_SHARE * len(head)
+
+
 def _is_utf8(body: bytes) -> bool:
     try:
         body.decode("utf-8")
@@ -184,16 +199,33 @@ def _is_utf8(body: bytes) -> bool:
     return True
 
 
-# Control bytes (not tab, newline, form feed, carriage return, escape) in the
-# first bytes of a page: text never has them, images and archives do.
-_CONTROL_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
-BINARY_HEAD_BYTES = 4096
-BINARY_MIN_CONTROLS = 8
+# Bytes that never occur in text: C0 controls except tab, LF, FF, CR and ESC
+# (ESC starts ISO-2022-JP sequences).
+_BINARY_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
+# Share of such bytes above which a body is binary (images, archives, random
+# data served as text/html); real pages have none or a stray one.
+BINARY_BYTE_SHARE = 0.01
+_SNIFF_BYTES = 4096
+BINARY_HEAD_BYTES = _SNIFF_BYTES
 
 
-def _looks_binary(body: bytes) -> bool:
-    """Not text in any encoding: too many control bytes."""
-    return len(_CONTROL_BYTES.findall(body, 0, BINARY_HEAD_BYTES)) >= BINARY_MIN_CONTROLS
+def looks_binary(body: bytes) -> bool:
+    """True for bodies that are not text in any encoding (sniffs the first 4 KiB).
+
+    UTF-16 (with or without a byte-order mark) is text.
+
+    >>> looks_binary(b"\\x89PNG\\r\\n\\x1a\\n\\x00\\x00\\x00\\rIHDR"), looks_binary("<p>日本</p>".encode("utf-16"))
+    (True, False)
+    >>> looks_binary(b""), looks_binary("<p>テキスト</p>".encode("shift_jis"))
+    (False, False)
+    >>> looks_binary("<html><p>日本語のページ</p></html>".encode("utf-16-le"))
+    False
+    """
+    head = body[:_SNIFF_BYTES]
+    if not head or read_bom(head)[0] is not None or _utf16_byte_order(head) is not None:
+        return False
+    controls = len(head) - len(head.translate(None, _BINARY_BYTES))
+    return controls > BINARY_BYTE_SHARE * len(head)
 
 
 def _utf16_byte_order(body: bytes) -> str | None:

@@ -37,7 +37,7 @@ from w3lib.url import canonicalize_url
 from newsstem import defaults
 from newsstem.discovery import Entry, SinceError, looks_like_feed, parse_feed, parse_since, parse_sitemap
 from newsstem.dupefilter import REVISIT_META_KEY
-from newsstem.encoding import decode_html
+from newsstem.encoding import decode_html, looks_binary
 from newsstem.items import Page
 from newsstem.rules import RuleError, UrlRules, is_crawlable_scheme, same_site, site_of
 from newsstem.text import normalize_space
@@ -359,7 +359,11 @@ class NewsSpider(Spider):
         anchor_texts = []
         for url in [*response.meta.get("redirect_urls", []), response.url]:
             anchor_texts.extend(t for t in self.anchors.pop(url) if t not in anchor_texts)
-        if not isinstance(response, TextResponse) or not _is_html(response):
+        if (
+            not isinstance(response, TextResponse)
+            or not _is_html(response)
+            or looks_binary(response.body)
+        ):
             stats.inc_value("newsstem/dropped/not_html")
             return
         # One decoding for extraction and links, the same as offline tools use.
@@ -432,7 +436,8 @@ def _defragment(url: str) -> str:
 
 
 def _is_html(response: TextResponse) -> bool:
-    if isinstance(response, HtmlResponse):
-        return True
+    """The server's Content-Type decides; without one, Scrapy's sniffing does."""
     content_type = response.headers.get(b"Content-Type", b"").decode("latin-1").lower()
-    return "html" in content_type
+    if content_type:
+        return "html" in content_type
+    return isinstance(response, HtmlResponse)
