@@ -77,6 +77,9 @@ DECLARED_GOOD_ENOUGH = 0.02
 # Detection overrides a declaration only when it reads clearly better: at
 # most half the declared score and at least this much lower.
 OVERRIDE_MARGIN = 0.03
+# ... and only by a reading this clean: when every reading is odd, the bytes are
+# broken, not mislabelled, and the declaration stands (browsers' choice).
+CLEAN_READING = 0.05
 # Scores within this are a tie: the earlier candidate (more common) wins.
 TIE = 0.002
 # A reading with at most one odd character in 200 ends detection early.
@@ -127,7 +130,7 @@ def decode_html(body: bytes | str, content_type: str | None = None) -> tuple[str
     if looks_binary(body):
         return body.decode("utf-8", errors="replace"), "utf-8"
     encoding = _choose(body, _declared(body, content_type))
-    return body.decode(encoding, errors="replace"), encoding
+    return body.decode(encoding, errors="replace"), _name(encoding)
 
 
 def detect_encoding(body: bytes) -> str | None:
@@ -142,7 +145,7 @@ def detect_encoding(body: bytes) -> str | None:
     """
     if not body:
         return None
-    return _detect(_sample(body)).encoding
+    return _name(_detect(_sample(body)).encoding)
 
 
 def mojibake_score(text: str) -> float:
@@ -171,7 +174,7 @@ def _declared(body: bytes, content_type: str | None) -> str | None:
         return None
     resolved = resolve_encoding(encoding)
     try:
-        return codecs.lookup(resolved).name.replace("-", "_") if resolved else None
+        return codecs.lookup(resolved).name if resolved else None
     except LookupError:
         return None
 
@@ -189,6 +192,11 @@ def looks_binary(body: bytes) -> bool:
         return False
     controls = len(head) - len(head.translate(None, _BINARY_BYTES))
     return controls > BINARY_BYTE_SHARE * len(head)
+
+
+def _name(encoding: str) -> str:
+    """Python's canonical name of an encoding ("utf-8", "euc_jp", "iso8859-2", "cp1252")."""
+    return codecs.lookup(encoding).name
 
 
 def _is_utf8(body: bytes) -> bool:
@@ -245,16 +253,21 @@ def _utf16_byte_order(body: bytes) -> str | None:
 
 
 def _choose(body: bytes, declared: str | None) -> str:
+    """The declared encoding unless it reads badly and another reads cleanly."""
     sample = _sample(body)
-    if declared is not None and declared not in ("utf_8", "utf8"):
-        stated = Guess.of(sample, declared)
-        if stated.score <= DECLARED_GOOD_ENOUGH:
-            return declared
-        best = _detect(sample)
-        if best.score <= stated.score / 2 and stated.score - best.score >= OVERRIDE_MARGIN:
-            return best.encoding
+    if declared is None:
+        return _detect(sample).encoding
+    stated = Guess.of(sample, declared)
+    if stated.score <= DECLARED_GOOD_ENOUGH:
         return declared
-    return _detect(sample).encoding
+    best = _detect(sample)
+    if (
+        best.score <= CLEAN_READING
+        and best.score <= stated.score / 2
+        and stated.score - best.score >= OVERRIDE_MARGIN
+    ):
+        return best.encoding
+    return declared  # broken bytes in the right encoding: replaced, as browsers do
 
 
 # -- detection -----------------------------------------------------------------
@@ -436,9 +449,23 @@ def _odd_characters(text: str) -> tuple[float, int]:
     odd += len(_SPACED_IDEOGRAPHS.findall(classes))
     odd += len(_VOWELLESS_WORD.findall(text))
     odd += _capitals_text(classes)
+    odd += _mixed_alphabets(classes)
     odd += _unfit_latin(text)
     odd += _unfit_cjk(text, classes)
     return odd, non_ascii
+
+
+def _mixed_alphabets(classes: str) -> float:
+    """Accented Latin and another alphabet in one text: all but the main one are odd.
+
+    A code page puts its letters where another has accented Latin ones; text in
+    one language uses one of them ("Café پچ" is windows-1252 bytes read as 1256).
+    """
+    counts = sorted(
+        (sum(classes.count(c) for c in letters) for letters in ("lL", "cC", "gG", "h", "r", "t")),
+        reverse=True,
+    )
+    return float(sum(counts[1:]))
 
 
 def _capitals_text(classes: str) -> float:

@@ -53,7 +53,7 @@ def test_a_wrong_declaration_loses_to_a_clearly_better_reading(name, encoding, d
 def test_a_right_declaration_is_used_as_is():
     text = _page("hu").replace("<head>", '<head>\n<meta charset="iso-8859-2">', 1)
     decoded, encoding = decode_html(text.encode("iso8859_2"))
-    assert (decoded, encoding) == (text, "iso8859_2")
+    assert (decoded, encoding) == (text, "iso8859-2")
 
 
 def test_the_http_charset_comes_before_the_meta_declaration():
