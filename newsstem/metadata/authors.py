@@ -62,12 +62,14 @@ _HANDLE = re.compile(r"(?:^|\s)@\w+|\S+@\S+\.\w+|https?://\S+|www\.\S+")
 _PARENTHESES = re.compile(r"\s*[(（\[][^)）\]]*[)）\]]\s*")
 _INITIALS = re.compile(r"^\s*\((?:[A-Z]\.\s?){1,3}\)\s*$")  # "Richard (R.J.) Eskow" keeps them
 _DIGITS = re.compile(r"\d")
-_DATE_WORDS = re.compile(
-    r"\b(?:updated|published|posted|modified|last|on|am|at|ago|today|yesterday|"
-    r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|"
-    r"june|july|august|september|october|november|december|monday|tuesday|wednesday|"
-    r"thursday|friday|saturday|sunday|před|hodinami|minutami|vor|il y a|hace)\b.*$",
-    re.I,
+# Words that start the date part of a byline ("... updated 3 hours ago", "... on Jan 5").
+_DATE_START = re.compile(r"\s(?:updated|published|posted|modified|last updated)\b.*$", re.I)
+# Words left at the end once the digits of a date are cut ("Aleš Vávra před", "Dan Goodin Apr").
+_DATE_TAIL_WORDS = frozenset(
+    "on at am pm et est edt pst pdt gmt utc cet cest ago today yesterday last updated published "
+    "posted modified jan feb mar apr may jun jul aug sep sept oct nov dec january february march "
+    "april june july august september october november december mon tue wed thu fri sat sun "
+    "monday tuesday wednesday thursday friday saturday sunday před vor hace il y a le der den".split()
 )
 _ROLE_WORDS = re.compile(
     r"\b(?:reporter|correspondent|editor|editors|writer|columnist|contributor|contributing|"
@@ -143,14 +145,21 @@ def _clean_part(part: str) -> str | None:
         if stripped == part:
             break
         part = stripped
-    part = _DATE_WORDS.sub("", part).strip(" -–—:|,.")
+    part = _DATE_START.sub("", part).strip(" -–—:|,.")
     if _ORGANIZATION_WORDS.search(part) and not _DIGITS.search(part):
         return _as_name(part)  # "Our Foreign Staff": a desk, kept whole for the organisation test
     if _DIGITS.search(part):
-        part = part[: _DIGITS.search(part).start()].strip(" -–—:|,.")  # type: ignore[union-attr]
+        part = _without_date_tail(part[: _DIGITS.search(part).start()])  # type: ignore[union-attr]
     if _ROLE_WORDS.search(part):
         part = part[: _ROLE_WORDS.search(part).start()].strip(" -–—:|,.")  # type: ignore[union-attr]
     return _as_name(part)
+
+
+def _without_date_tail(text: str) -> str:
+    words = text.strip(" -–—:|,.").split()
+    while words and words[-1].strip(",.:").lower() in _DATE_TAIL_WORDS:
+        words.pop()
+    return " ".join(words).strip(" -–—:|,.")
 
 
 def _as_name(text: str) -> str | None:
@@ -318,17 +327,21 @@ def _microdata_name(element: HtmlElement) -> str:
     return "" if _looks_like_url(value) else value
 
 
+_BLOCK_TAGS = frozenset({"div", "p", "header", "section", "li", "td", "dd", "footer", "figure"})
+
+
 def _rel_author_names(root: HtmlElement) -> list[str]:
-    """Texts of the first ``rel=author`` link and of those in the same byline
+    """Texts of the first ``rel=author`` link and of those in the same byline block
     (sidebars list other writers' posts with ``rel=author`` too)."""
-    links = root.xpath("//a[contains(concat(' ', normalize-space(@rel), ' '), ' author ')]")
+    links = [
+        a for a in root.xpath("//a[contains(concat(' ', normalize-space(@rel), ' '), ' author ')]")
+        if not _inside_other_content(a)
+    ]
     if not links:
         return []
-    byline = links[0].getparent()
-    if byline is not None and byline.getparent() is not None and len(byline) == 1:
-        byline = byline.getparent()  # <span class="fn"><a rel="author">: one level up
-    names = [normalize_space(a.text_content()) for a in links
-             if byline is None or byline in a.iterancestors()]
+    block = next((a for a in links[0].iterancestors() if a.tag in _BLOCK_TAGS), None)
+    byline = [a for a in links if block is not None and block in a.iterancestors()] or links[:1]
+    names = [normalize_space(a.text_content()) for a in byline]
     return [n for n in names if n][:MAX_BYLINE_NAMES]
 
 
@@ -352,12 +365,25 @@ _NOT_A_BYLINE = re.compile(
     re.I,
 )
 # A byline inside these belongs to a teaser, a box or a comment, not to the article.
-_INSIDE_OTHER_CONTENT = (
-    "ancestor::aside or ancestor::footer or ancestor::*[contains(@class, 'related')"
-    " or contains(@class, 'sidebar') or contains(@class, 'promo')"
-    " or contains(@class, 'teaser') or contains(@class, 'comment') or contains(@class, 'recommend')"
-    " or contains(@id, 'related') or contains(@id, 'sidebar') or contains(@id, 'comment')]"
+# Only the closest ancestors count: pages wrap everything in "content-sidebar-wrap".
+_OTHER_CONTENT = re.compile(
+    r"(?:^|[\s_-])(?:related|sidebar|promo|teaser|comments?|recommend\w*)(?:$|[\s_-])", re.I
 )
+_OTHER_CONTENT_TAGS = frozenset({"aside", "footer"})
+CONTEXT_LEVELS = 4
+
+
+def _inside_other_content(element: HtmlElement) -> bool:
+    for level, ancestor in enumerate(element.iterancestors()):
+        if ancestor.tag in _OTHER_CONTENT_TAGS:
+            return True
+        if level < CONTEXT_LEVELS and _OTHER_CONTENT.search(
+            f"{ancestor.get('class', '')} {ancestor.get('id', '')}"
+        ):
+            return True
+    return False
+
+
 _SKIPPED_TAGS = frozenset({"html", "body", "article", "main", "script", "style", "meta", "link"})
 
 
@@ -368,7 +394,7 @@ def _byline_text(root: HtmlElement) -> str | None:
                 continue
             if _NOT_A_BYLINE.search(element.get("class", "") + " " + element.get("id", "")):
                 continue
-            if element.xpath(_INSIDE_OTHER_CONTENT):
+            if _inside_other_content(element):
                 continue
             # Text pieces joined with a separator: "FRANCES ROBLES<br>McClatchy" is two.
             text = normalize_space(" | ".join(t for t in element.itertext() if t.strip()))
@@ -404,11 +430,11 @@ def _text_byline(root: HtmlElement) -> list[str]:
         names = []
         for part in re.split(r"\s+(?:and|&)\s+", _AFFILIATION.sub("", match.group(1))):
             words = []
-            for word in _DATE_WORDS.sub("", part).split():
-                if not _NAME_WORD.match(word):
+            for word in _DATE_START.sub("", part).split():
+                if not _NAME_WORD.match(word) or word.lower() in _DATE_TAIL_WORDS:
                     break
                 words.append(word)
-            if 2 <= len(words) <= 4:
+            if 2 <= len(words) <= 4 and words[0][:1].isupper():
                 names.append(" ".join(words))
         if names:
             return names
