@@ -131,14 +131,14 @@ class CrawlScope:
         robots_sitemaps = ROBOTS_SITEMAPS in sitemap_tokens
         sitemaps = [token for token in sitemap_tokens if token != ROBOTS_SITEMAPS]
         feeds = _split_urls(feed)
+        if robots_sitemaps and not urls:
+            raise UsageError("news: -a sitemap=robots reads the robots.txt of the start URLs' sites: "
+                             "give a start URL too")
         if not (urls or sitemaps or feeds):
             raise UsageError(
                 "news: give at least one start URL (-a start_url=https://site/), "
                 "sitemap (-a sitemap=https://site/sitemap.xml) or feed (-a feed=https://site/rss)"
             )
-        if robots_sitemaps and not urls:
-            raise UsageError("news: -a sitemap=robots reads the robots.txt of the start URLs' sites: "
-                             "give a start URL too")
         for kind, values in (("start URL", urls), ("sitemap", sitemaps), ("feed", feeds)):
             for url in values:
                 if not is_crawlable_scheme(url) or not site_of(url):

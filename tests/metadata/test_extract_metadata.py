@@ -9,7 +9,7 @@ import pytest
 
 from newsstem.metadata import FIELDS, Metadata, extract_metadata
 from newsstem.metadata.language import primary
-from conftest import LABELS, label, labelled_page
+from labelled import LABELS, label, labelled_page
 
 KNOWN_MISSES = {
     ("yahoo-4", "published"): "the page writes '3/9(木) 18:45' without a year",

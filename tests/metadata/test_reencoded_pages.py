@@ -10,7 +10,7 @@ import pytest
 from newsstem.encoding import decode_html
 from newsstem.metadata import extract_metadata
 from newsstem.readability import extract
-from conftest import labelled_page
+from labelled import labelled_page
 
 _DECLARATION = re.compile(
     r"<meta\b[^>]*(?:charset|http-equiv\s*=\s*[\"']?content-type)[^>]*>|<\?xml[^>]*\?>", re.I

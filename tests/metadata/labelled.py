@@ -1,12 +1,12 @@
-"""The labelled metadata pages (tests/fixtures/metadata, sources in SOURCES.md there)."""
+"""The labelled metadata pages (tests/fixtures/metadata, sources in SOURCES.md there).
+
+A helper module, not a conftest: tests import it by name."""
 
 from __future__ import annotations
 
 import gzip
 import json
 from pathlib import Path
-
-import pytest
 
 METADATA_FIXTURES = Path(__file__).parents[1] / "fixtures" / "metadata"
 LABELS = [
@@ -22,8 +22,3 @@ def labelled_page(name: str) -> str:
 
 def label(name: str) -> dict:
     return next(item for item in LABELS if item["name"] == name)
-
-
-@pytest.fixture
-def page():
-    return labelled_page
