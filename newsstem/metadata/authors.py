@@ -462,10 +462,11 @@ _CJK_BYLINE = re.compile(
 )
 _CJK_EDITOR = re.compile(r"(?:责任编辑|責任編輯|编辑|編輯)\s*[:：︱|]\s*([\u4e00-\u9fff·]{2,4})")
 _CJK_MARKERS = ("作者", "记者", "記者", "撰文", "文/", "文／", "编辑", "編輯")
+_CJK_MARKER = re.compile("|".join(_CJK_MARKERS))
 
 
 def _cjk_text_nodes(evidence: Evidence) -> list[str]:
-    if evidence.source and not any(marker in evidence.source for marker in _CJK_MARKERS):
+    if evidence.source and not _CJK_MARKER.search(evidence.source):
         return []
     root = evidence.root
     condition = " or ".join(f"contains(., '{marker}')" for marker in _CJK_MARKERS)

@@ -233,11 +233,22 @@ def find_published(evidence: Evidence, dayfirst: bool = False) -> Found | None:
 # Elements whose class or id says they hold the article's date or byline.
 _DATE_ELEMENTS = (
     "//body//*[contains(@class, 'date') or contains(@id, 'date') or contains(@class, 'time')"
-    " or contains(@class, 'posted') or contains(@class, 'publish') or contains(@class, 'byline')"
-    " or contains(@class, 'dateline')][not(ancestor::aside or ancestor::footer"
-    " or ancestor::*[contains(@class, 'related') or contains(@class, 'comment')"
-    " or contains(@id, 'comment') or contains(@class, 'sidebar')])]"
+    " or contains(@class, 'posted') or contains(@class, 'publish') or contains(@class, 'byline')]"
 )
+# ... unless they sit in a teaser, a comment or a sidebar (the closest ancestors tell).
+_ELSEWHERE = re.compile(r"(?:^|[\s_-])(?:related|comments?|sidebar|teaser|promo)(?:$|[\s_-])", re.I)
+CONTEXT_LEVELS = 4
+
+
+def _elsewhere(element: Any) -> bool:
+    for level, ancestor in enumerate(element.iterancestors()):
+        if ancestor.tag in ("aside", "footer"):
+            return True
+        if level < CONTEXT_LEVELS and _ELSEWHERE.search(
+            f"{ancestor.get('class', '')} {ancestor.get('id', '')}"
+        ):
+            return True
+    return False
 # Text lines that say what date they give ("Published: 29 Dec, 2007").
 _DATE_LABELS = (
     "//body//text()[starts-with(normalize-space(.), 'Published') or starts-with(normalize-space(.), "
@@ -263,7 +274,7 @@ def find_text_date(evidence: Evidence, dayfirst: bool = False) -> Found | None:
     in the <title>."""
     for element in evidence.root.xpath(_DATE_ELEMENTS)[:MAX_DATE_ELEMENTS]:
         text = " ".join(element.text_content().split())
-        if not text or len(text) > MAX_DATE_TEXT:
+        if not text or len(text) > MAX_DATE_TEXT or _elsewhere(element):
             continue
         found = _date_in(text, dayfirst)
         if found is not None:
@@ -272,14 +283,40 @@ def find_text_date(evidence: Evidence, dayfirst: bool = False) -> Found | None:
         found = _date_in(" ".join(str(label).split())[:MAX_DATE_TEXT], dayfirst)
         if found is not None:
             return Found(found, "text")
-    for headline in evidence.root.xpath("//body//h1")[:1]:
-        tail = " ".join(" ".join(headline.xpath("following::text()[not(ancestor::script)]")[:60]).split())
-        found = _date_in(tail[:HEADLINE_TAIL_CHARS], dayfirst)
+    headline = evidence.root.find(".//body//h1")
+    if headline is not None:
+        found = _date_in(_text_after(headline, HEADLINE_TAIL_CHARS), dayfirst)
         if found is not None:
             return Found(found, "text")
     title = evidence.root.findtext(".//title") or ""
     found = _date_in(" ".join(title.split()), dayfirst)  # "... - 07.12.2017 - LA NACION"
     return Found(found, "title") if found is not None else None
+
+
+def _text_after(element: Any, limit: int) -> str:
+    """About ``limit`` characters of the text that follows ``element`` in the page."""
+    pieces: list[str] = [element.tail or ""]
+    size = len(pieces[0])
+    node = element
+    while size < limit and node is not None:
+        sibling = node.getnext()
+        while sibling is None and node is not None:
+            node = node.getparent()
+            if node is None:
+                break
+            pieces.append(node.tail or "")
+            sibling = node.getnext()
+        if sibling is None:
+            break
+        node = sibling
+        if node.tag not in ("script", "style"):
+            for text in node.itertext():
+                pieces.append(text)
+                size += len(text)
+                if size >= limit:
+                    break
+        pieces.append(node.tail or "")
+    return " ".join(" ".join(pieces).split())[:limit]
 
 
 def _date_in(text: str, dayfirst: bool) -> PageDate | None:
@@ -313,9 +350,7 @@ def _published_candidates(evidence: Evidence) -> Any:
     yield from ((f"meta:{name}", value) for name, value in evidence.meta_values(*NEWS_PUBLISHED_META))
     for element in evidence.root.xpath("//time[@pubdate]"):
         yield "time", element.get("datetime") or element.text_content()
-    for element in evidence.root.xpath(
-        "//*[contains(concat(' ', normalize-space(@class), ' '), ' published ')]"
-    ):
+    for element in _with_class_word(evidence.root, "published"):
         yield "hatom", element.get("title") or element.get("datetime") or element.text_content()
     for obj in evidence.articles():
         yield "json-ld", obj.get("dateCreated")
@@ -335,7 +370,13 @@ def _modified_candidates(evidence: Evidence) -> Any:
 
 
 def _hatom_modified(evidence: Evidence) -> Any:
-    for element in evidence.root.xpath(
-        "//*[contains(concat(' ', normalize-space(@class), ' '), ' updated ')][@title or @datetime]"
-    ):
-        yield "hatom", element.get("title") or element.get("datetime")
+    for element in _with_class_word(evidence.root, "updated"):
+        if element.get("title") or element.get("datetime"):
+            yield "hatom", element.get("title") or element.get("datetime")
+
+
+def _with_class_word(root: Any, word: str) -> Any:
+    """Elements with ``word`` among their classes (hAtom's ``published``, ``updated``)."""
+    for element in root.xpath(f"//*[contains(@class, '{word}')]"):
+        if word in element.get("class", "").split():
+            yield element

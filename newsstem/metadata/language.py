@@ -20,7 +20,7 @@ from functools import cache
 
 __all__ = ["normalize_tag", "detect_language", "resolve_language", "Detection"]
 
-# Letters of text looked at: enough for function words and scripts to settle.
+# Characters of text looked at: enough for function words and scripts to settle.
 SAMPLE_CHARS = 6000
 # Fewer letters than this in a script tell nothing.
 MIN_SCRIPT_LETTERS = 20
