@@ -179,21 +179,6 @@ def _declared(body: bytes, content_type: str | None) -> str | None:
         return None
 
 
-def looks_binary(body: bytes) -> bool:
-    """True for bodies that are not text in any encoding (sniffs the first 4 KiB).
-
-    >>> looks_binary(b"\\x89PNG\\r\\n\\x1a\\n\\x00\\x00\\x00\\rIHDR"), looks_binary("<p>日本</p>".encode("utf-16"))
-    (True, False)
-    >>> looks_binary(b""), looks_binary("<p>テキスト</p>".encode("shift_jis"))
-    (False, False)
-    """
-    head = body[:_SNIFF_BYTES]
-    if not head or read_bom(head)[0] is not None:
-        return False
-    controls = len(head) - len(head.translate(None, _BINARY_BYTES))
-    return controls > BINARY_BYTE_SHARE * len(head)
-
-
 def _name(encoding: str) -> str:
     """Python's canonical name of an encoding ("utf-8", "euc_jp", "iso8859-2", "cp1252")."""
     return codecs.lookup(encoding).name
@@ -214,7 +199,6 @@ _BINARY_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
 # data served as text/html); real pages have none or a stray one.
 BINARY_BYTE_SHARE = 0.01
 _SNIFF_BYTES = 4096
-BINARY_HEAD_BYTES = _SNIFF_BYTES
 
 
 def looks_binary(body: bytes) -> bool:
@@ -222,8 +206,10 @@ def looks_binary(body: bytes) -> bool:
 
     UTF-16 (with or without a byte-order mark) is text.
 
-    >>> looks_binary(b"\\x89PNG\\r\\n\\x1a\\n\\x00\\x00\\x00\\rIHDR"), looks_binary("<p>日本</p>".encode("utf-16"))
-    (True, False)
+    >>> looks_binary(b"\\x89PNG\\r\\n\\x1a\\n\\x00\\x00\\x00\\rIHDR")
+    True
+    >>> looks_binary("<p>日本</p>".encode("utf-16"))
+    False
     >>> looks_binary(b""), looks_binary("<p>テキスト</p>".encode("shift_jis"))
     (False, False)
     >>> looks_binary("<html><p>日本語のページ</p></html>".encode("utf-16-le"))
@@ -238,7 +224,7 @@ def looks_binary(body: bytes) -> bool:
 
 def _utf16_byte_order(body: bytes) -> str | None:
     """``utf-16-le``/``-be`` when every other byte of the head is NUL (ASCII markup in UTF-16)."""
-    head = body[:BINARY_HEAD_BYTES]
+    head = body[:_SNIFF_BYTES]
     if len(head) < 2 or b"\x00" not in head:
         return None
     even, odd = head[0::2].count(0), head[1::2].count(0)

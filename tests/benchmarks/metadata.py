@@ -16,6 +16,10 @@ SOURCES.md there). Scored:
   next to newsstem's readability extraction of the same page (what a crawl already
   spends per page).
 
+``--corpus-encodings`` re-encodes every page of the corpora instead (CJK pages
+into Shift_JIS/EUC-JP or GBK, the others into windows-1252) and counts identical
+decodings.
+
 ``--held-out`` scores 12 more pages (holdout.jsonl) labelled after the extractor
 was frozen, read from ../shared/corpora (or $NEWSSTEM_CORPORA).
 
@@ -201,17 +205,68 @@ def round_trip() -> int:
     return 0 if text_same == total == extraction_same else 1
 
 
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_HAN_RUN = re.compile(r"[\u4e00-\u9fff]{20}")
+
+
+def corpus_round_trip() -> int:
+    """Every corpus page re-encoded without its declaration into the legacy encoding
+    its text calls for (Japanese: Shift_JIS and EUC-JP, Chinese: GBK, others:
+    windows-1252 with character references for what it lacks): identical text?"""
+    counts: dict[str, list[int]] = {}
+    failures = []
+    start = time.perf_counter()
+    for corpus in sorted(p.name for p in CORPORA.iterdir() if (p / "index.jsonl").is_file()):
+        for row in (CORPORA / corpus / "index.jsonl").read_text().splitlines():
+            entry = json.loads(row)
+            text, _ = decode_html((CORPORA / corpus / entry["html"]).read_bytes())
+            text = _DECLARATION.sub("", text)
+            if text.isascii():
+                continue
+            if _HAN_RUN.search(text):
+                encodings = ("shift_jis", "euc_jp") if _KANA.search(text) else ("gbk",)
+            else:
+                encodings = ("cp1252",)
+            for encoding in encodings:
+                legacy = text.encode(encoding, errors="xmlcharrefreplace")
+                if _is_utf8(legacy) or legacy.startswith(b"\xef\xbb\xbf"):
+                    continue  # the page holds UTF-8 mojibake: its bytes are UTF-8 (or a BOM) again
+                same = decode_html(legacy)[0] == legacy.decode(encoding)
+                counts.setdefault(encoding, [0, 0])[same] += 1
+                if not same:
+                    failures.append(f"{corpus}/{entry['id']}:{encoding}")
+    elapsed = time.perf_counter() - start
+    print("corpus pages re-encoded without a declaration, text identical: " + ", ".join(
+        f"{enc} {ok}/{ok + bad}" for enc, (bad, ok) in sorted(counts.items())
+    ) + f" ({elapsed:.1f} s)")
+    for failure in failures:
+        print(f"  differs: {failure}")
+    return 1 if failures else 0
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="calls per page and tool (timing)")
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--held-out", action="store_true",
                         help="score the held-out pages (holdout.jsonl, read from the corpora)")
+    parser.add_argument("--corpus-encodings", action="store_true",
+                        help="re-encode every corpus page and check decode_html gives its text back")
     args = parser.parse_args()
     warnings.simplefilter("ignore")  # dateparser's tz-name warnings from htmldate
-    if args.held_out and not CORPORA.is_dir():
+    if (args.held_out or args.corpus_encodings) and not CORPORA.is_dir():
         print(f"corpora not found at {CORPORA}: skipped")
         return 0
+    if args.corpus_encodings:
+        return corpus_round_trip()
     return run(args.repeat, args.verbose, args.held_out)
 
 

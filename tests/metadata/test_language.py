@@ -50,7 +50,8 @@ def test_normalize_tag(raw, tag):
 
 
 def test_markup_wins_when_the_text_agrees_or_is_unsure():
-    assert resolve_language(["pt-BR"], "O governo anunciou que o plano não está pronto.") == ("pt-BR", "markup")
+    portuguese = "O governo anunciou que o plano não está pronto."
+    assert resolve_language(["pt-BR"], portuguese) == ("pt-BR", "markup")
     assert resolve_language(["de"], "OK") == ("de", "markup")
 
 
