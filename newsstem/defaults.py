@@ -42,6 +42,19 @@ NEWSSTEM_PATTERN_STRICT = False
 # file (gzipped; appended to if it exists). Empty: off.
 NEWSSTEM_ARCHIVE = ""
 
+# Discovery and metadata ---------------------------------------------------------
+# Follow the RSS/Atom feeds pages announce (<link rel="alternate" type=...rss+xml>);
+# their entries are links of the feed (one level deeper than the page).
+NEWSSTEM_FOLLOW_FEEDS = True
+# Fill the metadata fields of every article (MetadataPipeline).
+NEWSSTEM_METADATA = True
+# When a page states no date in its markup or near its headline, ask htmldate
+# (URL, markup patterns; ~4 ms a page) ...
+NEWSSTEM_METADATA_HTMLDATE = True
+# ... and let it also search all the text with dateparser (35 ms a page on average,
+# seconds on a few; it also takes dates from link URLs, so it is off by default).
+NEWSSTEM_METADATA_HTMLDATE_EXTENSIVE = False
+
 # Operations --------------------------------------------------------------------
 # Write the run's Scrapy stats as JSON to this path when the crawl ends (for cron
 # jobs and monitoring); empty: off.

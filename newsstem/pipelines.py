@@ -7,7 +7,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from scrapy.exceptions import DropItem
+from scrapy.exceptions import DropItem, NotConfigured
 
 from newsstem import defaults, readability
 from newsstem.items import Article, Page
@@ -17,6 +17,8 @@ from newsstem.layout.patterns import (
     MatchOptions,
     PatternLibrary,
 )
+from newsstem.metadata import FIELDS as METADATA_FIELDS
+from newsstem.metadata import MetadataOptions, extract_metadata
 from newsstem.text import meaningful_length
 
 if TYPE_CHECKING:
@@ -91,6 +93,7 @@ class ExtractionPipeline:
             fetched_at=item.fetched_at,
             anchor_texts=item.anchor_texts,
             body_html=result.body_html if self.keep_body_html else None,
+            page=item,
         )
 
     def _by_pattern(self, page: Page, result: Extraction | HubPage | object) -> Article | None:
@@ -121,6 +124,7 @@ class ExtractionPipeline:
             anchor_texts=page.anchor_texts,
             body_html=_paragraphs_html(body) if self.keep_body_html else None,
             sub=result.sub_text or None,
+            page=page,
         )
 
     def _count_match(self, site: str, matched: bool) -> None:
@@ -164,3 +168,55 @@ def load_patterns(settings: object) -> PatternLibrary:
 
 def _paragraphs_html(body: str) -> str:
     return "".join(f"<p>{html.escape(p)}</p>" for p in body.split("\n\n") if p)
+
+
+# -- metadata ------------------------------------------------------------------------
+
+
+class MetadataPipeline:
+    """Fill the metadata fields of each :class:`Article` from its page's HTML.
+
+    Runs after extraction, so the language is checked against the article text.
+    A date a sitemap or feed gave the page is the fallback when the page states
+    none. Counts ``newsstem/metadata/articles`` and, per field, the articles that
+    got it: ``newsstem/metadata/<field>``.
+    """
+
+    def __init__(self, stats: StatsCollector, options: MetadataOptions) -> None:
+        self.stats = stats
+        self.options = options
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> MetadataPipeline:
+        settings = crawler.settings
+        if not settings.getbool("NEWSSTEM_METADATA", defaults.NEWSSTEM_METADATA):
+            raise NotConfigured
+        options = MetadataOptions(
+            htmldate=settings.getbool(
+                "NEWSSTEM_METADATA_HTMLDATE", defaults.NEWSSTEM_METADATA_HTMLDATE
+            ),
+            htmldate_extensive=settings.getbool(
+                "NEWSSTEM_METADATA_HTMLDATE_EXTENSIVE",
+                defaults.NEWSSTEM_METADATA_HTMLDATE_EXTENSIVE,
+            ),
+        )
+        return cls(crawler.stats, options)
+
+    def process_item(self, item: object) -> object:
+        if not isinstance(item, Article):
+            return item
+        page = item.source
+        if page is None:  # an Article made elsewhere, without its page
+            self.stats.inc_value("newsstem/metadata/no_page")
+            return item
+        metadata = extract_metadata(page.html, url=page.url, text=item.body, options=self.options)
+        if metadata.published is None and page.listed_published:
+            metadata.published = page.listed_published
+        for name in METADATA_FIELDS:
+            value = getattr(metadata, name)
+            setattr(item, name, value)
+            if value:
+                self.stats.inc_value(f"newsstem/metadata/{name}")
+        self.stats.inc_value("newsstem/metadata/articles")
+        item.source = None  # the HTML is not needed any more
+        return item

@@ -35,6 +35,7 @@ DUPEFILTER_CLASS = "newsstem.dupefilter.DepthAwareDupeFilter"
 
 ITEM_PIPELINES = {
     "newsstem.pipelines.ExtractionPipeline": 300,
+    "newsstem.pipelines.MetadataPipeline": 400,
 }
 
 # The WARC archive of NEWSSTEM_ARCHIVE (off unless set); next to the spider, so it
