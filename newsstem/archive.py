@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from scrapy.http import Response
     from scrapy.statscollectors import StatsCollector
 
-__all__ = ["ArchiveError", "ArchivedPage", "WarcArchive", "read_archive", "PAGE_METADATA_TYPE"]
+__all__ = ["PAGE_METADATA_TYPE", "ArchiveError", "ArchivedPage", "WarcArchive", "read_archive"]
 
 logger = logging.getLogger(__name__)
 

@@ -43,7 +43,9 @@ def test_pages_are_archived_with_what_the_crawl_knew(tmp_path):
     request = Request("http://example.com/b.html")
     out = asyncio.run(through(archive, resp, [page_item(url), request]))
     assert out[1] is request  # the spider's output passes through untouched
-    other = TextResponse("http://example.com/x.txt", body=b"plain", headers={"Content-Type": "text/plain"})
+    other = TextResponse(
+        "http://example.com/x.txt", body=b"plain", headers={"Content-Type": "text/plain"}
+    )
     asyncio.run(through(archive, other, []))
     archive.close()
     with gzip.open(path, "rb") as stream:

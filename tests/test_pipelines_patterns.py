@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gzip
-import sys
 from pathlib import Path
 
 import pytest
@@ -32,8 +31,11 @@ def page(site: str, html: str, name: str = "x") -> Page:
 def patterns_dir(tmp_path_factory):
     directory = tmp_path_factory.mktemp("patterns")
     names = ["news_03", "news_04", "news_06", "news_07", "news_08", "news_09", "news_10"]
-    training = [TrainingPage(f"http://tv.msnbc.com/{n}.html", fixture_html("msnbc", n)) for n in names]
-    training.append(TrainingPage("http://tv.msnbc.com/", (FIXTURES / "msnbc" / "index.html").read_text()))
+    training = [
+        TrainingPage(f"http://tv.msnbc.com/{n}.html", fixture_html("msnbc", n)) for n in names
+    ]
+    hub = (FIXTURES / "msnbc" / "index.html").read_text()
+    training.append(TrainingPage("http://tv.msnbc.com/", hub))
     save_pattern_file(learn("tv.msnbc.com", training).pattern_set, directory)
     return directory
 

@@ -17,7 +17,7 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from newsstem import defaults
-from newsstem.archive import ArchiveError, ArchivedPage, read_archive
+from newsstem.archive import ArchivedPage, ArchiveError, read_archive
 from newsstem.encoding import decode_html, looks_binary
 from newsstem.layout.learn import LearnOptions, LearnResult, TrainingPage, learn
 from newsstem.layout.patterns import save_pattern_file

@@ -30,7 +30,8 @@ links, so navigation (all links) and prose (few links) are told apart.
     ... </body></html>''')
     >>> page.title
     'Big news - Site'
-    >>> [(b.key, b.text, b.weight, b.link_weight) for b in page.blocks]  # doctest: +NORMALIZE_WHITESPACE
+    >>> [(b.key, b.text, b.weight, b.link_weight)
+    ...  for b in page.blocks]  # doctest: +NORMALIZE_WHITESPACE
     [('body/div:id=nav', 'Home World', 9, 9),
      ('body/div:class=post-0.story/h1', 'Big news', 7, 0),
      ('body/div:class=post-0.story', 'First paragraph.\\nSecond one.', 23, 3)]
@@ -49,10 +50,10 @@ from newsstem.encoding import decode_html
 from newsstem.text import meaningful_length
 
 __all__ = [
-    "LayoutBlock",
-    "PageLayout",
     "BlockParser",
     "KeyFilter",
+    "LayoutBlock",
+    "PageLayout",
     "decompose",
     "normalize_token",
     "stable_tokens",
@@ -65,15 +66,16 @@ SKIPPED_TAGS = (
     "textarea", "button", "head", "title", "map", "audio", "video", "canvas",
 )
 # Layout elements: they start a new block and are components of its key.
-LAYOUT_TAGS = frozenset(
-    """address article aside blockquote body caption center details dialog dir div dl
-    fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 header hgroup
-    legend main menu nav noframes ol pre section summary table tbody td tfoot th thead ul
-    """.split()
-)
+LAYOUT_TAGS = frozenset((
+    "address", "article", "aside", "blockquote", "body", "caption", "center", "details",
+    "dialog", "dir", "div", "dl", "fieldset", "figcaption", "figure", "footer", "form",
+    "frame", "frameset", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "legend",
+    "main", "menu", "nav", "noframes", "ol", "pre", "section", "summary", "table", "tbody",
+    "td", "tfoot", "th", "thead", "ul",
+))
 # Paragraph elements: they break lines inside a block, as <br> does (Webstemmer's output
 # lines follow <p> and <br>), but they are not key components.
-PARAGRAPH_TAGS = frozenset("p li dt dd br hr tr option".split())
+PARAGRAPH_TAGS = frozenset(["p", "li", "dt", "dd", "br", "hr", "tr", "option"])
 # Attributes that distinguish layout elements; table cells also get their column.
 KEY_ATTRIBUTES = ("id", "class", "itemprop")
 TABLE_KEY_ATTRIBUTES = ("id", "class", "itemprop", "align", "valign", "width")
@@ -284,7 +286,7 @@ class _WalkState:
     """The key of the current block and its text so far (most runs between two layout
     elements are blank: ``has_text`` spares them any further work)."""
 
-    __slots__ = ("key", "pieces", "link_pieces", "links", "has_text")
+    __slots__ = ("has_text", "key", "link_pieces", "links", "pieces")
 
     def __init__(self, key: str) -> None:
         self.key = key
@@ -322,7 +324,8 @@ def _emit(
             line.append(piece)
     if line:
         lines.append("".join(line))
-    text = "\n".join(normalized for normalized in (" ".join(l.split()) for l in lines) if normalized)
+    normalized = (" ".join(line.split()) for line in lines)
+    text = "\n".join(line for line in normalized if line)
     if not text:
         return
     weight = meaningful_length(text)

@@ -33,12 +33,12 @@ from dataclasses import dataclass, field
 __all__ = [
     "Alignment",
     "ClusterOptions",
-    "KeySequence",
     "KeyInterner",
+    "KeySequence",
     "align",
-    "similarity",
     "cluster",
     "layout_weight",
+    "similarity",
 ]
 
 # MinHash: 32 hash functions in 16 bands of 2 rows. Two pages share a band with

@@ -58,7 +58,7 @@ from newsstem.layout.cluster import (
 )
 from newsstem.layout.patterns import LayoutPattern, PatternBlock, PatternSet
 
-__all__ = ["TrainingPage", "LearnOptions", "ClusterOutcome", "LearnResult", "learn"]
+__all__ = ["ClusterOutcome", "LearnOptions", "LearnResult", "TrainingPage", "learn"]
 
 _WORD = re.compile(r"\w+")
 _FORM = re.compile(r"(^|/)form(:|/|$)")
@@ -195,7 +195,9 @@ def learn(
             temporary = f"cluster-{len(patterns)}"
             patterns.append(_renamed(pattern, temporary))
             outcomes.append(ClusterOutcome(len(members), temporary, reason, pattern.score))
-    order = sorted(range(len(patterns)), key=lambda i: (patterns[i].kind != "article", -patterns[i].score))
+    order = sorted(
+        range(len(patterns)), key=lambda i: (patterns[i].kind != "article", -patterns[i].score)
+    )
     renamed = {f"cluster-{i}": f"{site}/{rank}" for rank, i in enumerate(order, 1)}
     patterns = [_renamed(patterns[i], renamed[f"cluster-{i}"]) for i in order]
     outcomes = [

@@ -3,7 +3,7 @@
 A pattern file holds what :mod:`newsstem.layout.learn` found for one site:
 its layouts, each as the ordered block keys of the layout with their
 DiffScore, MainScore, presence and role. It is JSON, one file per site,
-written to be read and edited by a person (one block per line)::
+written to be read and edited by a person (one block per line; wrapped here)::
 
     {
       "format": "newsstem-patterns",
@@ -15,14 +15,18 @@ written to be read and edited by a person (one block per line)::
       "patterns": [
         {"id": "example.com/1", "score": 5012.3, "pages": 12, "sources": [...],
          "blocks": [
-          {"role": "none", "diff": 0.0, "main": 0.0, "presence": 1.0, "weight": 64.0, "key": "body/div:id=nav"},
-          {"role": "title", "diff": 1.0, "main": 40.2, "presence": 1.0, "weight": 41.0, "key": "body/div:id=main/h1"},
-          {"role": "main", "diff": 0.99, "main": 2850.0, "presence": 1.0, "weight": 2900.0, "key": "body/div:id=main/div:class=story"}
+          {"role": "none", "diff": 0.0, "main": 0.0, "presence": 1.0, "weight": 64.0,
+           "key": "body/div:id=nav"},
+          {"role": "title", "diff": 1.0, "main": 40.2, "presence": 1.0, "weight": 41.0,
+           "key": "body/div:id=main/h1"},
+          {"role": "main", "diff": 0.99, "main": 2850.0, "presence": 1.0, "weight": 2900.0,
+           "key": "body/div:id=main/div:class=story"}
          ]}
       ]
     }
 
-Roles: ``title`` (at most one block), ``main`` (the article text), ``sub``
+Roles: ``title`` (the headline: one block, or one per template variant; the
+first found on a page is used), ``main`` (the article text), ``sub``
 (varying text that is not the article: captions, related links, comments),
 ``none`` (static: navigation, banners). Editing a role is how a person tunes
 a pattern; deleting a pattern drops that layout. :func:`load_pattern_file`
@@ -32,7 +36,8 @@ and the place of the first problem.
 Extraction (:class:`SitePatterns`): a page is decomposed, its keys filtered to
 the tokens the patterns use, and aligned with every pattern of its site; the
 most similar pattern wins if the similarity reaches the threshold (0.7 by
-default; see :meth:`_CompiledPattern.similarity`). Page blocks aligned with ``main`` blocks are the body;
+default; see ``_CompiledPattern.similarity``). Page blocks aligned with
+``main`` blocks are the body;
 blocks the pattern has not seen get the role of the pattern block with the
 same key nearest to their position, so an article with more inserts than
 any learned page still comes out whole.
@@ -52,22 +57,22 @@ from newsstem.layout.cluster import KeyInterner, KeySequence, align, layout_weig
 
 __all__ = [
     "FORMAT",
-    "VERSION",
     "ROLES",
-    "PatternBlock",
-    "LayoutPattern",
-    "PatternSet",
-    "PatternFileError",
-    "MatchOptions",
+    "VERSION",
     "Extraction",
     "HubPage",
+    "LayoutPattern",
+    "MatchOptions",
     "NoMatch",
-    "SitePatterns",
+    "PatternBlock",
+    "PatternFileError",
     "PatternLibrary",
+    "PatternSet",
+    "SitePatterns",
     "load_pattern_file",
     "load_patterns_dir",
-    "save_pattern_file",
     "pattern_file_name",
+    "save_pattern_file",
 ]
 
 FORMAT = "newsstem-patterns"
@@ -309,9 +314,6 @@ class _Validator:
         if not raw_blocks:
             raise self.fail(f"{where}.blocks", "a pattern needs at least one block")
         blocks = tuple(self.block(b, f"{where}.blocks[{i}]") for i, b in enumerate(raw_blocks))
-        titles = [i for i, b in enumerate(blocks) if b.role == "title"]
-        if len(titles) > 1:
-            raise self.fail(f"{where}.blocks", f"blocks {titles} are all 'title'; keep one")
         if kind == "article" and not any(b.role == "main" for b in blocks):
             raise self.fail(f"{where}.blocks", "no block has the role 'main'")
         return LayoutPattern(pattern_id, score, pages, blocks, sources, kind)

@@ -54,15 +54,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repo, when run as a script
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # corpora.py beside this file
 
-import lxml.html  # noqa: E402
-from corpora import CorpusPage, corpora_root, load_corpus  # noqa: E402
+import lxml.html
+from corpora import CorpusPage, corpora_root, load_corpus
 
-from newsstem import defaults, readability  # noqa: E402
-from newsstem.evaluation import score_corpus, score_page  # noqa: E402
-from newsstem.layout.blocks import BlockParser  # noqa: E402
-from newsstem.layout.learn import LearnOptions, TrainingPage, learn  # noqa: E402
-from newsstem.layout.patterns import Extraction, HubPage, MatchOptions, SitePatterns  # noqa: E402
-from newsstem.text import meaningful_length  # noqa: E402
+from newsstem import defaults, readability
+from newsstem.evaluation import score_corpus, score_page
+from newsstem.layout.blocks import BlockParser
+from newsstem.layout.learn import LearnOptions, TrainingPage, learn
+from newsstem.layout.patterns import Extraction, HubPage, MatchOptions, SitePatterns
+from newsstem.text import meaningful_length
 
 MIN_CHARS = defaults.NEWSSTEM_MIN_ARTICLE_CHARS
 EXTRACTORS = ("patterns", "patterns only", "readability", "trafilatura")

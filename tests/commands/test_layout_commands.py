@@ -14,10 +14,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from newsstem.evaluation import score_page
 from support.crawl import REPO, TEST_SETTINGS, run_crawl
 from support.httpserver import FixtureSite
+
+from newsstem.evaluation import score_page
 
 SITE = Path(__file__).resolve().parents[1] / "layout" / "fixtures" / "msnbc"
 ARTICLES = sorted(path.name.removesuffix(".html.gz") for path in SITE.glob("*.html.gz"))
@@ -36,7 +36,9 @@ def scrapy(*args: str, settings: dict | None = None) -> subprocess.CompletedProc
     for key, value in {**TEST_SETTINGS, **(settings or {})}.items():
         command += ["-s", f"{key}={value}"]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        command, check=False, cwd=REPO, env=env, capture_output=True, text=True, timeout=120
+    )
 
 
 @pytest.fixture(scope="module")

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from conftest import BBC_INDEX_PAGES
 
 from newsstem.layout.blocks import BlockParser, KeyFilter, decompose, normalize_token, stable_tokens
 from newsstem.text import meaningful_length
-
-from conftest import BBC_INDEX_PAGES
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from conftest import BBC_INDEX_PAGES
+
 from newsstem.layout.blocks import KeyFilter, decompose, stable_tokens
 from newsstem.layout.cluster import (
     KeyInterner,
@@ -13,8 +15,6 @@ from newsstem.layout.cluster import (
     layout_weight,
     similarity,
 )
-
-from conftest import BBC_INDEX_PAGES
 
 
 def brute_force_lcs(a: KeySequence, b: KeySequence) -> float:
@@ -49,7 +49,8 @@ def test_align_is_the_exact_weighted_lcs():
             i1 < i2 and j1 < j2
             for (i1, j1), (i2, j2) in zip(result.pairs, result.pairs[1:])
         )
-        assert abs(sum(a.weights[i] + b.weights[j] for i, j in result.pairs) - result.matched) < 1e-9
+        paired = sum(a.weights[i] + b.weights[j] for i, j in result.pairs)
+        assert abs(paired - result.matched) < 1e-9
 
 
 def test_similarity_is_symmetric_and_bounded():

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
+from conftest import BBC_INDEX_PAGES
+
 from newsstem.layout.learn import TrainingPage, diff_score, learn
 from newsstem.layout.patterns import dumps
-
-from conftest import BBC_INDEX_PAGES
 
 
 def training(pages, anchors: bool = False) -> list[TrainingPage]:

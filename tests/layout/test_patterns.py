@@ -7,6 +7,7 @@ import random
 import re
 
 import pytest
+from conftest import BBC_INDEX_PAGES
 
 from newsstem.evaluation import score_page
 from newsstem.layout.learn import TrainingPage, learn
@@ -22,8 +23,6 @@ from newsstem.layout.patterns import (
     load_patterns_dir,
     save_pattern_file,
 )
-
-from conftest import BBC_INDEX_PAGES
 
 
 @pytest.fixture(scope="module")
@@ -59,9 +58,9 @@ CORRUPTIONS = {
         lambda t: corrupt(t, lambda d: d["patterns"][0]["blocks"][3].update(role="mian")),
         r"patterns\[0\]\.blocks\[3\]\.role: 'mian' is not one of 'title', 'main', 'sub', 'none'",
     ),
-    "two titles": (
-        lambda t: corrupt(t, lambda d: [b.update(role="title") for b in d["patterns"][0]["blocks"][:2]]),
-        r"patterns\[0\]\.blocks: blocks \[0, 1, \d+\] are all 'title'; keep one",
+    "pages": (
+        lambda t: corrupt(t, lambda d: d["patterns"][0].update(pages="many")),
+        r"patterns\[0\]\.pages: expected int, got 'many'",
     ),
     "no main": (
         lambda t: corrupt(t, lambda d: [b.update(role="none") for b in d["patterns"][0]["blocks"]]),
@@ -149,7 +148,7 @@ def test_threshold_and_strict_mode(msnbc, msnbc_set):
     required = [b.key for b in msnbc_set.patterns[0].blocks if b.presence == 1.0]
     assert any(key.endswith("/div:id=header-nav-wrap/div:id=brand-strip") for key in required)
     html, removed = re.subn(r'<div id="brand-strip">.*?</div><!--brand-strip-->', "", page.html,
-                            flags=re.S)
+                            flags=re.DOTALL)
     assert removed == 1
     assert isinstance(SitePatterns(msnbc_set).extract(html), Extraction)
     strict = SitePatterns(msnbc_set, MatchOptions(strict=True)).extract(html)
