@@ -59,11 +59,16 @@ def load_page(html: str | bytes) -> Page | str:
         return "empty document"
     if root is None or not isinstance(root, HtmlElement):
         return "empty document"
+    title = _title_text(root)
     body = root.find("body")
     if body is None:
-        return "empty document"
-    title = _title_text(root)
+        # libxml2 leaves content inside <head> when an unknown tag opens the page there
+        # (a body-less page): read the whole document instead.
+        body = root
+        etree.strip_elements(body, "title", with_tail=False)
     etree.strip_elements(body, *JUNK_TAGS, with_tail=False)
+    if not body.text_content().strip():
+        return "empty document"
     _drop_hidden(body)
     return Page(root=root, body=body, title=title)
 

@@ -73,10 +73,10 @@ TAG_SCORES = {
     ),
 }
 # Containers judged "fishy" or not by the conditional cleaning, innermost first.
-CONDITIONALLY_CLEANED = ("table", "ul", "div", "aside", "header", "footer", "section")
+CONDITIONALLY_CLEANED = ("form", "fieldset", "table", "ul", "div", "aside", "header", "footer", "section")
 HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 # Never part of an article's text, removed from the article unconditionally.
-DROPPED_IN_ARTICLE = ("form", "textarea", "select", "button", "input", "object", "embed")
+DROPPED_IN_ARTICLE = ("textarea", "select", "button", "input", "object", "embed")
 # Removed from the page before anything else: code, styles and invisible machinery.
 JUNK_TAGS = (
     "script", "style", "noscript", "template", "link", "meta", "iframe", "frame",

@@ -142,7 +142,7 @@ def select_siblings(
 ) -> list[HtmlElement]:
     """The best candidate and the siblings that belong with it, in document order."""
     parent = best.getparent()
-    if parent is None or best.tag == "body":
+    if parent is None or best.tag in ("body", "html"):
         return [best]
     best_score = scores.get(best, 0.0)
     threshold = max(options.sibling_min_score, best_score * options.sibling_score_ratio)

@@ -52,3 +52,11 @@ def test_bad_documents_give_a_reason():
     assert load_page(b"") == "empty document"
     assert load_page("<!-- only a comment -->") == "empty document"
     assert load_page("<html><head><title>no body</title></head></html>") == "empty document"
+
+
+def test_content_left_in_head_by_the_parser_is_still_read():
+    # An unknown tag before <body> keeps libxml2 inside <head>: no <body> element at all.
+    page = load("<html><head><title>T</title><mbox><table><tr><td>Story text here.</td></tr>"
+                "</table></mbox></head></html>")
+    assert page.title == "T"
+    assert page.body.text_content().strip() == "Story text here."
