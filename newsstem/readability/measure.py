@@ -29,8 +29,8 @@ def text_weight(text: str, cjk_char_weight: float) -> float:
 
     >>> text_weight("Hello, world!", 3.0)
     10.0
-    >>> text_weight("東京、大阪。", 3.0)
-    12.0
+    >>> text_weight("東京、大阪。", 2.0)
+    8.0
     """
     return meaningful_length(text) + (cjk_char_weight - 1.0) * cjk_count(text)
 
