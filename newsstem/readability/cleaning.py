@@ -10,11 +10,11 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
-from lxml import html as lxml_html
-from lxml.html import HtmlElement
+from lxml import etree
 
 from newsstem.readability.measure import class_weight, has_block, link_density, text_weight
 from newsstem.readability.options import Flags, Options
+from newsstem.readability.tree import Element, drop, text_of
 from newsstem.readability.patterns import (
     COMMAS,
     CONDITIONALLY_CLEANED,
@@ -36,11 +36,11 @@ class Removal:
 
 
 def assemble(
-    selected: list[HtmlElement], scores: dict[HtmlElement, float]
-) -> tuple[HtmlElement, dict[HtmlElement, float]]:
+    selected: list[Element], scores: dict[Element, float]
+) -> tuple[Element, dict[Element, float]]:
     """Copy the selected elements into a new <div>; carry their scores over to the copies."""
-    article = lxml_html.Element("div")
-    copied_scores: dict[HtmlElement, float] = {}
+    article = etree.Element("div")
+    copied_scores: dict[Element, float] = {}
     for element in selected:
         duplicate = copy.deepcopy(element)
         for original, twin in zip(element.iter(), duplicate.iter()):
@@ -54,7 +54,7 @@ def assemble(
 
 
 def clean_article(
-    article: HtmlElement, scores: dict[HtmlElement, float], flags: Flags, options: Options
+    article: Element, scores: dict[Element, float], flags: Flags, options: Options
 ) -> list[Removal]:
     """Clean the assembled article in place; return what was removed and why."""
     removals: list[Removal] = []
@@ -68,13 +68,13 @@ def clean_article(
     return removals
 
 
-def _remove(element: HtmlElement, reason: str, removals: list[Removal]) -> None:
+def _remove(element: Element, reason: str, removals: list[Removal]) -> None:
     names = f"{element.get('class', '')} {element.get('id', '')}".strip()
     removals.append(Removal(tag=element.tag, names=names, reason=reason))
-    element.drop_tree()
+    drop(element)
 
 
-def _divs_to_paragraphs(article: HtmlElement) -> None:
+def _divs_to_paragraphs(article: Element) -> None:
     """A <div> without block children is a paragraph (Readability's parify)."""
     for div in article.iter("div"):
         if div is not article and not has_block(div):
@@ -82,7 +82,7 @@ def _divs_to_paragraphs(article: HtmlElement) -> None:
 
 
 def _clean_headings(
-    article: HtmlElement, flags: Flags, options: Options, removals: list[Removal]
+    article: Element, flags: Flags, options: Options, removals: list[Removal]
 ) -> None:
     for heading in list(article.iter(*HEADINGS)):
         weight = class_weight(heading, options.class_weight) if flags.weight_classes else 0
@@ -93,8 +93,8 @@ def _clean_headings(
 
 
 def _clean_conditionally(
-    article: HtmlElement,
-    scores: dict[HtmlElement, float],
+    article: Element,
+    scores: dict[Element, float],
     flags: Flags,
     options: Options,
     removals: list[Removal],
@@ -109,13 +109,13 @@ def _clean_conditionally(
 
 
 def _fishy(
-    element: HtmlElement, scores: dict[HtmlElement, float], flags: Flags, options: Options
+    element: Element, scores: dict[Element, float], flags: Flags, options: Options
 ) -> str | None:
     """Why a container looks like page furniture, or None (seed 000 fishy())."""
     weight = class_weight(element, options.class_weight) if flags.weight_classes else 0
     if weight + scores.get(element, 0.0) < 0:
         return "negative score"
-    text = element.text_content()
+    text = text_of(element)
     if len(COMMAS.findall(text)) >= options.fishy_keep_commas:
         return None
     paragraphs = _count(element, "p")
@@ -142,13 +142,13 @@ def _fishy(
     return None
 
 
-def _count(element: HtmlElement, *tags: str) -> int:
+def _count(element: Element, *tags: str) -> int:
     return sum(1 for _ in element.iterdescendants(*tags))
 
 
-def _drop_empty_paragraphs(article: HtmlElement, removals: list[Removal]) -> None:
+def _drop_empty_paragraphs(article: Element, removals: list[Removal]) -> None:
     for paragraph in list(article.iter("p")):
-        if paragraph.text_content().strip():
+        if text_of(paragraph).strip():
             continue
         if next(paragraph.iterdescendants(*MEDIA_TAGS), None) is None:
             _remove(paragraph, "empty paragraph", removals)

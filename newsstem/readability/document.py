@@ -13,7 +13,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from lxml import etree
-from lxml.html import HTMLParser, HtmlElement
 
 from newsstem.encoding import decode_html
 from newsstem.readability.patterns import (
@@ -22,6 +21,7 @@ from newsstem.readability.patterns import (
     UNLIKELY_CANDIDATES,
     UNLIKELY_ROLES,
 )
+from newsstem.readability.tree import Element, drop, parser, text_of
 from newsstem.text import normalize_space
 
 __all__ = ["Page", "load_page", "find_unlikely", "detached"]
@@ -31,8 +31,6 @@ _HIDDEN_STYLE = re.compile(
     r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)",
     re.I,
 )
-_HIDDEN_XPATH = ".//*[@hidden or contains(@style, 'none') or contains(@style, 'hidden')]"
-_UNLIKELY_XPATH = ".//*[@class or @id or @role]"
 # Never stripped as unlikely: the page itself, code, and anything holding the article.
 _NEVER_UNLIKELY_TAGS = frozenset({"html", "body", "article", "main", "a"})
 _HOLDS_ARTICLE = "boolean(descendant::article or descendant::main or ancestor::pre or ancestor::code)"
@@ -42,8 +40,8 @@ _HOLDS_ARTICLE = "boolean(descendant::article or descendant::main or ancestor::p
 class Page:
     """A parsed page: its body (junk removed) and its raw <title> text."""
 
-    root: HtmlElement
-    body: HtmlElement
+    root: Element
+    body: Element
     title: str
 
 
@@ -52,12 +50,11 @@ def load_page(html: str | bytes) -> Page | str:
     text = decode_html(html)[0] if isinstance(html, bytes) else html
     # libxml2 stops at NUL and rejects str with an XML encoding declaration: feed it UTF-8.
     data = text.replace("\x00", "").encode("utf-8", "replace")
-    parser = HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True)
     try:
-        root = etree.fromstring(data, parser)
+        root = etree.fromstring(data, parser())
     except etree.ParserError:
         return "empty document"
-    if root is None or not isinstance(root, HtmlElement):
+    if root is None or not isinstance(root.tag, str):
         return "empty document"
     title = _title_text(root)
     body = root.find("body")
@@ -67,36 +64,49 @@ def load_page(html: str | bytes) -> Page | str:
         body = root
         etree.strip_elements(body, "title", with_tail=False)
     etree.strip_elements(body, *JUNK_TAGS, with_tail=False)
-    if not body.text_content().strip():
+    if not text_of(body).strip():
         return "empty document"
     _drop_hidden(body)
     return Page(root=root, body=body, title=title)
 
 
-def _title_text(root: HtmlElement) -> str:
+def _title_text(root: Element) -> str:
     for path in ("head/title", ".//title"):
         element = root.find(path)
         if element is not None:
-            return normalize_space(element.text_content())
+            return normalize_space(text_of(element))
     return ""
 
 
-def _drop_hidden(body: HtmlElement) -> None:
-    for element in body.xpath(_HIDDEN_XPATH):
-        style = element.get("style")
-        if element.get("hidden") is not None or (style and _HIDDEN_STYLE.search(style)):
-            element.drop_tree()
+def _drop_hidden(body: Element) -> None:
+    hidden = [element for element in body.iter() if _is_hidden(element)]
+    for element in hidden:
+        drop(element)
 
 
-def find_unlikely(body: HtmlElement) -> list[HtmlElement]:
+def _is_hidden(element: Element) -> bool:
+    if element.get("hidden") is not None:
+        return True
+    style = element.get("style")
+    return bool(style) and _HIDDEN_STYLE.search(style) is not None
+
+
+def find_unlikely(body: Element) -> list[Element]:
     """Outermost elements whose class, id or role names page furniture (seed 000 scoreNode).
 
     A name that also matches "maybe a candidate" (article, content, main ...) is kept,
     and so is an element that holds an <article> or <main> or sits in code.
     """
-    found: list[HtmlElement] = []
-    for element in body.xpath(_UNLIKELY_XPATH):
-        if element.tag in _NEVER_UNLIKELY_TAGS or not _is_unlikely(element):
+    found: list[Element] = []
+    verdicts: dict[str, bool] = {}  # pages repeat their class names: match each once
+    for element in body.iter():
+        names = f"{element.get('class', '')} {element.get('id', '')}".lower()
+        unlikely = verdicts.get(names)
+        if unlikely is None:
+            unlikely = verdicts[names] = _is_unlikely_name(names)
+        if not unlikely and element.get("role") not in UNLIKELY_ROLES:
+            continue
+        if element.tag in _NEVER_UNLIKELY_TAGS or not isinstance(element.tag, str):
             continue
         if found and _is_inside(element, found[-1]):
             continue
@@ -106,24 +116,25 @@ def find_unlikely(body: HtmlElement) -> list[HtmlElement]:
     return found
 
 
-def _is_unlikely(element: HtmlElement) -> bool:
-    if element.get("role") in UNLIKELY_ROLES:
-        return True
-    names = f"{element.get('class', '')} {element.get('id', '')}"
-    return bool(UNLIKELY_CANDIDATES.search(names)) and not MAYBE_CANDIDATE.search(names)
+def _is_unlikely_name(names: str) -> bool:
+    return (
+        len(names) > 1
+        and UNLIKELY_CANDIDATES.search(names) is not None
+        and MAYBE_CANDIDATE.search(names) is None
+    )
 
 
-def _is_inside(element: HtmlElement, ancestor: HtmlElement) -> bool:
+def _is_inside(element: Element, ancestor: Element) -> bool:
     return any(parent is ancestor for parent in element.iterancestors())
 
 
 @contextmanager
-def detached(elements: Iterable[HtmlElement]) -> Iterator[None]:
+def detached(elements: Iterable[Element]) -> Iterator[None]:
     """Take ``elements`` out of their tree for the block, then put them back exactly.
 
     The tail text of a detached element stays in the document (it belongs to the parent).
     """
-    undo: list[tuple[HtmlElement, HtmlElement, int, str | None, HtmlElement | None, str | None]] = []
+    undo: list[tuple[Element, Element, int, str | None, Element | None, str | None]] = []
     try:
         for element in elements:
             parent = element.getparent()

@@ -12,7 +12,7 @@ import logging
 from dataclasses import dataclass
 from urllib.parse import urljoin
 
-from lxml.html import HtmlElement, tostring
+from lxml import etree
 
 from newsstem.readability.cleaning import Removal, assemble, clean_article
 from newsstem.readability.document import Page, detached, find_unlikely, load_page
@@ -21,6 +21,7 @@ from newsstem.readability.options import Flags, Options
 from newsstem.readability.render import element_text
 from newsstem.readability.scoring import best_candidate, score_candidates, select_siblings
 from newsstem.readability.title import clean_title
+from newsstem.readability.tree import Element, make_links_absolute, text_of
 
 __all__ = ["Extraction", "extract"]
 
@@ -40,7 +41,7 @@ class Extraction:
 @dataclass(frozen=True)
 class _Attempt:
     flags: Flags
-    article: HtmlElement
+    article: Element
     text: str
     length: float
     found_candidate: bool
@@ -65,7 +66,7 @@ def extract(html: str | bytes, url: str | None = None, options: Options | None =
     page = load_page(html)
     if isinstance(page, str):
         return Extraction(title="", body="", body_html="", reason=page)
-    title = clean_title(page.title, (h.text_content() for h in page.body.iter("h1", "h2")))
+    title = clean_title(page.title, (text_of(h) for h in page.body.iter("h1", "h2")))
     attempt = _sieve(page, options)
     reason = _rejection(attempt, options)
     if reason:
@@ -91,7 +92,7 @@ def _sieve(page: Page, options: Options) -> _Attempt:
     return best
 
 
-def _grab_article(body: HtmlElement, flags: Flags, options: Options) -> _Attempt:
+def _grab_article(body: Element, flags: Flags, options: Options) -> _Attempt:
     measure = Measure(options)
     scores = score_candidates(body, flags, options, measure)
     best = best_candidate(scores, options)
@@ -117,9 +118,9 @@ def _rejection(attempt: _Attempt, options: Options) -> str | None:
     return None
 
 
-def _article_html(article: HtmlElement, url: str | None, page: Page) -> str:
+def _article_html(article: Element, url: str | None, page: Page) -> str:
     if url:
         base = page.root.find("head/base")
         base_url = urljoin(url, base.get("href", "")) if base is not None else url
-        article.make_links_absolute(base_url, resolve_base_href=False, handle_failures="discard")
-    return tostring(article, encoding="unicode")
+        make_links_absolute(article, base_url)
+    return etree.tostring(article, method="html", encoding="unicode")

@@ -1,6 +1,6 @@
 """Text measures of elements: weighted length, link density, class weight.
 
-Every measure reads the tree through lxml's C-level ``text_content()`` and XPath, never
+Every measure reads the tree through lxml's C-level text serializer and XPath, never
 through serialized HTML. :class:`Measure` caches them per element for one attempt of the
 sieve, while the tree does not change; the cleaning stage, which changes its tree as it
 goes, calls the uncached functions.
@@ -8,10 +8,9 @@ goes, calls the uncached functions.
 
 from __future__ import annotations
 
-from lxml.html import HtmlElement
-
 from newsstem.readability.options import Options
 from newsstem.readability.patterns import DIV_TO_P_BLOCKS, NEGATIVE, POSITIVE
+from newsstem.readability.tree import Element, text_of
 from newsstem.text import cjk_count, meaningful_length
 
 __all__ = [
@@ -44,25 +43,26 @@ def dense_length(text: str) -> int:
     return len("".join(text.split()))
 
 
-def link_density(element: HtmlElement) -> float:
+def link_density(element: Element) -> float:
     """Share of the element's text inside links (0.0 for an element without text)."""
-    total = dense_length(element.text_content())
+    total = dense_length(text_of(element))
     if not total:
         return 0.0
     return min(1.0, _link_length(element) / total)
 
 
-def _link_length(element: HtmlElement) -> int:
+def _link_length(element: Element) -> int:
     if element.tag == "a":
-        return dense_length(element.text_content())
+        return dense_length(text_of(element))
     return dense_length(" ".join(element.xpath(".//a//text()")))
 
 
-def class_weight(element: HtmlElement, weight: int) -> int:
+def class_weight(element: Element, weight: int) -> int:
     """+weight for a positive class or id name, -weight for a negative one (each counts)."""
     score = 0
     for feature in (element.get("class"), element.get("id")):
         if feature:
+            feature = feature.lower()
             if NEGATIVE.search(feature):
                 score -= weight
             if POSITIVE.search(feature):
@@ -70,7 +70,7 @@ def class_weight(element: HtmlElement, weight: int) -> int:
     return score
 
 
-def has_block(element: HtmlElement) -> bool:
+def has_block(element: Element) -> bool:
     """True when a block element (Readability's divToPElements) is below ``element``."""
     return next(element.iterdescendants(*DIV_TO_P_BLOCKS), None) is not None
 
@@ -80,20 +80,20 @@ class Measure:
 
     def __init__(self, options: Options) -> None:
         self._cjk_weight = options.cjk_char_weight
-        self._text: dict[HtmlElement, str] = {}
-        self._density: dict[HtmlElement, float] = {}
-        self._block: dict[HtmlElement, bool] = {}
+        self._text: dict[Element, str] = {}
+        self._density: dict[Element, float] = {}
+        self._block: dict[Element, bool] = {}
 
-    def text(self, element: HtmlElement) -> str:
+    def text(self, element: Element) -> str:
         text = self._text.get(element)
         if text is None:
-            text = self._text[element] = element.text_content()
+            text = self._text[element] = text_of(element)
         return text
 
-    def weight(self, element: HtmlElement) -> float:
+    def weight(self, element: Element) -> float:
         return text_weight(self.text(element), self._cjk_weight)
 
-    def link_density(self, element: HtmlElement) -> float:
+    def link_density(self, element: Element) -> float:
         density = self._density.get(element)
         if density is None:
             total = dense_length(self.text(element))
@@ -101,12 +101,12 @@ class Measure:
             self._density[element] = density
         return density
 
-    def has_block(self, element: HtmlElement) -> bool:
+    def has_block(self, element: Element) -> bool:
         block = self._block.get(element)
         if block is None:
             block = self._block[element] = has_block(element)
         return block
 
-    def reads_as_paragraph(self, element: HtmlElement) -> bool:
+    def reads_as_paragraph(self, element: Element) -> bool:
         """A <p>, or a <div> without block children (Readability's div-to-p rule)."""
         return element.tag == "p" or (element.tag == "div" and not self.has_block(element))

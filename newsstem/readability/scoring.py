@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from lxml.html import HtmlElement
-
 from newsstem.readability.measure import Measure, class_weight, text_weight
 from newsstem.readability.options import Flags, Options
+from newsstem.readability.tree import Element, text_of
 from newsstem.readability.patterns import (
     COMMAS,
     DIV_TO_P_BLOCKS,
@@ -33,10 +32,10 @@ _INLINE = frozenset(
 
 
 def score_candidates(
-    body: HtmlElement, flags: Flags, options: Options, measure: Measure
-) -> dict[HtmlElement, float]:
+    body: Element, flags: Flags, options: Options, measure: Measure
+) -> dict[Element, float]:
     """Score every ancestor of a paragraph; return element -> score, in document order."""
-    scores: dict[HtmlElement, float] = {}
+    scores: dict[Element, float] = {}
     for element in body.iter(*SCORED_TAGS, "div"):
         if element.tag == "div" and measure.has_block(element):
             for run in _text_runs(element):
@@ -51,6 +50,9 @@ def score_candidates(
 
 def _paragraph_points(text: str, options: Options) -> float:
     """Readability's paragraph score; 0 for a paragraph too short to count."""
+    text = text.strip()
+    if len(text) * max(1.0, options.cjk_char_weight) < options.min_paragraph_length:
+        return 0.0  # short whatever its characters: skip the regex count
     length = text_weight(text, options.cjk_char_weight)
     if length < options.min_paragraph_length:
         return 0.0
@@ -59,9 +61,9 @@ def _paragraph_points(text: str, options: Options) -> float:
 
 
 def _credit(
-    parent: HtmlElement | None,
+    parent: Element | None,
     points: float,
-    scores: dict[HtmlElement, float],
+    scores: dict[Element, float],
     flags: Flags,
     options: Options,
 ) -> None:
@@ -78,20 +80,20 @@ def _credit(
         node = node.getparent()
 
 
-def _initial_score(element: HtmlElement, flags: Flags, options: Options) -> float:
+def _initial_score(element: Element, flags: Flags, options: Options) -> float:
     score = TAG_SCORES.get(element.tag, 0)
     if flags.weight_classes:
         score += class_weight(element, options.class_weight)
     return float(score)
 
 
-def _text_runs(div: HtmlElement) -> Iterator[str]:
+def _text_runs(div: Element) -> Iterator[str]:
     """Text between the block children of a <div>: each run reads as a paragraph."""
     run = [div.text or ""]
     for child in div:
         inline = child.tag in _INLINE and next(child.iterdescendants("br", *DIV_TO_P_BLOCKS), None) is None
         if inline:
-            run.append(child.text_content())
+            run.append(text_of(child))
         else:
             yield "".join(run)
             run = []
@@ -99,7 +101,7 @@ def _text_runs(div: HtmlElement) -> Iterator[str]:
     yield "".join(run)
 
 
-def best_candidate(scores: dict[HtmlElement, float], options: Options) -> HtmlElement | None:
+def best_candidate(scores: dict[Element, float], options: Options) -> Element | None:
     """The top-scoring candidate, moved up the tree when the content is spread out.
 
     Mozilla Readability's refinements: when several near-top candidates share an
@@ -130,7 +132,7 @@ def best_candidate(scores: dict[HtmlElement, float], options: Options) -> HtmlEl
     return best
 
 
-def _ancestors_below_body(element: HtmlElement) -> Iterator[HtmlElement]:
+def _ancestors_below_body(element: Element) -> Iterator[Element]:
     for ancestor in element.iterancestors():
         if ancestor.tag in ("body", "html"):
             return
@@ -138,8 +140,8 @@ def _ancestors_below_body(element: HtmlElement) -> Iterator[HtmlElement]:
 
 
 def select_siblings(
-    best: HtmlElement, scores: dict[HtmlElement, float], options: Options, measure: Measure
-) -> list[HtmlElement]:
+    best: Element, scores: dict[Element, float], options: Options, measure: Measure
+) -> list[Element]:
     """The best candidate and the siblings that belong with it, in document order."""
     parent = best.getparent()
     if parent is None or best.tag in ("body", "html"):
@@ -157,11 +159,11 @@ def select_siblings(
 
 
 def _joins(
-    sibling: HtmlElement,
+    sibling: Element,
     best_class: str | None,
     best_score: float,
     threshold: float,
-    scores: dict[HtmlElement, float],
+    scores: dict[Element, float],
     options: Options,
     measure: Measure,
 ) -> bool:

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from lxml.html import document_fromstring
+from lxml import etree
 
 from newsstem.readability.measure import Measure
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.scoring import best_candidate, score_candidates, select_siblings
+from newsstem.readability.tree import parser
 
 PROSE = "This sentence has words, and commas, and it runs on for a while longer. "
 
 
 def candidates(html: str, flags: Flags = Flags()):
-    body = document_fromstring(html).find("body")
+    body = etree.fromstring(html.encode("utf-8"), parser()).find("body")
     options = Options()
     measure = Measure(options)
     return body, score_candidates(body, flags, options, measure), options, measure
