@@ -19,6 +19,7 @@ from newsstem.readability.patterns import (
     COMMAS,
     CONDITIONALLY_CLEANED,
     DROPPED_IN_ARTICLE,
+    PLUGINS,
     HEADINGS,
     MEDIA_TAGS,
 )
@@ -60,8 +61,12 @@ def clean_article(
     removals: list[Removal] = []
     _divs_to_paragraphs(article)
     _clean_headings(article, flags, options, removals)
+    # Plugins go before containers are judged (Mozilla Readability's order), so the
+    # embed rule judges video players only; form inputs still count, then go.
+    for element in list(article.iter(*PLUGINS)):
+        _remove(element, "plugin", removals)
     if flags.clean_conditionally:
-        _clean_conditionally(article, scores, flags, options, removals)
+        _clean_conditionally(article, CONDITIONALLY_CLEANED, scores, flags, options, removals)
     for element in list(article.iter(*DROPPED_IN_ARTICLE)):
         _remove(element, "widget", removals)
     _drop_empty_paragraphs(article, removals)
@@ -94,13 +99,14 @@ def _clean_headings(
 
 def _clean_conditionally(
     article: Element,
+    tags: tuple[str, ...],
     scores: dict[Element, float],
     flags: Flags,
     options: Options,
     removals: list[Removal],
 ) -> None:
     # Innermost first, so a container is judged without the fishy parts it held.
-    for element in reversed(list(article.iter(*CONDITIONALLY_CLEANED))):
+    for element in reversed(list(article.iter(*tags))):
         if element is article:
             continue
         reason = _fishy(element, scores, flags, options)

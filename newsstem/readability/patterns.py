@@ -24,6 +24,7 @@ __all__ = [
     "SCORED_TAGS",
     "TAG_SCORES",
     "CONDITIONALLY_CLEANED",
+    "PLUGINS",
     "HEADINGS",
     "DROPPED_IN_ARTICLE",
     "JUNK_TAGS",
@@ -74,10 +75,14 @@ TAG_SCORES = {
     ),
 }
 # Containers judged "fishy" or not by the conditional cleaning, innermost first.
-CONDITIONALLY_CLEANED = ("form", "fieldset", "table", "ul", "div", "aside", "header", "footer", "section")
+CONDITIONALLY_CLEANED = (
+    "form", "fieldset", "table", "ul", "div", "aside", "header", "footer", "section"
+)
 HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 # Never part of an article's text, removed from the article unconditionally.
-DROPPED_IN_ARTICLE = ("textarea", "select", "button", "input", "object", "embed")
+DROPPED_IN_ARTICLE = ("textarea", "select", "button", "input")
+# Plugin content (Flash and the like): no text, removed before containers are judged.
+PLUGINS = ("object", "embed", "applet")
 # Removed from the page before anything else: code, styles and invisible machinery.
 JUNK_TAGS = (
     "script", "style", "noscript", "template", "link", "meta", "iframe", "frame",
