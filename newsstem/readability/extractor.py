@@ -19,7 +19,12 @@ from newsstem.readability.document import Page, detached, find_unlikely, load_pa
 from newsstem.readability.measure import Measure, link_density, text_weight
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.render import element_text
-from newsstem.readability.scoring import best_candidate, score_candidates, select_siblings
+from newsstem.readability.scoring import (
+    add_segments,
+    best_candidate,
+    score_candidates,
+    select_siblings,
+)
 from newsstem.readability.title import clean_title
 from newsstem.readability.tree import Element, make_links_absolute, text_of
 
@@ -96,7 +101,11 @@ def _grab_article(body: Element, flags: Flags, options: Options) -> _Attempt:
     measure = Measure(options)
     scores = score_candidates(body, flags, options, measure)
     best = best_candidate(scores, options)
-    selected = select_siblings(best, scores, options, measure) if best is not None else [body]
+    if best is None:
+        selected = [body]
+    else:
+        selected = select_siblings(best, scores, options, measure)
+        selected = add_segments(best, selected, scores, options, measure)
     article, copied_scores = assemble(selected, scores)
     removals = clean_article(article, copied_scores, flags, options)
     text = element_text(article)

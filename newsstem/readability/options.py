@@ -40,6 +40,7 @@ class Options:
     same_class_bonus: float = 0.2  # a sibling of the best's class gets 20% of its score
     sibling_long_paragraph: int = 80  # a <p> sibling longer than 80 chars joins ...
     sibling_link_density: float = 0.25  # ... when its link density is under 0.25
+    segment_link_density: float = 0.2  # a split-off segment of the article: python-readability
 
     # --- cleaning (seed 000 removeFragments / fishy, python-readability sanitize)
     header_link_density: float = 0.33  # headings mostly of links are navigation

@@ -180,3 +180,46 @@ def _joins(
     if length > options.sibling_long_paragraph:
         return density < options.sibling_link_density
     return density == 0.0 and SENTENCE_END.search(measure.text(sibling).strip()) is not None
+
+
+def add_segments(
+    best: Element,
+    selected: list[Element],
+    scores: dict[Element, float],
+    options: Options,
+    measure: Measure,
+) -> list[Element]:
+    """The selection plus the other segments of a split article, in document order.
+
+    Pages that break a story with ads or embeds repeat its container
+    (``<div class="story-body">`` twice in one ``<article>``): a candidate of the best's
+    tag, sharing a class name with it, scoring like a joining sibling and not link-heavy,
+    inside the same ``<article>`` or ``<main>``, is a segment (python-readability 0.9).
+    """
+    frame = next((a for a in best.iterancestors() if a.tag in ("article", "main")), None)
+    best_classes = set((best.get("class") or "").split())
+    if frame is None or not best_classes:
+        return selected
+    threshold = max(options.sibling_min_score, scores.get(best, 0.0) * options.sibling_score_ratio)
+    taken = set(selected)
+    segments = [
+        candidate
+        for candidate, score in scores.items()
+        if candidate.tag == best.tag
+        and candidate not in taken
+        and score >= threshold
+        and best_classes.intersection((candidate.get("class") or "").split())
+        and measure.link_density(candidate) <= options.segment_link_density
+    ]
+    if not segments:
+        return selected
+    order = {element: index for index, element in enumerate(frame.getroottree().iter())}
+    for segment in sorted(segments, key=order.__getitem__):
+        ancestors = set(segment.iterancestors())
+        if frame in ancestors and not ancestors & taken and not _holds_any(segment, taken):
+            taken.add(segment)
+    return sorted(taken, key=order.__getitem__)
+
+
+def _holds_any(element: Element, elements: set[Element]) -> bool:
+    return any(descendant in elements for descendant in element.iterdescendants())

@@ -6,7 +6,12 @@ from lxml import etree
 
 from newsstem.readability.measure import Measure
 from newsstem.readability.options import Flags, Options
-from newsstem.readability.scoring import best_candidate, score_candidates, select_siblings
+from newsstem.readability.scoring import (
+    add_segments,
+    best_candidate,
+    score_candidates,
+    select_siblings,
+)
 from newsstem.readability.tree import parser
 
 PROSE = "This sentence has words, and commas, and it runs on for a while longer. "
@@ -95,3 +100,20 @@ def test_an_only_child_gives_way_to_its_parent():
         f"<body><div id='outer'><div id='inner'><p>{PROSE * 3}</p></div></div><p>x</p></body>"
     )
     assert best_candidate(scores, options).get("id") == "outer"
+
+
+def test_segments_of_a_split_article_are_collected_in_order():
+    body, scores, options, measure = candidates(
+        "<body><article>"
+        f"<div class='wrap'><figure>A photo</figure>"
+        f"<div class='story-body' id='one'>{('<p>' + PROSE * 3 + '</p>') * 4}</div></div>"
+        "<div class='ad'><p>Advertisement</p></div>"
+        f"<div class='wrap2'><div class='story-body' id='two'>{('<p>' + PROSE * 2 + 'TWO</p>') * 2}</div>"
+        "<div class='aside-box'><p>Something else entirely here.</p></div></div>"
+        "</article></body>"
+    )
+    best = best_candidate(scores, options)
+    assert best.get("id") == "one"
+    selected = select_siblings(best, scores, options, measure)
+    ids = [e.get("id") for e in add_segments(best, selected, scores, options, measure)]
+    assert ids == ["one", "two"]
