@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from newsstem.readability.measure import class_weight, has_block, link_density, text_weight
+from newsstem.readability.measure import capped_weight, class_weight, has_block, link_density
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.tree import Element, drop, text_of
 from newsstem.readability.patterns import (
@@ -129,7 +129,7 @@ def _fishy(
     items = _count(element, "li") - options.fishy_li_allowance
     inputs = len(element.xpath(".//input[not(@type='hidden')]"))
     embeds = _count(element, "embed", "object", "iframe")
-    length = text_weight(text, options.cjk_char_weight)
+    length = capped_weight(text, options.fishy_embed_length, options.cjk_char_weight)
     if paragraphs and images > 1 + paragraphs * 1.3:
         return "more images than paragraphs"
     if items > paragraphs and element.tag not in ("ul", "ol"):

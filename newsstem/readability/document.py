@@ -100,10 +100,13 @@ def find_unlikely(body: Element) -> list[Element]:
     found: list[Element] = []
     verdicts: dict[str, bool] = {}  # pages repeat their class names: match each once
     for element in body.iter():
-        names = f"{element.get('class', '')} {element.get('id', '')}".lower()
-        unlikely = verdicts.get(names)
-        if unlikely is None:
-            unlikely = verdicts[names] = _is_unlikely_name(names)
+        classes, identifier = element.get("class"), element.get("id")
+        unlikely = False
+        if classes or identifier:
+            names = f"{classes or ''} {identifier or ''}".lower()
+            unlikely = verdicts.get(names)
+            if unlikely is None:
+                unlikely = verdicts[names] = _is_unlikely_name(names)
         if not unlikely and element.get("role") not in UNLIKELY_ROLES:
             continue
         if element.tag in _NEVER_UNLIKELY_TAGS or not isinstance(element.tag, str):
@@ -117,11 +120,7 @@ def find_unlikely(body: Element) -> list[Element]:
 
 
 def _is_unlikely_name(names: str) -> bool:
-    return (
-        len(names) > 1
-        and UNLIKELY_CANDIDATES.search(names) is not None
-        and MAYBE_CANDIDATE.search(names) is None
-    )
+    return UNLIKELY_CANDIDATES.search(names) is not None and MAYBE_CANDIDATE.search(names) is None
 
 
 def _is_inside(element: Element, ancestor: Element) -> bool:

@@ -16,7 +16,7 @@ from lxml import etree
 
 from newsstem.readability.cleaning import Removal, assemble, clean_article
 from newsstem.readability.document import Page, detached, find_unlikely, load_page
-from newsstem.readability.measure import Measure, link_density, text_weight
+from newsstem.readability.measure import Measure, capped_weight, link_density
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.render import element_text
 from newsstem.readability.scoring import (
@@ -48,7 +48,7 @@ class _Attempt:
     flags: Flags
     article: Element
     text: str
-    length: float
+    length: float  # weighted text length, exact below retry_length (all the sieve compares)
     found_candidate: bool
     removals: tuple[Removal, ...]
 
@@ -113,7 +113,7 @@ def _grab_article(body: Element, flags: Flags, options: Options) -> _Attempt:
         flags=flags,
         article=article,
         text=text,
-        length=text_weight(text, options.cjk_char_weight),
+        length=capped_weight(text, options.retry_length, options.cjk_char_weight),
         found_candidate=best is not None,
         removals=tuple(removals),
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from newsstem.readability.measure import Measure, class_weight, text_weight
+from newsstem.readability.measure import Measure, capped_weight, class_weight
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.tree import Element, text_of
 from newsstem.readability.patterns import (
@@ -53,7 +53,9 @@ def _paragraph_points(text: str, options: Options) -> float:
     text = text.strip()
     if len(text) * max(1.0, options.cjk_char_weight) < options.min_paragraph_length:
         return 0.0  # short whatever its characters: skip the regex count
-    length = text_weight(text, options.cjk_char_weight)
+    length = capped_weight(
+        text, options.length_per_point * options.max_length_points, options.cjk_char_weight
+    )
     if length < options.min_paragraph_length:
         return 0.0
     commas = len(COMMAS.findall(text))
@@ -175,7 +177,7 @@ def _joins(
             return True
     if not measure.reads_as_paragraph(sibling):
         return False
-    length = measure.weight(sibling)
+    length = measure.weight(sibling, options.sibling_long_paragraph + 1)
     density = measure.link_density(sibling)
     if length > options.sibling_long_paragraph:
         return density < options.sibling_link_density

@@ -7,6 +7,7 @@ runs a Python class lookup for every element proxy it creates, which made tree w
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urljoin
 
 from lxml import etree
@@ -17,6 +18,8 @@ Element = etree._Element
 
 # Attributes holding a URL that a reader of body_html follows or loads.
 _LINK_ATTRIBUTES = ("href", "src", "poster", "action", "cite", "longdesc")
+# A URL with a scheme is absolute already (RFC 3986): skip the slow urljoin.
+_HAS_SCHEME = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 
 def parser() -> etree.HTMLParser:
@@ -63,7 +66,7 @@ def make_links_absolute(element: Element, base_url: str) -> None:
     for node in element.iter():
         for attribute in _LINK_ATTRIBUTES:
             value = node.get(attribute)
-            if value is None:
+            if value is None or _HAS_SCHEME.match(value):
                 continue
             try:
                 node.set(attribute, urljoin(base_url, value.strip()))
