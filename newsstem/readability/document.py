@@ -85,7 +85,7 @@ def _drop_hidden(body: Element) -> None:
 
 
 def _is_hidden(element: Element) -> bool:
-    if element.get("hidden") is not None:
+    if element.get("hidden") is not None or element.get("aria-hidden") == "true":
         return True
     style = element.get("style")
     return bool(style) and _HIDDEN_STYLE.search(style) is not None
