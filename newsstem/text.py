@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["meaningful_length", "normalize_space", "cjk_ratio", "cjk_count"]
+__all__ = ["cjk_count", "cjk_ratio", "meaningful_length", "normalize_space"]
 
 # \w in Python's re is Unicode-aware: letters, digits, marks of every script,
 # CJK ideographs, kana and hangul, plus "_" (removed below).

@@ -14,15 +14,15 @@ from lxml import etree
 
 from newsstem.readability.measure import capped_weight, class_weight, has_block, link_density
 from newsstem.readability.options import Flags, Options
-from newsstem.readability.tree import Element, drop, text_of
 from newsstem.readability.patterns import (
     COMMAS,
     CONDITIONALLY_CLEANED,
     DROPPED_IN_ARTICLE,
-    PLUGINS,
     HEADINGS,
     MEDIA_TAGS,
+    PLUGINS,
 )
+from newsstem.readability.tree import Element, drop, text_of
 
 __all__ = ["Removal", "assemble", "clean_article"]
 

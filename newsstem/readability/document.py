@@ -24,12 +24,12 @@ from newsstem.readability.patterns import (
 from newsstem.readability.tree import Element, drop, parser, text_of
 from newsstem.text import normalize_space
 
-__all__ = ["Page", "load_page", "find_unlikely", "detached"]
+__all__ = ["Page", "detached", "find_unlikely", "load_page"]
 
 # python-readability's displayNoneRe: inline styles that hide an element.
 _HIDDEN_STYLE = re.compile(
     r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)",
-    re.I,
+    re.IGNORECASE,
 )
 # Never stripped as unlikely: the page itself, code, and anything holding the article.
 _NEVER_UNLIKELY_TAGS = frozenset({"html", "body", "article", "main", "a"})

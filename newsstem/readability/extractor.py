@@ -74,8 +74,9 @@ def extract(html: str | bytes, url: str | None = None, options: Options | None =
     title = clean_title(page.title, (text_of(h) for h in page.body.iter("h1", "h2")))
     attempt = _sieve(page, options)
     reason = _rejection(attempt, options)
+    if logger.isEnabledFor(logging.DEBUG):
+        _log_attempt(attempt, reason, url)
     if reason:
-        logger.debug("no article (%s) at %s", reason, url)
         return Extraction(title=title, body="", body_html="", reason=reason)
     return Extraction(title=title, body=attempt.text, body_html=_article_html(attempt.article, url, page))
 
@@ -117,6 +118,12 @@ def _grab_article(body: Element, flags: Flags, options: Options) -> _Attempt:
         found_candidate=best is not None,
         removals=tuple(removals),
     )
+
+
+def _log_attempt(attempt: _Attempt, reason: str | None, url: str | None) -> None:
+    logger.debug("%s at %s with %s", reason or "article", url, attempt.flags)
+    for removal in attempt.removals:
+        logger.debug("removed <%s class/id=%r>: %s", removal.tag, removal.names, removal.reason)
 
 
 def _rejection(attempt: _Attempt, options: Options) -> str | None:

@@ -15,12 +15,12 @@ from newsstem.text import cjk_count, meaningful_length
 
 __all__ = [
     "Measure",
-    "text_weight",
     "capped_weight",
-    "dense_length",
-    "link_density",
     "class_weight",
+    "dense_length",
     "has_block",
+    "link_density",
+    "text_weight",
 ]
 
 

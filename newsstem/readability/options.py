@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Options", "Flags"]
+__all__ = ["Flags", "Options"]
 
 
 @dataclass(frozen=True)

@@ -13,22 +13,22 @@ from __future__ import annotations
 import re
 
 __all__ = [
-    "UNLIKELY_CANDIDATES",
-    "MAYBE_CANDIDATE",
-    "POSITIVE",
-    "NEGATIVE",
-    "UNLIKELY_ROLES",
-    "SENTENCE_END",
     "COMMAS",
-    "DIV_TO_P_BLOCKS",
-    "SCORED_TAGS",
-    "TAG_SCORES",
     "CONDITIONALLY_CLEANED",
-    "PLUGINS",
-    "HEADINGS",
+    "DIV_TO_P_BLOCKS",
     "DROPPED_IN_ARTICLE",
+    "HEADINGS",
     "JUNK_TAGS",
+    "MAYBE_CANDIDATE",
     "MEDIA_TAGS",
+    "NEGATIVE",
+    "PLUGINS",
+    "POSITIVE",
+    "SCORED_TAGS",
+    "SENTENCE_END",
+    "TAG_SCORES",
+    "UNLIKELY_CANDIDATES",
+    "UNLIKELY_ROLES",
 ]
 
 # Class/id names of page furniture: stripped before scoring while FLAG_STRIP_UNLIKELYS is on.

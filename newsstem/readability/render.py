@@ -10,15 +10,14 @@ return HTML are compared on equal terms.
 from __future__ import annotations
 
 from lxml import etree
+
 from newsstem.readability.tree import Element, parser, text_of
 from newsstem.text import normalize_space
 
 __all__ = ["element_text", "html_text"]
 
 _BLOCK = frozenset(
-    "address article aside blockquote body caption center dd details dialog dir div dl dt "
-    "fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr html legend "
-    "li main menu nav ol p pre section summary table tbody tfoot thead tr ul".split()
+    ["address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details", "dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "html", "legend", "li", "main", "menu", "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "tfoot", "thead", "tr", "ul"]
 )
 _CELL = frozenset({"td", "th"})
 _SKIPPED = frozenset({"script", "style", "noscript", "template", "head", "title"})

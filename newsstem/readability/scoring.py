@@ -1,8 +1,9 @@
 """Candidate scoring, best-candidate choice and sibling merge (seed 000, seed 002).
 
-Paragraphs (``p``, ``pre``, ``td``, ``blockquote``, and ``div``s without block children)
-earn ``1 + commas + min(length / 100, 3)`` points that go to their ancestors: all to
-the parent, half to the grandparent. Each ancestor starts from a tag score plus its
+Paragraphs (``p``, ``pre``, ``td``, ``blockquote``, ``div``s without block children, and
+the text runs between the blocks of other ``div``s) earn ``1 + commas + min(length / 100,
+3)`` points that go to their ancestors: all to the parent, half to the grandparent, less
+further up (``Options.ancestor_shares``). Each ancestor starts from a tag score plus its
 class weight, and ends scaled by ``1 - link density``. The best-scoring ancestor is the
 article's core; its siblings join it when they score near it or read as prose.
 """
@@ -13,7 +14,6 @@ from collections.abc import Iterator
 
 from newsstem.readability.measure import Measure, capped_weight, class_weight
 from newsstem.readability.options import Flags, Options
-from newsstem.readability.tree import Element, text_of
 from newsstem.readability.patterns import (
     COMMAS,
     DIV_TO_P_BLOCKS,
@@ -21,13 +21,13 @@ from newsstem.readability.patterns import (
     SENTENCE_END,
     TAG_SCORES,
 )
+from newsstem.readability.tree import Element, text_of
 
-__all__ = ["score_candidates", "best_candidate", "select_siblings"]
+__all__ = ["add_segments", "best_candidate", "score_candidates", "select_siblings"]
 
 # Inline elements: a <div> mixing them with text and blocks holds paragraphs of its own.
 _INLINE = frozenset(
-    "a abbr b bdi bdo big cite code del dfn em font i ins kbd label mark q s samp small "
-    "span strike strong sub sup time tt u var".split()
+    ["a", "abbr", "b", "bdi", "bdo", "big", "cite", "code", "del", "dfn", "em", "font", "i", "ins", "kbd", "label", "mark", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var"]
 )
 
 
@@ -155,26 +155,20 @@ def select_siblings(
     for sibling in parent:
         if not isinstance(sibling.tag, str):
             continue
-        if sibling is best or _joins(sibling, best_class, best_score, threshold, scores, options, measure):
+        score = scores.get(sibling)
+        if score is not None and best_class and sibling.get("class") == best_class:
+            score += best_score * options.same_class_bonus
+        if (
+            sibling is best
+            or (score is not None and score >= threshold)
+            or _reads_as_prose(sibling, options, measure)
+        ):
             selected.append(sibling)
     return selected
 
 
-def _joins(
-    sibling: Element,
-    best_class: str | None,
-    best_score: float,
-    threshold: float,
-    scores: dict[Element, float],
-    options: Options,
-    measure: Measure,
-) -> bool:
-    score = scores.get(sibling)
-    if score is not None:
-        if best_class and sibling.get("class") == best_class:
-            score += best_score * options.same_class_bonus
-        if score >= threshold:
-            return True
+def _reads_as_prose(sibling: Element, options: Options, measure: Measure) -> bool:
+    """A paragraph sibling: long with few links, or short without links but with a stop."""
     if not measure.reads_as_paragraph(sibling):
         return False
     length = measure.weight(sibling, options.sibling_long_paragraph + 1)

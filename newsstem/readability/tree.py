@@ -12,7 +12,7 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
-__all__ = ["Element", "text_of", "drop", "make_links_absolute", "parser"]
+__all__ = ["Element", "drop", "make_links_absolute", "parser", "text_of"]
 
 Element = etree._Element
 

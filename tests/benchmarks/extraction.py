@@ -35,11 +35,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repo, when run as a script
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # corpora.py beside this file
 
-from corpora import CorpusPage, corpora_root, corpus_names, load_corpus  # noqa: E402
+from corpora import CorpusPage, corpora_root, corpus_names, load_corpus
 
-from newsstem.evaluation import score_corpus, score_page  # noqa: E402
-from newsstem.readability import extract as newsstem_extract  # noqa: E402
-from newsstem.readability.render import html_text  # noqa: E402
+from newsstem.evaluation import score_corpus, score_page
+from newsstem.readability import extract as newsstem_extract
+from newsstem.readability.render import html_text
 
 # The Chinese and Japanese pages of the mozilla corpus (shared/README.md).
 CJK_PAGES = ("gmw", "hukumusume", "pixnet", "qq", "yahoo-4", "youth")

@@ -11,10 +11,10 @@ from newsstem.readability.tree import parser, text_of
 PROSE = "This sentence has words, and commas, and it runs on for a while longer. "
 
 
-def clean(html: str, flags: Flags = Flags()):
+def clean(html: str, flags: Flags | None = None):
     root = etree.fromstring(html.encode("utf-8"), parser()).find("body")[0]
     article, scores = assemble([root], {})
-    removals = clean_article(article, scores, flags, Options())
+    removals = clean_article(article, scores, flags or Flags(), Options())
     return article, removals
 
 

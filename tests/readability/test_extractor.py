@@ -67,8 +67,8 @@ def test_bytes_in_a_legacy_encoding_give_the_same_result_as_text(name, codec, de
 
 def _redeclare(text: str, charset: str) -> str:
     """The page declaring ``charset`` instead of UTF-8."""
-    without = re.sub(r"charset=\"?utf-8\"?", "", text, flags=re.I)
-    head_end = re.search(r"<head[^>]*>", without, flags=re.I).end()
+    without = re.sub(r"charset=\"?utf-8\"?", "", text, flags=re.IGNORECASE)
+    head_end = re.search(r"<head[^>]*>", without, flags=re.IGNORECASE).end()
     return without[:head_end] + f'<meta charset="{charset}">' + without[head_end:]
 
 
@@ -158,3 +158,15 @@ def test_retry_sieve_relaxes_conditional_cleaning_last():
     result = extract(f"<body><div class='entry'><ul>{items}</ul></div></body>")
     assert result.reason is None
     assert result.body.count("Read the whole story") == 5
+
+
+def test_removals_and_their_reasons_are_logged_at_debug(caplog):
+    html = (
+        "<body><div class='story'>" + ("<p>" + PROSE * 2 + "</p>") * 4
+        + "<ul><li><a href='/1'>Link one</a></li><li><a href='/2'>Link two</a></li></ul>"
+        + "</div></body>"
+    )
+    with caplog.at_level("DEBUG", logger="newsstem.readability"):
+        extract(html, url="http://example.com/a")
+    assert "article at http://example.com/a" in caplog.text
+    assert "removed <ul" in caplog.text and "too many links" in caplog.text
