@@ -169,4 +169,4 @@ def test_removals_and_their_reasons_are_logged_at_debug(caplog):
     with caplog.at_level("DEBUG", logger="newsstem.readability"):
         extract(html, url="http://example.com/a")
     assert "article at http://example.com/a" in caplog.text
-    assert "removed <ul" in caplog.text and "too many links" in caplog.text
+    assert "removed <ul class/id=''>: too short" in caplog.text
