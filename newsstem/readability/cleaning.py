@@ -8,6 +8,7 @@ the containers that look "fishy". Each removal is recorded with its reason.
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from lxml import etree
@@ -37,17 +38,16 @@ class Removal:
 
 
 def assemble(
-    selected: list[Element], scores: dict[Element, float]
+    selected: list[Element], scores: Mapping[Element, float]
 ) -> tuple[Element, dict[Element, float]]:
-    """Copy the selected elements into a new <div>; carry their scores over to the copies."""
+    """Copy the selected elements into a new <div>; carry the scores the cleaning reads."""
     article = etree.Element("div")
     copied_scores: dict[Element, float] = {}
     for element in selected:
         duplicate = copy.deepcopy(element)
         for original, twin in zip(element.iter(), duplicate.iter()):
-            score = scores.get(original)
-            if score is not None:
-                copied_scores[twin] = score
+            if original.tag in CONDITIONALLY_CLEANED and original in scores:
+                copied_scores[twin] = scores[original]
         if duplicate.tag in ("body", "html"):
             duplicate.tag = "div"
         article.append(duplicate)
