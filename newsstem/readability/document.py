@@ -32,6 +32,7 @@ _HIDDEN_STYLE = re.compile(
     re.IGNORECASE,
 )
 # Never stripped as unlikely: the page itself, code, and anything holding the article.
+_TITLE_TAG = re.compile(rb"<title\b[^>]*>", re.IGNORECASE)
 _NEVER_UNLIKELY_TAGS = frozenset({"html", "body", "article", "main", "a"})
 _HOLDS_ARTICLE = "boolean(descendant::article or descendant::main or ancestor::pre or ancestor::code)"
 
@@ -50,14 +51,21 @@ def load_page(html: str | bytes) -> Page | str:
     text = decode_html(html)[0] if isinstance(html, bytes) else html
     # libxml2 stops at NUL and rejects str with an XML encoding declaration: feed it UTF-8.
     data = text.replace("\x00", "").encode("utf-8", "replace")
-    try:
-        root = etree.fromstring(data, parser())
-    except etree.ParserError:
-        return "empty document"
-    if root is None or not isinstance(root.tag, str):
+    root = _parse(data)
+    if root is None:
         return "empty document"
     title = _title_text(root)
     body = root.find("body")
+    if body is None and "<" in title:
+        # A <title> never closed swallows the page as its text (seen in 1.4% of l3s).
+        # Only then, parse a second time without that tag; the title is its first line.
+        swallowed = root.find(".//title")
+        swallowed_text = text_of(swallowed).lstrip() if swallowed is not None else ""
+        title = normalize_space(swallowed_text.split("\n", 1)[0])
+        root = _parse(_TITLE_TAG.sub(b"", data, count=1))
+        if root is None:
+            return "empty document"
+        body = root.find("body")
     if body is None:
         # libxml2 leaves content inside <head> when an unknown tag opens the page there
         # (a body-less page): read the whole document instead.
@@ -68,6 +76,14 @@ def load_page(html: str | bytes) -> Page | str:
         return "empty document"
     _drop_hidden(body)
     return Page(root=root, body=body, title=title)
+
+
+def _parse(data: bytes) -> Element | None:
+    try:
+        root = etree.fromstring(data, parser())
+    except etree.ParserError:
+        return None
+    return root if root is not None and isinstance(root.tag, str) else None
 
 
 def _title_text(root: Element) -> str:

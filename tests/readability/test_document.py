@@ -61,3 +61,13 @@ def test_content_left_in_head_by_the_parser_is_still_read():
                 "</table></mbox></head></html>")
     assert page.title == "T"
     assert text_of(page.body).strip() == "Story text here."
+
+
+def test_a_title_never_closed_does_not_swallow_the_page():
+    prose = "A paragraph of the story, long enough to count, with commas, and words. " * 3
+    page = load(
+        "<html><head><title>Storm hits the coast\nfunction x() { return 1; }"
+        f"<body><div><p>{prose}</p><p>{prose}</p></div></body></html>"
+    )
+    assert page.title == "Storm hits the coast"
+    assert text_of(page.body).count("A paragraph of the story") == 6
