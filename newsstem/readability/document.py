@@ -71,6 +71,10 @@ def load_page(html: str | bytes) -> Page | str:
         # (a body-less page): read the whole document instead.
         body = root
         etree.strip_elements(body, "title", with_tail=False)
+    elif any(child.tag not in ("head", "body") for child in root):
+        # A stray </body> early in the page leaves the rest beside <body>: read it all.
+        body = root
+        etree.strip_elements(body, "head", with_tail=False)
     etree.strip_elements(body, *JUNK_TAGS, with_tail=False)
     if not text_of(body).strip():
         return "empty document"

@@ -71,3 +71,13 @@ def test_a_title_never_closed_does_not_swallow_the_page():
     )
     assert page.title == "Storm hits the coast"
     assert text_of(page.body).count("A paragraph of the story") == 6
+
+
+def test_content_after_a_stray_body_end_tag_is_still_read():
+    prose = "A paragraph of the story, long enough to count, with commas, and words. "
+    page = load(
+        "<html><head><title>T</title></head><table><tr><td>menu</td></tr></table></body>"
+        f"</td></tr></table><table><tr><td><p>{prose}</p></td></tr></table></html>"
+    )
+    assert "A paragraph of the story" in text_of(page.body)
+    assert "menu" in text_of(page.body) and "T" not in text_of(page.body)
