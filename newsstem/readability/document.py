@@ -24,7 +24,7 @@ from newsstem.readability.patterns import (
 from newsstem.readability.tree import Element, drop, parser, text_of
 from newsstem.text import normalize_space
 
-__all__ = ["Page", "detached", "find_unlikely", "load_page"]
+__all__ = ["Page", "detached", "load_page"]
 
 # python-readability's displayNoneRe: inline styles that hide an element.
 _HIDDEN_STYLE = re.compile(
@@ -39,11 +39,13 @@ _HOLDS_ARTICLE = "boolean(descendant::article or descendant::main or ancestor::p
 
 @dataclass(frozen=True)
 class Page:
-    """A parsed page: its body (junk removed) and its raw <title> text."""
+    """A parsed page: its body (junk and hidden elements removed), its <title> text, and
+    the unlikely candidates that the first attempt of the sieve detaches."""
 
     root: Element
     body: Element
     title: str
+    unlikely: tuple[Element, ...]
 
 
 def load_page(html: str | bytes) -> Page | str:
@@ -78,8 +80,8 @@ def load_page(html: str | bytes) -> Page | str:
     etree.strip_elements(body, *JUNK_TAGS, with_tail=False)
     if not text_of(body).strip():
         return "empty document"
-    _drop_hidden(body)
-    return Page(root=root, body=body, title=title)
+    unlikely = _sweep(body)
+    return Page(root=root, body=body, title=title, unlikely=tuple(unlikely))
 
 
 def _parse(data: bytes) -> Element | None:
@@ -98,10 +100,36 @@ def _title_text(root: Element) -> str:
     return ""
 
 
-def _drop_hidden(body: Element) -> None:
-    hidden = [element for element in body.iter() if _is_hidden(element)]
+def _sweep(body: Element) -> list[Element]:
+    """Drop hidden elements; return the outermost unlikely candidates (seed 000 scoreNode).
+
+    One walk over the elements with attributes does both. An element is unlikely when
+    its class, id or role names page furniture, unless the name also matches "maybe a
+    candidate" (article, content, main ...), or it holds an <article> or <main>, or it
+    sits in code.
+    """
+    hidden: list[Element] = []
+    unlikely: list[Element] = []
+    verdicts: dict[str, bool] = {}  # pages repeat their class names: match each once
+    for element in body.iter():
+        if not element.keys():
+            continue
+        if _is_hidden(element):
+            hidden.append(element)
+        elif _has_unlikely_name(element, verdicts) and element.tag not in _NEVER_UNLIKELY_TAGS:
+            unlikely.append(element)
     for element in hidden:
         drop(element)
+    outermost: list[Element] = []
+    dropped = set(hidden)
+    for element in unlikely:
+        if outermost and _is_inside(element, outermost[-1]):
+            continue
+        if any(ancestor in dropped for ancestor in element.iterancestors()):
+            continue
+        if not element.xpath(_HOLDS_ARTICLE):
+            outermost.append(element)
+    return outermost
 
 
 def _is_hidden(element: Element) -> bool:
@@ -111,32 +139,17 @@ def _is_hidden(element: Element) -> bool:
     return bool(style) and _HIDDEN_STYLE.search(style) is not None
 
 
-def find_unlikely(body: Element) -> list[Element]:
-    """Outermost elements whose class, id or role names page furniture (seed 000 scoreNode).
-
-    A name that also matches "maybe a candidate" (article, content, main ...) is kept,
-    and so is an element that holds an <article> or <main> or sits in code.
-    """
-    found: list[Element] = []
-    verdicts: dict[str, bool] = {}  # pages repeat their class names: match each once
-    for element in body.iter():
-        classes, identifier = element.get("class"), element.get("id")
-        unlikely = False
-        if classes or identifier:
-            names = f"{classes or ''} {identifier or ''}".lower()
-            unlikely = verdicts.get(names)
-            if unlikely is None:
-                unlikely = verdicts[names] = _is_unlikely_name(names)
-        if not unlikely and element.get("role") not in UNLIKELY_ROLES:
-            continue
-        if element.tag in _NEVER_UNLIKELY_TAGS or not isinstance(element.tag, str):
-            continue
-        if found and _is_inside(element, found[-1]):
-            continue
-        if element.xpath(_HOLDS_ARTICLE):
-            continue
-        found.append(element)
-    return found
+def _has_unlikely_name(element: Element, verdicts: dict[str, bool]) -> bool:
+    if element.get("role") in UNLIKELY_ROLES:
+        return True
+    classes, identifier = element.get("class"), element.get("id")
+    if not classes and not identifier:
+        return False
+    names = f"{classes or ''} {identifier or ''}".lower()
+    verdict = verdicts.get(names)
+    if verdict is None:
+        verdict = verdicts[names] = _is_unlikely_name(names)
+    return verdict
 
 
 def _is_unlikely_name(names: str) -> bool:

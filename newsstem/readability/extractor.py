@@ -15,7 +15,7 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from newsstem.readability.cleaning import Removal, assemble, clean_article
-from newsstem.readability.document import Page, detached, find_unlikely, load_page
+from newsstem.readability.document import Page, detached, load_page
 from newsstem.readability.measure import Measure, capped_weight, link_density
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.render import element_text
@@ -83,11 +83,10 @@ def extract(html: str | bytes, url: str | None = None, options: Options | None =
 
 def _sieve(page: Page, options: Options) -> _Attempt:
     """Run attempts with ever more lenient flags until one has enough text; keep the longest."""
-    unlikely = find_unlikely(page.body)
     best: _Attempt | None = None
     flags: Flags | None = Flags()
     while flags is not None:
-        with detached(unlikely if flags.strip_unlikelys else ()):
+        with detached(page.unlikely if flags.strip_unlikelys else ()):
             attempt = _grab_article(page.body, flags, options)
         if best is None or attempt.length > best.length:
             best = attempt

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lxml.etree import tostring
 
-from newsstem.readability.document import Page, detached, find_unlikely, load_page
+from newsstem.readability.document import Page, detached, load_page
 from newsstem.readability.tree import text_of
 
 
@@ -31,7 +31,7 @@ def test_unlikely_names_and_roles_are_found_but_maybe_names_are_kept():
         "<nav role='navigation'>nav</nav><div class='footer'><article>story</article></div>"
         "<p>text</p></body>"
     )
-    found = find_unlikely(page.body)
+    found = page.unlikely
     assert [text_of(e) for e in found] == ["sideinner", "talk", "nav"]
 
 
@@ -42,7 +42,7 @@ def test_detached_elements_come_back_exactly_with_their_tails():
     )
     page = load(html)
     before = tostring(page.body)
-    unlikely = find_unlikely(page.body)
+    unlikely = page.unlikely
     assert len(unlikely) == 2
     with detached(unlikely):
         assert text_of(page.body) == "onetail after menutwoend"
