@@ -48,7 +48,6 @@ class Options:
     fishy_link_density: float = 0.2  # link density a neutral container may have
     fishy_link_density_weighted: float = 0.5  # ... and one with a positive class name
     fishy_keep_commas: int = 10  # ten commas make a container prose: never fishy
-    fishy_embed_length: int = 75  # one embed needs this much text around it
     fishy_li_allowance: int = 100  # <li> may outnumber <p> by 100 before a list is fishy
 
     # --- the retry sieve (seed 000 grabArticle)
