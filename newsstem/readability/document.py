@@ -31,8 +31,9 @@ _HIDDEN_STYLE = re.compile(
     r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)",
     re.IGNORECASE,
 )
-# Never stripped as unlikely: the page itself, code, and anything holding the article.
+# An opening <title> tag, for the one case that parses a page twice (see load_page).
 _TITLE_TAG = re.compile(rb"<title\b[^>]*>", re.IGNORECASE)
+# Never stripped as unlikely: the page itself, code, and anything holding the article.
 _NEVER_UNLIKELY_TAGS = frozenset({"html", "body", "article", "main", "a"})
 _HOLDS_ARTICLE = "boolean(descendant::article or descendant::main or ancestor::pre or ancestor::code)"
 
@@ -57,31 +58,38 @@ def load_page(html: str | bytes) -> Page | str:
     if root is None:
         return "empty document"
     title = _title_text(root)
-    body = root.find("body")
-    if body is None and "<" in title:
+    if root.find("body") is None and "<" in title:
         # A <title> never closed swallows the page as its text (seen in 1.4% of l3s).
         # Only then, parse a second time without that tag; the title is its first line.
-        swallowed = root.find(".//title")
-        swallowed_text = text_of(swallowed).lstrip() if swallowed is not None else ""
-        title = normalize_space(swallowed_text.split("\n", 1)[0])
+        title = normalize_space(_swallowed_title(root))
         root = _parse(_TITLE_TAG.sub(b"", data, count=1))
         if root is None:
             return "empty document"
-        body = root.find("body")
-    if body is None:
-        # libxml2 leaves content inside <head> when an unknown tag opens the page there
-        # (a body-less page): read the whole document instead.
-        body = root
-        etree.strip_elements(body, "title", with_tail=False)
-    elif any(child.tag not in ("head", "body") for child in root):
-        # A stray </body> early in the page leaves the rest beside <body>: read it all.
-        body = root
-        etree.strip_elements(body, "head", with_tail=False)
+    body = _content_root(root)
     etree.strip_elements(body, *JUNK_TAGS, with_tail=False)
     if not text_of(body).strip():
         return "empty document"
     unlikely = _sweep(body)
     return Page(root=root, body=body, title=title, unlikely=tuple(unlikely))
+
+
+def _swallowed_title(root: Element) -> str:
+    swallowed = root.find(".//title")
+    return text_of(swallowed).lstrip().split("\n", 1)[0] if swallowed is not None else ""
+
+
+def _content_root(root: Element) -> Element:
+    """<body>, or the whole document when libxml2 left content outside it."""
+    body = root.find("body")
+    if body is None:
+        # Content stays inside <head> when an unknown tag opens the page there.
+        etree.strip_elements(root, "title", with_tail=False)
+        return root
+    if any(child.tag not in ("head", "body") for child in root):
+        # A stray </body> early in the page leaves the rest beside <body>.
+        etree.strip_elements(root, "head", with_tail=False)
+        return root
+    return body
 
 
 def _parse(data: bytes) -> Element | None:
