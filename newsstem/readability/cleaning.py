@@ -61,8 +61,8 @@ def clean_article(
     removals: list[Removal] = []
     _divs_to_paragraphs(article)
     _clean_headings(article, flags, options, removals)
-    # Plugins go before containers are judged (Mozilla Readability's order), so the
-    # embed rule judges video players only; form inputs still count, then go.
+    # Plugins go before containers are judged (Mozilla Readability's order): a prose
+    # container holding a Flash object is not fishy. Form inputs still count, then go.
     for element in list(article.iter(*PLUGINS)):
         _remove(element, "plugin", removals)
     if flags.clean_conditionally:
