@@ -26,7 +26,7 @@ from newsstem.readability.scoring import (
     select_siblings,
 )
 from newsstem.readability.title import clean_title
-from newsstem.readability.tree import Element, make_links_absolute, text_of
+from newsstem.readability.tree import Element, make_links_absolute, strip_presentation, text_of
 
 __all__ = ["Extraction", "extract"]
 
@@ -138,4 +138,5 @@ def _article_html(article: Element, url: str | None, page: Page) -> str:
         base = page.root.find("head/base")
         base_url = urljoin(url, base.get("href", "")) if base is not None else url
         make_links_absolute(article, base_url)
+    strip_presentation(article)
     return etree.tostring(article, method="html", encoding="unicode")

@@ -12,12 +12,20 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
-__all__ = ["Element", "drop", "make_links_absolute", "parser", "text_of"]
+__all__ = ["Element", "drop", "make_links_absolute", "parser", "strip_presentation", "text_of"]
 
 Element = etree._Element
 
 # Attributes holding a URL that a reader of body_html follows or loads.
 _LINK_ATTRIBUTES = ("href", "src", "poster", "action", "cite", "longdesc")
+# Layout and scripting attributes, dropped from body_html (python-readability's list,
+# plus the table and font ones of old pages).
+_PRESENTATIONAL = frozenset(
+    {
+        "style", "width", "height", "align", "valign", "bgcolor", "color", "background",
+        "border", "cellpadding", "cellspacing", "face", "size", "nowrap",
+    }
+)
 # A URL with a scheme is absolute already (RFC 3986): skip the slow urljoin.
 _HAS_SCHEME = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
 
@@ -72,3 +80,16 @@ def make_links_absolute(element: Element, base_url: str) -> None:
                 node.set(attribute, urljoin(base_url, value.strip()))
             except ValueError:
                 continue
+
+
+def strip_presentation(element: Element) -> None:
+    """Remove layout attributes and event handlers (``on*``) below ``element``.
+
+    >>> root = etree.fromstring('<div style="x" onclick="y()"><p class="a" width="3">t</p></div>')
+    >>> strip_presentation(root); etree.tostring(root)
+    b'<div><p class="a">t</p></div>'
+    """
+    for node in element.iter():
+        for name in node.keys():  # noqa: SIM118 - an element's attribute names, not children
+            if name in _PRESENTATIONAL or name.startswith("on"):
+                del node.attrib[name]

@@ -178,3 +178,14 @@ def test_removals_and_their_reasons_are_logged_at_debug(caplog):
         extract(html, url="http://example.com/a")
     assert "article at http://example.com/a" in caplog.text
     assert "removed <ul class/id=''>: too short" in caplog.text
+
+
+def test_body_html_has_no_layout_attributes_or_event_handlers():
+    html = (
+        "<body><div class='story' style='color: red'>"
+        + ("<p width='3' onclick='track()'>" + PROSE * 2 + "</p>") * 4
+        + "</div></body>"
+    )
+    body_html = extract(html).body_html
+    assert "<p>" in body_html and 'class="story"' in body_html
+    assert "style=" not in body_html and "onclick" not in body_html and "width" not in body_html
