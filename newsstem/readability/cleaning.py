@@ -129,7 +129,7 @@ def _fishy(
     items = _count(element, "li") - options.fishy_li_allowance
     inputs = len(element.xpath(".//input[not(@type='hidden')]"))
     length = capped_weight(text, options.fishy_min_length, options.cjk_char_weight)
-    if paragraphs and images > 1 + paragraphs * 1.3:
+    if paragraphs and images > 1 + paragraphs * options.fishy_images_per_paragraph:
         return "more images than paragraphs"
     if items > paragraphs and element.tag not in ("ul", "ol"):
         return "more list items than paragraphs"

@@ -49,6 +49,7 @@ class Options:
     fishy_link_density_weighted: float = 0.5  # ... and one with a positive class name
     fishy_keep_commas: int = 10  # ten commas make a container prose: never fishy
     fishy_li_allowance: int = 100  # <li> may outnumber <p> by 100 before a list is fishy
+    fishy_images_per_paragraph: float = 1.3  # a gallery: more than 1 + 1.3 images per <p>
 
     # --- the retry sieve (seed 000 grabArticle)
     retry_length: int = 250  # an attempt with less text retries with relaxed flags
