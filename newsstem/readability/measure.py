@@ -73,9 +73,11 @@ def link_density(element: Element) -> float:
 
 
 def _link_length(element: Element) -> int:
+    # Not XPath ".//a//text()": libxml2 merges its node sets in quadratic time (9 s for a
+    # page of 30,000 links). Joining the links' texts is linear, and faster on real pages.
     if element.tag == "a":
         return dense_length(text_of(element))
-    return dense_length(" ".join(element.xpath(".//a//text()")))
+    return dense_length(" ".join(map(text_of, element.iterdescendants("a"))))
 
 
 def class_weight(element: Element, weight: int) -> int:
