@@ -120,11 +120,18 @@ def _sweep(body: Element) -> list[Element]:
     unlikely: list[Element] = []
     verdicts: dict[str, bool] = {}  # pages repeat their class names: match each once
     for element in body.iter():
-        if not element.keys():
+        names = element.keys()
+        if not names:
             continue
-        if _is_hidden(element):
+        if ("style" in names or "hidden" in names or "aria-hidden" in names) and _is_hidden(
+            element
+        ):
             hidden.append(element)
-        elif _has_unlikely_name(element, verdicts) and element.tag not in _NEVER_UNLIKELY_TAGS:
+        elif (
+            ("class" in names or "id" in names or "role" in names)
+            and _has_unlikely_name(element, verdicts)
+            and element.tag not in _NEVER_UNLIKELY_TAGS
+        ):
             unlikely.append(element)
     for element in hidden:
         drop(element)
