@@ -16,12 +16,11 @@ from newsstem.readability.measure import Measure, capped_weight, class_weight
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.patterns import (
     COMMAS,
-    DIV_TO_P_BLOCKS,
     SCORED_TAGS,
     SENTENCE_END,
     TAG_SCORES,
 )
-from newsstem.readability.tree import Element, text_of
+from newsstem.readability.tree import Element
 
 __all__ = [
     "CandidateScores",
@@ -98,10 +97,12 @@ def score_candidates(
     """Score every ancestor of a paragraph (unscaled points, scaled when read)."""
     scores: dict[Element, float] = {}
     for element in body.iter(*SCORED_TAGS, "div"):
-        if element.tag == "div" and measure.has_block(element):
-            for run in _text_runs(element):
-                _credit(element, _paragraph_points(run, options), scores, flags, options)
-            continue
+        if element.tag == "div":
+            runs = _text_runs(element)
+            if len(runs) > 1:
+                for run in runs:
+                    _credit(element, _paragraph_points(run, options), scores, flags, options)
+                continue
         points = _paragraph_points(measure.text(element), options)
         _credit(element.getparent(), points, scores, flags, options)
     return CandidateScores(scores, measure)
@@ -148,18 +149,47 @@ def _initial_score(element: Element, flags: Flags, options: Options) -> float:
     return float(score)
 
 
-def _text_runs(div: Element) -> Iterator[str]:
-    """Text between the block children of a <div>: each run reads as a paragraph."""
-    run = [div.text or ""]
-    for child in div:
-        inline = child.tag in _INLINE and next(child.iterdescendants("br", *DIV_TO_P_BLOCKS), None) is None
-        if inline:
-            run.append(text_of(child))
-        else:
-            yield "".join(run)
-            run = []
-        run.append(child.tail or "")
-    yield "".join(run)
+def _text_runs(div: Element) -> list[str]:
+    """The paragraphs of a <div>'s own text: split at its blocks and at double <br>.
+
+    Inline elements (font, span, b ...) are read through, so text set with ``<br><br>``
+    inside a ``<font>`` counts (Readability's replaceBrs). One run means the <div>
+    reads as a single paragraph.
+    """
+    runs: list[str] = []
+    run: list[str] = [div.text or ""]
+    breaks = 0
+
+    def cut() -> None:
+        nonlocal run
+        runs.append("".join(run))
+        run = []
+
+    def walk(element: Element) -> None:
+        nonlocal breaks
+        for child in element:
+            tag = child.tag
+            if tag == "br":
+                breaks += 1
+                if breaks == 2:
+                    cut()
+            elif tag in _INLINE or not isinstance(tag, str):
+                if isinstance(tag, str):
+                    if child.text and child.text.strip():
+                        breaks = 0
+                    run.append(child.text or "")
+                    walk(child)
+            else:
+                breaks = 0
+                cut()
+            if child.tail:
+                if child.tail.strip():
+                    breaks = 0
+                run.append(child.tail)
+
+    walk(div)
+    cut()
+    return runs
 
 
 def best_candidate(scores: CandidateScores, options: Options) -> Element | None:

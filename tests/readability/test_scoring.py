@@ -66,6 +66,18 @@ def test_a_div_without_blocks_scores_as_a_paragraph():
     assert by_id(scores, "box") > 5
 
 
+def test_text_set_with_double_breaks_inside_inline_markup_scores_as_paragraphs():
+    # An old layout (l3s): the story is <br><br>-separated text inside a <font>.
+    story = "<br><br>".join([PROSE * 2] * 4)
+    scores, options, _ = candidates(
+        f"<body><div id='story'><b>Headline</b><font>{story}</font><div>menu</div></div>"
+        f"<div id='side'><p>{PROSE * 2}</p></div></body>"
+    )
+    # Four paragraphs of about 6.5 points each, not one capped paragraph of the whole text.
+    assert by_id(scores, "story") > 5 + 4 * 6
+    assert best_candidate(scores, options).get("id") == "story"
+
+
 def test_cjk_paragraph_of_sixty_characters_scores_like_a_longer_english_one():
     japanese = "今日は朝から雨が降っていて、駅までの道がとても混んでいました。" * 2
     assert len(japanese) == 62
