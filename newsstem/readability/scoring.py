@@ -245,8 +245,11 @@ def select_siblings(
         if not isinstance(sibling.tag, str):
             continue
         score = scores.get(sibling)
-        if score is not None and best_class and sibling.get("class") == best_class:
-            score += best_score * options.same_class_bonus
+        if best_class and sibling.get("class") == best_class and sibling is not best:
+            if score is None:
+                score = _inner_score(sibling, scores)
+            if score is not None:
+                score += best_score * options.same_class_bonus
         if (
             sibling is best
             or (score is not None and score >= threshold)
@@ -254,6 +257,11 @@ def select_siblings(
         ):
             selected.append(sibling)
     return selected
+
+
+def _inner_score(element: Element, scores: CandidateScores) -> float | None:
+    inner = [scores[e] for e in element.iterdescendants() if e in scores]
+    return max(inner) if inner else None
 
 
 def _reads_as_prose(sibling: Element, options: Options, measure: Measure) -> bool:
