@@ -16,6 +16,7 @@ from lxml import etree
 
 from newsstem.readability.cleaning import Removal, assemble, clean_article
 from newsstem.readability.document import Page, detached, load_page
+from newsstem.readability.listing import teaser_share
 from newsstem.readability.measure import Measure, capped_weight, link_density
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.render import element_text
@@ -51,6 +52,7 @@ class _Attempt:
     length: float  # weighted text length, exact below retry_length (all the sieve compares)
     found_candidate: bool
     removals: tuple[Removal, ...]
+    selected: tuple[Element, ...]  # the page elements the article was copied from
 
 
 def extract(html: str | bytes, url: str | None = None, options: Options | None = None) -> Extraction:
@@ -116,6 +118,7 @@ def _grab_article(body: Element, flags: Flags, options: Options) -> _Attempt:
         length=capped_weight(text, options.retry_length, options.cjk_char_weight),
         found_candidate=best is not None,
         removals=tuple(removals),
+        selected=tuple(selected),
     )
 
 
@@ -130,6 +133,9 @@ def _rejection(attempt: _Attempt, options: Options) -> str | None:
         return "too little text" if attempt.found_candidate else "no candidate"
     if link_density(attempt.article) > options.max_article_link_density:
         return "mostly links"
+    # Read on the page tree with every element back (headlines are often "unlikely").
+    if teaser_share(attempt.selected, options) >= options.listing_teaser_share:
+        return "list of teasers"
     return None
 
 

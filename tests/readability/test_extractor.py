@@ -189,3 +189,10 @@ def test_body_html_has_no_layout_attributes_or_event_handlers():
     body_html = extract(html).body_html
     assert "<p>" in body_html and 'class="story"' in body_html
     assert "style=" not in body_html and "onclick" not in body_html and "width" not in body_html
+
+
+def test_section_front_of_teasers_is_not_an_article():
+    # Every extractor measured exports this page's three teasers as an article.
+    result = extract(page("en-bbc-section-front"))
+    assert result.body == "" and result.reason == "list of teasers"
+    assert result.title  # the page is still read
