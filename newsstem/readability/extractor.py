@@ -27,6 +27,7 @@ from newsstem.readability.scoring import (
     select_siblings,
 )
 from newsstem.readability.title import clean_title
+from newsstem.readability.trailer import cut_after_tool_line
 from newsstem.readability.tree import Element, make_links_absolute, strip_presentation, text_of
 
 __all__ = ["Extraction", "extract"]
@@ -110,6 +111,9 @@ def _grab_article(body: Element, flags: Flags, options: Options) -> _Attempt:
         selected = add_segments(best, selected, scores, options, measure)
     article, copied_scores = assemble(selected, scores)
     removals = clean_article(article, copied_scores, flags, options)
+    tool_line = cut_after_tool_line(article, options)
+    if tool_line is not None:
+        removals.append(Removal(tag="", names=tool_line, reason="end of article: tool line"))
     text = element_text(article)
     return _Attempt(
         flags=flags,
