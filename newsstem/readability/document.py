@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from newsstem.encoding import decode_html
+from newsstem.readability.adsection import MARKER, marked_sections
 from newsstem.readability.patterns import (
     JUNK_TAGS,
     MAYBE_CANDIDATE,
@@ -47,6 +48,8 @@ class Page:
     body: Element
     title: str
     unlikely: tuple[Element, ...]
+    # Copies of the text the page marks for AdSense section targeting (adsection.py).
+    marked: tuple[Element, ...] = ()
 
 
 def load_page(html: str | bytes) -> Page | str:
@@ -54,7 +57,8 @@ def load_page(html: str | bytes) -> Page | str:
     text = decode_html(html)[0] if isinstance(html, bytes) else html
     # libxml2 stops at NUL and rejects str with an XML encoding declaration: feed it UTF-8.
     data = text.replace("\x00", "").encode("utf-8", "replace")
-    root = _parse(data)
+    keep_comments = MARKER in text
+    root = _parse(data, keep_comments)
     if root is None:
         return "empty document"
     title = _title_text(root)
@@ -62,7 +66,7 @@ def load_page(html: str | bytes) -> Page | str:
         # A <title> never closed swallows the page as its text (seen in 1.4% of l3s).
         # Only then, parse a second time without that tag; the title is its first line.
         title = normalize_space(_swallowed_title(root))
-        root = _parse(_TITLE_TAG.sub(b"", data, count=1))
+        root = _parse(_TITLE_TAG.sub(b"", data, count=1), keep_comments)
         if root is None:
             return "empty document"
     body = _content_root(root)
@@ -70,7 +74,8 @@ def load_page(html: str | bytes) -> Page | str:
     if not text_of(body).strip():
         return "empty document"
     unlikely = _sweep(body)
-    return Page(root=root, body=body, title=title, unlikely=tuple(unlikely))
+    marked = marked_sections(body) if keep_comments else ()
+    return Page(root=root, body=body, title=title, unlikely=tuple(unlikely), marked=marked)
 
 
 def _swallowed_title(root: Element) -> str:
@@ -85,16 +90,16 @@ def _content_root(root: Element) -> Element:
         # Content stays inside <head> when an unknown tag opens the page there.
         etree.strip_elements(root, "title", with_tail=False)
         return root
-    if any(child.tag not in ("head", "body") for child in root):
+    if any(isinstance(child.tag, str) and child.tag not in ("head", "body") for child in root):
         # A stray </body> early in the page leaves the rest beside <body>.
         etree.strip_elements(root, "head", with_tail=False)
         return root
     return body
 
 
-def _parse(data: bytes) -> Element | None:
+def _parse(data: bytes, keep_comments: bool) -> Element | None:
     try:
-        root = etree.fromstring(data, parser())
+        root = etree.fromstring(data, parser(keep_comments))
     except etree.ParserError:
         return None
     return root if root is not None and isinstance(root.tag, str) else None

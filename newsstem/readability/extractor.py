@@ -9,6 +9,7 @@ off (strip unlikelys, weight classes, clean conditionally); the longest attempt 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import urljoin
 
@@ -75,7 +76,7 @@ def extract(html: str | bytes, url: str | None = None, options: Options | None =
     if isinstance(page, str):
         return Extraction(title="", body="", body_html="", reason=page)
     title = clean_title(page.title, (text_of(h) for h in page.body.iter("h1", "h2")))
-    attempt = _sieve(page, options)
+    attempt = _marked_attempt(page, options) or _sieve(page, options)
     reason = _rejection(attempt, options)
     if logger.isEnabledFor(logging.DEBUG):
         _log_attempt(attempt, reason, url)
@@ -110,7 +111,29 @@ def _grab_article(body: Element, flags: Flags, options: Options) -> _Attempt:
         selected = select_siblings(best, scores, options, measure)
         selected = add_segments(best, selected, scores, options, measure)
     article, copied_scores = assemble(selected, scores)
-    removals = clean_article(article, copied_scores, flags, options)
+    return _finish(article, copied_scores, flags, options, selected, best is not None)
+
+
+def _marked_attempt(page: Page, options: Options) -> _Attempt | None:
+    """The text the page marks for AdSense section targeting, cleaned like an article."""
+    if not page.marked or teaser_share(page.marked, options) >= options.listing_teaser_share:
+        return None
+    article = etree.Element("div")
+    article.extend(page.marked)
+    attempt = _finish(article, {}, Flags(), options, (), found_candidate=True)
+    return attempt if attempt.length >= options.min_article_length else None
+
+
+def _finish(
+    article: Element,
+    scores: dict[Element, float],
+    flags: Flags,
+    options: Options,
+    selected: Iterable[Element],
+    found_candidate: bool,
+) -> _Attempt:
+    """Clean the assembled article and measure it."""
+    removals = clean_article(article, scores, flags, options)
     tool_line = cut_after_tool_line(article, options)
     if tool_line is not None:
         removals.append(Removal(tag="", names=tool_line, reason="end of article: tool line"))
@@ -120,7 +143,7 @@ def _grab_article(body: Element, flags: Flags, options: Options) -> _Attempt:
         article=article,
         text=text,
         length=capped_weight(text, options.retry_length, options.cjk_char_weight),
-        found_candidate=best is not None,
+        found_candidate=found_candidate,
         removals=tuple(removals),
         selected=tuple(selected),
     )
