@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+from lxml import etree
+
 from newsstem.readability.measure import Measure, capped_weight, class_weight
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.patterns import (
@@ -154,41 +156,39 @@ def _text_runs(div: Element) -> list[str]:
 
     Inline elements (font, span, b ...) are read through, so text set with ``<br><br>``
     inside a ``<font>`` counts (Readability's replaceBrs). One run means the <div>
-    reads as a single paragraph.
+    reads as a single paragraph. Iterative: inline markup may nest 2,000 deep.
     """
     runs: list[str] = []
     run: list[str] = [div.text or ""]
     breaks = 0
-
-    def cut() -> None:
-        nonlocal run
-        runs.append("".join(run))
-        run = []
-
-    def walk(element: Element) -> None:
-        nonlocal breaks
-        for child in element:
-            tag = child.tag
-            if tag == "br":
-                breaks += 1
-                if breaks == 2:
-                    cut()
-            elif tag in _INLINE or not isinstance(tag, str):
-                if isinstance(tag, str):
-                    if child.text and child.text.strip():
-                        breaks = 0
-                    run.append(child.text or "")
-                    walk(child)
-            else:
-                breaks = 0
-                cut()
-            if child.tail:
-                if child.tail.strip():
+    walker = etree.iterwalk(div, events=("start", "end"))
+    for event, node in walker:
+        if node is div:
+            continue
+        if event == "end":
+            if node.tail:
+                if not node.tail.isspace():
                     breaks = 0
-                run.append(child.tail)
-
-    walk(div)
-    cut()
+                run.append(node.tail)
+            continue
+        tag = node.tag
+        if tag in _INLINE:
+            if node.text:
+                if not node.text.isspace():
+                    breaks = 0
+                run.append(node.text)
+            continue  # read its children too
+        if tag == "br":
+            breaks += 1
+            if breaks == 2:
+                runs.append("".join(run))
+                run = []
+        elif isinstance(tag, str):  # a block (or any other element) ends the run
+            breaks = 0
+            runs.append("".join(run))
+            run = []
+        walker.skip_subtree()
+    runs.append("".join(run))
     return runs
 
 

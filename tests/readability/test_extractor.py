@@ -113,6 +113,15 @@ def test_deeply_nested_and_huge_pages_do_not_raise():
     assert extract(huge).reason is None
 
 
+def test_text_nested_deeper_than_libxml2s_default_limit_is_read():
+    # libxml2 stops at 255 levels unless told the tree is huge; then the page read empty.
+    story = "<p>" + "Deep text, very deep, and long enough. " * 10 + "</p>"
+    deep = "<html><body>" + "<div>" * 400 + story * 3 + "</div>" * 400 + "</body></html>"
+    assert extract(deep).body.count("Deep text") == 30
+    inline = "<div>" + "<span>" * 1500 + story + "<br><br>" + story + "</span>" * 1500 + "</div>"
+    assert isinstance(extract(inline), Extraction)
+
+
 def test_links_are_made_absolute_when_the_url_is_given():
     html = (
         "<html><body><div class='story'>"
