@@ -34,6 +34,8 @@ _HIDDEN_STYLE = re.compile(
 )
 # An opening <title> tag, for the one case that parses a page twice (see load_page).
 _TITLE_TAG = re.compile(rb"<title\b[^>]*>", re.IGNORECASE)
+# The <html> start tag, for the one case that parses a page again without it.
+_HTML_TAG = re.compile(rb"<html\b[^>]*>", re.IGNORECASE)
 # Never stripped as unlikely: the page itself, code, and anything holding the article.
 _NEVER_UNLIKELY_TAGS = frozenset({"html", "body", "article", "main", "a"})
 _HOLDS_ARTICLE = "boolean(descendant::article or descendant::main or ancestor::pre or ancestor::code)"
@@ -69,6 +71,13 @@ def load_page(html: str | bytes) -> Page | str:
         root = _parse(_TITLE_TAG.sub(b"", data, count=1), keep_comments)
         if root is None:
             return "empty document"
+    if not text_of(root).strip() and _HTML_TAG.search(data):
+        # A broken <html ...> start tag (unbalanced quotes, a stray "/>") can end the
+        # document at once in libxml2. Only then, parse again without that tag.
+        root = _parse(_HTML_TAG.sub(b"", data, count=1), keep_comments)
+        if root is None:
+            return "empty document"
+        title = _title_text(root)
     body = _content_root(root)
     etree.strip_elements(body, *JUNK_TAGS, with_tail=False)
     if not text_of(body).strip():

@@ -81,3 +81,16 @@ def test_content_after_a_stray_body_end_tag_is_still_read():
     )
     assert "A paragraph of the story" in text_of(page.body)
     assert "menu" in text_of(page.body) and "T" not in text_of(page.body)
+
+
+def test_a_broken_html_start_tag_does_not_end_the_document():
+    # l3s: a logo's <img> attributes pasted into <html ...>, closed by "/>": libxml2 kept
+    # nothing after it.
+    prose = "A paragraph of the story, long enough to count, with commas, and words. "
+    page = load(
+        '<!DOCTYPE html><html xmogo.jpg" alt="News &amp; PR" width="145" border="0" /></a>'
+        f"</td><td><title>Rice in Baghdad</title><table><tr><td><p>{prose}</p></td></tr>"
+        "</table></html>"
+    )
+    assert page.title == "Rice in Baghdad"
+    assert "A paragraph of the story" in text_of(page.body)
