@@ -34,6 +34,7 @@ _HIDDEN_STYLE = re.compile(
 )
 # An opening <title> tag, for the one case that parses a page twice (see load_page).
 _TITLE_TAG = re.compile(rb"<title\b[^>]*>", re.IGNORECASE)
+_HTML_END = re.compile(rb"</html\s*>", re.IGNORECASE)
 # The <html> start tag, for the one case that parses a page again without it.
 _HTML_TAG = re.compile(rb"<html\b[^>]*>", re.IGNORECASE)
 # Never stripped as unlikely: the page itself, code, and anything holding the article.
@@ -60,6 +61,8 @@ def load_page(html: str | bytes) -> Page | str:
     # libxml2 stops at NUL and rejects str with an XML encoding declaration: feed it UTF-8.
     data = text.replace("\x00", "").encode("utf-8", "replace")
     keep_comments = MARKER in text
+    # libxml2 drops everything after </html>; HTML5 parsers read it into <body>.
+    data = _HTML_END.sub(b"", data)
     root = _parse(data, keep_comments)
     if root is None:
         return "empty document"

@@ -94,3 +94,14 @@ def test_a_broken_html_start_tag_does_not_end_the_document():
     )
     assert page.title == "Rice in Baghdad"
     assert "A paragraph of the story" in text_of(page.body)
+
+
+def test_content_after_the_html_end_tag_is_read():
+    # l3s: two documents served as one; libxml2 dropped all of the second, HTML5 reads it.
+    prose = "A paragraph of the story, long enough to count, with commas, and words. "
+    page = load(
+        "<html><head><title>Weather</title></head><body><p>menu</p></body></html>"
+        f"<html><head><title>News</title></head><body><table><tr><td><span>{prose}<br><br>"
+        f"{prose}</span></td></tr></table></body></html>"
+    )
+    assert text_of(page.body).count("A paragraph of the story") == 2
