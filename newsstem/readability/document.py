@@ -102,8 +102,11 @@ def _content_root(root: Element) -> Element:
         # Content stays inside <head> when an unknown tag opens the page there.
         etree.strip_elements(root, "title", with_tail=False)
         return root
-    if any(isinstance(child.tag, str) and child.tag not in ("head", "body") for child in root):
-        # A stray </body> early in the page leaves the rest beside <body>.
+    if len(root.findall("body")) > 1 or any(
+        isinstance(child.tag, str) and child.tag not in ("head", "body") for child in root
+    ):
+        # A stray </body> early in the page leaves the rest beside <body>; two documents
+        # served as one leave two.
         etree.strip_elements(root, "head", with_tail=False)
         return root
     return body
