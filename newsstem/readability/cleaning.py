@@ -8,7 +8,6 @@ the containers that look "fishy". Each removal is recorded with its reason.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from lxml import etree
@@ -22,6 +21,7 @@ from newsstem.readability.patterns import (
     HEADINGS,
     MEDIA_TAGS,
     PLUGINS,
+    TANGENTIAL,
 )
 from newsstem.readability.tree import Element, drop, text_of
 
@@ -37,26 +37,18 @@ class Removal:
     reason: str
 
 
-def assemble(
-    selected: list[Element], scores: Mapping[Element, float]
-) -> tuple[Element, dict[Element, float]]:
-    """Copy the selected elements into a new <div>; carry the scores the cleaning reads."""
+def assemble(selected: list[Element]) -> Element:
+    """Copy the selected elements into a new <div> (the page tree stays as it was)."""
     article = etree.Element("div")
-    copied_scores: dict[Element, float] = {}
     for element in selected:
         duplicate = copy.deepcopy(element)
-        for original, twin in zip(element.iter(), duplicate.iter()):
-            if original.tag in CONDITIONALLY_CLEANED and original in scores:
-                copied_scores[twin] = scores[original]
         if duplicate.tag in ("body", "html"):
             duplicate.tag = "div"
         article.append(duplicate)
-    return article, copied_scores
+    return article
 
 
-def clean_article(
-    article: Element, scores: dict[Element, float], flags: Flags, options: Options
-) -> list[Removal]:
+def clean_article(article: Element, flags: Flags, options: Options) -> list[Removal]:
     """Clean the assembled article in place; return what was removed and why."""
     removals: list[Removal] = []
     _divs_to_paragraphs(article)
@@ -66,9 +58,14 @@ def clean_article(
     for element in list(article.iter(*PLUGINS)):
         _remove(element, "plugin", removals)
     if flags.clean_conditionally:
-        _clean_conditionally(article, CONDITIONALLY_CLEANED, scores, flags, options, removals)
+        _clean_conditionally(article, CONDITIONALLY_CLEANED, flags, options, removals)
     for element in list(article.iter(*DROPPED_IN_ARTICLE)):
         _remove(element, "widget", removals)
+    # HTML5 asides and footers hold what is beside or about the article, not the article
+    # (Mozilla Readability removes them: +0.0007 F1 on mozilla, other corpora equal).
+    for element in list(article.iter(*TANGENTIAL)):
+        if element.getparent() is not article:  # a selected <aside> is the article
+            _remove(element, "aside or footer", removals)
     _drop_empty_paragraphs(article, removals)
     return removals
 
@@ -100,7 +97,6 @@ def _clean_headings(
 def _clean_conditionally(
     article: Element,
     tags: tuple[str, ...],
-    scores: dict[Element, float],
     flags: Flags,
     options: Options,
     removals: list[Removal],
@@ -109,18 +105,21 @@ def _clean_conditionally(
     for element in reversed(list(article.iter(*tags))):
         if element is article:
             continue
-        reason = _fishy(element, scores, flags, options)
+        reason = _fishy(element, flags, options)
         if reason:
             _remove(element, reason, removals)
 
 
-def _fishy(
-    element: Element, scores: dict[Element, float], flags: Flags, options: Options
-) -> str | None:
-    """Why a container looks like page furniture, or None (seed 000 fishy())."""
+def _fishy(element: Element, flags: Flags, options: Options) -> str | None:
+    """Why a container looks like page furniture, or None (seed 000 fishy()).
+
+    A negative class name condemns a container; its content score does not (Mozilla
+    Readability: python-readability's "class weight + content score < 0" removed lists
+    whose only score was the -3 of their tag; +0.0009 F1 on mozilla, others equal).
+    """
     weight = class_weight(element, options.class_weight) if flags.weight_classes else 0
-    if weight + scores.get(element, 0.0) < 0:
-        return "negative score"
+    if weight < 0:
+        return "negative class"
     text = text_of(element)
     if len(COMMAS.findall(text)) >= options.fishy_keep_commas:
         return None

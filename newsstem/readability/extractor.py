@@ -110,8 +110,7 @@ def _grab_article(body: Element, flags: Flags, options: Options) -> _Attempt:
     else:
         selected = select_siblings(best, scores, options, measure)
         selected = add_segments(best, selected, scores, options, measure)
-    article, copied_scores = assemble(selected, scores)
-    return _finish(article, copied_scores, flags, options, selected, best is not None)
+    return _finish(assemble(selected), flags, options, selected, best is not None)
 
 
 def _marked_attempt(page: Page, options: Options) -> _Attempt | None:
@@ -120,20 +119,19 @@ def _marked_attempt(page: Page, options: Options) -> _Attempt | None:
         return None
     article = etree.Element("div")
     article.extend(page.marked)
-    attempt = _finish(article, {}, Flags(), options, (), found_candidate=True)
+    attempt = _finish(article, Flags(), options, (), found_candidate=True)
     return attempt if attempt.length >= options.min_article_length else None
 
 
 def _finish(
     article: Element,
-    scores: dict[Element, float],
     flags: Flags,
     options: Options,
     selected: Iterable[Element],
     found_candidate: bool,
 ) -> _Attempt:
     """Clean the assembled article and measure it."""
-    removals = clean_article(article, scores, flags, options)
+    removals = clean_article(article, flags, options)
     tool_line = cut_after_tool_line(article, options)
     if tool_line is not None:
         removals.append(Removal(tag="", names=tool_line, reason="end of article: tool line"))

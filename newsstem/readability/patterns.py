@@ -27,6 +27,7 @@ __all__ = [
     "SCORED_TAGS",
     "SENTENCE_END",
     "TAG_SCORES",
+    "TANGENTIAL",
     "UNLIKELY_CANDIDATES",
     "UNLIKELY_ROLES",
 ]
@@ -81,6 +82,8 @@ CONDITIONALLY_CLEANED = (
 HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 # Never part of an article's text, removed from the article unconditionally.
 DROPPED_IN_ARTICLE = ("textarea", "select", "button", "input")
+# HTML5 elements for what is beside the article or about it: removed from it.
+TANGENTIAL = ("aside", "footer")
 # Plugin content (Flash and the like): no text, removed before containers are judged.
 PLUGINS = ("object", "embed", "applet")
 # Removed from the page before anything else: code, styles and invisible machinery.

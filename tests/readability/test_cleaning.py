@@ -13,8 +13,8 @@ PROSE = "This sentence has words, and commas, and it runs on for a while longer.
 
 def clean(html: str, flags: Flags | None = None):
     root = etree.fromstring(html.encode("utf-8"), parser()).find("body")[0]
-    article, scores = assemble([root], {})
-    removals = clean_article(article, scores, flags or Flags(), Options())
+    article = assemble([root])
+    removals = clean_article(article, flags or Flags(), Options())
     return article, removals
 
 
@@ -65,3 +65,26 @@ def test_widgets_and_empty_paragraphs_go_but_images_stay():
     assert article.find(".//img") is not None
     assert "Choose" not in text_of(article) and "Subscribe" not in text_of(article)
     assert len(article.findall(".//p")) == 2
+
+
+def test_asides_and_footers_inside_the_article_go_but_a_selected_aside_stays():
+    article, removals = clean(
+        f"<div><p>{PROSE * 3}</p><aside><p>{PROSE} Related reading.</p></aside>"
+        f"<p>{PROSE}</p><footer><p>Filed under {PROSE}</p></footer></div>"
+    )
+    text = text_of(article)
+    assert "Related reading" not in text and "Filed under" not in text
+    assert text.count("This sentence") == 4
+    assert [r.reason for r in removals if r.tag in ("aside", "footer")] == ["aside or footer"] * 2
+    selected, _ = clean(f"<aside><p>{PROSE * 3}</p></aside>")
+    assert text_of(selected).count("This sentence") == 3
+
+
+def test_a_list_of_prose_is_not_condemned_by_the_score_of_its_tag():
+    # A <ul> starts at -3 (Readability's tag score); python-readability removed it when the
+    # paragraphs of its items credited it too little. Only a negative class name condemns.
+    items = "".join(f"<li><p>{PROSE}</p></li>" for _ in range(3))
+    article, removals = clean(f"<div><p>{PROSE * 3}</p><ul>{items}</ul></div>")
+    assert text_of(article).count("This sentence") == 6
+    _, named = clean(f"<div><p>{PROSE * 3}</p><ul class='sidebar-links'>{items}</ul></div>")
+    assert [r.reason for r in named if r.tag == "ul"] == ["negative class"]
