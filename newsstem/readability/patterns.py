@@ -33,11 +33,13 @@ __all__ = [
 ]
 
 # Class/id names of page furniture: stripped before scoring while FLAG_STRIP_UNLIKELYS is on.
+# Mozilla Readability's list, plus "modal": dialogs that CSS hides until opened (a
+# Bootstrap modal inside the article of mozilla's simplyfound-1 outscored the story).
 UNLIKELY_CANDIDATES = re.compile(
     r"combx|comment|community|disqus|extra|foot|header|menu|remark|rss|shoutbox|sidebar|"
     r"sponsor|ad-break|agegate|pagination|pager|popup|tweet|twitter|"
     r"-ad-|ai2html|banner|breadcrumbs|cover-wrap|gdpr|legends|related|replies|skyscraper|"
-    r"social|supplemental|yom-remote",
+    r"social|supplemental|yom-remote|modal",
 )
 # ... unless the name also says it may hold the article ("main-header", "article-footer").
 MAYBE_CANDIDATE = re.compile(r"and|article|body|column|content|main|shadow")

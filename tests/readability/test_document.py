@@ -29,10 +29,10 @@ def test_unlikely_names_and_roles_are_found_but_maybe_names_are_kept():
         "<body><div class='sidebar'><p>side</p><div class='comment'>inner</div></div>"
         "<div class='main-sidebar'>maybe</div><div id='comments'>talk</div>"
         "<nav role='navigation'>nav</nav><div class='footer'><article>story</article></div>"
-        "<p>text</p></body>"
+        "<div class='modal fade' id='login'>Sign in first.</div><p>text</p></body>"
     )
     found = page.unlikely
-    assert [text_of(e) for e in found] == ["sideinner", "talk", "nav"]
+    assert [text_of(e) for e in found] == ["sideinner", "talk", "nav", "Sign in first."]
 
 
 def test_detached_elements_come_back_exactly_with_their_tails():
