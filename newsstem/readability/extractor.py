@@ -15,6 +15,7 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
+from newsstem.readability.blocks import added_prose_share, article_blocks
 from newsstem.readability.cleaning import Removal, assemble, clean_article
 from newsstem.readability.document import Page, detached, load_page
 from newsstem.readability.listing import teaser_share
@@ -22,10 +23,12 @@ from newsstem.readability.measure import Measure, capped_weight, link_density
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.render import element_text
 from newsstem.readability.scoring import (
+    CandidateScores,
     add_segments,
     best_candidate,
     score_candidates,
     select_siblings,
+    wider_candidate,
 )
 from newsstem.readability.title import clean_title
 from newsstem.readability.trailer import cut_after_tool_line
@@ -102,15 +105,35 @@ def _sieve(page: Page, options: Options) -> _Attempt:
 
 
 def _grab_article(body: Element, flags: Flags, options: Options) -> _Attempt:
+    """Score, select and clean; or the selection around a higher-scoring ancestor, when
+    what that adds reads as prose (:func:`blocks.added_prose_share`)."""
     measure = Measure(options)
     scores = score_candidates(body, flags, options, measure)
     best = best_candidate(scores, options)
     if best is None:
-        selected = [body]
-    else:
-        selected = select_siblings(best, scores, options, measure)
-        selected = add_segments(best, selected, scores, options, measure)
-    return _finish(assemble(selected), flags, options, selected, best is not None)
+        return _finish(assemble([body]), flags, options, [body], found_candidate=False)
+    attempt = _attempt_around(best, body, scores, flags, options, measure)
+    wider = wider_candidate(best, scores)
+    if wider is None:
+        return attempt
+    alternative = _attempt_around(wider, body, scores, flags, options, measure)
+    narrow, wide = article_blocks(attempt.article), article_blocks(alternative.article)
+    if added_prose_share(narrow, wide, options) >= options.wider_prose_share:
+        return alternative
+    return attempt
+
+
+def _attempt_around(
+    best: Element,
+    body: Element,
+    scores: CandidateScores,
+    flags: Flags,
+    options: Options,
+    measure: Measure,
+) -> _Attempt:
+    selected = select_siblings(best, scores, options, measure)
+    selected = add_segments(best, selected, scores, options, measure)
+    return _finish(assemble(selected), flags, options, selected, found_candidate=True)
 
 
 def _marked_attempt(page: Page, options: Options) -> _Attempt | None:

@@ -30,6 +30,7 @@ __all__ = [
     "best_candidate",
     "score_candidates",
     "select_siblings",
+    "wider_candidate",
 ]
 
 # Inline elements: a <div> mixing them with text and blocks holds paragraphs of its own.
@@ -221,6 +222,31 @@ def best_candidate(scores: CandidateScores, options: Options) -> Element | None:
     while parent is not None and parent.tag not in ("body", "html") and len(parent) == 1:
         best, parent = parent, parent.getparent()
     return best
+
+
+def wider_candidate(best: Element, scores: CandidateScores) -> Element | None:
+    """The first ancestor scoring above the best, met before scores fall under a third
+    of it (Mozilla Readability's climb: more content may lurk beside the best), or None.
+    """
+    last = scores.get(best, 0.0)
+    floor = last / 3
+    wider = None
+    for ancestor in _ancestors_below_body(best):
+        score = scores.get(ancestor)
+        if score is None:
+            continue
+        if score < floor:
+            return None
+        if score > last:
+            wider = ancestor
+            break
+        last = score
+    if wider is None:
+        return None
+    parent = wider.getparent()
+    while parent is not None and parent.tag not in ("body", "html") and len(parent) == 1:
+        wider, parent = parent, parent.getparent()
+    return wider
 
 
 def _ancestors_below_body(element: Element) -> Iterator[Element]:

@@ -16,14 +16,11 @@ not cut: the gold of the corpora keeps what follows them about as often as not.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from lxml import etree
-
+from newsstem.readability.blocks import article_blocks
 from newsstem.readability.options import Options
-from newsstem.readability.render import BLOCK_TAGS
 from newsstem.readability.tree import Element
-from newsstem.text import cjk_count, normalize_space
+from newsstem.text import cjk_count
 
 __all__ = ["cut_after_tool_line", "is_tool_line"]
 
@@ -87,73 +84,16 @@ def _is_cjk_tool(word: str) -> bool:
     return found and not _CJK_FILLER.sub("", rest)
 
 
-@dataclass(frozen=True)
-class _Block:
-    text: str
-    prose: int  # characters outside links
-    start: Element  # where the block begins: this element, or its tail
-    at_tail: bool
-
-
 def cut_after_tool_line(article: Element, options: Options) -> str | None:
     """Cut the article at its first tool line after some prose; return that line or None."""
     seen_prose = False
-    for block in _blocks(article):
+    for block in article_blocks(article):
         if seen_prose and is_tool_line(block.text, options):
             _cut(article, block.start, block.at_tail)
             return block.text
         if block.prose >= options.tool_line_min_prose:
             seen_prose = True
     return None
-
-
-def _blocks(article: Element) -> list[_Block]:
-    """The blocks of the article, with where each begins.
-
-    Cut like :func:`render.element_text` cuts paragraphs, except at ``<br>``: a line of
-    a ``<br>``-set block is not a block (cutting there measured worse: "Print News |
-    Mail News" under a headline, above the story).
-    """
-    blocks: list[_Block] = []
-    pieces: list[str] = []
-    linked = 0
-    start, at_tail = article, False
-    in_link = 0
-
-    def cut(next_start: Element, next_at_tail: bool) -> None:
-        nonlocal pieces, linked, start, at_tail
-        text = normalize_space("".join(pieces))
-        if text:
-            blocks.append(_Block(text, len(text) - linked, start, at_tail))
-        pieces, linked = [], 0
-        start, at_tail = next_start, next_at_tail
-
-    def add(text: str | None) -> None:
-        nonlocal linked
-        if text:
-            pieces.append(text)
-            if in_link:
-                linked += len(normalize_space(text))
-
-    for event, node in etree.iterwalk(article, events=("start", "end")):
-        tag = node.tag
-        if not isinstance(tag, str):
-            continue
-        if event == "start":
-            if tag in BLOCK_TAGS:
-                cut(node, False)
-            elif tag == "a":
-                in_link += 1
-            add(node.text)
-        else:
-            if tag == "a":
-                in_link -= 1
-            if tag in BLOCK_TAGS:
-                cut(node, True)
-            if node is not article:
-                add(node.tail)
-    cut(article, True)
-    return blocks
 
 
 def _cut(article: Element, start: Element, at_tail: bool) -> None:

@@ -84,7 +84,7 @@ def test_a_list_of_prose_is_not_condemned_by_the_score_of_its_tag():
     # A <ul> starts at -3 (Readability's tag score); python-readability removed it when the
     # paragraphs of its items credited it too little. Only a negative class name condemns.
     items = "".join(f"<li><p>{PROSE}</p></li>" for _ in range(3))
-    article, removals = clean(f"<div><p>{PROSE * 3}</p><ul>{items}</ul></div>")
+    article, _ = clean(f"<div><p>{PROSE * 3}</p><ul>{items}</ul></div>")
     assert text_of(article).count("This sentence") == 6
     _, named = clean(f"<div><p>{PROSE * 3}</p><ul class='sidebar-links'>{items}</ul></div>")
     assert [r.reason for r in named if r.tag == "ul"] == ["negative class"]
