@@ -60,5 +60,17 @@ TELNETCONSOLE_ENABLED = False
 
 FEED_EXPORT_ENCODING = "utf-8"
 
+# URL store (newsstem.urldb; NEWSSTEM_URLDB* in newsstem.defaults): skip articles
+# exported by earlier crawls, record every link seen. Local feed files are
+# written in whole lines and fsynced before exports are recorded, so a killed
+# crawl loses no article.
+SPIDER_MIDDLEWARES = {
+    "newsstem.urldb.middleware.UrlDbMiddleware": 100,
+}
+FEED_STORAGES = {
+    "": "newsstem.urldb.feeds.DurableFileFeedStorage",
+    "file": "newsstem.urldb.feeds.DurableFileFeedStorage",
+}
+
 # `scrapy crawl` that validates spider arguments first; later: learn, extract, urldb.
 COMMANDS_MODULE = "newsstem.commands"

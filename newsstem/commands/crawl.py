@@ -4,13 +4,20 @@ Scrapy reports an exception raised while building a spider as an asyncio
 traceback. A spider that defines ``check_arguments(settings, **arguments)``
 gets its arguments validated here first, so a bad ``-a`` ends in one usage
 error line and exit status 2, before any request is made.
+
+The URL store (when its middleware is enabled) is opened and checked here too:
+an unwritable path, a corrupt file, an unreachable Redis or a bad URI ends in
+one error line and exit status 1, before any request.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
+
+URLDB_MIDDLEWARE = "newsstem.urldb.middleware.UrlDbMiddleware"
 
 
 class Command(ScrapyCrawlCommand):
@@ -23,4 +30,14 @@ class Command(ScrapyCrawlCommand):
             check = getattr(spidercls, "check_arguments", None)
             if check is not None:
                 check(self.settings, **opts.spargs)
+            if self.settings.getwithbase("SPIDER_MIDDLEWARES").get(URLDB_MIDDLEWARE) is not None:
+                from newsstem.urldb import StoreError
+                from newsstem.urldb.middleware import check_crawl
+
+                try:
+                    check_crawl(self.settings, opts.spargs)
+                except StoreError as exc:
+                    print(f"newsstem: URL store error: {exc}", file=sys.stderr)
+                    self.exitcode = 1
+                    return None
         super().run(args, opts)
