@@ -153,6 +153,8 @@ def site_of(url: str) -> str:
     host = (parts.hostname or "").lower()
     if host.startswith("www."):
         host = host[4:]
+    if ":" in host:  # IPv6 literal
+        host = f"[{host}]"
     try:
         port = parts.port
     except ValueError:  # a malformed port is no site of ours

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["meaningful_length", "normalize_space", "cjk_ratio"]
+__all__ = ["meaningful_length", "normalize_space", "cjk_ratio", "cjk_count"]
 
 # \w in Python's re is Unicode-aware: letters, digits, marks of every script,
 # CJK ideographs, kana and hangul, plus "_" (removed below).
@@ -32,6 +32,19 @@ def meaningful_length(text: str) -> int:
     return len(_NOT_MEANINGFUL.sub("", text))
 
 
+def cjk_count(text: str) -> int:
+    """Count CJK ideographs, kana and hangul syllables.
+
+    >>> cjk_count("東京 Tokyo、ひらがな")
+    6
+    >>> cjk_count("naïve")
+    0
+    """
+    if text.isascii():
+        return 0
+    return len(_CJK.findall(text))
+
+
 def cjk_ratio(text: str) -> float:
     """Share of CJK characters among the meaningful ones (0.0 for empty text).
 
@@ -39,7 +52,7 @@ def cjk_ratio(text: str) -> float:
     0.2857142857142857
     """
     total = meaningful_length(text)
-    return len(_CJK.findall(text)) / total if total else 0.0
+    return cjk_count(text) / total if total else 0.0
 
 
 def normalize_space(text: str) -> str:

@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Iterable
 from datetime import datetime, timezone
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from scrapy import Request, Spider
 from scrapy.exceptions import UsageError
@@ -180,7 +181,7 @@ class NewsSpider(Spider):
         self.sites = scope.sites
         self.url_rules = scope.rules
         # OffsiteMiddleware also checks redirects; it ignores ports (ours do not).
-        self.allowed_domains = sorted({site.split(":")[0] for site in scope.sites})
+        self.allowed_domains = sorted({urlsplit(url).hostname or "" for url in scope.start_urls})
         if scope.depth is not None:
             settings.set("DEPTH_LIMIT", scope.depth, priority="cmdline")
         # DEPTH_LIMIT 0 means "no limit" to Scrapy; -a depth=0 means "start pages only".

@@ -1,0 +1,86 @@
+"""Regex tables and tag sets of the Readability heuristic (seeds 000 and 002).
+
+The class/id tables are python-readability's (``readability/readability.py``),
+the tag sets follow arc90's Readability as read in seed 000. Keeping them in one
+module lets a reader compare them with the originals line by line.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "UNLIKELY_CANDIDATES",
+    "MAYBE_CANDIDATE",
+    "POSITIVE",
+    "NEGATIVE",
+    "UNLIKELY_ROLES",
+    "SENTENCE_END",
+    "COMMAS",
+    "DIV_TO_P_BLOCKS",
+    "SCORED_TAGS",
+    "TAG_SCORES",
+    "CONDITIONALLY_CLEANED",
+    "HEADINGS",
+    "DROPPED_IN_ARTICLE",
+    "JUNK_TAGS",
+    "MEDIA_TAGS",
+]
+
+# Class/id names of page furniture: stripped before scoring while FLAG_STRIP_UNLIKELYS is on.
+UNLIKELY_CANDIDATES = re.compile(
+    r"combx|comment|community|disqus|extra|foot|header|menu|remark|rss|shoutbox|sidebar|"
+    r"sponsor|ad-break|agegate|pagination|pager|popup|tweet|twitter|"
+    r"-ad-|ai2html|banner|breadcrumbs|cover-wrap|gdpr|legends|related|replies|skyscraper|"
+    r"social|supplemental|yom-remote",
+    re.I,
+)
+# ... unless the name also says it may hold the article ("main-header", "article-footer").
+MAYBE_CANDIDATE = re.compile(r"and|article|body|column|content|main|shadow", re.I)
+# Class/id weights (FLAG_WEIGHT_CLASSES): +25 for a positive name, -25 for a negative one.
+POSITIVE = re.compile(
+    r"article|body|content|entry|hentry|main|page|pagination|post|text|blog|story", re.I
+)
+NEGATIVE = re.compile(
+    r"combx|comment|com-|contact|foot|footer|footnote|masthead|media|meta|outbrain|promo|"
+    r"related|scroll|shoutbox|sidebar|sponsor|shopping|tags|tool|widget|"
+    r"-ad-|hidden|^hid-| hid-|^hid$|banner|share|skyscraper|gdpr",
+    re.I,
+)
+# ARIA roles of page furniture, stripped like unlikely names (Mozilla Readability).
+UNLIKELY_ROLES = frozenset(
+    {"menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog"}
+)
+
+# A short paragraph sibling is kept when it ends a sentence: ". " in Latin scripts,
+# and the ideographic/fullwidth stops of Japanese and Chinese, which need no space.
+SENTENCE_END = re.compile(r"\.( |$)|[。！？]")
+# Counted like commas when scoring a paragraph: the Latin comma, the ideographic comma and
+# full stop, the fullwidth comma, full stop and marks (a CJK clause has no Latin comma).
+COMMAS = re.compile(r"[,、。，．！？]")
+
+# A <div> with none of these below it reads as a paragraph (Readability's divToPElements).
+DIV_TO_P_BLOCKS = ("blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul")
+# Elements whose own text is scored as a paragraph (plus the <div>s that read as one).
+SCORED_TAGS = ("p", "pre", "td", "blockquote")
+# Initial score of a candidate by tag (python-readability's score_node).
+TAG_SCORES = {
+    **dict.fromkeys(("div", "article"), 5),
+    **dict.fromkeys(("pre", "td", "blockquote"), 3),
+    **dict.fromkeys(("address", "ol", "ul", "dl", "dd", "dt", "li", "form", "aside"), -3),
+    **dict.fromkeys(
+        ("h1", "h2", "h3", "h4", "h5", "h6", "th", "header", "footer", "nav"), -5
+    ),
+}
+# Containers judged "fishy" or not by the conditional cleaning, innermost first.
+CONDITIONALLY_CLEANED = ("table", "ul", "div", "aside", "header", "footer", "section")
+HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+# Never part of an article's text, removed from the article unconditionally.
+DROPPED_IN_ARTICLE = ("form", "textarea", "select", "button", "input", "object", "embed")
+# Removed from the page before anything else: code, styles and invisible machinery.
+JUNK_TAGS = (
+    "script", "style", "noscript", "template", "link", "meta", "iframe", "frame",
+    "frameset", "svg", "math", "canvas", "map",
+)
+# Content without text that still makes a paragraph worth keeping.
+MEDIA_TAGS = ("img", "picture", "video", "audio", "embed", "object", "iframe")

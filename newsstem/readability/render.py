@@ -1,0 +1,108 @@
+"""HTML to plain text: one paragraph per block, paragraphs separated by one blank line.
+
+Block elements (p, div, headings, list items, table rows, blockquote, pre, figcaption,
+dd/dt ...) and ``<br>`` end a paragraph; inline text is whitespace-normalized; the cells
+of a table row are joined by a space; ``<pre>`` keeps its line breaks.
+The same function turns any extractor's HTML output into text, so extractors that
+return HTML are compared on equal terms.
+"""
+
+from __future__ import annotations
+
+from lxml import etree
+from lxml.html import HTMLParser, HtmlElement
+
+from newsstem.text import normalize_space
+
+__all__ = ["element_text", "html_text"]
+
+_BLOCK = frozenset(
+    "address article aside blockquote body caption center dd details dialog dir div dl dt "
+    "fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr html legend "
+    "li main menu nav ol p pre section summary table tbody tfoot thead tr ul".split()
+)
+_CELL = frozenset({"td", "th"})
+_SKIPPED = frozenset({"script", "style", "noscript", "template", "head", "title"})
+
+
+class _Paragraphs:
+    """Collects text pieces and cuts them into normalized paragraphs."""
+
+    def __init__(self) -> None:
+        self.done: list[str] = []
+        self.pieces: list[str] = []
+
+    def add(self, text: str | None) -> None:
+        if text:
+            self.pieces.append(text)
+
+    def cut(self) -> None:
+        if self.pieces:
+            paragraph = normalize_space("".join(self.pieces))
+            if paragraph:
+                self.done.append(paragraph)
+            self.pieces = []
+
+    def add_preformatted(self, text: str) -> None:
+        self.cut()
+        lines = (normalize_space(line) for line in text.splitlines())
+        block = "\n".join(line for line in lines if line)
+        if block:
+            self.done.append(block)
+
+
+def element_text(element: HtmlElement) -> str:
+    """The text of ``element`` and its descendants, one paragraph per block.
+
+    >>> from lxml.html import fragment_fromstring as f
+    >>> element_text(f("<div><h2>Title</h2>Some <b>bold</b>\\n text<br>next<ul><li>a</li><li>b</li></ul></div>"))
+    'Title\\n\\nSome bold text\\n\\nnext\\n\\na\\n\\nb'
+    >>> element_text(f("<table><tr><td>1</td><td>2</td></tr><tr><td>3</td></tr></table>"))
+    '1 2\\n\\n3'
+    """
+    out = _Paragraphs()
+    skipping = 0
+    for event, node in etree.iterwalk(element, events=("start", "end")):
+        tag = node.tag
+        if not isinstance(tag, str):
+            if event == "end" and not skipping:
+                out.add(node.tail)
+            continue
+        if event == "start":
+            if skipping or tag in _SKIPPED:
+                skipping += 1
+                continue
+            if tag == "pre":
+                out.add_preformatted(node.text_content())
+                skipping += 1  # its text is taken whole
+                continue
+            if tag in _BLOCK or tag == "br":
+                out.cut()
+            out.add(node.text)
+        else:
+            if skipping:
+                skipping -= 1
+                if skipping:
+                    continue
+                # leaving a skipped or preformatted element: only its tail is left
+            elif tag in _BLOCK:
+                out.cut()
+            elif tag in _CELL:
+                out.add(" ")
+            if node is not element:
+                out.add(node.tail)
+    out.cut()
+    return "\n\n".join(out.done)
+
+
+def html_text(html: str) -> str:
+    """Parse an HTML string (a document or a fragment) and return :func:`element_text` of it.
+
+    >>> html_text("<div><p>One.</p><p>Two.</p></div>")
+    'One.\\n\\nTwo.'
+    >>> html_text("")
+    ''
+    """
+    data = html.replace("\x00", "").encode("utf-8", "replace")
+    root = etree.fromstring(data, HTMLParser(encoding="utf-8")) if data.strip() else None
+    return element_text(root) if root is not None else ""

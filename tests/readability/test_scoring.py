@@ -1,0 +1,94 @@
+"""Candidate scoring, link density and sibling merge on tiny hand-made pages."""
+
+from __future__ import annotations
+
+from lxml.html import document_fromstring
+
+from newsstem.readability.measure import Measure
+from newsstem.readability.options import Flags, Options
+from newsstem.readability.scoring import best_candidate, score_candidates, select_siblings
+
+PROSE = "This sentence has words, and commas, and it runs on for a while longer. "
+
+
+def candidates(html: str, flags: Flags = Flags()):
+    body = document_fromstring(html).find("body")
+    options = Options()
+    measure = Measure(options)
+    return body, score_candidates(body, flags, options, measure), options, measure
+
+
+def by_id(scores, element_id):
+    return next(score for element, score in scores.items() if element.get("id") == element_id)
+
+
+def test_paragraph_points_go_to_parent_and_half_to_grandparent():
+    body, scores, _, _ = candidates(
+        f"<body><section id='g'><span id='p'><p>{PROSE * 2}</p></span></section></body>"
+    )
+    parent, grandparent = by_id(scores, "p"), by_id(scores, "g")
+    assert parent > 0 and grandparent == parent / 2
+
+
+def test_link_density_scales_a_candidate_down():
+    text = f"<p>{PROSE * 3}</p>" * 3
+    links = f"<p><a href='#'>{PROSE * 3}</a></p>" * 3
+    body, scores, options, _ = candidates(
+        f"<body><div id='links'>{links}</div><div id='prose'>{text}</div></body>"
+    )
+    assert by_id(scores, "prose") > 10 * by_id(scores, "links") >= 0
+    assert best_candidate(scores, options).get("id") == "prose"
+
+
+def test_class_weight_counts_only_while_weighting_classes():
+    html = f"<body><div class='article-body' id='a'><p>{PROSE}</p></div></body>"
+    _, weighted, _, _ = candidates(html)
+    _, plain, _, _ = candidates(html, Flags(False, False, True))
+    assert by_id(weighted, "a") == by_id(plain, "a") + 25
+
+
+def test_a_div_without_blocks_scores_as_a_paragraph():
+    body, scores, _, _ = candidates(f"<body><div id='box'><div>{PROSE * 2}</div></div></body>")
+    assert by_id(scores, "box") > 5
+
+
+def test_cjk_paragraph_of_sixty_characters_scores_like_a_long_english_one():
+    japanese = "今日は朝から雨が降っていて、駅までの道がとても混んでいました。" * 2
+    assert len(japanese) == 62
+    english = PROSE * 3  # 219 characters
+    _, ja, _, _ = candidates(f"<body><div id='x'><p>{japanese}</p></div></body>")
+    _, en, _, _ = candidates(f"<body><div id='x'><p>{english}</p></div></body>")
+    assert by_id(ja, "x") >= by_id(en, "x") - 2
+
+
+def test_siblings_join_by_score_and_as_prose_but_links_do_not():
+    body, scores, options, measure = candidates(
+        "<body><div id='wrap'>"
+        f"<div id='best'>{('<p>' + PROSE * 3 + '</p>') * 5}</div>"
+        f"<p id='long'>{PROSE * 2}</p>"
+        "<p id='short'>A short closing line.</p>"
+        "<p id='jashort'>短い締めの一文です。</p>"
+        "<p id='nostop'>A short line without a stop</p>"
+        f"<p id='linky'><a href='/x'>{PROSE * 2}</a></p>"
+        "</div></body>"
+    )
+    best = best_candidate(scores, options)
+    assert best.get("id") == "best"
+    joined = [e.get("id") for e in select_siblings(best, scores, options, measure)]
+    assert joined == ["best", "long", "short", "jashort"]
+
+
+def test_several_close_candidates_promote_their_common_ancestor():
+    steps = "".join(
+        f"<div class='step'><div id='s{i}'><p>{PROSE * 3}</p><p>{PROSE * 2}</p></div></div>"
+        for i in range(4)
+    )
+    body, scores, options, measure = candidates(f"<body><div id='steps'>{steps}</div></body>")
+    assert best_candidate(scores, options).get("id") == "steps"
+
+
+def test_an_only_child_gives_way_to_its_parent():
+    body, scores, options, measure = candidates(
+        f"<body><div id='outer'><div id='inner'><p>{PROSE * 3}</p></div></div><p>x</p></body>"
+    )
+    assert best_candidate(scores, options).get("id") == "outer"
