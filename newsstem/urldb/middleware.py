@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pydispatch.dispatcher import getAllReceivers, liveReceivers
 from scrapy import Request, signals
 from scrapy.exceptions import NotConfigured, UsageError
 from scrapy.utils.asyncio import create_looping_call
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
     from scrapy.extensions.feedexport import FeedExporter
     from scrapy.http import Response
     from scrapy.settings import BaseSettings
+    from scrapy.signalmanager import SignalManager
     from scrapy.statscollectors import StatsCollector
 
     from newsstem.urldb import Lease
@@ -183,6 +185,8 @@ class UrlDbMiddleware:
         self._closing = {"spider": False, "feeds": True}
         self._closed = False
         self._key_cache: dict[str, bytes] = {}
+        self._signals: SignalManager | None = None
+        self._exporter_writes_first = False
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> UrlDbMiddleware:
@@ -199,6 +203,7 @@ class UrlDbMiddleware:
             raise
         middleware = cls(store, lease, crawler.stats, options)
         middleware._feeds = find_feed_exporter(crawler)
+        middleware._signals = crawler.signals
         connect = crawler.signals.connect
         connect(middleware.spider_opened, signal=signals.spider_opened)
         connect(middleware.spider_closed, signal=signals.spider_closed)
@@ -284,6 +289,11 @@ class UrlDbMiddleware:
     # -- exports ------------------------------------------------------------------
 
     def spider_opened(self, spider: Spider) -> None:
+        self._exporter_writes_first = self._feeds is None or _runs_before(
+            self._signals, signals.item_scraped, self._feeds.item_scraped, self.item_scraped
+        )
+        if not self._exporter_writes_first:
+            logger.debug("FeedExporter writes items after this middleware sees them: syncs wait for the dispatch")
         self._plans = plan_feeds(self._feeds) if self._feeds is not None else []
         self._closing["feeds"] = self._feeds is None
         self._describe_plans()
@@ -318,9 +328,9 @@ class UrlDbMiddleware:
         self._storages.append(storage)
 
     def item_scraped(self, item: Any, spider: Spider) -> None:
-        # FeedExporter's item_scraped handler writes the item synchronously in the
-        # same signal dispatch; sync() only runs from its own reactor call, so
-        # every article queued here was written before the sync that marks it.
+        # FeedExporter writes the item in its own item_scraped handler, which runs
+        # before this one (checked at spider_opened): so this article, and every
+        # one queued before, is in the feed files' buffers when sync() runs.
         if not isinstance(item, Article):
             return
         key = self.key(item.url)
@@ -331,7 +341,10 @@ class UrlDbMiddleware:
             self._to_mark_exported.extend(keys)
             self._batch_articles += 1
             if self._batch_articles >= self.options.sync_items:
-                self._sync_soon.schedule()
+                if self._exporter_writes_first:
+                    self.sync()  # a batch is never larger than NEWSSTEM_URLDB_SYNC_ITEMS
+                else:
+                    self._sync_soon.schedule()  # after this signal dispatch has finished
         elif self._plans:
             self._after_feeds.extend(keys)
             self._after_feeds_articles += 1
@@ -445,6 +458,19 @@ class UrlDbMiddleware:
         except StoreError as exc:
             self._store_failed("lease release", exc)
         self.store.close()
+
+
+def _runs_before(
+    manager: SignalManager | None, signal: object, first: Callable[..., Any], then: Callable[..., Any]
+) -> bool:
+    """Whether ``first`` is called before ``then`` when ``signal`` is sent (connection order)."""
+    if manager is None:
+        return False
+    receivers = list(liveReceivers(getAllReceivers(manager.sender, signal)))
+    try:
+        return receivers.index(first) < receivers.index(then)
+    except ValueError:
+        return False
 
 
 def _is_nonempty_local_file(uri: str) -> bool:

@@ -106,6 +106,11 @@ class SqliteUrlStore(UrlStore):
             raise StoreError(f"URL store {self.path} is a directory; give a file path")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            raise StoreError(
+                f"cannot create the directory of the URL store {self.path}: a file is in "
+                "the way; set NEWSSTEM_URLDB to a writable place"
+            ) from None
         except OSError as exc:
             raise StoreError(
                 f"cannot create the directory of the URL store {self.path}: {exc.strerror}; "
@@ -138,6 +143,7 @@ class SqliteUrlStore(UrlStore):
 
     def _prepare(self) -> None:
         db = self._db
+        self._is_new()  # checked before any write: never modify another database
         db.execute("PRAGMA journal_mode=WAL").fetchone()
         db.execute("PRAGMA synchronous=NORMAL")
         db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
@@ -147,28 +153,37 @@ class SqliteUrlStore(UrlStore):
             db.close()
             raise
         try:
-            app_id = db.execute("PRAGMA application_id").fetchone()[0]
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            if app_id == 0 and tables == 0:
+            if self._is_new():  # again, inside the lock: another process may have created it
                 db.execute(_SCHEMA)
                 db.execute(f"PRAGMA application_id={APPLICATION_ID}")
                 db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            elif app_id != APPLICATION_ID:
-                raise StoreError(
-                    f"{self.path} is a SQLite database but not a newsstem URL store; "
-                    "point NEWSSTEM_URLDB at another file"
-                )
-            elif version > SCHEMA_VERSION:
-                raise StoreError(
-                    f"URL store {self.path} was written by a newer newsstem "
-                    f"(schema {version} > {SCHEMA_VERSION}); upgrade newsstem"
-                )
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
             db.close()
             raise
+
+    def _is_new(self) -> bool:
+        """True for an empty file, False for a newsstem store; StoreError for anything else."""
+        db = self._db
+        app_id = db.execute("PRAGMA application_id").fetchone()[0]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if app_id == 0 and tables == 0:
+            return True
+        if app_id != APPLICATION_ID:
+            db.close()
+            raise StoreError(
+                f"{self.path} is a SQLite database but not a newsstem URL store; "
+                "point NEWSSTEM_URLDB at another file"
+            )
+        if version > SCHEMA_VERSION:
+            db.close()
+            raise StoreError(
+                f"URL store {self.path} was written by a newer newsstem "
+                f"(schema {version} > {SCHEMA_VERSION}); upgrade newsstem"
+            )
+        return False
 
     # -- reads ------------------------------------------------------------------
 
