@@ -166,7 +166,7 @@ class GeneratedNewsSite:
                 self.end_headers()
                 self.wfile.write(body)
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server = _QuietServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
         self.port = self._server.server_address[1]
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
@@ -177,3 +177,15 @@ class GeneratedNewsSite:
             self._server.shutdown()
             self._server.server_close()
             self._server = None
+
+
+class _QuietServer(ThreadingHTTPServer):
+    """Crawlers killed mid-response leave broken connections: not errors of the site."""
+
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        import sys
+
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
