@@ -62,6 +62,8 @@ class LineBatchFile:
         self.name = str(path)
         self._fd = os.open(path, os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if mode == "w" else os.O_APPEND), 0o644)
         self._pending = bytearray()
+        self._directory = path.parent
+        self._directory_synced = False
         self.closed = False
 
     # The parts of the io API that exporters (and TextIOWrapper for CSV) use.
@@ -107,6 +109,9 @@ class LineBatchFile:
         if not self.closed:
             self.flush()
             os.fsync(self._fd)
+            if not self._directory_synced:  # a new file's name must survive a power cut too
+                _fsync_directory(self._directory)
+                self._directory_synced = True
 
     def close(self) -> None:
         if not self.closed:
@@ -162,6 +167,14 @@ class DurableFileFeedStorage(FileFeedStorage):
 
     def store(self, file: LineBatchFile) -> None:  # type: ignore[override]
         file.close()  # writes the rest and fsyncs
+
+
+def _fsync_directory(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def drop_cut_line(path: Path) -> int:

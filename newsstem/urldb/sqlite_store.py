@@ -38,6 +38,9 @@ LOOKUP_CHUNK = 500
 # Page cache per connection (KiB, negative = size): holds the upper B-tree
 # levels of a 10M-entry store; the OS page cache holds the rest.
 CACHE_KIB = 65536
+# After a checkpoint the WAL file is cut back to this size: a big batch (an
+# import, a prune) must not leave a WAL as large as itself on disk for good.
+WAL_LIMIT_BYTES = 8 * 1024 * 1024
 # Prune deletes in this many key ranges, one transaction each, so the WAL stays
 # small and a prune of millions of entries does not hold one huge transaction.
 PRUNE_RANGES = 256
@@ -147,6 +150,7 @@ class SqliteUrlStore(UrlStore):
         db.execute("PRAGMA journal_mode=WAL").fetchone()
         db.execute("PRAGMA synchronous=NORMAL")
         db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+        db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")
         try:
             db.execute("BEGIN IMMEDIATE")  # proves the file is writable; serialises creation
         except sqlite3.Error:

@@ -46,6 +46,9 @@ class GeneratedNewsSite:
     seed: int = 1
     port: int = 0
     hits: list[str] = field(default_factory=list)
+    # path -> target path, answered with a 301; and extra links on the home page
+    redirects: dict[str, str] = field(default_factory=dict)
+    home_links: list[str] = field(default_factory=list)
     _articles: dict[int, list[int]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _server: ThreadingHTTPServer | None = None
@@ -89,6 +92,7 @@ class GeneratedNewsSite:
 
     def _home(self) -> bytes:
         items = "".join(f'<li><a href="/section/{s}/">Section {s} news</a></li>' for s in range(self.sections))
+        items += "".join(f'<li><a href="{path}">More news</a></li>' for path in self.home_links)
         return self._page("Home", f"<main><ul class='sections'>{items}</ul></main>")
 
     def _section(self, s: int) -> bytes:
@@ -124,9 +128,8 @@ class GeneratedNewsSite:
                 return self._section(int(parts[1]))
             if len(parts) == 2 and parts[1].endswith(".html"):
                 s, n = int(parts[0]), int(parts[1][:-5])
-                with self._lock:
-                    known = n in self._articles.get(s, ())
-                return self._article(s, n) if known else None
+                # listed articles, and unlisted ones (reached only through redirects)
+                return self._article(s, n) if s in self._articles else None
         except ValueError:
             return None
         return None
@@ -156,6 +159,12 @@ class GeneratedNewsSite:
                     site.hits.append(path)
                 if site.delay:
                     time.sleep(site.delay)
+                if path in site.redirects:
+                    self.send_response(301)
+                    self.send_header("Location", site.redirects[path])
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 body = site._resolve(path)
                 status = 200 if body is not None else 404
                 body = body if body is not None else b"<h1>Not found</h1>"

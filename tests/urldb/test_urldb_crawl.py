@@ -68,8 +68,9 @@ def test_recurring_crawls_export_each_article_once_and_fetch_only_hubs_again(
 def test_refresh_exports_again_and_an_empty_uri_switches_the_store_off(tmp_path, news_site):
     uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
     assert crawl(tmp_path, news_site, uri, "first").returncode == 0
-    again = crawl(tmp_path, news_site, uri, "refresh", "-a", "refresh=1")
+    again = crawl(tmp_path, news_site, uri, "first", "-a", "refresh=1")  # -O on the same file
     assert again.item_urls() == news_site.article_urls()
+    assert "Overwriting" in again.log and "first.jsonl" in again.log
     assert urldb_stats(again)["exported"] == 18 and "skipped" not in urldb_stats(again)
     off = crawl(tmp_path, news_site, "", "off")
     assert off.item_urls() == news_site.article_urls()
@@ -88,6 +89,19 @@ def test_an_exported_start_page_is_fetched_but_not_exported_again(tmp_path, news
     assert "/0/0.html" in news_site.paths()  # start pages are always fetched
     assert second.items == []
     assert urldb_stats(second) == {"withheld": 1}
+
+
+def test_a_url_redirected_to_an_exported_article_is_not_fetched_again(tmp_path, news_site):
+    uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
+    news_site.redirects["/moved/7.html"] = "/1/77.html"  # an article listed nowhere else
+    news_site.home_links.append("/moved/7.html")
+    first = crawl(tmp_path, news_site, uri, "first")
+    assert f"{news_site.url}/1/77.html" in first.item_urls()
+    news_site.clear()
+    second = crawl(tmp_path, news_site, uri, "second")
+    assert second.items == []
+    assert "/moved/7.html" not in news_site.paths()
+    assert urldb_stats(second)["skipped"] == 19
 
 
 def test_exports_are_marked_when_durable_in_every_feed(tmp_path, news_site):
