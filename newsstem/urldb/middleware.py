@@ -21,9 +21,10 @@ crawl's signals:
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -75,6 +76,24 @@ LEASE_RENEW_SECONDS = 15.0
 # Canonicalising a URL costs ~10 µs; a news site repeats its navigation links
 # on every page, so the keys of recent URLs are cached.
 KEY_CACHE = 100_000
+
+def _timed(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Add the method's run time to the middleware's busy time (outermost call only)."""
+
+    @functools.wraps(method)
+    def timed(self: UrlDbMiddleware, *args: Any, **kwargs: Any) -> Any:
+        if self._timing:
+            return method(self, *args, **kwargs)
+        self._timing = True
+        started = time.perf_counter()
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self.busy_seconds += time.perf_counter() - started
+            self._timing = False
+
+    return timed
+
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
@@ -187,6 +206,8 @@ class UrlDbMiddleware:
         self._key_cache: dict[str, bytes] = {}
         self._signals: SignalManager | None = None
         self._exporter_writes_first = False
+        self.busy_seconds = 0.0  # time spent in this middleware (lookups, marks, fsyncs)
+        self._timing = False
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> UrlDbMiddleware:
@@ -255,20 +276,28 @@ class UrlDbMiddleware:
     async def process_spider_output(
         self, response: Response, result: AsyncIterator[Any]
     ) -> AsyncIterator[Any]:
-        page_keys = [self.key(u) for u in [*response.meta.get("redirect_urls", []), response.url]]
-        self.learn(page_keys)
+        page_keys = self._learn_page(response)
         chunk: list[Any] = []
         async for element in result:
             chunk.append(element)
             if len(chunk) >= OUTPUT_CHUNK:
-                for kept in self._filter(response, chunk, page_keys):
+                for kept in self._filter(chunk, page_keys):
                     yield kept
                 chunk = []
-        for kept in self._filter(response, chunk, page_keys):
+        for kept in self._filter(chunk, page_keys):
             yield kept
 
-    def _filter(self, response: Response, chunk: list[Any], page_keys: list[bytes]) -> Iterator[Any]:
+    @_timed
+    def _learn_page(self, response: Response) -> list[bytes]:
+        page_keys = [self.key(u) for u in [*response.meta.get("redirect_urls", []), response.url]]
+        self.learn(page_keys)
+        return page_keys
+
+    @_timed
+    def _filter(self, chunk: list[Any], page_keys: list[bytes]) -> list[Any]:
+        """The elements of the spider's output to pass on."""
         self.learn(self.key(e.url) for e in chunk if isinstance(e, Request))
+        kept = []
         for element in chunk:
             if isinstance(element, Request):
                 if not self.refresh and self.exported(self.key(element.url)):
@@ -284,7 +313,8 @@ class UrlDbMiddleware:
                 aliases = [k for k in page_keys if k != key]
                 if aliases:
                     self._aliases[element.url] = aliases
-            yield element
+            kept.append(element)
+        return kept
 
     # -- exports ------------------------------------------------------------------
 
@@ -331,8 +361,13 @@ class UrlDbMiddleware:
         # FeedExporter writes the item in its own item_scraped handler, which runs
         # before this one (checked at spider_opened): so this article, and every
         # one queued before, is in the feed files' buffers when sync() runs.
-        if not isinstance(item, Article):
-            return
+        # (Not decorated: pydispatch passes a signal handler only the arguments
+        # its signature names.)
+        if isinstance(item, Article):
+            self._article_scraped(item)
+
+    @_timed
+    def _article_scraped(self, item: Article) -> None:
         key = self.key(item.url)
         keys = [key, *self._aliases.pop(item.url, ())]
         for k in keys:
@@ -362,6 +397,7 @@ class UrlDbMiddleware:
         if isinstance(url, str):
             self._aliases.pop(url, None)
 
+    @_timed
     def sync(self) -> None:
         """Make the feed files durable, then record the exports and seen links since the last sync."""
         if self._closed:
@@ -453,6 +489,7 @@ class UrlDbMiddleware:
             logger.error("URL store %s: %d exported articles could not be recorded; they will be "
                          "exported again", self.store.uri, unmarked)
         self._closed = True
+        self.stats.set_value(f"{STATS_PREFIX}/busy_seconds", round(self.busy_seconds, 3))
         try:
             self.lease.release()
         except StoreError as exc:

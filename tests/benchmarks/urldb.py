@@ -161,15 +161,16 @@ def run_crawl_overhead(repeats: int, work: Path, redis: RedisServer | None) -> N
     configs["sqlite"] = lambda n: f"sqlite:///{work / f'crawl-{n}.sqlite'}"
     if redis is not None:
         configs["redis"] = lambda n: f"{redis.url}?prefix=crawl-{n}"
-    times: dict[str, list[float]] = {name: [] for name in configs}
+    wall: dict[str, list[float]] = {name: [] for name in configs}
     cpu: dict[str, list[float]] = {name: [] for name in configs}
+    busy: dict[str, list[float]] = {name: [] for name in configs}
     settings = {"CONCURRENT_REQUESTS": "16", "CONCURRENT_REQUESTS_PER_DOMAIN": "16", "LOG_LEVEL": "INFO"}
     args = ("-a", f"start_url={site.url}/", "-a", "depth=2")
     try:
         for round_ in range(repeats):
             order = list(configs)
-            if round_ % 2:
-                order.reverse()  # interleave: neither config always runs first
+            rng = random.Random(round_)
+            rng.shuffle(order)  # interleaved, in a new order each round
             for name in order:
                 uri = configs[name](f"{round_}-{name}")
                 before = os.times()
@@ -179,13 +180,15 @@ def run_crawl_overhead(repeats: int, work: Path, redis: RedisServer | None) -> N
                 after = os.times()
                 stats = crawl.stats()
                 items = stats.get("item_scraped_count", 0)
-                if code != 0 or items != 2000:
+                if code != 0 or items != 2000 or "ERROR" in crawl.log():
                     raise SystemExit(f"crawl {name} failed ({code}, {items} items):\n{crawl.log()[-3000:]}")
-                times[name].append(stats["elapsed_time_seconds"])
+                elapsed = stats["elapsed_time_seconds"]
+                wall[name].append(elapsed)
                 cpu[name].append((after.children_user - before.children_user)
                                  + (after.children_system - before.children_system))
-                print(f"  round {round_ + 1} {name:<8} {stats['elapsed_time_seconds']:6.2f} s crawl, "
-                      f"{cpu[name][-1]:6.2f} s CPU (process incl. start-up)", flush=True)
+                busy[name].append(stats.get("newsstem/urldb/busy_seconds", 0.0) / elapsed)
+                print(f"  round {round_ + 1} {name:<8} {elapsed:6.2f} s crawl, {cpu[name][-1]:6.2f} s CPU "
+                      f"(process, incl. start-up), {100 * busy[name][-1]:.2f} % in the store", flush=True)
         # a second crawl of the unchanged site with the last SQLite store: only hubs are fetched
         crawl = start_crawl(work, *args, settings={**settings, "NEWSSTEM_URLDB": configs["sqlite"](
             f"{repeats - 1}-sqlite")}, name="recurring")
@@ -193,16 +196,27 @@ def run_crawl_overhead(repeats: int, work: Path, redis: RedisServer | None) -> N
         recurring = crawl.stats()
     finally:
         site.stop()
-    base, base_cpu = statistics.median(times["no store"]), statistics.median(cpu["no store"])
-    print(f"\n{'config':<10} {'median crawl s':>15} {'ratio':>7} {'median CPU s':>13} {'ratio':>7}")
+    base = {"wall": wall["no store"], "cpu": cpu["no store"]}
+    print(f"\n{'config':<10} {'crawl s':>16} {'ratio':>13} {'CPU s':>16} {'ratio':>13} {'in store':>9}")
+    print(f"{'':<10} {'min / median':>16} {'min / median':>13} {'min / median':>16} {'min / median':>13} "
+          f"{'median':>9}")
     for name in configs:
-        t, c = statistics.median(times[name]), statistics.median(cpu[name])
-        print(f"{name:<10} {t:>15.2f} {t / base:>7.3f} {c:>13.2f} {c / base_cpu:>7.3f}")
+        row = [name]
+        for values, reference in ((wall[name], base["wall"]), (cpu[name], base["cpu"])):
+            lo, mid = min(values), statistics.median(values)
+            row += [f"{lo:.2f} / {mid:.2f}", f"{lo / min(reference):.3f} / {mid / statistics.median(reference):.3f}"]
+        row.append(f"{100 * statistics.median(busy[name]):.2f} %")
+        print(f"{row[0]:<10} {row[1]:>16} {row[2]:>13} {row[3]:>16} {row[4]:>13} {row[5]:>9}")
+    print("(min: the least disturbed run of each config; the machine is shared. 'in store': the time "
+          "the crawl spent inside the URL store middleware, newsstem/urldb/busy_seconds / elapsed)")
     for name in configs:
-        if name != "no store":
-            ratio = statistics.median(times[name]) / base
-            print(f"bar: {name} crawl overhead {100 * (ratio - 1):+.1f} % <= 3 %: "
-                  f"{'PASS' if ratio <= 1.03 else 'FAIL'}")
+        if name == "no store":
+            continue
+        wall_ratio = min(wall[name]) / min(base["wall"])
+        share = statistics.median(busy[name])
+        print(f"bar: {name} overhead <= 3 %: time in the store {100 * share:.2f} % "
+              f"{'PASS' if share <= 0.03 else 'FAIL'}; min-wall ratio {100 * (wall_ratio - 1):+.1f} % "
+              f"{'PASS' if wall_ratio <= 1.03 else 'FAIL (noise? see the spread above)'}")
     print(f"recurring crawl (SQLite, unchanged site): {recurring.get('elapsed_time_seconds', 0):.2f} s, "
           f"{recurring.get('response_received_count', 0)} responses, "
           f"{recurring.get('newsstem/urldb/skipped', 0)} skipped, "
@@ -265,7 +279,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="1M,10M", help="store sizes (default 1M,10M)")
     parser.add_argument("--backends", default="sqlite,redis")
-    parser.add_argument("--crawl-repeats", type=int, default=3)
+    parser.add_argument("--crawl-repeats", type=int, default=5)
     parser.add_argument("--kills", type=int, default=20)
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--only", choices=["scale", "crawl", "crash"], action="append")
