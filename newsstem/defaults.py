@@ -27,6 +27,34 @@ NEWSSTEM_MIN_ARTICLE_CHARS = 200
 # Export the cleaned article HTML as ``body_html`` (null when off).
 NEWSSTEM_BODY_HTML = False
 
+# Layout patterns (issue 4) ---------------------------------------------------------
+# Directory of learned pattern files, one JSON file per site (``scrapy learn`` writes
+# them); pages of a site with patterns are extracted by pattern, others by readability.
+# Empty: no patterns.
+NEWSSTEM_PATTERNS_DIR = "patterns"
+# Least similarity of a page to a pattern of its site (0-1): pages of a learned layout
+# score 0.78-1.0 on the cleanportal sites, pages of other layouts 0.0-0.2.
+NEWSSTEM_PATTERN_THRESHOLD = 0.7
+# Strict matching (Webstemmer's -S): a page lacking any block that every learned page
+# of the layout had matches nothing.
+NEWSSTEM_PATTERN_STRICT = False
+# Write every response, with the page's anchor texts and fetch time, to this WARC
+# file (gzipped; appended to if it exists). Empty: off.
+NEWSSTEM_ARCHIVE = ""
+
+# Discovery and metadata ---------------------------------------------------------
+# Follow the RSS/Atom feeds pages announce (<link rel="alternate" type=...rss+xml>);
+# their entries are links of the feed (one level deeper than the page).
+NEWSSTEM_FOLLOW_FEEDS = True
+# Fill the metadata fields of every article (MetadataPipeline).
+NEWSSTEM_METADATA = True
+# When a page states no date in its markup or near its headline, ask htmldate
+# (URL, markup patterns; ~4 ms a page) ...
+NEWSSTEM_METADATA_HTMLDATE = True
+# ... and let it also search all the text with dateparser (35 ms a page on average,
+# seconds on a few; it also takes dates from link URLs, so it is off by default).
+NEWSSTEM_METADATA_HTMLDATE_EXTENSIVE = False
+
 # Operations --------------------------------------------------------------------
 # Write the run's Scrapy stats as JSON to this path when the crawl ends (for cron
 # jobs and monitoring); empty: off.

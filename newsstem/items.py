@@ -7,7 +7,7 @@ it with a reason (hub pages, pages with no article).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 
 
 @dataclass
@@ -22,6 +22,8 @@ class Page:
     fetched_at: str  # ISO 8601 UTC, e.g. "2026-11-21T23:55:05Z"
     status: int = 200
     anchor_texts: list[str] = field(default_factory=list)
+    # the date a sitemap or feed that listed this page gave it (ISO 8601), if any
+    listed_published: str | None = None
 
 
 @dataclass
@@ -31,6 +33,8 @@ class Article:
     ``length`` counts the meaningful characters of ``body`` (letters, digits,
     CJK characters). ``method`` says how the body was found: ``"readability"``
     (the heuristic fallback) or ``"pattern:<id>"`` (a learned site layout).
+    ``sub`` is the supplementary text a pattern found beside the article
+    (captions, related links, comments: Webstemmer's SUB blocks), None otherwise.
     """
 
     url: str
@@ -43,3 +47,21 @@ class Article:
     fetched_at: str
     anchor_texts: list[str] = field(default_factory=list)
     body_html: str | None = None
+    sub: str | None = None
+    # -- metadata (newsstem.metadata, filled by MetadataPipeline; None/[] when unknown)
+    published: str | None = None  # ISO 8601, with the page's offset when it gives one
+    modified: str | None = None
+    authors: list[str] = field(default_factory=list)
+    language: str | None = None  # BCP 47, checked against the text
+    description: str | None = None
+    image: str | None = None  # absolute URL of the lead image
+    canonical_url: str | None = None
+    site_name: str | None = None
+    tags: list[str] = field(default_factory=list)
+    section: str | None = None
+    # The page the article came from, for the pipelines after extraction (its
+    # HTML): not a field, never exported; MetadataPipeline lets go of it.
+    page: InitVar[Page | None] = None
+
+    def __post_init__(self, page: Page | None) -> None:
+        self.source: Page | None = page

@@ -35,6 +35,16 @@ DUPEFILTER_CLASS = "newsstem.dupefilter.DepthAwareDupeFilter"
 
 ITEM_PIPELINES = {
     "newsstem.pipelines.ExtractionPipeline": 300,
+    "newsstem.pipelines.MetadataPipeline": 400,
+}
+
+# The WARC archive of NEWSSTEM_ARCHIVE (off unless set); next to the spider, so it
+# sees each response with the page item made of it.
+SPIDER_MIDDLEWARES = {
+    "newsstem.archive.WarcArchive": 950,
+    # The URL store (below): close to the engine, it sees the links that survived
+    # the depth limit and the other middlewares.
+    "newsstem.urldb.middleware.UrlDbMiddleware": 100,
 }
 
 EXTENSIONS = {
@@ -60,17 +70,15 @@ TELNETCONSOLE_ENABLED = False
 
 FEED_EXPORT_ENCODING = "utf-8"
 
-# URL store (newsstem.urldb; NEWSSTEM_URLDB* in newsstem.defaults): skip articles
-# exported by earlier crawls, record every link seen. Local feed files are
-# written in whole lines and fsynced before exports are recorded, so a killed
-# crawl loses no article.
-SPIDER_MIDDLEWARES = {
-    "newsstem.urldb.middleware.UrlDbMiddleware": 100,
-}
+# URL store (newsstem.urldb; NEWSSTEM_URLDB* in newsstem.defaults; its middleware
+# is in SPIDER_MIDDLEWARES above): skip articles exported by earlier crawls,
+# record every link seen. Local feed files are written in whole lines and
+# fsynced before exports are recorded, so a killed crawl loses no article.
 FEED_STORAGES = {
     "": "newsstem.urldb.feeds.DurableFileFeedStorage",
     "file": "newsstem.urldb.feeds.DurableFileFeedStorage",
 }
 
-# `scrapy crawl` that validates spider arguments first; later: learn, extract, urldb.
+# `scrapy crawl` that validates spider arguments first; `scrapy learn` and
+# `scrapy extract` (layout patterns from a WARC archive); `scrapy urldb` (the URL store).
 COMMANDS_MODULE = "newsstem.commands"

@@ -6,6 +6,14 @@ to), ordered accept/reject URL rules, same site only, robots.txt always
 obeyed, and every anchor text seen for a page kept for title detection.
 Every HTML page becomes a :class:`~newsstem.items.Page` item; the extraction
 pipeline decides whether it is an article.
+
+Discovery: sitemaps (``-a sitemap=``, or ``robots`` for the ``Sitemap:`` lines of
+the sites' robots.txt; indexes are followed) and RSS/Atom feeds (``-a feed=``,
+and those pages announce with ``<link rel="alternate">``) list articles. What a
+sitemap or a given feed lists is crawled like a start page (depth 0), but under
+the URL rules, the same-site test and robots.txt, and only if newer than
+``-a since`` where the listing dates it. A feed found on a page is a link of that
+page, and its entries are links of the feed (a hub, one level further).
 """
 
 from __future__ import annotations
@@ -15,17 +23,21 @@ from collections.abc import AsyncIterator, Iterable
 from datetime import datetime, timezone
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urljoin
 from urllib.parse import urlsplit
 
 from scrapy import Request, Spider
 from scrapy.exceptions import UsageError
 from scrapy.http import HtmlResponse, Response, TextResponse
 from scrapy.linkextractors import LinkExtractor
+from scrapy.utils.gz import gunzip, gzip_magic_number
+from scrapy.utils.sitemap import sitemap_urls_from_robots
 from w3lib.url import canonicalize_url
 
 from newsstem import defaults
+from newsstem.discovery import Entry, SinceError, looks_like_feed, parse_feed, parse_since, parse_sitemap
 from newsstem.dupefilter import REVISIT_META_KEY
-from newsstem.encoding import decode_html
+from newsstem.encoding import decode_html, looks_binary
 from newsstem.items import Page
 from newsstem.rules import RuleError, UrlRules, is_crawlable_scheme, same_site, site_of
 from newsstem.text import normalize_space
@@ -96,6 +108,10 @@ class CrawlScope:
     sites: frozenset[str]
     depth: int | None  # from -a depth; None: DEPTH_LIMIT decides
     rules: UrlRules
+    sitemap_urls: tuple[str, ...] = ()
+    feed_urls: tuple[str, ...] = ()
+    robots_sitemaps: bool = False  # -a sitemap=robots: the Sitemap: lines of the sites' robots.txt
+    since: datetime | None = None  # listed entries dated before this are skipped
 
     @classmethod
     def from_arguments(
@@ -104,23 +120,57 @@ class CrawlScope:
         start_url: str | None = None,
         depth: str | int | None = None,
         rules: str | None = None,
+        sitemap: str | None = None,
+        feed: str | None = None,
+        since: str | None = None,
     ) -> CrawlScope:
         urls = _split_urls(start_url) or _split_urls(
             settings.get("NEWSSTEM_START_URLS", defaults.NEWSSTEM_START_URLS)
         )
-        if not urls:
-            raise UsageError("news: give at least one start URL: -a start_url=https://site/")
-        for url in urls:
-            if not is_crawlable_scheme(url) or not site_of(url):
-                raise UsageError(f"news: start URL {url!r} is not an http(s) URL with a host")
+        sitemap_tokens = _split_urls(sitemap)
+        robots_sitemaps = ROBOTS_SITEMAPS in sitemap_tokens
+        sitemaps = [token for token in sitemap_tokens if token != ROBOTS_SITEMAPS]
+        feeds = _split_urls(feed)
+        if robots_sitemaps and not urls:
+            raise UsageError("news: -a sitemap=robots reads the robots.txt of the start URLs' sites: "
+                             "give a start URL too")
+        if not (urls or sitemaps or feeds):
+            raise UsageError(
+                "news: give at least one start URL (-a start_url=https://site/), "
+                "sitemap (-a sitemap=https://site/sitemap.xml) or feed (-a feed=https://site/rss)"
+            )
+        for kind, values in (("start URL", urls), ("sitemap", sitemaps), ("feed", feeds)):
+            for url in values:
+                if not is_crawlable_scheme(url) or not site_of(url):
+                    raise UsageError(f"news: {kind} {url!r} is not an http(s) URL with a host")
         spec = rules if rules is not None else settings.get(
             "NEWSSTEM_URL_RULES", defaults.NEWSSTEM_URL_RULES
         )
+        # Listed articles can be anywhere on their site: the default rules accept the
+        # whole site of a sitemap or feed, and a start URL's directory.
+        prefixes = urls + [urljoin(url, "/") for url in sitemaps + feeds]
         try:
-            url_rules = UrlRules.parse(spec) if spec else UrlRules.default_for(urls)
+            url_rules = UrlRules.parse(spec) if spec else UrlRules.default_for(prefixes)
         except RuleError as exc:
             raise UsageError(f"news: {exc}") from None
-        return cls(tuple(urls), frozenset(map(site_of, urls)), _parse_depth(depth), url_rules)
+        try:
+            cutoff = parse_since(since) if since else None
+        except SinceError as exc:
+            raise UsageError(f"news: {exc}") from None
+        sites = frozenset(map(site_of, urls or sitemaps + feeds))
+        return cls(
+            tuple(urls), sites, _parse_depth(depth), url_rules,
+            tuple(sitemaps), tuple(feeds), robots_sitemaps, cutoff,
+        )
+
+
+# -a sitemap=robots: read the sitemaps the robots.txt of each start site lists.
+ROBOTS_SITEMAPS = "robots"
+# Request meta: the date (ISO 8601) and kind of listing a page was found in.
+LISTED_META_KEY = "newsstem_listed"
+# Request meta: a feed found on a page (its entries are links, not start pages).
+LINKED_FEED_META_KEY = "newsstem_linked_feed"
+_FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/rdf+xml")
 
 
 def _parse_depth(value: str | int | None) -> int | None:
@@ -148,25 +198,40 @@ class NewsSpider(Spider):
         project); 0 crawls the start pages only;
     ``rules``
         ordered URL rules, ``"+REGEX -REGEX ..."`` (or ``NEWSSTEM_URL_RULES``);
-        see :mod:`newsstem.rules`.
+        see :mod:`newsstem.rules`;
+    ``sitemap``
+        sitemap or sitemap index URLs, and/or ``robots`` for those the start
+        sites' robots.txt lists; their URLs are crawled as start pages;
+    ``feed``
+        RSS or Atom feed URLs; their entries are crawled as start pages;
+    ``since``
+        an ISO 8601 date: listed entries dated before it are skipped.
     """
 
     name = "news"
+
+    ARGUMENTS = ("start_url", "depth", "rules", "sitemap", "feed", "since")
 
     def __init__(
         self,
         start_url: str | None = None,
         depth: str | int | None = None,
         rules: str | None = None,
+        sitemap: str | None = None,
+        feed: str | None = None,
+        since: str | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self._arguments = {"start_url": start_url, "depth": depth, "rules": rules}
+        self._arguments = {
+            "start_url": start_url, "depth": depth, "rules": rules,
+            "sitemap": sitemap, "feed": feed, "since": since,
+        }
 
     @classmethod
     def check_arguments(cls, settings: BaseSettings, **arguments: Any) -> CrawlScope:
         """Validate spider arguments before the crawl starts (the ``crawl`` command calls it)."""
-        known = {k: arguments.get(k) for k in ("start_url", "depth", "rules")}
+        known = {k: arguments.get(k) for k in cls.ARGUMENTS}
         return CrawlScope.from_arguments(settings, **known)
 
     @classmethod
@@ -194,25 +259,111 @@ class NewsSpider(Spider):
         # and non-page URLs are left to the rules (deny_extensions would
         # silently override what the user asked for).
         self.link_extractor = LinkExtractor(unique=False, deny_extensions=[])
+        self.scope = scope
+        self.follow_feeds = settings.getbool(
+            "NEWSSTEM_FOLLOW_FEEDS", defaults.NEWSSTEM_FOLLOW_FEEDS
+        )
+        self.max_listing_size = settings.getint("DOWNLOAD_MAXSIZE")
         logger.info(
             "news: start %s, depth %s, rules: %s",
-            " ".join(self.start_urls),
+            " ".join(self.start_urls) or "-",
             self.depth_limit if self.follow_links else 0,
             self.url_rules,
         )
+        if scope.sitemap_urls or scope.feed_urls or scope.robots_sitemaps:
+            logger.info(
+                "news: sitemaps %s%s, feeds %s, since %s",
+                " ".join(scope.sitemap_urls) or "-",
+                " + robots.txt" if scope.robots_sitemaps else "",
+                " ".join(scope.feed_urls) or "-",
+                scope.since.isoformat() if scope.since else "-",
+            )
 
     async def start(self) -> AsyncIterator[Any]:
         # Not dont_filter=True (Scrapy's default start()): a JOBDIR resume would
         # fetch and export the start pages again.
         for url in self.start_urls:
             yield Request(url, callback=self.parse)
+        if self.scope.robots_sitemaps:
+            for site_root in sorted({urljoin(url, "/robots.txt") for url in self.start_urls}):
+                yield Request(site_root, callback=self.parse_robots)
+        for url in self.scope.sitemap_urls + self.scope.feed_urls:
+            yield Request(url, callback=self.parse_listing, meta={"depth_reset": True})
+
+    def parse_robots(self, response: Response) -> Iterable[Request]:
+        """The ``Sitemap:`` lines of a robots.txt (Scrapy's reader)."""
+        for url in sitemap_urls_from_robots(response.body, base_url=response.url):
+            if is_crawlable_scheme(url):
+                yield Request(url, callback=self.parse_listing, meta={"depth_reset": True})
+
+    def parse_listing(self, response: Response) -> Iterable[Request]:
+        """A sitemap, sitemap index or feed: request what it lists."""
+        stats = self.crawler.stats
+        body = self._listing_body(response)
+        listing = None
+        if body is not None:
+            listing = parse_feed(body, response.url) if looks_like_feed(body) else None
+            listing = listing or parse_sitemap(body, response.url)
+        if listing is None:
+            stats.inc_value("newsstem/discovery/unreadable")
+            logger.warning("news: %s is neither a sitemap nor an RSS/Atom feed", response.url)
+            return
+        linked = bool(response.meta.get(LINKED_FEED_META_KEY))
+        kind = "feed" if listing.kind == "feed" else "sitemap"
+        stats.inc_value(f"newsstem/discovery/{kind}s")
+        for entry in listing.entries:
+            if not entry.newer_than(self.scope.since):
+                stats.inc_value("newsstem/discovery/too_old")
+                continue
+            if listing.kind == "sitemapindex":
+                yield Request(entry.url, callback=self.parse_listing, meta={"depth_reset": True})
+                continue
+            stats.inc_value(f"newsstem/discovery/{kind}_entries")
+            request = self._entry_request(entry, kind, linked)
+            if request is not None:
+                yield request
+
+    def _listing_body(self, response: Response) -> bytes | None:
+        """The XML of a listing, gunzipped if it is a .gz file (as Scrapy's SitemapSpider does)."""
+        body = response.body
+        if gzip_magic_number(response):
+            try:
+                body = gunzip(body, max_size=self.max_listing_size)
+            except ValueError:  # corrupt, or larger than DOWNLOAD_MAXSIZE uncompressed
+                return None
+        return body
+
+    def _entry_request(self, entry: Entry, kind: str, linked: bool) -> Request | None:
+        stats = self.crawler.stats
+        url = _defragment(entry.url)
+        for reason, ok in (
+            ("scheme", is_crawlable_scheme(url)),
+            ("offsite", same_site(url, self.sites)),
+            ("rules", self.url_rules.accepts(url)),
+        ):
+            if not ok:
+                stats.inc_value(f"newsstem/discovery/rejected/{reason}")
+                return None
+        if entry.title:
+            self.anchors.add(url, entry.title)
+        listed = {"kind": kind, "published": entry.date.isoformat() if entry.date else None}
+        # A given or robots.txt listing's entries are start pages (depth 0); a feed
+        # found on a page is a hub one link further, its entries one link more.
+        meta: dict[str, Any] = {LISTED_META_KEY: listed}
+        if not linked:
+            meta["depth_reset"] = True
+        return Request(url, callback=self.parse, meta=meta)
 
     def parse(self, response: Response) -> Iterable[Any]:
         stats = self.crawler.stats
         anchor_texts = []
         for url in [*response.meta.get("redirect_urls", []), response.url]:
             anchor_texts.extend(t for t in self.anchors.pop(url) if t not in anchor_texts)
-        if not isinstance(response, TextResponse) or not _is_html(response):
+        if (
+            not isinstance(response, TextResponse)
+            or not _is_html(response)
+            or looks_binary(response.body)
+        ):
             stats.inc_value("newsstem/dropped/not_html")
             return
         # One decoding for extraction and links, the same as offline tools use.
@@ -230,6 +381,7 @@ class NewsSpider(Spider):
                 fetched_at=_utc_now(),
                 status=response.status,
                 anchor_texts=anchor_texts,
+                listed_published=(response.meta.get(LISTED_META_KEY) or {}).get("published"),
             )
         depth = response.meta.get("depth", 0)
         if self.follow_links and (self.depth_limit <= 0 or depth < self.depth_limit):
@@ -247,6 +399,20 @@ class NewsSpider(Spider):
                 requested.add(url)
                 yield Request(url, callback=self.parse)
         stats.inc_value("newsstem/links/followed", len(requested))
+        if self.follow_feeds:
+            yield from self._feed_requests(response)
+
+    def _feed_requests(self, response: TextResponse) -> Iterable[Request]:
+        """Feeds the page announces (``<link rel="alternate" type="application/rss+xml">``).
+
+        Same site only; the URL rules judge the feed's entries, not the feed.
+        """
+        types = " or ".join(f"@type='{t}'" for t in _FEED_TYPES)
+        for href in response.xpath(f"//link[contains(@rel, 'alternate')][{types}]/@href").getall():
+            url = _defragment(response.urljoin(href.strip()))
+            if is_crawlable_scheme(url) and same_site(url, self.sites):
+                self.crawler.stats.inc_value("newsstem/discovery/feeds_linked")
+                yield Request(url, callback=self.parse_listing, meta={LINKED_FEED_META_KEY: True})
 
     def _allowed(self, link: Link, url: str) -> bool:
         stats = self.crawler.stats
@@ -270,7 +436,8 @@ def _defragment(url: str) -> str:
 
 
 def _is_html(response: TextResponse) -> bool:
-    if isinstance(response, HtmlResponse):
-        return True
+    """The server's Content-Type decides; without one, Scrapy's sniffing does."""
     content_type = response.headers.get(b"Content-Type", b"").decode("latin-1").lower()
-    return "html" in content_type
+    if content_type:
+        return "html" in content_type
+    return isinstance(response, HtmlResponse)

@@ -2,7 +2,9 @@
 
 HTML files may contain ``__PORT__`` and ``__OTHER_PORT__``; they are replaced
 by this server's port and another port given by the test, so fixtures can
-link to "the same host on another port" and "another host name".
+link to "the same host on another port" and "another host name". A request
+for ``x.html`` with no such file but an ``x.html.gz`` is answered with the
+gzipped bytes and ``Content-Encoding: gzip`` (real pages stored compressed).
 """
 
 from __future__ import annotations
@@ -72,15 +74,22 @@ class FixtureSite:
                     body = body.replace(b"__PORT__", str(site.port).encode())
                     body = body.replace(b"__OTHER_PORT__", str(site.other_port).encode())
                     return self._send(200, "text/html", body)
+                gzipped = Path(f"{local}.gz")
+                if path.endswith(".html") and gzipped.is_file():
+                    return self._send(200, "text/html", gzipped.read_bytes(), encoding="gzip")
                 if local.is_file():
                     self._record(200)
                     return super().do_GET()
                 return self._send(404, "text/html", b"<h1>Not found</h1>")
 
-            def _send(self, status: int, ctype: str, body: bytes) -> None:
+            def _send(
+                self, status: int, ctype: str, body: bytes, encoding: str | None = None
+            ) -> None:
                 self._record(status)
                 self.send_response(status)
                 self.send_header("Content-Type", ctype)
+                if encoding:
+                    self.send_header("Content-Encoding", encoding)
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
                 self.wfile.write(body)

@@ -1,0 +1,252 @@
+"""WARC archive of a crawl: the writer (Scrapy glue) and the reader (plain Python).
+
+With ``NEWSSTEM_ARCHIVE=crawl.warc.gz`` every response the spider gets is written
+to a gzipped WARC file as it arrives: a ``response`` record with the page's
+original bytes and HTTP headers, followed, for every HTML page, by a
+``metadata`` record (JSON, ``WARC-Concurrent-To`` the response) holding what
+only the crawl knows: the anchor texts of the links to the page, its depth,
+site, encoding and fetch time. ``scrapy learn`` and ``scrapy extract`` read it
+back with :func:`read_archive`.
+
+The writer is a spider middleware, not a signal handler: it needs the response
+and the page item the spider made of it at the same time. Records are flushed
+page by page, so a crawl stopped at any moment leaves a readable archive; an
+existing file is appended to (WARC files are concatenations of records).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import logging
+import zlib
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from http import HTTPStatus
+from io import BytesIO
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from warcio.archiveiterator import ArchiveIterator
+from warcio.exceptions import ArchiveLoadFailed
+from warcio.statusandheaders import StatusAndHeaders
+from warcio.warcwriter import WARCWriter
+
+from newsstem import defaults
+from newsstem.items import Page
+
+if TYPE_CHECKING:
+    from scrapy import Spider
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+    from scrapy.statscollectors import StatsCollector
+
+__all__ = ["PAGE_METADATA_TYPE", "ArchiveError", "ArchivedPage", "WarcArchive", "read_archive"]
+
+logger = logging.getLogger(__name__)
+
+# Content type of the metadata records newsstem writes (and reads back).
+PAGE_METADATA_TYPE = "application/vnd.newsstem.page+json"
+# Headers that describe the bytes on the wire, not the decoded body stored here.
+_WIRE_HEADERS = {b"content-encoding", b"transfer-encoding", b"content-length"}
+
+
+class ArchiveError(Exception):
+    """An archive that cannot be read; the message says which file and why."""
+
+
+@dataclass(frozen=True)
+class ArchivedPage:
+    """One archived response and what the crawl knew about it."""
+
+    url: str
+    body: bytes
+    status: int
+    content_type: str | None
+    fetched_at: str  # ISO 8601 UTC
+    anchor_texts: tuple[str, ...] = ()
+    depth: int = 0
+    site: str | None = None  # None when the archive holds no metadata for the page
+    encoding: str | None = None
+
+
+class WarcArchive:
+    """Spider middleware writing every response and page to ``NEWSSTEM_ARCHIVE``.
+
+    Counts ``newsstem/archive/responses`` and ``newsstem/archive/pages``.
+    """
+
+    def __init__(self, path: str, stats: StatsCollector | None = None) -> None:
+        self.path = Path(path)
+        self.stats = stats
+        self._file: IO[bytes] | None = None
+        self._writer: WARCWriter | None = None
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> WarcArchive:
+        from scrapy import signals
+        from scrapy.exceptions import NotConfigured
+
+        path = crawler.settings.get("NEWSSTEM_ARCHIVE", defaults.NEWSSTEM_ARCHIVE)
+        if not path:
+            raise NotConfigured
+        archive = cls(str(path), crawler.stats)
+        crawler.signals.connect(archive.close, signal=signals.spider_closed)
+        return archive
+
+    def open(self) -> WARCWriter:
+        if self._writer is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = self.path.open("ab")
+            self._writer = WARCWriter(self._file, gzip=True)
+            logger.info("newsstem: archiving responses to %s", self.path)
+        return self._writer
+
+    def close(self, spider: Spider | None = None) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+            self._writer = None
+
+    async def process_spider_output(
+        self, response: Response, result: AsyncIterator[Any]
+    ) -> AsyncIterator[Any]:
+        record_id = self.write_response(response)
+        async for item in result:
+            if isinstance(item, Page) and record_id is not None:
+                self.write_page(item, record_id)
+            yield item
+
+    def write_response(self, response: Response) -> str | None:
+        writer = self.open()
+        headers = [
+            (name.decode("latin-1"), value.decode("latin-1"))
+            for name, values in response.headers.items()
+            if name.lower() not in _WIRE_HEADERS
+            for value in values
+        ]
+        headers.append(("Content-Length", str(len(response.body))))
+        try:
+            phrase = HTTPStatus(response.status).phrase
+        except ValueError:
+            phrase = "Unknown"
+        record = writer.create_warc_record(
+            response.url,
+            "response",
+            payload=BytesIO(response.body),
+            http_headers=StatusAndHeaders(
+                f"{response.status} {phrase}", headers, protocol="HTTP/1.1"
+            ),
+        )
+        writer.write_record(record)
+        self._flush()
+        self._count("responses")
+        return record.rec_headers.get_header("WARC-Record-ID")
+
+    def write_page(self, page: Page, record_id: str) -> None:
+        writer = self.open()
+        metadata = {
+            "url": page.url,
+            "site": page.site,
+            "depth": page.depth,
+            "encoding": page.encoding,
+            "fetched_at": page.fetched_at,
+            "anchor_texts": list(page.anchor_texts),
+        }
+        record = writer.create_warc_record(
+            page.url,
+            "metadata",
+            payload=BytesIO(json.dumps(metadata, ensure_ascii=False).encode("utf-8")),
+            warc_content_type=PAGE_METADATA_TYPE,
+            warc_headers_dict={"WARC-Concurrent-To": record_id, "WARC-Date": page.fetched_at},
+        )
+        writer.write_record(record)
+        self._flush()
+        self._count("pages")
+
+    def _flush(self) -> None:
+        if self._file is not None:
+            self._file.flush()
+
+    def _count(self, what: str) -> None:
+        if self.stats is not None:
+            self.stats.inc_value(f"newsstem/archive/{what}")
+
+
+def read_archive(path: str | Path) -> Iterator[ArchivedPage]:
+    """The responses of a WARC file (gzipped or not), each with its newsstem metadata."""
+    path = Path(path)
+    try:
+        stream = path.open("rb")
+    except OSError as error:
+        raise ArchiveError(f"{path}: cannot open the archive: {error.strerror}") from None
+    with stream:
+        _check_warc(stream, path)
+        pending: tuple[str, ArchivedPage] | None = None
+        try:
+            for record in ArchiveIterator(stream):
+                if record.rec_type == "response":
+                    if pending is not None:
+                        yield pending[1]
+                    pending = (
+                        record.rec_headers.get_header("WARC-Record-ID"),
+                        _response(record),
+                    )
+                elif record.rec_type == "metadata" and pending is not None:
+                    target = record.rec_headers.get_header("WARC-Concurrent-To")
+                    content_type = record.rec_headers.get_header("Content-Type") or ""
+                    if target == pending[0] and content_type.startswith(PAGE_METADATA_TYPE):
+                        yield _with_metadata(pending[1], record.content_stream().read(), path)
+                        pending = None
+        except ArchiveLoadFailed as error:
+            raise ArchiveError(f"{path}: not a readable WARC file: {error}") from None
+        if pending is not None:
+            yield pending[1]
+
+
+def _check_warc(stream: IO[bytes], path: Path) -> None:
+    """A WARC file starts with "WARC/" (after gzip decompression); warcio would warn and
+    skip through anything else."""
+    magic = stream.read(2)
+    stream.seek(0)
+    try:
+        head = gzip.GzipFile(fileobj=stream).read(5) if magic == b"\x1f\x8b" else stream.read(5)
+    except (OSError, EOFError, zlib.error) as error:
+        raise ArchiveError(f"{path}: not a readable WARC file: {error}") from None
+    finally:
+        stream.seek(0)
+    if head and head != b"WARC/":
+        raise ArchiveError(f"{path}: not a readable WARC file (no WARC record at its start)")
+
+
+def _response(record: Any) -> ArchivedPage:
+    headers = record.http_headers
+    status = int(headers.get_statuscode() or 0) if headers is not None else 0
+    content_type = headers.get_header("Content-Type") if headers is not None else None
+    return ArchivedPage(
+        url=record.rec_headers.get_header("WARC-Target-URI") or "",
+        body=record.content_stream().read(),
+        status=status,
+        content_type=content_type,
+        fetched_at=record.rec_headers.get_header("WARC-Date") or "",
+    )
+
+
+def _with_metadata(page: ArchivedPage, payload: bytes, path: Path) -> ArchivedPage:
+    try:
+        metadata = json.loads(payload.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        logger.warning("%s: unreadable metadata for %s, ignored", path, page.url)
+        return page
+    anchors = metadata.get("anchor_texts") or []
+    return ArchivedPage(
+        url=page.url,
+        body=page.body,
+        status=page.status,
+        content_type=page.content_type,
+        fetched_at=str(metadata.get("fetched_at") or page.fetched_at),
+        anchor_texts=tuple(str(text) for text in anchors),
+        depth=int(metadata.get("depth") or 0),
+        site=metadata.get("site"),
+        encoding=metadata.get("encoding"),
+    )

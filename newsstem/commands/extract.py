@@ -1,0 +1,101 @@
+"""``scrapy extract --input crawl.warc.gz -O articles.jsonl``: extraction offline.
+
+Every HTML page of the archives goes through the project's item pipelines, the
+same as in a crawl (learned patterns first, readability otherwise), with no
+request made; use the feed options (-o/-O) as with ``scrapy crawl``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import AsyncIterator
+from typing import Any
+
+from scrapy import Spider
+from scrapy.commands import BaseRunSpiderCommand
+from scrapy.exceptions import UsageError
+
+from newsstem.archive import ArchiveError, read_archive
+from newsstem.commands.learn import is_html_page
+from newsstem.encoding import decode_html
+from newsstem.items import Page
+from newsstem.layout.patterns import PatternFileError
+from newsstem.pipelines import load_patterns
+from newsstem.rules import site_of
+
+
+class ArchiveSpider(Spider):
+    """Yields a :class:`Page` for every HTML page of the archives (no requests)."""
+
+    name = "archive"
+    # Offline: nothing is fetched, so the URL store (which remembers crawls) stays out.
+    custom_settings = {"NEWSSTEM_URLDB": ""}
+
+    def __init__(self, inputs: list[str], site: str | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.inputs = inputs
+        self.site = site
+
+    async def start(self) -> AsyncIterator[Any]:
+        stats = self.crawler.stats
+        for path in self.inputs:
+            for archived in read_archive(path):
+                if not is_html_page(archived):
+                    stats.inc_value("newsstem/archive/skipped")
+                    continue
+                site = archived.site or site_of(archived.url)
+                if self.site is not None and site != self.site:
+                    continue
+                html, encoding = decode_html(archived.body, archived.content_type)
+                stats.inc_value("newsstem/archive/read")
+                yield Page(
+                    url=archived.url,
+                    site=site,
+                    html=html,
+                    encoding=encoding,
+                    depth=archived.depth,
+                    fetched_at=archived.fetched_at,
+                    status=archived.status,
+                    anchor_texts=list(archived.anchor_texts),
+                )
+
+
+class Command(BaseRunSpiderCommand):
+    requires_project = True
+
+    def syntax(self) -> str:
+        return "--input ARCHIVE [--input ARCHIVE ...] [--site SITE] -O FILE"
+
+    def short_desc(self) -> str:
+        return "Extract the articles of a WARC archive with the crawl's pipelines, offline"
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        super().add_options(parser)
+        parser.add_argument(
+            "--input", "-i", action="append", default=[], metavar="ARCHIVE",
+            help="WARC archive to read (written with -s NEWSSTEM_ARCHIVE=...); may be repeated",
+        )
+        parser.add_argument("--site", metavar="SITE", help="only the pages of this site")
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        assert self.settings is not None and self.crawler_process is not None
+        if args:
+            raise UsageError(f"extract: unexpected argument {args[0]!r}", print_help=False)
+        if not opts.input:
+            raise UsageError("extract: give the archive to read: --input crawl.warc.gz")
+        for path in opts.input:
+            try:
+                next(iter(read_archive(path)), None)
+            except ArchiveError as error:
+                raise UsageError(f"extract: {error}", print_help=False) from None
+        try:
+            load_patterns(self.settings)
+        except PatternFileError as error:
+            raise UsageError(f"extract: {error}", print_help=False) from None
+        # Archived pages are read, not fetched: nothing to be polite to.
+        self.settings.set("AUTOTHROTTLE_ENABLED", False, priority="cmdline")
+        crawler = self._create_crawler(ArchiveSpider)
+        self.crawler_process.crawl(crawler, inputs=opts.input, site=opts.site, **opts.spargs)
+        self.crawler_process.start()
+        if self.crawler_process.bootstrap_failed:
+            self.exitcode = 1

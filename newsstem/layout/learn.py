@@ -1,0 +1,593 @@
+"""Learn a site's layout patterns from its pages (Webstemmer's analyze.py, seed 004).
+
+For one site:
+
+1. decompose every page into layout blocks and keep, in keys, only the
+   attribute tokens that describe layout (:func:`~newsstem.layout.blocks.stable_tokens`);
+2. cluster the pages by layout (:mod:`~newsstem.layout.cluster`);
+3. per cluster of two pages or more, align the pages' blocks into one
+   sequence of *slots* (progressive alignment on the medoid page) and score
+   each slot:
+
+   - **DiffScore**: how much its text changes across pages: 1 − the mean
+     share of a page's word trigrams found in another page's text of that
+     slot (navigation ≈ 0, article text ≈ 1);
+   - **MainScore**: DiffScore × the mean meaningful characters *outside links*
+     (absent pages count 0): Webstemmer uses all characters, which lets
+     ever-changing link lists (related stories, most read) compete with the
+     article;
+
+4. roles: the slot of highest MainScore is the core of the article (pages
+   of the cluster without it, a template variant, get their own core); the
+   **main** blocks are the varying prose slots inside a core's element (the
+   core and its descendants: continued paragraphs, cross-heads, fact boxes)
+   and varying prose right next to main slots (a standfirst, a video caption),
+   so comments and other varying text beside the article are not taken;
+   short slots before or after all the substantial main ones whose words
+   repeat (bylines, datelines) are sub; a slot seen on one page only is main
+   only if at most a third of it is links (an embed is not proven prose). The
+   **title** is the short varying slot most similar to the anchor texts of the
+   links to the pages (recorded by the spider), or to the page's ``<title>``
+   when a page has no anchor text, or — Webstemmer's rule — to the main text,
+   before it; other varying slots are **sub**;
+5. pattern score = log(pages) × Σ MainScore of the main slots; a cluster
+   whose core carries less than ``min_main_chars`` characters is not an
+   article layout (index pages, galleries): it becomes a *hub* pattern, so
+   that pages of that layout are known as hubs later (not handed to the
+   readability fallback, which finds "articles" in lists of teasers).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+
+from newsstem.layout.blocks import BlockParser, KeyFilter, PageLayout, stable_tokens
+from newsstem.layout.cluster import (
+    ClusterOptions,
+    KeyInterner,
+    KeySequence,
+    align,
+    cluster,
+    layout_weight,
+    similarity,
+)
+from newsstem.layout.patterns import LayoutPattern, PatternBlock, PatternSet
+
+__all__ = ["ClusterOutcome", "LearnOptions", "LearnResult", "TrainingPage", "learn"]
+
+_WORD = re.compile(r"\w+")
+_FORM = re.compile(r"(^|/)form(:|/|$)")
+
+
+@dataclass(frozen=True)
+class TrainingPage:
+    """A page to learn from: its URL, HTML (bytes are decoded like the crawler does) and
+    the texts of the links that pointed to it."""
+
+    url: str
+    html: str | bytes
+    anchor_texts: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class LearnOptions:
+    """Parameters of learning; they are recorded in the pattern file."""
+
+    cluster: ClusterOptions = field(default_factory=ClusterOptions)
+    # A layout seen on one page has nothing to compare its text with.
+    min_pages: int = 2
+    # Pages of one cluster used to build its pattern (Webstemmer's -m): beyond a
+    # few dozen, more pages change the scores by less than their rounding.
+    sample_pages: int = 40
+    # Webstemmer's -T 0.5: a slot whose text varies less than this is static.
+    diff_threshold: float = 0.5
+    # A cluster whose core slot carries fewer meaningful characters outside links
+    # (mean over its pages) is not an article layout: index pages, galleries.
+    # The same as NEWSSTEM_MIN_ARTICLE_CHARS by default.
+    min_main_chars: int = 200
+    # Main text is prose: a slot more than half link text is a list of links.
+    max_main_link_share: float = 0.5
+    # Least similarity (Dice of word sets) of a title slot to its reference texts
+    # (Webstemmer's analyze.py -T); a headline shares most of its words with the
+    # anchor texts or the <title>, a section label or a byline shares few.
+    title_threshold: float = 0.5
+    # A title is a line, not a paragraph: mean meaningful characters at most.
+    max_title_chars: int = 300
+    # Patterns scoring below this are dropped (Webstemmer's -S; 0 keeps all).
+    min_score: float = 0.0
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class ClusterOutcome:
+    """What became of one cluster of pages: a pattern id, or the reason there is none."""
+
+    pages: int
+    pattern_id: str | None
+    reason: str
+    score: float = 0.0
+
+
+@dataclass(frozen=True)
+class LearnResult:
+    pattern_set: PatternSet
+    outcomes: tuple[ClusterOutcome, ...]
+    cut: float  # the similarity cut clustering chose
+
+
+@dataclass
+class _Slot:
+    """One aligned position of a cluster's pages: the texts of the pages that have it."""
+
+    key: str
+    key_id: int
+    texts: dict[int, str] = field(default_factory=dict)  # page -> text
+    weights: dict[int, int] = field(default_factory=dict)  # page -> meaningful characters
+    own: dict[int, int] = field(default_factory=dict)  # page -> characters outside links
+
+    def add(self, page: int, text: str, weight: int, own: int) -> None:
+        if page in self.texts:  # two blocks of one page aligned here: keep both
+            self.texts[page] += "\n" + text
+            self.weights[page] += weight
+            self.own[page] += own
+        else:
+            self.texts[page] = text
+            self.weights[page] = weight
+            self.own[page] = own
+
+    def mean_weight(self) -> float:
+        return sum(self.weights.values()) / len(self.weights) if self.weights else 0.0
+
+
+@dataclass
+class _ScoredSlot:
+    slot: _Slot
+    diff: float
+    main: float
+    presence: float
+    weight: float  # mean meaningful characters where present
+    own_weight: float  # the same, outside links
+    link_share: float
+    role: str = "none"
+
+
+def learn(
+    site: str,
+    pages: Sequence[TrainingPage],
+    options: LearnOptions | None = None,
+    parser: BlockParser | None = None,
+) -> LearnResult:
+    """Learn the layout patterns of ``site`` from ``pages``."""
+    options = options or LearnOptions()
+    parser = parser or BlockParser()
+    layouts = [parser.decompose(page.html) for page in pages]
+    key_filter = KeyFilter(stable_tokens(layouts))
+    layouts = [key_filter.apply(layout) for layout in layouts]
+    intern = KeyInterner()
+    sequences = [_sequence(layout, intern) for layout in layouts]
+    clustering = cluster(sequences, options.cluster)
+    site_texts = _SiteTexts(layouts)
+    patterns: list[LayoutPattern] = []
+    outcomes: list[ClusterOutcome] = []
+    for members in clustering.clusters:
+        pattern, reason = _learn_cluster(
+            [layouts[i] for i in members],
+            [sequences[i] for i in members],
+            [pages[i] for i in members],
+            intern,
+            options,
+            site_texts if len(members) == 1 else None,
+        )
+        if pattern is None:
+            outcomes.append(ClusterOutcome(len(members), None, reason))
+        elif pattern.score < options.min_score:
+            outcomes.append(
+                ClusterOutcome(len(members), None, f"score {pattern.score:.0f} < min_score")
+            )
+        else:
+            temporary = f"cluster-{len(patterns)}"
+            patterns.append(_renamed(pattern, temporary))
+            outcomes.append(ClusterOutcome(len(members), temporary, reason, pattern.score))
+    order = sorted(
+        range(len(patterns)), key=lambda i: (patterns[i].kind != "article", -patterns[i].score)
+    )
+    renamed = {f"cluster-{i}": f"{site}/{rank}" for rank, i in enumerate(order, 1)}
+    patterns = [_renamed(patterns[i], renamed[f"cluster-{i}"]) for i in order]
+    outcomes = [
+        ClusterOutcome(o.pages, renamed.get(o.pattern_id or ""), o.reason, o.score)
+        for o in outcomes
+    ]
+    pattern_set = PatternSet(
+        site=site,
+        patterns=tuple(patterns),
+        learned_at=datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        parameters={**options.as_dict(), "pages": len(pages), "cut": round(clustering.cut, 3)},
+        sources=tuple(page.url for page in pages),
+    )
+    return LearnResult(pattern_set, tuple(outcomes), clustering.cut)
+
+
+def _renamed(pattern: LayoutPattern, new_id: str) -> LayoutPattern:
+    return LayoutPattern(
+        new_id, pattern.score, pattern.pages, pattern.blocks, pattern.sources, pattern.kind
+    )
+
+
+def _sequence(layout: PageLayout, intern: KeyInterner) -> KeySequence:
+    return KeySequence.of(
+        [intern(block.key) for block in layout.blocks],
+        [layout_weight(block.weight) for block in layout.blocks],
+    )
+
+
+# Pattern sources listed per pattern (the file lists every page once, at the top).
+SOURCES_PER_PATTERN = 20
+# Medoid search compares this many pages of a cluster all-pairs.
+MEDOID_CANDIDATES = 12
+
+
+def _learn_cluster(
+    layouts: list[PageLayout],
+    sequences: list[KeySequence],
+    pages: list[TrainingPage],
+    intern: KeyInterner,
+    options: LearnOptions,
+    site_texts: _SiteTexts | None = None,
+) -> tuple[LayoutPattern | None, str]:
+    size = len(layouts)
+    sample = _evenly(range(size), options.sample_pages)
+    center = _medoid([sequences[i] for i in sample])
+    slots = _align_pages(layouts, sequences, sample, sample[center], intern)
+    scored = _score_slots(slots, len(sample), options, site_texts)
+    sources = tuple(page.url for page in pages[:SOURCES_PER_PATTERN])
+    cores = _cores(scored, options)
+    biggest = cores[0][0].own_weight if cores else max((s.own_weight for s in scored), default=0)
+    if biggest < options.min_main_chars:
+        reason = f"hub layout: no page has {options.min_main_chars} characters of varying prose"
+        return _pattern(scored, size, sources, "hub"), reason
+    if size < options.min_pages:
+        return None, "a layout of one page"
+    by_page = dict(zip(sample, (pages[i] for i in sample)))
+    titles = []
+    for core, _ in cores:
+        core.role = "main"
+    for core, group in cores:
+        title = _title(scored, core, group, by_page, layouts, options)
+        if title is not None:
+            title.role = "title"
+            titles.append(title)
+    _mark_main(scored, [core for core, _ in cores], options)
+    for slot in scored:
+        if slot.role == "none" and slot.diff >= options.diff_threshold:
+            slot.role = "sub"
+    reason = "article layout" if titles else "article layout, no title block found"
+    if len(cores) > 1:
+        reason += f" ({len(cores)} variants)"
+    return _pattern(scored, size, sources, "article"), reason
+
+
+def _pattern(
+    scored: list[_ScoredSlot], pages: int, sources: tuple[str, ...], kind: str
+) -> LayoutPattern:
+    # a slot of one page in a cluster of several says little about the layout
+    kept = [s for s in scored if s.role != "none" or len(s.slot.texts) > 1 or pages < 4]
+    score = math.log(pages) * sum(s.main for s in kept if s.role == "main")
+    blocks = tuple(  # rounded as in the file, so that a saved file loads back equal
+        PatternBlock(
+            key=s.slot.key,
+            role=s.role,
+            diff_score=round(s.diff, 3),
+            main_score=round(s.main, 1),
+            presence=round(s.presence, 3),
+            weight=round(s.weight, 1),
+        )
+        for s in kept
+    )
+    return LayoutPattern("", round(score, 2), pages, blocks, sources, kind)
+
+
+def _evenly(indices: range, limit: int) -> list[int]:
+    items = list(indices)
+    if len(items) <= limit:
+        return items
+    step = len(items) / limit
+    return [items[int(i * step)] for i in range(limit)]
+
+
+def _medoid(sequences: list[KeySequence]) -> int:
+    candidates = _evenly(range(len(sequences)), MEDOID_CANDIDATES)
+    best, best_total = 0, -1.0
+    for x in candidates:
+        total = sum(similarity(sequences[x], sequences[y]) for y in candidates if y != x)
+        if total > best_total:
+            best, best_total = x, total
+    return best
+
+
+def _align_pages(
+    layouts: list[PageLayout],
+    sequences: list[KeySequence],
+    sample: list[int],
+    center: int,
+    intern: KeyInterner,
+) -> list[_Slot]:
+    """Progressive alignment: the medoid's blocks are the first slots; each other page
+    (most similar first) is aligned with the slots, its unmatched blocks become new slots."""
+    slots: list[_Slot] = []
+    for block in layouts[center].blocks:
+        slot = _Slot(block.key, intern(block.key))
+        slot.add(center, block.text, block.weight, block.own_weight)
+        slots.append(slot)
+    others = [i for i in sample if i != center]
+    others.sort(key=lambda i: -similarity(sequences[center], sequences[i]))
+    for page in others:
+        slot_sequence = KeySequence.of(
+            [s.key_id for s in slots], [layout_weight(round(s.mean_weight())) for s in slots]
+        )
+        pairs = align(sequences[page], slot_sequence).pairs
+        blocks = layouts[page].blocks
+        merged: list[_Slot] = []
+        next_block, next_slot = 0, 0
+        for block_index, slot_index in (*pairs, (len(blocks), len(slots))):
+            merged.extend(slots[next_slot:slot_index])
+            for unmatched in blocks[next_block:block_index]:
+                slot = _Slot(unmatched.key, intern(unmatched.key))
+                slot.add(page, unmatched.text, unmatched.weight, unmatched.own_weight)
+                merged.append(slot)
+            if slot_index < len(slots):
+                block = blocks[block_index]
+                slots[slot_index].add(page, block.text, block.weight, block.own_weight)
+                merged.append(slots[slot_index])
+            next_block, next_slot = block_index + 1, slot_index + 1
+        slots = merged
+    return slots
+
+
+class _SiteTexts:
+    """Texts of each key on the site's pages (a few per key): a page alone in its layout
+    can still tell its static blocks (the site's footer) from its own text."""
+
+    PER_KEY = 10
+
+    def __init__(self, layouts: Sequence[PageLayout]) -> None:
+        self.texts: dict[str, list[str]] = {}
+        for layout in layouts:
+            seen: set[str] = set()
+            for block in layout.blocks:
+                if block.key in seen:
+                    continue
+                seen.add(block.key)
+                texts = self.texts.setdefault(block.key, [])
+                if len(texts) < self.PER_KEY:
+                    texts.append(block.text)
+
+    def others(self, key: str, text: str) -> list[str]:
+        texts = list(self.texts.get(key, ()))
+        if text in texts:
+            texts.remove(text)  # the page's own text (identical texts elsewhere stay)
+        return texts
+
+
+def _score_slots(
+    slots: list[_Slot], pages: int, options: LearnOptions, site_texts: _SiteTexts | None = None
+) -> list[_ScoredSlot]:
+    scored = []
+    for slot in slots:
+        present = len(slot.texts)
+        total = sum(slot.weights.values())
+        own = sum(slot.own.values())
+        texts = list(slot.texts.values())
+        if site_texts is not None and len(texts) == 1:
+            texts += site_texts.others(slot.key, texts[0])
+        diff = diff_score(texts)
+        scored.append(
+            _ScoredSlot(
+                slot=slot,
+                diff=diff,
+                main=diff * own / pages,
+                presence=present / pages,
+                weight=total / present if present else 0.0,
+                own_weight=own / present if present else 0.0,
+                link_share=1 - own / total if total else 0.0,
+            )
+        )
+    return scored
+
+
+def diff_score(texts: Sequence[str]) -> float:
+    """How much texts differ: 1 − the mean share of a text's word trigrams found in
+    another text (averaged over the other texts). One text alone counts as varying.
+
+    >>> diff_score(["Home | World | Sport"] * 3)
+    0.0
+    >>> diff_score(["The cat sat on the mat", "A dog ran in the park", "Rain fell all day long"])
+    1.0
+    >>> round(diff_score(["Updated 3 May 2013", "Updated 4 May 2013"]), 2)
+    1.0
+    """
+    if len(texts) < 2:
+        return 1.0
+    shingle_sets = [_shingles(text) for text in texts]
+    counts: Counter[int] = Counter()
+    for shingles in shingle_sets:
+        counts.update(shingles)
+    others = len(texts) - 1
+    shared = 0.0
+    for shingles in shingle_sets:
+        if shingles:
+            shared += sum(counts[s] - 1 for s in shingles) / (others * len(shingles))
+        else:
+            shared += 1.0  # empty everywhere: static
+    return max(0.0, 1.0 - shared / len(texts))
+
+
+def _shingles(text: str) -> set[int]:
+    words = _WORD.findall(text.lower())
+    if len(words) < 3:
+        return {hash(tuple(words))} if words else set()
+    return {hash((words[i], words[i + 1], words[i + 2])) for i in range(len(words) - 2)}
+
+
+def _is_prose(slot: _ScoredSlot, options: LearnOptions) -> bool:
+    return (
+        slot.diff >= options.diff_threshold
+        and slot.link_share <= options.max_main_link_share
+        and not _FORM.search(slot.slot.key)  # labels of a form are not an article
+    )
+
+
+def _cores(scored: list[_ScoredSlot], options: LearnOptions) -> list[tuple[_ScoredSlot, list[int]]]:
+    """The article's core slot, and, for pages of the cluster that lack it (a variant of
+    the template that puts the article elsewhere), their own core: each with its pages."""
+    candidates = [s for s in scored if _is_prose(s, options)]
+    uncovered = {page for s in scored for page in s.slot.texts}
+    cores: list[tuple[_ScoredSlot, list[int]]] = []
+    while uncovered and candidates:
+        best = max(
+            candidates,
+            key=lambda s: s.diff * sum(own for p, own in s.slot.own.items() if p in uncovered),
+        )
+        group = sorted(p for p in best.slot.own if p in uncovered)
+        if cores:
+            mean_own = sum(best.slot.own[p] for p in group) / len(group) if group else 0.0
+            if len(group) < options.min_pages or mean_own < options.min_main_chars:
+                break
+        cores.append((best, group))
+        uncovered.difference_update(group)
+        candidates.remove(best)
+    return cores
+
+
+# A slot seen on one page only has no other page to prove it is article text; it is
+# taken as main only if at most this share of it is links (an embedded post or a
+# "read also" box is more: readability drops such containers above 0.2-0.25).
+UNPROVEN_LINK_SHARE = 1 / 3
+# ... but a short slot whose text is new on every page (a cross-head opening the body)
+# stays main: bylines and datelines repeat words (names, months, "Updated").
+EDGE_MAX_DIFF = 0.95
+# Main text also takes in the varying prose right next to it (a standfirst, a video
+# caption before the body) down to this many characters: shorter is a byline or a date.
+MIN_NEIGHBOUR_CHARS = 50
+
+
+def _mark_main(scored: list[_ScoredSlot], cores: list[_ScoredSlot], options: LearnOptions) -> None:
+    """Main slots: varying prose inside a core's element (continued paragraphs,
+    cross-heads, fact boxes), and varying prose adjacent to main slots."""
+    core_keys = [core.slot.key for core in cores]
+    several_pages = len({page for s in scored for page in s.slot.texts}) > 1
+
+    def eligible(slot: _ScoredSlot) -> bool:
+        if slot.role != "none" or not _is_prose(slot, options):
+            return False
+        # seen once and a third links: an embed or a reference, not proven prose
+        return not (
+            several_pages
+            and len(slot.slot.texts) == 1
+            and slot.link_share > UNPROVEN_LINK_SHARE
+        )
+
+    for slot in scored:
+        key = slot.slot.key
+        if eligible(slot) and any(key == k or key.startswith(k + "/") for k in core_keys):
+            slot.role = "main"
+
+    def neighbour(slot: _ScoredSlot) -> bool:
+        return eligible(slot) and slot.own_weight >= MIN_NEIGHBOUR_CHARS
+
+    for order in (range(1, len(scored)), range(len(scored) - 2, -1, -1)):
+        for index in order:
+            step = 1 if order.step == 1 else -1
+            if scored[index - step].role == "main" and neighbour(scored[index]):
+                scored[index].role = "main"
+    # Short main slots before or after all the substantial ones are a dateline or a
+    # byline, not a cross-head: cross-heads sit between paragraphs.
+    substantial = [
+        i for i, s in enumerate(scored) if s.role == "main" and s.own_weight >= MIN_NEIGHBOUR_CHARS
+    ]
+    if substantial:
+        first, last = substantial[0], substantial[-1]
+        for index, slot in enumerate(scored):
+            if slot.role == "main" and not first <= index <= last and slot.diff < EDGE_MAX_DIFF:
+                slot.role = "sub"
+
+
+def _title(
+    scored: list[_ScoredSlot],
+    core: _ScoredSlot,
+    group: list[int],
+    pages: dict[int, TrainingPage],
+    layouts: list[PageLayout],
+    options: LearnOptions,
+) -> _ScoredSlot | None:
+    """The title slot of the pages of ``group``: the short varying slot most similar to
+    the anchor texts (else the <title>), else Webstemmer's fallback: the slot before
+    the main text that repeats most of its words."""
+    members = set(group)
+    candidates = []
+    for slot in scored:
+        present = [p for p in slot.slot.texts if p in members]
+        if (
+            slot.role == "none"
+            and slot.diff >= options.diff_threshold
+            and len(present) >= 0.5 * len(group)
+            and 0 < slot.weight <= options.max_title_chars
+        ):
+            candidates.append((slot, present))
+    if not candidates:
+        return None
+    references: dict[int, list[set[str]]] = {}
+    for index in group:
+        texts = list(pages[index].anchor_texts) or [layouts[index].title]
+        references[index] = [_words(t) for t in texts if t]
+    core_position = scored.index(core)
+    best, best_score = None, options.title_threshold
+    for slot, present in candidates:
+        total = 0.0
+        for index in present:
+            words = _words(slot.slot.texts[index].split("\n", 1)[0])
+            total += max((_dice(words, ref) for ref in references[index]), default=0.0)
+        score = total / len(group)
+        closeness = -abs(core_position - scored.index(slot)) * 1e-6  # ties: nearer the core
+        if score + closeness > best_score:
+            best, best_score = slot, score + closeness
+    if best is not None:
+        return best
+    return _title_from_main(scored, core, [s for s, _ in candidates], options)
+
+
+def _title_from_main(
+    scored: list[_ScoredSlot],
+    core: _ScoredSlot,
+    candidates: list[_ScoredSlot],
+    options: LearnOptions,
+) -> _ScoredSlot | None:
+    """Webstemmer's fallback: the slot before the main text whose words it repeats most."""
+    core_position = scored.index(core)
+    best, best_score = None, options.title_threshold
+    for slot in scored[:core_position]:
+        if slot not in candidates:
+            continue
+        total = 0.0
+        for page, text in slot.slot.texts.items():
+            words = _words(text)
+            main = _words(core.slot.texts.get(page, ""))
+            total += len(words & main) / len(words) if words else 0.0
+        score = slot.presence * total / len(slot.slot.texts)
+        if score > best_score:
+            best, best_score = slot, score
+    return best
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.lower()))
+
+
+def _dice(a: set[str], b: set[str]) -> float:
+    return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0

@@ -1,0 +1,631 @@
+"""Pattern files, and extraction of TITLE / MAIN / SUB text by a learned pattern.
+
+A pattern file holds what :mod:`newsstem.layout.learn` found for one site:
+its layouts, each as the ordered block keys of the layout with their
+DiffScore, MainScore, presence and role. It is JSON, one file per site,
+written to be read and edited by a person (one block per line; wrapped here)::
+
+    {
+      "format": "newsstem-patterns",
+      "version": 1,
+      "site": "example.com",
+      "learned_at": "2026-11-22T10:00:00Z",
+      "parameters": {...},
+      "sources": ["https://example.com/a.html", ...],
+      "patterns": [
+        {"id": "example.com/1", "score": 5012.3, "pages": 12, "sources": [...],
+         "blocks": [
+          {"role": "none", "diff": 0.0, "main": 0.0, "presence": 1.0, "weight": 64.0,
+           "key": "body/div:id=nav"},
+          {"role": "title", "diff": 1.0, "main": 40.2, "presence": 1.0, "weight": 41.0,
+           "key": "body/div:id=main/h1"},
+          {"role": "main", "diff": 0.99, "main": 2850.0, "presence": 1.0, "weight": 2900.0,
+           "key": "body/div:id=main/div:class=story"}
+         ]}
+      ]
+    }
+
+Roles: ``title`` (the headline: one block, or one per template variant; the
+first found on a page is used), ``main`` (the article text), ``sub``
+(varying text that is not the article: captions, related links, comments),
+``none`` (static: navigation, banners). Editing a role is how a person tunes
+a pattern; deleting a pattern drops that layout. :func:`load_pattern_file`
+validates everything and raises :class:`PatternFileError` naming the file
+and the place of the first problem.
+
+Extraction (:class:`SitePatterns`): a page is decomposed, its keys filtered to
+the tokens the patterns use, and aligned with every pattern of its site; the
+most similar pattern wins if the similarity reaches the threshold (0.7 by
+default; see ``_CompiledPattern.similarity``). Page blocks aligned with
+``main`` blocks are the body;
+blocks the pattern has not seen get the role of the pattern block with the
+same key nearest to their position, so an article with more inserts than
+any learned page still comes out whole.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from newsstem.layout.blocks import BlockParser, KeyFilter, LayoutBlock, PageLayout
+from newsstem.layout.cluster import KeyInterner, KeySequence, align, layout_weight
+
+__all__ = [
+    "FORMAT",
+    "ROLES",
+    "VERSION",
+    "Extraction",
+    "HubPage",
+    "LayoutPattern",
+    "MatchOptions",
+    "NoMatch",
+    "PatternBlock",
+    "PatternFileError",
+    "PatternLibrary",
+    "PatternSet",
+    "SitePatterns",
+    "load_pattern_file",
+    "load_patterns_dir",
+    "pattern_file_name",
+    "save_pattern_file",
+]
+
+FORMAT = "newsstem-patterns"
+VERSION = 1
+ROLES = ("title", "main", "sub", "none")
+KINDS = ("article", "hub")
+# Below this similarity a page matches no pattern (Webstemmer's extract.py -t, 0.8 there,
+# on another measure). On cleanportal, pages of a learned layout score 0.78-1.0 (one
+# article with 200 more inserted blocks than any learned page: 0.69), index pages
+# against article layouts 0.2 and the two template families of washingtonpost 0.0.
+DEFAULT_MATCH_THRESHOLD = 0.7
+
+
+class PatternFileError(ValueError):
+    """A pattern file that cannot be used; the message names the file and the problem."""
+
+
+@dataclass(frozen=True, slots=True)
+class PatternBlock:
+    """One layout block of a pattern."""
+
+    key: str
+    role: str  # one of ROLES
+    diff_score: float  # 0 = the same text on every page, 1 = different on every page
+    main_score: float  # diff_score × mean meaningful characters outside links
+    presence: float  # share of the learned pages that have this block
+    weight: float  # mean meaningful characters where present
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutPattern:
+    """One learned layout of a site."""
+
+    id: str
+    score: float  # log(pages) × sum of the MainScores of the main blocks
+    pages: int
+    blocks: tuple[PatternBlock, ...]
+    sources: tuple[str, ...] = ()
+    kind: str = "article"  # one of KINDS: "hub" layouts (index pages) have no main text
+
+    @property
+    def title_index(self) -> int | None:
+        for index, block in enumerate(self.blocks):
+            if block.role == "title":
+                return index
+        return None
+
+
+@dataclass(frozen=True)
+class PatternSet:
+    """The content of one pattern file: the layouts of one site."""
+
+    site: str
+    patterns: tuple[LayoutPattern, ...]
+    learned_at: str = ""
+    parameters: dict[str, Any] = field(default_factory=dict)
+    sources: tuple[str, ...] = ()
+    version: int = VERSION
+
+
+# ---------------------------------------------------------------------------- files
+
+
+def pattern_file_name(site: str) -> str:
+    """The file name of a site's patterns: the site with unsafe characters replaced.
+
+    >>> pattern_file_name("127.0.0.1:8080"), pattern_file_name("bbc.co.uk")
+    ('127.0.0.1_8080.json', 'bbc.co.uk.json')
+    """
+    return re.sub(r"[^A-Za-z0-9._-]", "_", site) + ".json"
+
+
+def save_pattern_file(pattern_set: PatternSet, directory: str | Path) -> Path:
+    """Write ``<directory>/<site>.json`` (atomically) and return its path."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / pattern_file_name(pattern_set.site)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(dumps(pattern_set), encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def dumps(pattern_set: PatternSet) -> str:
+    """The JSON text of a pattern file: indented, one block per line."""
+    head = {
+        "format": FORMAT,
+        "version": pattern_set.version,
+        "site": pattern_set.site,
+        "learned_at": pattern_set.learned_at,
+        "parameters": pattern_set.parameters,
+        "sources": list(pattern_set.sources),
+    }
+    lines = ["{"]
+    for name, value in head.items():
+        lines.append(f"  {json.dumps(name)}: {json.dumps(value, ensure_ascii=False)},")
+    lines.append('  "patterns": [')
+    for p_index, pattern in enumerate(pattern_set.patterns):
+        lines.append("    {")
+        lines.append(f'      "id": {json.dumps(pattern.id, ensure_ascii=False)},')
+        lines.append(f'      "kind": {json.dumps(pattern.kind)},')
+        lines.append(f'      "score": {round(pattern.score, 2)},')
+        lines.append(f'      "pages": {pattern.pages},')
+        lines.append(f'      "sources": {json.dumps(list(pattern.sources), ensure_ascii=False)},')
+        lines.append('      "blocks": [')
+        for b_index, block in enumerate(pattern.blocks):
+            item = {
+                "role": block.role,
+                "diff": round(block.diff_score, 3),
+                "main": round(block.main_score, 1),
+                "presence": round(block.presence, 3),
+                "weight": round(block.weight, 1),
+                "key": block.key,
+            }
+            comma = "," if b_index < len(pattern.blocks) - 1 else ""
+            lines.append(f"        {json.dumps(item, ensure_ascii=False)}{comma}")
+        lines.append("      ]")
+        lines.append("    }" + ("," if p_index < len(pattern_set.patterns) - 1 else ""))
+    lines.append("  ]")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def load_pattern_file(path: str | Path) -> PatternSet:
+    """Read and validate one pattern file; :class:`PatternFileError` says what is wrong."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise PatternFileError(f"{path}: cannot read the pattern file: {error}") from None
+    return loads(text, source=str(path))
+
+
+def loads(text: str, source: str = "<pattern file>") -> PatternSet:
+    """Parse and validate the JSON text of a pattern file."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise PatternFileError(
+            f"{source}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg}); "
+            "fix the file or learn it again with `scrapy learn`"
+        ) from None
+    return _Validator(source).pattern_set(data)
+
+
+def load_patterns_dir(directory: str | Path) -> dict[str, PatternSet]:
+    """Every ``*.json`` pattern file of a directory, by site. A missing directory has none."""
+    directory = Path(directory)
+    if not directory.exists():
+        return {}
+    if not directory.is_dir():
+        raise PatternFileError(f"{directory}: the patterns directory is not a directory")
+    sets: dict[str, PatternSet] = {}
+    for path in sorted(directory.glob("*.json")):
+        pattern_set = load_pattern_file(path)
+        if pattern_set.site in sets:
+            raise PatternFileError(
+                f"{path}: site {pattern_set.site!r} already has patterns in another file "
+                "of this directory; keep one file per site"
+            )
+        sets[pattern_set.site] = pattern_set
+    return sets
+
+
+class _Validator:
+    """Checks the structure of a parsed pattern file, naming the place of each problem."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, where: str, problem: str) -> PatternFileError:
+        return PatternFileError(f"{self.source}: {where}: {problem}")
+
+    def field(self, obj: dict, name: str, kind: type | tuple[type, ...], where: str) -> Any:
+        if name not in obj:
+            raise self.fail(where, f"missing field {name!r}")
+        value = obj[name]
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+            expected = " or ".join(k.__name__ for k in kinds)
+            raise self.fail(f"{where}.{name}", f"expected {expected}, got {value!r:.60}")
+        return value
+
+    def number(self, obj: dict, name: str, where: str, low: float, high: float | None) -> float:
+        value = float(self.field(obj, name, (int, float), where))
+        if value < low or (high is not None and value > high):
+            bound = f"between {low} and {high}" if high is not None else f">= {low}"
+            raise self.fail(f"{where}.{name}", f"{value} is not {bound}")
+        return value
+
+    def pattern_set(self, data: Any) -> PatternSet:
+        if not isinstance(data, dict):
+            raise self.fail("top level", "expected a JSON object")
+        if data.get("format") != FORMAT:
+            raise self.fail("format", f"expected {FORMAT!r}, got {data.get('format')!r}")
+        version = self.field(data, "version", int, "top level")
+        if version != VERSION:
+            raise self.fail(
+                "version", f"version {version} is not supported (this newsstem reads {VERSION})"
+            )
+        site = self.field(data, "site", str, "top level")
+        if not site:
+            raise self.fail("site", "must not be empty")
+        parameters = data.get("parameters", {})
+        if not isinstance(parameters, dict):
+            raise self.fail("parameters", "expected an object")
+        learned_at = data.get("learned_at", "")
+        if not isinstance(learned_at, str):
+            raise self.fail("learned_at", "expected a string")
+        sources = self.strings(data.get("sources", []), "sources")
+        raw_patterns = self.field(data, "patterns", list, "top level")
+        patterns = tuple(self.pattern(p, f"patterns[{i}]") for i, p in enumerate(raw_patterns))
+        seen: set[str] = set()
+        for index, pattern in enumerate(patterns):
+            if pattern.id in seen:
+                raise self.fail(f"patterns[{index}].id", f"{pattern.id!r} is used twice")
+            seen.add(pattern.id)
+        return PatternSet(site, patterns, learned_at, parameters, sources, version)
+
+    def strings(self, value: Any, where: str) -> tuple[str, ...]:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise self.fail(where, "expected a list of strings")
+        return tuple(value)
+
+    def pattern(self, data: Any, where: str) -> LayoutPattern:
+        if not isinstance(data, dict):
+            raise self.fail(where, "expected an object")
+        pattern_id = self.field(data, "id", str, where)
+        if not pattern_id:
+            raise self.fail(f"{where}.id", "must not be empty")
+        kind = data.get("kind", "article")
+        if kind not in KINDS:
+            choices = ", ".join(repr(k) for k in KINDS)
+            raise self.fail(f"{where}.kind", f"{kind!r} is not one of {choices}")
+        score = self.number(data, "score", where, float("-inf"), None)
+        pages = self.field(data, "pages", int, where)
+        sources = self.strings(data.get("sources", []), f"{where}.sources")
+        raw_blocks = self.field(data, "blocks", list, where)
+        if not raw_blocks:
+            raise self.fail(f"{where}.blocks", "a pattern needs at least one block")
+        blocks = tuple(self.block(b, f"{where}.blocks[{i}]") for i, b in enumerate(raw_blocks))
+        if kind == "article" and not any(b.role == "main" for b in blocks):
+            raise self.fail(f"{where}.blocks", "no block has the role 'main'")
+        return LayoutPattern(pattern_id, score, pages, blocks, sources, kind)
+
+    def block(self, data: Any, where: str) -> PatternBlock:
+        if not isinstance(data, dict):
+            raise self.fail(where, "expected an object")
+        key = self.field(data, "key", str, where)
+        if not key or key != key.strip() or "//" in key or key.endswith("/"):
+            raise self.fail(f"{where}.key", f"{key!r} is not a block key (tag/tag:attr=value/...)")
+        role = self.field(data, "role", str, where)
+        if role not in ROLES:
+            choices = ", ".join(repr(r) for r in ROLES)
+            raise self.fail(f"{where}.role", f"{role!r} is not one of {choices}")
+        return PatternBlock(
+            key=key,
+            role=role,
+            diff_score=self.number(data, "diff", where, 0.0, 1.0),
+            main_score=self.number(data, "main", where, 0.0, None),
+            presence=self.number(data, "presence", where, 0.0, 1.0),
+            weight=self.number(data, "weight", where, 0.0, None),
+        )
+
+
+# ---------------------------------------------------------------------------- extraction
+
+
+@dataclass(frozen=True)
+class MatchOptions:
+    """How pages are matched to patterns."""
+
+    # the least similarity to a pattern (see DEFAULT_MATCH_THRESHOLD)
+    threshold: float = DEFAULT_MATCH_THRESHOLD
+    # Webstemmer's -S: a page lacking any block that every learned page had matches nothing.
+    strict: bool = False
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """What a pattern extracted from a page."""
+
+    pattern_id: str
+    similarity: float
+    title: str
+    main: tuple[str, ...]  # main block texts, in page order (lines separated by "\n")
+    sub: tuple[str, ...]
+
+    @property
+    def body(self) -> str:
+        """The main text, one paragraph per line of the blocks, blank lines between."""
+        return "\n\n".join(line for text in self.main for line in text.split("\n"))
+
+    @property
+    def sub_text(self) -> str:
+        return "\n\n".join(line for text in self.sub for line in text.split("\n"))
+
+
+@dataclass(frozen=True)
+class HubPage:
+    """The page has the layout of a hub (index, section, gallery page) of its site."""
+
+    pattern_id: str
+    similarity: float
+
+
+@dataclass(frozen=True)
+class NoMatch:
+    """No pattern fits the page well enough: the reason, and the best similarity seen."""
+
+    reason: str
+    best_similarity: float = 0.0
+    best_pattern: str | None = None
+
+
+@dataclass(frozen=True)
+class _CompiledPattern:
+    pattern: LayoutPattern
+    sequence: KeySequence  # slot keys, weighted by layout weight × presence (for aligning)
+    roles_by_key: dict[int, tuple[tuple[int, str], ...]]  # key id -> ((slot, role), ...)
+    main_keys: tuple[str, ...]
+    usual: tuple[tuple[int, float], ...]  # (slot, layout weight) of slots most pages have
+    required: frozenset[int]  # slots every learned page had (strict mode)
+
+    def similarity(self, page: KeySequence, pairs: Sequence[tuple[int, int]]) -> float:
+        """How well a page fits this layout: the harmonic mean of
+
+        - recall: the share of the usual blocks of the layout (on half of the learned
+          pages or more) that the page has, and
+        - precision: the share of the page made of blocks the layout knows (aligned,
+          or with a key the layout has elsewhere: a second fact box in an article).
+
+        Plain LCS similarity would count every insert against the page, so an article
+        with more inserts than any learned page (bbc, 0.64) would look as foreign as a
+        page of another layout; index pages stay far below (0.2: their lists are
+        blocks no article has).
+        """
+        aligned_slots = {j for _, j in pairs}
+        usual_total = sum(w for _, w in self.usual)
+        recall = (
+            sum(w for j, w in self.usual if j in aligned_slots) / usual_total
+            if usual_total
+            else 1.0
+        )
+        aligned_blocks = {i for i, _ in pairs}
+        known = sum(
+            w
+            for i, (key, w) in enumerate(zip(page.keys, page.weights))
+            if i in aligned_blocks or key in self.roles_by_key
+        )
+        precision = known / page.total if page.total else 0.0
+        return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+
+
+# A slot is part of what a layout looks like when at least this share of its pages had it.
+USUAL_PRESENCE = 0.5
+
+
+class SitePatterns:
+    """The patterns of one site, ready to match pages (decomposition included)."""
+
+    def __init__(
+        self,
+        pattern_set: PatternSet,
+        options: MatchOptions | None = None,
+        parser: BlockParser | None = None,
+    ) -> None:
+        self.pattern_set = pattern_set
+        self.options = options or MatchOptions()
+        self.parser = parser or BlockParser()
+        self.key_filter = KeyFilter.from_keys(
+            b.key for p in pattern_set.patterns for b in p.blocks
+        )
+        self._intern = KeyInterner()
+        self._patterns = tuple(self._compile(p) for p in pattern_set.patterns)
+
+    @property
+    def site(self) -> str:
+        return self.pattern_set.site
+
+    def _compile(self, pattern: LayoutPattern) -> _CompiledPattern:
+        ids = [self._intern(b.key) for b in pattern.blocks]
+        weights = [layout_weight(round(b.weight)) for b in pattern.blocks]
+        roles: dict[int, list[tuple[int, str]]] = {}
+        for index, (key_id, block) in enumerate(zip(ids, pattern.blocks)):
+            roles.setdefault(key_id, []).append((index, block.role))
+        return _CompiledPattern(
+            pattern,
+            KeySequence.of(ids, [w * b.presence for w, b in zip(weights, pattern.blocks)]),
+            {k: tuple(v) for k, v in roles.items()},
+            tuple(dict.fromkeys(b.key for b in pattern.blocks if b.role == "main")),
+            tuple(
+                (i, w)
+                for i, (w, b) in enumerate(zip(weights, pattern.blocks))
+                if b.presence >= USUAL_PRESENCE
+            ),
+            frozenset(i for i, b in enumerate(pattern.blocks) if b.presence >= 1.0),
+        )
+
+    def extract(self, html: str | bytes) -> Extraction | HubPage | NoMatch:
+        """Match ``html`` to the best pattern and extract its title, main and sub text."""
+        return self.extract_layout(self.parser.decompose(html))
+
+    def extract_layout(self, page: PageLayout) -> Extraction | HubPage | NoMatch:
+        page = self.key_filter.apply(page)
+        if not page.blocks:
+            return NoMatch("no text blocks")
+        ids = [self._intern.ids.get(block.key, -1) for block in page.blocks]
+        sequence = KeySequence.of(ids, [layout_weight(block.weight) for block in page.blocks])
+        best: tuple[float, _CompiledPattern, tuple[tuple[int, int], ...]] | None = None
+        for compiled in self._patterns:
+            alignment = align(sequence, compiled.sequence)
+            score = compiled.similarity(sequence, alignment.pairs)
+            if self.options.strict:
+                matched_slots = {j for _, j in alignment.pairs}
+                if not compiled.required <= matched_slots:
+                    continue
+            if best is None or score > best[0]:
+                best = (score, compiled, alignment.pairs)
+        if best is None:
+            return NoMatch("strict: every pattern lacks a required block")
+        score, compiled, pairs = best
+        if score < self.options.threshold:
+            return NoMatch(
+                f"similarity {score:.3f} < {self.options.threshold}", score, compiled.pattern.id
+            )
+        if compiled.pattern.kind == "hub":
+            return HubPage(compiled.pattern.id, score)
+        return _extract(page, ids, compiled, pairs, score)
+
+
+def _extract(
+    page: PageLayout,
+    ids: Sequence[int],
+    compiled: _CompiledPattern,
+    pairs: Sequence[tuple[int, int]],
+    score: float,
+) -> Extraction:
+    roles = _page_roles(page, ids, compiled, pairs)
+    title = ""
+    main: list[str] = []
+    sub: list[str] = []
+    for block, role in zip(page.blocks, roles):
+        if role == "main":
+            main.append(block.text)
+        elif role == "sub":
+            sub.append(block.text)
+        elif role == "title" and not title:
+            title = block.text.replace("\n", " ")
+    return Extraction(compiled.pattern.id, score, title or page.title, tuple(main), tuple(sub))
+
+
+# Blocks no learned page had join the main text only if they read as prose: at most a
+# third link text (an embed or a "read also" box is more; the learning's rule for blocks
+# seen on one page), and never form labels.
+MAX_UNSEEN_LINK_SHARE = 1 / 3
+_FORM = re.compile(r"(^|/)form(:|/|$)")
+
+
+def _page_roles(
+    page: PageLayout,
+    ids: Sequence[int],
+    compiled: _CompiledPattern,
+    pairs: Sequence[tuple[int, int]],
+) -> list[str]:
+    """The role of every page block.
+
+    1. a block aligned with a pattern block takes its role;
+    2. a block with a key the pattern has elsewhere takes the role of the nearest
+       pattern block with that key (a second fact box);
+    3. if the page has no main block yet, unseen prose blocks whose key ends like a
+       main key (the same two innermost elements) are main: a variant of the
+       template that wraps the article differently;
+    4. a block the pattern has never seen, inside a main block's element, between main
+       blocks or right next to them, is main if it is prose (a list, a table or a
+       heading of this article only).
+    """
+    blocks = compiled.pattern.blocks
+    roles = ["none"] * len(ids)
+    slot_of: dict[int, int] = dict(pairs)
+    previous_slot = -1
+    for index, key_id in enumerate(ids):
+        slot = slot_of.get(index)
+        if slot is not None:
+            roles[index] = blocks[slot].role
+            previous_slot = slot
+            continue
+        same_key = compiled.roles_by_key.get(key_id)
+        if not same_key:
+            continue
+        _, role = min(same_key, key=lambda item: (abs(item[0] - previous_slot - 0.5), item[0]))
+        roles[index] = role
+    unseen = [
+        i
+        for i, key_id in enumerate(ids)
+        if key_id not in compiled.roles_by_key and _is_prose(page.blocks[i])
+    ]
+    if "main" not in roles:
+        tails = {_tail(key) for key in compiled.main_keys}
+        for index in unseen:
+            tail = _tail(page.blocks[index].key)
+            if "=" in tail and tail in tails:
+                roles[index] = "main"
+    mains = [i for i, role in enumerate(roles) if role == "main"]
+    if mains:
+        main_keys = {page.blocks[i].key for i in mains}
+        for index in unseen:
+            key = page.blocks[index].key
+            if mains[0] - 1 <= index <= mains[-1] + 1 and any(
+                key.startswith(main_key + "/") for main_key in main_keys
+            ):
+                roles[index] = "main"
+    if "title" in roles:  # an unaligned twin of the title block is not a second title
+        first = roles.index("title")
+        roles = [r if r != "title" or i == first else "none" for i, r in enumerate(roles)]
+    return roles
+
+
+def _is_prose(block: LayoutBlock) -> bool:
+    return block.link_share <= MAX_UNSEEN_LINK_SHARE and not _FORM.search(block.key)
+
+
+def _tail(key: str, components: int = 2) -> str:
+    return "/".join(key.split("/")[-components:])
+
+
+class PatternLibrary:
+    """The pattern files of a directory, loaded once, by site."""
+
+    def __init__(self, sites: dict[str, SitePatterns]) -> None:
+        self.sites = sites
+
+    @classmethod
+    def from_directory(
+        cls, directory: str | Path, options: MatchOptions | None = None
+    ) -> PatternLibrary:
+        parser = BlockParser()
+        return cls(
+            {
+                site: SitePatterns(pattern_set, options, parser)
+                for site, pattern_set in load_patterns_dir(directory).items()
+            }
+        )
+
+    def __contains__(self, site: str) -> bool:
+        return site in self.sites
+
+    def __len__(self) -> int:
+        return len(self.sites)
+
+    def get(self, site: str) -> SitePatterns | None:
+        return self.sites.get(site)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.sites)
+

@@ -1,0 +1,486 @@
+"""Authors: person names, without "By", dates, handles, roles or the publisher.
+
+Evidence in order of trust: the article's JSON-LD ``author`` (``creator`` if
+none), then meta tags (``author``, ``article:author``, ``parsely-author``,
+``dc.creator``, NYT's ``byl`` ...), then microdata ``itemprop=author``, then
+``rel=author`` links, then byline elements (``class="byline"``/``author``).
+The first source that yields a name decides; later ones are noise more often
+than not (related stories, comment authors).
+
+Organisations are authors only when no person is named: an agency byline
+("Associated Press") stays, a site naming itself ("BBC News" on bbc.co.uk) goes.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from lxml.html import HtmlElement
+
+from newsstem.metadata.evidence import (
+    ORGANIZATION_TYPES,
+    PERSON_TYPES,
+    Evidence,
+    itemprop_value,
+    schema_types,
+)
+from newsstem.text import normalize_space
+
+__all__ = ["clean_names", "find_authors", "Found"]
+
+AUTHOR_META = (
+    "author", "article:author", "og:article:author", "parsely-author", "sailthru.author",
+    "dc.creator", "dcterms.creator", "byl", "citation_author", "cxenseparse:author",
+    "article.author", "authors", "byline", "author_name",
+)
+# A name longer than this is a sentence (a bio or a caption), not a byline.
+MAX_NAME_CHARS = 60
+# Latin-script names have at most this many words ("Juan Carlos de la Vega Ruiz").
+MAX_NAME_WORDS = 6
+# A byline element with more text than this is a block of prose, not a byline.
+MAX_BYLINE_CHARS = 200
+# More names than this in one byline source is a list of writers, not a byline.
+MAX_BYLINE_NAMES = 5
+
+_PREFIX = re.compile(
+    r"^(?:(?:written|posted|reported|story|words|text|photos?|interview|compiled|edited)\s+by"
+    r"|by|von|par|por|door|di|da|af|av|de|autor(?:in)?|auteur|author|authors|reporter|"
+    r"reporting|text|texte|redakce|记者|記者|作者|撰文|文|编辑|編輯|责任编辑|責任編輯|来源|出處|筆者)"
+    r"\s*[:：/|]?\s+|^(?:记者|記者|作者|撰文|文|编辑|編輯|责任编辑|責任編輯|筆者)\s*[:：/|]?\s*",
+    re.I,
+)
+_SPLIT = re.compile(
+    r"\s*(?:,|;|(?<=\w{3})\s*&\s*(?=\w{3})|\band\b|\bund\b|\bet\b|\by\b|\bog\b|\boch\b|\ben\b|\bwith\b"
+    r"|、|，|；|\||/|•|·|\s[-–—]\s)\s*",
+    re.I,
+)
+_HANDLE = re.compile(r"(?:^|\s)@\w+|\S+@\S+\.\w+|https?://\S+|www\.\S+")
+_PARENTHESES = re.compile(r"\s*[(（\[][^)）\]]*[)）\]]\s*")
+_INITIALS = re.compile(r"^\s*\((?:[A-Z]\.\s?){1,3}\)\s*$")  # "Richard (R.J.) Eskow" keeps them
+_DIGITS = re.compile(r"\d")
+# Words that start the date part of a byline ("... updated 3 hours ago", "... on Jan 5").
+_DATE_START = re.compile(r"\s(?:updated|published|posted|modified|last updated)\b.*$", re.I)
+# Words left at the end once the digits of a date are cut ("Aleš Vávra před", "Dan Goodin Apr").
+_DATE_TAIL_WORDS = frozenset(
+    "on at am pm et est edt pst pdt gmt utc cet cest ago today yesterday last updated published "
+    "posted modified jan feb mar apr may jun jul aug sep sept oct nov dec january february march "
+    "april june july august september october november december mon tue wed thu fri sat sun "
+    "monday tuesday wednesday thursday friday saturday sunday před vor hace il y a le der den".split()
+)
+_ROLE_WORDS = re.compile(
+    r"\b(?:reporter|correspondent|editor|editors|writer|columnist|contributor|contributing|"
+    r"staff|senior|chief|associate|assistant|deputy|special|freelance|technologist|analyst|"
+    r"producer|photographer|journalist|director|manager|founder|president|professor|"
+    r"fellow|intern|host|anchor|critic|redaktor|redakteur|journaliste|envoyé|rédacteur|"
+    r"corresponsal|redactor|correspondente|for|about|follow|view|more|all|posts|articles|"
+    r"stories|email|twitter|facebook|linkedin|instagram|profile|bio)\b",
+    re.I,
+)
+_ORGANIZATION_WORDS = re.compile(
+    r"\b(?:news|press|associated|reuters|afp|agency|agencies|wire|staff|team|desk|media|"
+    r"group|inc|ltd|llc|corp|gmbh|times|post|journal|magazine|network|radio|tv|channel|"
+    r"online|daily|weekly|tribune|herald|gazette|newspapers?|mail|redaktion|rédaction|redacción|redação|"
+    r"newsroom|service|editorial|bureau|dpa|ap|upi|ansa|efe|ctk|čtk|xinhua|kyodo|"
+    r"jiji|yonhap|bloomberg|cnn|bbc|board|company|foundation|institute|university|"
+    r"ministry|department|office|council|committee|union|association|society)\b|"
+    r"新闻|新聞|日报|日報|通讯社|通信社|编辑部|編集部|网|網|报|報",
+    re.I,
+)
+_GENERIC = frozenset(
+    {"admin", "administrator", "staff", "editor", "editors", "redaction", "rédaction",
+     "anonymous", "guest", "unknown", "team", "desk", "webmaster", "user", "author",
+     "none", "null", "by", "redaktion", "newsroom", "web", "online"}
+)
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+_CJK_NAME = re.compile(r"^[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af·・_]{2,16}$")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+@dataclass(frozen=True)
+class Found:
+    names: list[str]
+    source: str
+
+
+def clean_names(raw: str, publisher: Iterable[str] = ()) -> list[str]:
+    """Person names in a byline string, cleaned; organisations and junk dropped.
+
+    >>> clean_names("By Daniel Kahn Gillmor, Senior Staff Technologist, ACLU")
+    ['Daniel Kahn Gillmor']
+    >>> clean_names("by Ahiza Garcia @ahiza_garcia February 1, 2016: 12:41 PM ET")
+    ['Ahiza Garcia']
+    >>> clean_names("MICHAEL D. SHEAR and JULIE HIRSCHFELD DAVIS")
+    ['Michael D. Shear', 'Julie Hirschfeld Davis']
+    >>> clean_names("记者 张三")
+    ['张三']
+    """
+    return [name for name in _split_names(raw) if not _is_organization(name, publisher)]
+
+
+def _split_names(raw: str) -> list[str]:
+    text = normalize_space(html.unescape(raw))
+    text = _HANDLE.sub(" ", text)
+    text = _PARENTHESES.sub(lambda m: m.group() if _INITIALS.match(m.group()) else " ", text)
+    names: list[str] = []
+    for part in _SPLIT.split(text):
+        name = _clean_part(part)
+        if name and name.lower() not in (n.lower() for n in names):
+            names.append(name)
+    if len(names) > 1:
+        # "Roland Parry, Washington": next to full names a one-word part is a
+        # place or a section, not a second author.
+        full = [n for n in names if len(n.split()) > 1 or _CJK.search(n)]
+        names = full or names[:1]
+    return names
+
+
+def _clean_part(part: str) -> str | None:
+    part = part.strip(" -–—:|,.·•\u3000")
+    while True:
+        stripped = _PREFIX.sub("", part, count=1).strip()
+        if stripped == part:
+            break
+        part = stripped
+    part = _DATE_START.sub("", part).strip(" -–—:|,.")
+    if _ORGANIZATION_WORDS.search(part) and not _DIGITS.search(part):
+        return _as_name(part)  # "Our Foreign Staff": a desk, kept whole for the organisation test
+    if _DIGITS.search(part):
+        part = _without_date_tail(part[: _DIGITS.search(part).start()])  # type: ignore[union-attr]
+    if _ROLE_WORDS.search(part):
+        part = part[: _ROLE_WORDS.search(part).start()].strip(" -–—:|,.")  # type: ignore[union-attr]
+    return _as_name(part)
+
+
+def _without_date_tail(text: str) -> str:
+    words = text.strip(" -–—:|,.").split()
+    while words and words[-1].strip(",.:").lower() in _DATE_TAIL_WORDS:
+        words.pop()
+    return " ".join(words).strip(" -–—:|,.")
+
+
+def _as_name(text: str) -> str | None:
+    if not text or len(text) > MAX_NAME_CHARS or not _LETTER.search(text):
+        return None
+    if text.lower() in _GENERIC:
+        return None
+    if _CJK.search(text):
+        compact = text.replace(" ", "")
+        return compact if _CJK_NAME.match(compact) else None
+    words = text.split()
+    if len(words) > MAX_NAME_WORDS:
+        return None
+    if len(words) == 1 and text.islower():
+        return None  # a user name ("devindra"), not a person's name
+    if text.isupper() and len(words) > 1:
+        text = " ".join(_title_word(word) for word in words)
+    return text
+
+
+def _title_word(word: str) -> str:
+    """``MCDONALD`` -> ``Mcdonald`` is wrong but rare; ``D.`` and ``O'NEIL`` stay readable."""
+    return "-".join(
+        "'".join(piece[:1].upper() + piece[1:].lower() for piece in part.split("'"))
+        for part in word.split("-")
+    )
+
+
+# A desk of the publisher itself ("TMZ Staff", "Our Foreign Staff") names nobody.
+_IN_HOUSE = re.compile(
+    r"\b(?:staff|desk|team|newsroom|redaktion|rédaction|redacción|redação|redazione|web)\b", re.I
+)
+
+
+def _is_organization(name: str, publisher: Iterable[str]) -> bool:
+    if name.isupper() and " " not in name:
+        return True  # an acronym: "AP", "ACLU", "ČTK"
+    if "&" in name:
+        return True  # "Mac & i", "Johnson & Johnson": names joined by & were split before
+    lowered = name.lower()
+    for other in publisher:
+        other = other.lower().strip()
+        if other and (lowered == other or lowered in other or other in lowered):
+            return True
+    return bool(_ORGANIZATION_WORDS.search(name))
+
+
+# -- finding the authors of a page --------------------------------------------------
+
+
+def find_authors(evidence: Evidence, publisher: Iterable[str] = ()) -> Found | None:
+    """Authors from the most trusted source that names any; persons before organisations."""
+    publisher = [p for p in publisher if p]
+    organizations: Found | None = None
+    for source, raws, typed_orgs in _candidates(evidence):
+        persons: list[str] = []
+        orgs: list[str] = []
+        for raw in raws:
+            if raw in typed_orgs:
+                orgs.extend(_split_names(raw))
+                continue
+            for name in _split_names(raw):
+                # A blog's author is often its site name: only organisation-like names
+                # matching the publisher are dropped (below).
+                (orgs if _is_organization(name, ()) else persons).append(name)
+        if persons:
+            return Found(_dedupe(persons), source)
+        kept = [
+            o for o in _dedupe(orgs) if not _is_publisher(o, publisher) and not _IN_HOUSE.search(o)
+        ]
+        if kept and source.split(":")[0] in _STRUCTURED:
+            return Found(kept, source)  # the page's own data names an agency: trust it
+        if kept and organizations is None:
+            organizations = Found(kept, source)
+    return organizations
+
+
+# Sources the page states on purpose; the others are found by heuristics.
+_STRUCTURED = frozenset({"json-ld", "meta", "microdata"})
+
+
+def _is_publisher(name: str, publisher: Iterable[str]) -> bool:
+    lowered = name.lower()
+    return any(lowered == p.lower() or lowered in p.lower() or p.lower() in lowered
+               for p in publisher)
+
+
+def _dedupe(names: list[str]) -> list[str]:
+    seen: set[str] = set()
+    out = []
+    for name in names:
+        if name.lower() not in seen:
+            seen.add(name.lower())
+            out.append(name)
+    return out
+
+
+def _candidates(evidence: Evidence) -> Iterator[tuple[str, list[str], set[str]]]:
+    """``(source, raw name strings, those known to be organisations)`` by trust."""
+    for obj in evidence.articles():
+        for key in ("author", "creator"):
+            names, orgs = _jsonld_names(evidence, obj.get(key))
+            if names:
+                yield "json-ld", names, orgs
+                break
+    cjk_texts = _cjk_text_nodes(evidence)
+    editors = _cjk_editors(cjk_texts)
+    for name in AUTHOR_META:
+        values = [
+            v for _, v in evidence.meta_values(name)
+            if not _looks_like_url(v) and not any(v.endswith(e) for e in editors)
+        ]
+        if values:
+            yield f"meta:{name}", values, set()
+    cjk = _cjk_bylines(cjk_texts)
+    if cjk:
+        yield "text", cjk, set()
+    microdata = [_microdata_name(e) for e in evidence.itemprops.get("author", [])]
+    microdata += [_microdata_name(e) for e in evidence.itemprops.get("creator", [])]
+    microdata = [n for n in microdata if n]
+    if microdata:
+        yield "microdata", microdata[:3], set()
+    rel_author = _rel_author_names(evidence.root)
+    if rel_author:
+        yield "rel-author", rel_author, set()
+    byline = _byline_text(evidence.root)
+    if byline:
+        yield "byline", [byline], set()
+    text_byline = _text_byline(evidence.root)
+    if text_byline:
+        yield "text", text_byline, set()
+    mailto = _mailto_titles(evidence.root)
+    if mailto:
+        yield "mailto", mailto, set()
+
+
+def _jsonld_names(evidence: Evidence, value: Any) -> tuple[list[str], set[str]]:
+    names: list[str] = []
+    orgs: set[str] = set()
+    items = value if isinstance(value, list) else [value]
+    for item in items:
+        item = evidence.resolve(item)
+        if isinstance(item, str):
+            if not _looks_like_url(item):
+                names.append(item)
+        elif isinstance(item, dict):
+            name = item.get("name")
+            if isinstance(name, list):
+                name = name[0] if name else None
+            if not isinstance(name, str) or not name.strip():
+                continue
+            names.append(name)
+            types = schema_types(item)
+            if types & ORGANIZATION_TYPES and not types & PERSON_TYPES:
+                orgs.add(name)
+    return names, orgs
+
+
+def _microdata_name(element: HtmlElement) -> str:
+    if element.get("itemscope") is not None:
+        for child in element.xpath(".//*[@itemprop]"):
+            if "name" in child.get("itemprop", "").lower().split():
+                return itemprop_value(child)
+    value = itemprop_value(element)
+    return "" if _looks_like_url(value) else value
+
+
+_BLOCK_TAGS = frozenset({"div", "p", "header", "section", "li", "td", "dd", "footer", "figure"})
+
+
+def _rel_author_names(root: HtmlElement) -> list[str]:
+    """Texts of the first ``rel=author`` link and of those in the same byline block
+    (sidebars list other writers' posts with ``rel=author`` too)."""
+    links = [
+        a for a in root.xpath("//a[contains(concat(' ', normalize-space(@rel), ' '), ' author ')]")
+        if not _inside_other_content(a)
+    ]
+    if not links:
+        return []
+    block = next((a for a in links[0].iterancestors() if a.tag in _BLOCK_TAGS), None)
+    byline = [a for a in links if block is not None and block in a.iterancestors()] or links[:1]
+    names = [normalize_space(a.text_content()) for a in byline]
+    return [n for n in names if n][:MAX_BYLINE_NAMES]
+
+
+def _looks_like_url(value: str) -> bool:
+    return bool(re.match(r"^(?:https?:)?//|^www\.", value.strip(), re.I))
+
+
+# Byline elements, most specific first: a name element inside an author block,
+# then byline blocks, then author blocks (not follow/bio/avatar widgets).
+_BYLINE_XPATHS = (
+    "//*[(contains(@class, 'author') or contains(@class, 'byline'))"
+    " and (contains(@class, 'name') or contains(@class, 'link'))]",
+    "//*[contains(@class, 'byline') or contains(@id, 'byline')]",
+    "//*[contains(@class, 'author') or contains(@id, 'author')]",
+)
+# Class or id words of author widgets that are not the byline ("author-follow",
+# "author_bio"); matched as whole words of a class name, so "vcard" is no "card".
+_NOT_A_BYLINE = re.compile(
+    r"(?:^|[\s_-])(?:follow|avatar|bio|image|img|photo|social|title|more|list|box|card|"
+    r"about|description|info|comments?)(?:$|[\s_-])",
+    re.I,
+)
+# A byline inside these belongs to a teaser, a box or a comment, not to the article.
+# Only the closest ancestors count: pages wrap everything in "content-sidebar-wrap".
+_OTHER_CONTENT = re.compile(
+    r"(?:^|[\s_-])(?:related|sidebar|promo|teaser|comments?|recommend\w*)(?:$|[\s_-])", re.I
+)
+_OTHER_CONTENT_TAGS = frozenset({"aside", "footer"})
+CONTEXT_LEVELS = 4
+
+
+def _inside_other_content(element: HtmlElement) -> bool:
+    for level, ancestor in enumerate(element.iterancestors()):
+        if ancestor.tag in _OTHER_CONTENT_TAGS:
+            return True
+        if level < CONTEXT_LEVELS and _OTHER_CONTENT.search(
+            f"{ancestor.get('class', '')} {ancestor.get('id', '')}"
+        ):
+            return True
+    return False
+
+
+_SKIPPED_TAGS = frozenset({"html", "body", "article", "main", "script", "style", "meta", "link"})
+
+
+def _byline_text(root: HtmlElement) -> str | None:
+    for xpath in _BYLINE_XPATHS:
+        for element in root.xpath(xpath):
+            if element.tag in _SKIPPED_TAGS:
+                continue
+            if _NOT_A_BYLINE.search(element.get("class", "") + " " + element.get("id", "")):
+                continue
+            if _inside_other_content(element):
+                continue
+            # Text pieces joined with a separator: "FRANCES ROBLES<br>McClatchy" is two.
+            text = normalize_space(" | ".join(t for t in element.itertext() if t.strip()))
+            if text and len(text) <= MAX_BYLINE_CHARS and _split_names(text):
+                return text
+    return None
+
+
+# "By Chuck Squatriglia", "by Andy Howell, Western Mail": a text line that starts with By.
+_TEXT_BYLINE = re.compile(r"^\s*(?:by|By|BY|Author:|Written by)\s+(.{3,120})", re.S)
+_NAME_WORD = re.compile(r"^(?:[A-Z][\w'’.-]*|[a-z]{1,3}|[A-Z]\.)$")  # Name, de, van, J.
+_AFFILIATION = re.compile(r"\s*(?:,|\s[-–—]{1,2}\s|\||\s/\s).*$", re.S)
+_TEXT_BYLINE_XPATH = (
+    "//body//text()[starts-with(normalize-space(.), 'By ') or starts-with(normalize-space(.), 'by ')"
+    " or starts-with(normalize-space(.), 'BY ') or starts-with(normalize-space(.), 'Author:')]"
+    "[not(ancestor::script or ancestor::style"
+    " or ancestor::a[not(contains(@rel, 'author'))])]"
+)
+
+
+def _text_byline(root: HtmlElement) -> list[str]:
+    """Names of the first "By ..." (or "Author: ...") line whose words look like a name."""
+    for text in root.xpath(_TEXT_BYLINE_XPATH)[:20]:
+        line = str(text)
+        if len(line.split()) == 1:  # "Author: <a>Name</a>": the name is the next text
+            parent = text.getparent()
+            pieces = [t.strip() for t in parent.itertext()] if parent is not None else []
+            line = " ".join(p for p in pieces if p)
+            line = line[line.find(str(text).strip()):]
+        match = _TEXT_BYLINE.match(line[:120])
+        if not match:
+            continue
+        names = []
+        for part in re.split(r"\s+(?:and|&)\s+", _AFFILIATION.sub("", match.group(1))):
+            words = []
+            for word in _DATE_START.sub("", part).split():
+                if not _NAME_WORD.match(word) or word.lower() in _DATE_TAIL_WORDS:
+                    break
+                words.append(word)
+            if 2 <= len(words) <= 4 and words[0][:1].isupper():
+                names.append(" ".join(words))
+        if names:
+            return names
+    return []
+
+
+def _mailto_titles(root: HtmlElement) -> list[str]:
+    """``<a title="Ben Schwan" href="mailto:bsc@...">bsc</a>``: the initials sign-off of
+    German and Austrian newsrooms, the title holds the name."""
+    return [
+        normalize_space(a.get("title", ""))
+        for a in root.xpath("//a[starts-with(@href, 'mailto:')][@title]")
+        if " " in a.get("title", "").strip() and _SIGN_OFF.match(normalize_space(a.text_content()))
+    ][:3]
+
+
+_SIGN_OFF = re.compile(r"^[a-z]{2,4}$")  # "bsc", "anw": a journalist's initials
+
+
+# Chinese and Japanese news pages name people in the text: 作者：X, 记者 X, 文/X; and
+# their CMS often puts the responsible editor (责任编辑) in <meta name="author">.
+_CJK_BYLINE = re.compile(
+    r"(?:作者|记者|記者|撰文|(?<![\u4e00-\u9fff])文(?=\s*[/／]))\s*[:：︱|/／]?\s*"
+    r"([\u4e00-\u9fff·]{2,4})(?![\u4e00-\u9fff])"
+)
+_CJK_EDITOR = re.compile(r"(?:责任编辑|責任編輯|编辑|編輯)\s*[:：︱|]\s*([\u4e00-\u9fff·]{2,4})")
+_CJK_MARKERS = ("作者", "记者", "記者", "撰文", "文/", "文／", "编辑", "編輯")
+_CJK_MARKER = re.compile("|".join(_CJK_MARKERS))
+
+
+def _cjk_text_nodes(evidence: Evidence) -> list[str]:
+    if evidence.source and not _CJK_MARKER.search(evidence.source):
+        return []
+    root = evidence.root
+    condition = " or ".join(f"contains(., '{marker}')" for marker in _CJK_MARKERS)
+    return [str(t) for t in root.xpath(f"//body//text()[{condition}][not(ancestor::script)]")]
+
+
+def _cjk_bylines(texts: list[str]) -> list[str]:
+    names = []
+    for text in texts:
+        if _CJK_EDITOR.search(text):
+            continue
+        names.extend(m.group(1) for m in _CJK_BYLINE.finditer(text))
+    return names[:3]
+
+
+def _cjk_editors(texts: list[str]) -> set[str]:
+    return {m.group(1) for text in texts for m in _CJK_EDITOR.finditer(text)}

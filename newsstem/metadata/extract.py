@@ -1,0 +1,202 @@
+"""``extract_metadata``: one parse, every field, each from its most trusted evidence."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from htmldate import find_date
+from lxml.html import HtmlElement
+
+from newsstem.encoding import decode_html
+from newsstem.metadata.authors import find_authors
+from newsstem.metadata.dates import (
+    PageDate,
+    find_modified,
+    find_published,
+    find_text_date,
+    parse_date,
+)
+from newsstem.metadata.evidence import Evidence, collect_evidence, parse_html
+from newsstem.metadata.fields import (
+    find_canonical_url,
+    find_description,
+    find_image,
+    find_section,
+    find_site_name,
+    find_tags,
+)
+from newsstem.metadata.language import resolve_language
+from newsstem.text import normalize_space
+
+__all__ = ["Metadata", "MetadataOptions", "extract_metadata", "FIELDS"]
+
+# The fields of Metadata that describe the article (``sources`` says where each came from).
+FIELDS = (
+    "published", "modified", "authors", "language", "description", "image",
+    "canonical_url", "site_name", "tags", "section",
+)
+# Page text used to check the declared language when no article text is given.
+LANGUAGE_TEXT_CHARS = 6000
+
+
+@dataclass
+class Metadata:
+    """What is known about an article besides its title and text.
+
+    Dates are ISO 8601 strings (``2016-12-22T10:43:37-08:00``; ``2017-03-10``
+    when the page gives only a day); ``language`` is a BCP 47 tag; URLs are
+    absolute. ``sources`` maps each filled field to its evidence
+    (``json-ld``, ``meta:article:published_time``, ``htmldate``, ``text`` ...).
+    """
+
+    published: str | None = None
+    modified: str | None = None
+    authors: list[str] = field(default_factory=list)
+    language: str | None = None
+    description: str | None = None
+    image: str | None = None
+    canonical_url: str | None = None
+    site_name: str | None = None
+    tags: list[str] = field(default_factory=list)
+    section: str | None = None
+    sources: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class MetadataOptions:
+    """How hard to look for a date when neither the markup nor the text near the
+    headline has one: ``htmldate`` asks htmldate (URL, markup patterns; about 4 ms
+    a page); ``htmldate_extensive`` lets it also search all of the page text with
+    dateparser (35 ms a page on average, seconds on some pages, and it takes dates
+    from link URLs: off by default)."""
+
+    htmldate: bool = True
+    htmldate_extensive: bool = False
+
+
+def extract_metadata(
+    html: str | bytes,
+    url: str | None = None,
+    text: str | None = None,
+    options: MetadataOptions | None = None,
+) -> Metadata:
+    """Metadata of a page. ``text`` is the article text, if known (checks the language).
+
+    Never raises on bad input: an unparsable page gives empty metadata.
+
+    >>> html = '''<html lang="en"><head>
+    ... <meta property="article:published_time" content="2016-12-22T10:43:37-08:00">
+    ... <meta name="author" content="By Lucas Nolan"><link rel="canonical" href="/a/1">
+    ... </head><body><p>Text.</p></body></html>'''
+    >>> meta = extract_metadata(html, url="https://example.com/a/1?utm=x")
+    >>> meta.published, meta.authors, meta.canonical_url, meta.language
+    ('2016-12-22T10:43:37-08:00', ['Lucas Nolan'], 'https://example.com/a/1', 'en')
+    """
+    options = options or MetadataOptions()
+    if isinstance(html, bytes):
+        html = decode_html(html)[0]
+    root = parse_html(html)
+    metadata = Metadata()
+    if root is None:
+        return metadata
+    evidence = collect_evidence(root, url, html)
+    _fill_simple_fields(evidence, metadata)
+    publisher = [metadata.site_name or "", *_publisher_names(evidence)]
+    authors = find_authors(evidence, publisher)
+    if authors is not None:
+        metadata.authors, metadata.sources["authors"] = authors.names, authors.source
+    _fill_language(evidence, metadata, text)
+    _fill_dates(evidence, metadata, url, options)
+    return metadata
+
+
+def _fill_simple_fields(evidence: Evidence, metadata: Metadata) -> None:
+    for name, finder in (
+        ("description", find_description),
+        ("image", find_image),
+        ("canonical_url", find_canonical_url),
+        ("site_name", find_site_name),
+        ("section", find_section),
+    ):
+        found = finder(evidence)
+        if found is not None:
+            setattr(metadata, name, found[0])
+            metadata.sources[name] = found[1]
+    tags = find_tags(evidence)
+    if tags is not None:
+        metadata.tags, metadata.sources["tags"] = tags
+
+
+def _publisher_names(evidence: Evidence) -> list[str]:
+    names = []
+    for obj in evidence.articles():
+        publisher = evidence.resolve(obj.get("publisher"))
+        if isinstance(publisher, dict) and isinstance(publisher.get("name"), str):
+            names.append(publisher["name"])
+    return names
+
+
+def _fill_language(evidence: Evidence, metadata: Metadata, text: str | None) -> None:
+    declared = [evidence.html_lang or ""]
+    declared += [v for _, v in evidence.meta_values("content-language", "language", "dc.language")]
+    for obj in evidence.articles():
+        if isinstance(obj.get("inLanguage"), str):
+            declared.append(obj.get("inLanguage"))
+    declared += [v for _, v in evidence.meta_values("og:locale")]
+    # "en, fr" in content-language names two: the first one is the page's.
+    declared = [d.split(",")[0].strip() for d in declared if d]
+    language, source = resolve_language(declared, text or _page_text(evidence.root))
+    if language is not None:
+        metadata.language, metadata.sources["language"] = language, source
+
+
+_VISIBLE = "[not(ancestor::script or ancestor::style or ancestor::noscript or ancestor::template)]"
+
+
+def _page_text(root: HtmlElement) -> str:
+    """Paragraph text of the page (all visible body text when paragraphs are few)."""
+    paragraphs = normalize_space(" ".join(root.xpath(f"//p//text(){_VISIBLE}")))
+    if len(paragraphs) >= LANGUAGE_TEXT_CHARS // 10:
+        return paragraphs[:LANGUAGE_TEXT_CHARS]
+    return normalize_space(" ".join(root.xpath(f"//body//text(){_VISIBLE}")))[:LANGUAGE_TEXT_CHARS]
+
+
+def _fill_dates(
+    evidence: Evidence, metadata: Metadata, url: str | None, options: MetadataOptions
+) -> None:
+    dayfirst = _writes_day_first(metadata.language)
+    published = find_published(evidence, dayfirst) or find_text_date(evidence, dayfirst)
+    modified = find_modified(evidence)
+    published_date: PageDate | None = published.date if published else None
+    if published is not None:
+        metadata.sources["published"] = published.source
+    elif options.htmldate:
+        published_date = _htmldate(evidence.root, url, options.htmldate_extensive)
+        if published_date is not None:
+            metadata.sources["published"] = "htmldate"
+    if published_date is not None:
+        metadata.published = published_date.isoformat()
+    if modified is not None and (
+        published_date is None or modified.date.sort_key() >= published_date.sort_key()
+    ):
+        metadata.modified = modified.date.isoformat()
+        metadata.sources["modified"] = modified.source
+
+
+# English-speaking regions that write 03/04/2015 for 3 April; US English and
+# pages without a region write April 3 (the web's default).
+_DAY_FIRST_ENGLISH = frozenset({"GB", "AU", "NZ", "IE", "IN", "ZA", "SG", "HK", "NG", "KE"})
+
+
+def _writes_day_first(language: str | None) -> bool:
+    if not language:
+        return False
+    parts = language.split("-")
+    if parts[0] != "en":
+        return True
+    return len(parts) > 1 and parts[-1] in _DAY_FIRST_ENGLISH
+
+
+def _htmldate(root: HtmlElement, url: str | None, extensive: bool) -> PageDate | None:
+    found = find_date(root, extensive_search=extensive, original_date=True, url=url)
+    return parse_date(found) if isinstance(found, str) else None

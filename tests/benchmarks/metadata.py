@@ -1,0 +1,274 @@
+"""Metadata and encoding benchmark: newsstem vs trafilatura on the labelled pages, one run.
+
+    python tests/benchmarks/metadata.py [--repeat N] [--verbose]
+
+Labelled set: tests/fixtures/metadata/labels.jsonl (57 pages of 43 sites from the
+Mozilla, CleanPortalEval and L3S corpora; expected values read off each page, see
+SOURCES.md there). Scored:
+
+- published: the same calendar day as labelled (as the page writes it, its own
+  time zone); pages labelled with no date count as right when no date is given;
+- authors: the same set of names (case and spacing ignored); pages whose authors
+  are not labelled are skipped;
+- language: the same primary subtag (``zh-TW`` matches ``zh``). trafilatura's
+  metadata has no language; the markup alone (``<html lang>``) is shown instead;
+- speed: milliseconds per page of each metadata call alone, interleaved per page,
+  next to newsstem's readability extraction of the same page (what a crawl already
+  spends per page).
+
+``--corpus-encodings`` re-encodes every page of the corpora instead (CJK pages
+into Shift_JIS/EUC-JP or GBK, the others into windows-1252) and counts identical
+decodings.
+
+``--held-out`` scores 12 more pages (holdout.jsonl) labelled after the extractor
+was frozen, read from ../shared/corpora (or $NEWSSTEM_CORPORA).
+
+Encoding round trip: the Chinese, Japanese and European pages re-encoded into
+their legacy encodings with the charset declaration removed must decode to the
+identical text, and readability must find the identical title and body.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import re
+import statistics
+import sys
+import time
+import warnings
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+
+import trafilatura  # noqa: E402
+from lxml import html as lxml_html  # noqa: E402
+
+from newsstem.encoding import decode_html  # noqa: E402
+from newsstem.metadata import extract_metadata  # noqa: E402
+from newsstem.metadata.language import normalize_tag, primary  # noqa: E402
+from newsstem.readability import extract  # noqa: E402
+
+FIXTURES = REPO / "tests" / "fixtures" / "metadata"
+# Re-encodings of the round trip: the page, the legacy encodings its text fits in.
+ROUND_TRIPS = {
+    "gmw": ("gbk", "gb18030"),
+    "youth": ("gbk", "gb18030"),
+    "qq": ("gbk", "gb18030"),
+    "pixnet": ("big5", "cp950"),
+    "yahoo-4": ("shift_jis", "euc_jp", "cp932", "iso2022_jp"),
+    "aktualne": ("cp1250", "iso8859_2"),
+    "heise": ("cp1252",),
+    "lemonde": ("cp1252",),
+    "folha": ("cp1252",),
+    "videos-2": ("cp1252",),
+}
+_DECLARATION = re.compile(
+    r"<meta\b[^>]*(?:charset|http-equiv\s*=\s*[\"']?content-type)[^>]*>|<\?xml[^>]*\?>", re.I
+)
+
+
+CORPORA = Path(os.environ.get("NEWSSTEM_CORPORA", REPO.parent / "shared" / "corpora"))
+_HELD_OUT: dict[str, dict] = {}
+
+
+def load_labels(held_out: bool = False) -> list[dict]:
+    """The labelled fixtures, or the held-out pages (labelled after the code was frozen,
+    read from the corpora: they are no fixtures, so nothing was tuned on them)."""
+    name = "holdout.jsonl" if held_out else "labels.jsonl"
+    labels = [json.loads(line) for line in (FIXTURES / name).read_text(encoding="utf-8").splitlines()]
+    if held_out:
+        _HELD_OUT.update({label["name"]: label for label in labels})
+    return labels
+
+
+def page_html(name: str) -> str:
+    if name in _HELD_OUT:
+        label = _HELD_OUT[name]
+        index = (CORPORA / label["corpus"] / "index.jsonl").read_text().splitlines()
+        entry = next(json.loads(row) for row in index if json.loads(row)["id"] == label["id"])
+        return decode_html((CORPORA / label["corpus"] / entry["html"]).read_bytes())[0]
+    return gzip.decompress((FIXTURES / "pages" / f"{name}.html.gz").read_bytes()).decode("utf-8")
+
+
+def _names(values: list[str] | None) -> set[str]:
+    return {" ".join(v.split()).casefold() for v in values or [] if v.strip()}
+
+
+def _day(value: str | None) -> str | None:
+    return value[:10] if value else None
+
+
+def _language_ok(expected: str, found: str | None) -> bool:
+    return bool(found) and primary(normalize_tag(found) or "") == primary(expected)
+
+
+def run(repeat: int, verbose: bool, held_out: bool = False) -> int:
+    labels = load_labels(held_out)
+    scores = {tool: {"date": 0, "date_n": 0, "authors": 0, "authors_n": 0, "lang": 0}
+              for tool in ("newsstem", "trafilatura", "markup")}
+    times: dict[str, list[float]] = {"newsstem": [], "trafilatura": [], "readability": []}
+    misses = []
+    for label in labels:
+        html = page_html(label["name"])
+        url = label.get("url")
+        ours = theirs = None
+        for _ in range(repeat):
+            start = time.perf_counter()
+            article = extract(html, url=url)  # the crawl's extraction step, for scale
+            times["readability"].append(time.perf_counter() - start)
+            start = time.perf_counter()
+            # As in the crawl: the article text checks the declared language.
+            ours = extract_metadata(html, url=url, text=article.body or None)
+            times["newsstem"].append(time.perf_counter() - start)
+            start = time.perf_counter()
+            theirs = trafilatura.extract_metadata(html, default_url=url)
+            times["trafilatura"].append(time.perf_counter() - start)
+        assert ours is not None
+        their_date = theirs.date if theirs else None
+        their_authors = (theirs.author or "").split("; ") if theirs and theirs.author else []
+        markup_lang = lxml_html.fromstring(html.encode("utf-8")).get("lang")
+        expected_day = label["published"]
+        for tool, day in (("newsstem", _day(ours.published)), ("trafilatura", _day(their_date))):
+            scores[tool]["date_n"] += 1
+            scores[tool]["date"] += day == expected_day
+        if label["authors"] is not None:
+            for tool, found in (("newsstem", ours.authors), ("trafilatura", their_authors)):
+                scores[tool]["authors_n"] += 1
+                scores[tool]["authors"] += _names(found) == _names(label["authors"])
+        scores["newsstem"]["lang"] += _language_ok(label["language"], ours.language)
+        scores["markup"]["lang"] += _language_ok(label["language"], markup_lang)
+        wrong = []
+        if _day(ours.published) != expected_day:
+            wrong.append(f"published {ours.published} != {expected_day} ({ours.sources.get('published')})")
+        if label["authors"] is not None and _names(ours.authors) != _names(label["authors"]):
+            wrong.append(f"authors {ours.authors} != {label['authors']} ({ours.sources.get('authors')})")
+        if not _language_ok(label["language"], ours.language):
+            wrong.append(f"language {ours.language} != {label['language']}")
+        if wrong:
+            misses.append((label["name"], wrong))
+        if verbose:
+            print(f"{label['name']:16} ours {ours.published} {ours.authors} {ours.language} | "
+                  f"trafilatura {their_date} {their_authors}")
+
+    n = len(labels)
+    sites = len({label["site"] for label in labels})
+    print(f"labelled pages: {n} ({sites} sites); "
+          f"authors labelled on {scores['newsstem']['authors_n']}")
+    print(f"{'':12} {'published (same day)':>22} {'authors exact':>16} {'language':>12} {'ms/page':>9}")
+    for tool in ("newsstem", "trafilatura"):
+        s = scores[tool]
+        lang = f"{s['lang']}/{n}" if tool == "newsstem" else "n/a"
+        print(f"{tool:12} {_pct(s['date'], s['date_n']):>22} {_pct(s['authors'], s['authors_n']):>16} "
+              f"{lang:>12} {statistics.median(times[tool]) * 1000:>9.1f}")
+    s = scores["markup"]
+    print(f"{'<html lang>':12} {'':>22} {'':>16} {_pct(s['lang'], n):>12}")
+    mean_ours = statistics.mean(times["newsstem"]) * 1000
+    mean_theirs = statistics.mean(times["trafilatura"]) * 1000
+    mean_extraction = statistics.mean(times["readability"]) * 1000
+    print(f"mean ms/page: newsstem {mean_ours:.1f}, trafilatura {mean_theirs:.1f} "
+          f"(ratio {mean_theirs / mean_ours:.1f}x); newsstem readability extraction "
+          f"{mean_extraction:.1f} (metadata adds {100 * mean_ours / mean_extraction:.0f}% to it)")
+    for name, wrong in misses:
+        print(f"  miss {name}: " + "; ".join(wrong))
+    return 0 if held_out else round_trip()
+
+
+def _pct(hits: int, total: int) -> str:
+    return f"{hits}/{total} {100 * hits / total:.1f}%" if total else "-"
+
+
+def round_trip() -> int:
+    text_same = extraction_same = total = 0
+    failures = []
+    for name, encodings in ROUND_TRIPS.items():
+        original = _DECLARATION.sub("", page_html(name))
+        for encoding in encodings:
+            legacy = original.encode(encoding, errors="xmlcharrefreplace")
+            expected = legacy.decode(encoding)  # the text, with unencodable characters as &#...;
+            decoded, detected = decode_html(legacy)
+            total += 1
+            same_text = decoded == expected
+            text_same += same_text
+            reference, result = extract(expected), extract(legacy)
+            same_extraction = (result.title, result.body) == (reference.title, reference.body)
+            extraction_same += same_extraction
+            if not (same_text and same_extraction):
+                failures.append(f"{name}:{encoding} read as {detected}")
+    print(f"encoding round trip (no charset declared): text identical {text_same}/{total}, "
+          f"readability title+body identical {extraction_same}/{total}")
+    for failure in failures:
+        print(f"  differs: {failure}")
+    return 0 if text_same == total == extraction_same else 1
+
+
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_HAN_RUN = re.compile(r"[\u4e00-\u9fff]{20}")
+
+
+def corpus_round_trip() -> int:
+    """Every corpus page re-encoded without its declaration into the legacy encoding
+    its text calls for (Japanese: Shift_JIS and EUC-JP, Chinese: GBK, others:
+    windows-1252 with character references for what it lacks): identical text?"""
+    counts: dict[str, list[int]] = {}
+    failures = []
+    start = time.perf_counter()
+    for corpus in sorted(p.name for p in CORPORA.iterdir() if (p / "index.jsonl").is_file()):
+        for row in (CORPORA / corpus / "index.jsonl").read_text().splitlines():
+            entry = json.loads(row)
+            text, _ = decode_html((CORPORA / corpus / entry["html"]).read_bytes())
+            text = _DECLARATION.sub("", text)
+            if text.isascii():
+                continue
+            if _HAN_RUN.search(text):
+                encodings = ("shift_jis", "euc_jp") if _KANA.search(text) else ("gbk",)
+            else:
+                encodings = ("cp1252",)
+            for encoding in encodings:
+                legacy = text.encode(encoding, errors="xmlcharrefreplace")
+                if _is_utf8(legacy) or legacy.startswith(b"\xef\xbb\xbf"):
+                    continue  # the page holds UTF-8 mojibake: its bytes are UTF-8 (or a BOM) again
+                same = decode_html(legacy)[0] == legacy.decode(encoding)
+                counts.setdefault(encoding, [0, 0])[same] += 1
+                if not same:
+                    failures.append(f"{corpus}/{entry['id']}:{encoding}")
+    elapsed = time.perf_counter() - start
+    print("corpus pages re-encoded without a declaration, text identical: " + ", ".join(
+        f"{enc} {ok}/{ok + bad}" for enc, (bad, ok) in sorted(counts.items())
+    ) + f" ({elapsed:.1f} s)")
+    for failure in failures:
+        print(f"  differs: {failure}")
+    return 1 if failures else 0
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=3, help="calls per page and tool (timing)")
+    parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--held-out", action="store_true",
+                        help="score the held-out pages (holdout.jsonl, read from the corpora)")
+    parser.add_argument("--corpus-encodings", action="store_true",
+                        help="re-encode every corpus page and check decode_html gives its text back")
+    args = parser.parse_args()
+    warnings.simplefilter("ignore")  # dateparser's tz-name warnings from htmldate
+    if (args.held_out or args.corpus_encodings) and not CORPORA.is_dir():
+        print(f"corpora not found at {CORPORA}: skipped")
+        return 0
+    if args.corpus_encodings:
+        return corpus_round_trip()
+    return run(args.repeat, args.verbose, args.held_out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

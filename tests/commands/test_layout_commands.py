@@ -1,0 +1,150 @@
+"""End to end: crawl with the archive on, `scrapy learn`, crawl again, `scrapy extract`.
+
+The site (tests/layout/fixtures/msnbc, served gzipped over real HTTP on 127.0.0.1)
+is a hub page linking 12 real article pages of one layout, each link's text being
+the article's title.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from support.crawl import REPO, TEST_SETTINGS, run_crawl
+from support.httpserver import FixtureSite
+
+from newsstem.evaluation import score_page
+
+SITE = Path(__file__).resolve().parents[1] / "layout" / "fixtures" / "msnbc"
+ARTICLES = sorted(path.name.removesuffix(".html.gz") for path in SITE.glob("*.html.gz"))
+
+
+def gold(name: str) -> str:
+    return (SITE / f"{name}.txt").read_text(encoding="utf-8")
+
+
+def gold_title(name: str) -> str:
+    return " ".join(gold(name).strip().split("\n\n", 1)[0].split())
+
+
+def scrapy(*args: str, settings: dict | None = None) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "scrapy", *args]
+    for key, value in {**TEST_SETTINGS, **(settings or {})}.items():
+        command += ["-s", f"{key}={value}"]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run(
+        command, check=False, cwd=REPO, env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+@pytest.fixture(scope="module")
+def site():
+    server = FixtureSite(SITE).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def learned(site, tmp_path_factory):
+    """A first crawl with the archive on, then `scrapy learn` on the archive."""
+    work = tmp_path_factory.mktemp("learn")
+    archive, patterns = work / "crawl.warc.gz", work / "patterns"
+    first = run_crawl(
+        work, "-a", f"start_url={site.url}/index.html", name="first",
+        settings={"NEWSSTEM_ARCHIVE": str(archive), "NEWSSTEM_PATTERNS_DIR": ""},
+    )
+    assert first.returncode == 0, first.log
+    assert first.stats["newsstem/archive/pages"] == 13
+    learn = scrapy("learn", "--input", str(archive), "--out", str(patterns))
+    assert learn.returncode == 0, learn.stdout + learn.stderr
+    return work, archive, patterns, learn.stdout
+
+
+def test_learn_writes_one_pattern_file_for_the_site(site, learned):
+    _, _, patterns, report = learned
+    site_name = f"127.0.0.1:{site.port}"
+    [path] = patterns.glob("*.json")
+    assert path.name == f"127.0.0.1_{site.port}.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["site"] == site_name and len(data["sources"]) == 13
+    kinds = sorted(p["kind"] for p in data["patterns"])
+    assert kinds == ["article", "hub"]  # the articles, and the hub page on its own
+    assert f"{site_name}: 13 pages" in report and "written to" in report
+
+
+def test_second_crawl_extracts_by_pattern(site, learned, tmp_path):
+    _, _, patterns, _ = learned
+    result = run_crawl(
+        tmp_path, "-a", f"start_url={site.url}/index.html", name="second",
+        settings={"NEWSSTEM_PATTERNS_DIR": str(patterns)},
+    )
+    assert result.returncode == 0, result.log
+    site_name = f"127.0.0.1:{site.port}"
+    by_name = {item["url"].rsplit("/", 1)[1].removesuffix(".html"): item for item in result.items}
+    assert sorted(by_name) == ARTICLES
+    for name, article in by_name.items():
+        assert article["method"] == f"pattern:{site_name}/1", name
+        assert article["title"] == gold_title(name), name
+        assert score_page(article["body"], gold(name)).f1 >= 0.95, name
+        assert article["anchor_texts"] == [gold_title(name)]
+    stats = result.stats
+    assert stats[f"newsstem/method/pattern:{site_name}/1"] == 12
+    assert stats[f"newsstem/patterns/{site_name}/matched_rate"] == 1.0
+    assert stats["newsstem/dropped/hub_layout"] == 1  # the index page
+
+
+def test_extract_runs_the_same_pipeline_offline(site, learned, tmp_path):
+    _, archive, patterns, _ = learned
+    site.clear()
+    output = tmp_path / "offline.jsonl"
+    result = scrapy(
+        "extract", "--input", str(archive), "-O", str(output),
+        settings={"NEWSSTEM_PATTERNS_DIR": str(patterns)},
+    )
+    assert result.returncode == 0, result.stderr
+    items = [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines()]
+    assert len(items) == 12
+    assert {item["method"] for item in items} == {f"pattern:127.0.0.1:{site.port}/1"}
+    assert site.paths(status=None) == []  # nothing fetched
+
+
+def test_a_corrupt_pattern_file_stops_the_crawl_with_a_clear_error(site, tmp_path):
+    patterns = tmp_path / "patterns"
+    patterns.mkdir()
+    (patterns / "broken.json").write_text('{"format": "newsstem-patterns", "version": 1,')
+    site.clear()
+    result = run_crawl(
+        tmp_path, "-a", f"start_url={site.url}/index.html",
+        settings={"NEWSSTEM_PATTERNS_DIR": str(patterns)},
+    )
+    assert result.returncode == 2
+    assert f"{patterns / 'broken.json'}: not valid JSON (line 1, column" in result.log
+    assert "Traceback" not in result.log
+    assert site.paths(status=None) == []
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["learn"], "give the archive to learn from: --input"),
+        (["learn", "--input", "missing.warc.gz"], "missing.warc.gz: cannot open the archive"),
+        (["extract", "-O", "x.jsonl"], "give the archive to read: --input"),
+    ],
+)
+def test_bad_arguments_are_usage_errors(arguments, message):
+    result = scrapy(*arguments)
+    assert result.returncode == 2
+    assert message in result.stderr
+
+
+def test_learn_names_the_sites_it_knows(learned, site):
+    _, archive, _, _ = learned
+    result = scrapy("learn", "example.com", "--input", str(archive))
+    assert result.returncode == 2
+    assert f"no HTML page of site 'example.com' in the archive (sites: 127.0.0.1:{site.port})" in (
+        result.stderr
+    )

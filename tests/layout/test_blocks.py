@@ -1,0 +1,121 @@
+"""newsstem.layout.blocks on real pages and on small hand-made ones."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import BBC_INDEX_PAGES
+
+from newsstem.layout.blocks import BlockParser, KeyFilter, decompose, normalize_token, stable_tokens
+from newsstem.text import meaningful_length
+
+
+@pytest.mark.parametrize(
+    ("token", "normalized"),
+    [
+        ("post-35697", "post-0"),  # a per-article id
+        ("ad_19012", "ad_0"),
+        ("mostRecentTab_193966644_tab_0", "mostRecentTab_0_tab_0"),
+        ("grofile-hash-map-9b5c424704da515ea57bf4725e37c77b", "grofile-hash-map-*"),
+        ("gIQAm03DZN_blog", "*_blog"),  # an encoded id
+        ("http://blogs.wsj.com/brussels/tag/x", "*"),  # a URL as an id
+        ("col1", "col1"),  # one digit: a designed position, kept
+        ("h264", "h0"),
+        ("story-body", "story-body"),
+        ("a.b", "a_b"),  # never the key syntax
+    ],
+)
+def test_volatile_parts_of_attribute_values_are_normalized(token, normalized):
+    assert normalize_token(token) == normalized
+    assert normalize_token(normalized) == normalized  # idempotent
+
+
+def test_real_article_is_decomposed_into_keyed_blocks(msnbc):
+    page = msnbc[2]  # news_06, "The problem of the color line"
+    layout = decompose(page.html)
+    assert layout.title.startswith("The problem of the color line")
+    body = max(layout.blocks, key=lambda b: b.own_weight)
+    assert body.key.endswith("div:class=entry-content")
+    assert ":class=format-standard.hentry.post.post-0." in body.key  # post-NNNNN normalized
+    opening = " ".join(body.text.split()[:15])
+    assert opening in " ".join(page.gold.split())
+    assert body.link_share < 0.1
+    assert "\n" in body.text  # one line per paragraph
+    assert body.weight == meaningful_length(body.text)
+    menu = [b for b in layout.blocks if b.key.endswith("ul:class=sub-menu")]
+    assert menu and all(b.link_share == 1.0 for b in menu)
+
+
+def test_pages_of_one_layout_share_their_keys(msnbc):
+    keys = [set(decompose(page.html).keys) for page in msnbc[:4]]
+    shared = set.intersection(*keys)
+    assert len(shared) >= 0.6 * min(len(k) for k in keys)
+    assert any(key.endswith("div:class=entry-content") for key in shared)
+
+
+def test_scripts_styles_and_comments_are_not_text():
+    layout = decompose(
+        "<html><head><title>T</title><style>p{color:red}</style></head><body>"
+        "<div id=a><script>var x = 'hidden';</script><!-- note -->Visible text"
+        "<noscript>Enable JS</noscript><object>Video caption fallback</object></div>"
+        "</body></html>"
+    )
+    text = " ".join(block.text for block in layout.blocks)
+    assert "Visible text" in text and "Video caption fallback" in text
+    assert "hidden" not in text and "color" not in text and "note" not in text
+    assert "Enable JS" not in text
+
+
+def test_paragraphs_are_lines_and_table_cells_are_apart():
+    layout = decompose(
+        "<body><table><tr><td>Menu one</td><td><p>First.</p><p>Second<br>line.</p></td>"
+        "</tr></table></body>"
+    )
+    assert [b.key for b in layout.blocks] == [  # HTML5 parsing adds the tbody
+        "body/table/tbody/td:col=1",
+        "body/table/tbody/td:col=2",
+    ]
+    assert layout.blocks[1].text == "First.\nSecond\nline."
+
+
+def test_bytes_are_decoded_like_the_crawler_does():
+    html = '<html><head><meta charset="shift_jis"></head><body><div>東京の記事です</div></body></html>'
+    layout = decompose(html.encode("shift_jis"))
+    assert layout.blocks[0].text == "東京の記事です"
+    assert layout.blocks[0].weight == 7
+
+
+@pytest.mark.parametrize(
+    "html", ["", "   ", b"", "<?xml version='1.0' encoding='utf-8'?><p>x</p>", "\ufdd3 text"]
+)
+def test_odd_inputs_give_a_layout_not_an_error(html):
+    layout = BlockParser().decompose(html)
+    assert isinstance(layout.blocks, tuple)
+
+
+def test_pathologically_deep_pages_are_read():
+    html = "<body>" + "<div>" * 3000 + "deep text" + "</div>" * 3000 + "<p>after</p></body>"
+    layout = decompose(html)
+    assert [b.text for b in layout.blocks][-2:] == ["deep text", "after"]
+
+
+def test_per_article_and_section_classes_are_not_layout(bbc):
+    articles = [page for name, page in bbc.items() if name not in BBC_INDEX_PAGES]
+    tokens = stable_tokens([decompose(page.html) for page in articles])
+    assert "class=story-body" in tokens and "id=main-content" in tokens
+    # "has-no-ticker technology", "has-no-ticker magazine": the section is content
+    # (each on one page; "business", on half of these pages, passes as layout)
+    assert "class=has-no-ticker" in tokens
+    assert not {"class=technology", "class=magazine"} & tokens
+
+
+def test_key_filter_keeps_layout_tokens_and_merges_neighbours():
+    layout = decompose(
+        '<body><div class="post tag-a"><p>One.</p></div><div class="post tag-b"><p>Two.</p></div>'
+        "</body>"
+    )
+    assert len(layout.blocks) == 2
+    filtered = KeyFilter({"class=post"}).apply(layout)
+    assert [(b.key, b.text) for b in filtered.blocks] == [("body/div:class=post", "One.\nTwo.")]
+    assert KeyFilter.from_keys(["body/div:id=x:class=a.b/td:col=2"]).tokens == {
+        "id=x", "class=a", "class=b",
+    }

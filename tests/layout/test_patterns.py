@@ -1,0 +1,208 @@
+"""newsstem.layout.patterns: the pattern file (save, load, validate) and extraction."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+from conftest import BBC_INDEX_PAGES
+
+from newsstem.evaluation import score_page
+from newsstem.layout.learn import TrainingPage, learn
+from newsstem.layout.patterns import (
+    Extraction,
+    HubPage,
+    MatchOptions,
+    NoMatch,
+    PatternFileError,
+    PatternLibrary,
+    SitePatterns,
+    load_pattern_file,
+    load_patterns_dir,
+    save_pattern_file,
+)
+
+
+@pytest.fixture(scope="module")
+def msnbc_set(msnbc):
+    """Patterns learned from 8 msnbc pages (the other 4 are new pages)."""
+    return learn("tv.msnbc.com", [TrainingPage(p.url, p.html) for p in msnbc[:8]]).pattern_set
+
+
+def test_saved_file_loads_back_equal_and_reads_one_block_per_line(tmp_path, msnbc_set):
+    path = save_pattern_file(msnbc_set, tmp_path)
+    assert path.name == "tv.msnbc.com.json"
+    assert load_pattern_file(path) == msnbc_set
+    text = path.read_text(encoding="utf-8")
+    block_lines = [line for line in text.splitlines() if line.strip().startswith('{"role"')]
+    assert len(block_lines) == len(msnbc_set.patterns[0].blocks)
+    assert json.loads(text)["format"] == "newsstem-patterns"
+
+
+def corrupt(text: str, change) -> str:
+    data = json.loads(text)
+    change(data)
+    return json.dumps(data)
+
+
+CORRUPTIONS = {
+    "not json": (lambda t: t[:-30], r"not valid JSON \(line \d+, column \d+"),
+    "format": (
+        lambda t: corrupt(t, lambda d: d.update(format="webstemmer")),
+        r"format: expected 'newsstem-patterns'",
+    ),
+    "version": (lambda t: corrupt(t, lambda d: d.update(version=9)), r"version 9 is not supported"),
+    "role": (
+        lambda t: corrupt(t, lambda d: d["patterns"][0]["blocks"][3].update(role="mian")),
+        r"patterns\[0\]\.blocks\[3\]\.role: 'mian' is not one of 'title', 'main', 'sub', 'none'",
+    ),
+    "pages": (
+        lambda t: corrupt(t, lambda d: d["patterns"][0].update(pages="many")),
+        r"patterns\[0\]\.pages: expected int, got 'many'",
+    ),
+    "no main": (
+        lambda t: corrupt(t, lambda d: [b.update(role="none") for b in d["patterns"][0]["blocks"]]),
+        r"no block has the role 'main'",
+    ),
+    "diff": (
+        lambda t: corrupt(t, lambda d: d["patterns"][0]["blocks"][0].update(diff=1.5)),
+        r"patterns\[0\]\.blocks\[0\]\.diff: 1\.5 is not between 0\.0 and 1\.0",
+    ),
+    "missing key": (
+        lambda t: corrupt(t, lambda d: d["patterns"][0]["blocks"][1].pop("key")),
+        r"patterns\[0\]\.blocks\[1\]: missing field 'key'",
+    ),
+    "weight type": (
+        lambda t: corrupt(t, lambda d: d["patterns"][0]["blocks"][1].update(weight="big")),
+        r"blocks\[1\]\.weight: expected int or float",
+    ),
+    "duplicate id": (
+        lambda t: corrupt(t, lambda d: d["patterns"].append(d["patterns"][0])),
+        r"patterns\[1\]\.id: 'tv\.msnbc\.com/1' is used twice",
+    ),
+    "kind": (
+        lambda t: corrupt(t, lambda d: d["patterns"][0].update(kind="gallery")),
+        r"patterns\[0\]\.kind: 'gallery' is not one of 'article', 'hub'",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CORRUPTIONS))
+def test_a_corrupt_file_is_a_clear_error(tmp_path, msnbc_set, name):
+    change, message = CORRUPTIONS[name]
+    path = save_pattern_file(msnbc_set, tmp_path)
+    path.write_text(change(path.read_text(encoding="utf-8")), encoding="utf-8")
+    with pytest.raises(PatternFileError) as error:
+        load_pattern_file(path)
+    assert str(error.value).startswith(f"{path}: ")
+    assert re.search(message, str(error.value)), str(error.value)
+
+
+def test_a_directory_holds_one_file_per_site(tmp_path, msnbc_set):
+    assert load_patterns_dir(tmp_path / "missing") == {}
+    save_pattern_file(msnbc_set, tmp_path)
+    (tmp_path / "README.md").write_text("not a pattern file")
+    assert set(load_patterns_dir(tmp_path)) == {"tv.msnbc.com"}
+    (tmp_path / "copy.json").write_text((tmp_path / "tv.msnbc.com.json").read_text())
+    with pytest.raises(PatternFileError, match="already has patterns in another file"):
+        load_patterns_dir(tmp_path)
+
+
+def test_new_pages_of_the_layout_are_extracted(msnbc, msnbc_set):
+    patterns = SitePatterns(msnbc_set)
+    for page in msnbc[8:]:
+        result = patterns.extract(page.html)
+        assert isinstance(result, Extraction), page.name
+        assert result.pattern_id == "tv.msnbc.com/1"
+        assert result.similarity >= 0.8
+        assert result.title == page.gold_title
+        assert score_page(result.body, page.gold).f1 >= 0.95, page.name
+        assert "\n\n" in result.body and result.sub  # paragraphs; related links, bylines
+
+
+def test_pages_of_other_layouts_match_nothing(bbc, msnbc_set):
+    patterns = SitePatterns(msnbc_set)
+    for page in bbc.values():
+        result = patterns.extract(page.html)
+        assert isinstance(result, NoMatch) and result.best_similarity < 0.3
+
+
+def test_a_hub_layout_is_recognized(bbc):
+    learned = {name: p for name, p in bbc.items() if name != "news_05"}
+    pattern_set = learn(
+        "bbc.co.uk", [TrainingPage(p.url, p.html) for p in learned.values()]
+    ).pattern_set
+    # news_04 alone made a hub pattern; news_05, another section index, has its layout
+    result = SitePatterns(pattern_set).extract(bbc["news_05"].html)
+    assert isinstance(result, HubPage) and result.similarity >= 0.7
+    assert BBC_INDEX_PAGES[1] == "news_05"
+
+
+def test_threshold_and_strict_mode(msnbc, msnbc_set):
+    page = msnbc[9]
+    assert isinstance(SitePatterns(msnbc_set, MatchOptions(threshold=1.01)).extract(page.html),
+                      NoMatch)
+    # remove a block every learned page had (the brand strip): strict mode refuses the page
+    required = [b.key for b in msnbc_set.patterns[0].blocks if b.presence == 1.0]
+    assert any(key.endswith("/div:id=header-nav-wrap/div:id=brand-strip") for key in required)
+    html, removed = re.subn(r'<div id="brand-strip">.*?</div><!--brand-strip-->', "", page.html,
+                            flags=re.DOTALL)
+    assert removed == 1
+    assert isinstance(SitePatterns(msnbc_set).extract(html), Extraction)
+    strict = SitePatterns(msnbc_set, MatchOptions(strict=True)).extract(html)
+    assert isinstance(strict, NoMatch) and "strict" in strict.reason
+    assert isinstance(SitePatterns(msnbc_set, MatchOptions(strict=True)).extract(page.html),
+                      Extraction)
+
+
+def test_library_reads_a_directory_once(tmp_path, msnbc, msnbc_set):
+    save_pattern_file(msnbc_set, tmp_path)
+    library = PatternLibrary.from_directory(tmp_path)
+    assert "tv.msnbc.com" in library and len(library) == 1
+    assert library.get("example.com") is None
+    assert isinstance(library.get("tv.msnbc.com").extract(msnbc[10].html), Extraction)
+
+
+JAPANESE_PAGE = """<html><head><meta charset="utf-8"><title>{title}｜毎朝新聞</title></head><body>
+<div id="header"><ul class="nav"><li><a href="/">トップ</a></li><li><a href="/keizai">経済</a></li>
+<li><a href="/shakai">社会</a></li></ul></div>
+<div id="main"><h1 class="midashi">{title}</h1><p class="date">2026年11月{day}日</p>
+<div class="honbun">{paragraphs}</div>
+<div class="kanren"><h2>関連記事</h2><ul><li><a href="/a{day}">{related}</a></li></ul></div></div>
+<div id="footer">Copyright © 毎朝新聞社 無断転載を禁じます。</div></body></html>"""
+
+KANA = "あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわ"
+KANJI = "東京都内朝冷雨通勤影響気象庁寒平年政府予算与党調整専門家景気市役所図書館住民期待高校全国大会監督選手鉄道路線開業観光"
+
+
+def sentence(rng: random.Random) -> str:
+    """A sentence of made-up Japanese text: a different text on every page."""
+    return "".join(rng.choice(KANJI if i % 3 else KANA) for i in range(rng.randrange(18, 30))) + "。"
+
+
+def japanese_page(number: int) -> str:
+    rng = random.Random(number)
+    paragraphs = "".join(f"<p>{sentence(rng)}{sentence(rng)}</p>" for _ in range(6))
+    title = sentence(rng)[:14]
+    return JAPANESE_PAGE.format(
+        title=title, day=number, paragraphs=paragraphs, related=sentence(rng)[:15]
+    )
+
+
+def test_japanese_pages_are_learned_and_extracted():
+    pages = [TrainingPage(f"http://maiasa.example/{n}", japanese_page(n)) for n in range(1, 9)]
+    pattern_set = learn("maiasa.example", pages).pattern_set
+    [pattern] = pattern_set.patterns
+    roles = {b.key.rsplit("/", 1)[-1]: b.role for b in pattern.blocks}
+    assert roles["h1:class=midashi"] == "title"
+    assert roles["div:class=honbun"] == "main"
+    assert roles["ul:class=nav"] == "none"
+    new_page = japanese_page(9)
+    result = SitePatterns(pattern_set).extract(new_page)
+    assert isinstance(result, Extraction)
+    assert f'<h1 class="midashi">{result.title}</h1>' in new_page
+    paragraphs = result.body.split("\n\n")
+    assert len(paragraphs) == 6 and all(f"<p>{p}</p>" in new_page for p in paragraphs)
+    assert "関連記事" not in result.body and "Copyright" not in result.body

@@ -1,0 +1,89 @@
+"""Author names: cleaning and the order of evidence (newsstem/metadata/authors.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from newsstem.metadata import extract_metadata
+from newsstem.metadata.authors import clean_names
+
+
+@pytest.mark.parametrize(
+    ("raw", "names"),
+    [
+        ("By Daniel Kahn Gillmor, Senior Staff Technologist, ACLU", ["Daniel Kahn Gillmor"]),
+        ("by Ahiza Garcia @ahiza_garcia February 1, 2016: 12:41 PM ET", ["Ahiza Garcia"]),
+        ("MICHAEL D. SHEAR and JULIE HIRSCHFELD DAVIS", ["Michael D. Shear", "Julie Hirschfeld Davis"]),
+        ("Par Alexandre Hervaud et Jérémy Piette", ["Alexandre Hervaud", "Jérémy Piette"]),
+        ("Von Anna Müller und Jan Schmidt", ["Anna Müller", "Jan Schmidt"]),
+        ("Dan Goodin - Apr 16, 2015 8:02 pm UTC", ["Dan Goodin"]),
+        ("Roland Parry, Washington", ["Roland Parry"]),
+        ("Richard (R.J.) Eskow", ["Richard (R.J.) Eskow"]),
+        ("史蒂文的家_藍天 (stevenhgm)", ["史蒂文的家_藍天"]),
+        ("记者 张三", ["张三"]),
+        ("https://www.facebook.com/someone", []),
+        ("admin", []),
+        ("devindra", []),
+    ],
+)
+def test_clean_names(raw, names):
+    assert clean_names(raw) == names
+
+
+def test_organisations_and_the_publisher_are_dropped():
+    assert clean_names("Jane Doe and Reuters") == ["Jane Doe"]
+    assert clean_names("BBC News", publisher=["BBC News"]) == []
+
+
+def _page(head: str, body: str = "") -> str:
+    return f"<html><head>{head}</head><body>{body}<p>Text</p></body></html>"
+
+
+def test_persons_before_organisations_and_agencies_when_alone():
+    jsonld = (
+        '<script type="application/ld+json">{"@type": "NewsArticle", "author": ['
+        '{"@type": "Organization", "name": "Agence France-Presse"},'
+        '{"@type": "Person", "name": "Jane Doe"}]}</script>'
+    )
+    assert extract_metadata(_page(jsonld)).authors == ["Jane Doe"]
+    agency = '<meta name="author" content="AFP">'
+    assert extract_metadata(_page(agency)).authors == ["AFP"]
+
+
+def test_desks_and_the_site_itself_are_no_authors():
+    page = _page('<meta property="og:site_name" content="TMZ"><meta name="author" content="TMZ Staff">')
+    assert extract_metadata(page).authors == []
+    site = _page('<meta property="og:site_name" content="BBC News">'
+                 '<meta property="og:article:author" content="BBC News">')
+    assert extract_metadata(site).authors == []
+
+
+def test_jsonld_author_references_are_resolved():
+    graph = (
+        '<script type="application/ld+json">{"@graph": ['
+        '{"@type": "Article", "author": {"@id": "#p1"}},'
+        '{"@type": "Person", "@id": "#p1", "name": "Ana Lima"}]}</script>'
+    )
+    assert extract_metadata(_page(graph)).authors == ["Ana Lima"]
+
+
+def test_a_sidebar_of_writers_is_not_the_byline():
+    body = (
+        '<span class="author vcard"><a rel="author" href="/a/zr">Zachary Roth</a></span>'
+        '<aside><ul><li><a rel="author" href="/a/jf">John Flowers</a></li>'
+        '<li><a rel="author" href="/a/tn">Timothy Noah</a></li></ul></aside>'
+    )
+    assert extract_metadata(_page("", body)).authors == ["Zachary Roth"]
+
+
+def test_the_responsible_editor_of_chinese_pages_is_no_author():
+    page = _page('<meta name="author" content="青网校园崔宁宁">',
+                 '<span>责任编辑：崔宁宁</span><p><strong>作者︱春春</strong></p>')
+    assert extract_metadata(page).authors == ["春春"]
+
+
+def test_text_bylines():
+    assert extract_metadata(_page("", "<p>By Chuck Squatriglia January 10, 2008</p>")).authors == [
+        "Chuck Squatriglia"
+    ]
+    assert extract_metadata(_page("", "<p>By the way, nothing here.</p>")).authors == []

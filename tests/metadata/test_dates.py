@@ -1,0 +1,116 @@
+"""Date parsing and the order of date evidence (newsstem/metadata/dates.py)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from newsstem.metadata import extract_metadata
+from newsstem.metadata.dates import parse_date
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("2016-12-22T10:43:37-08:00", "2016-12-22T10:43:37-08:00"),
+        ("2016-12-22T10:43:37Z", "2016-12-22T10:43:37+00:00"),
+        ("2017-01-18T23:00:00-0800", "2017-01-18T23:00:00-08:00"),
+        ("2017-11-03 03:01:00.000000", "2017-11-03T03:01:00"),
+        ("2018-04-05T06:00", "2018-04-05T06:00:00"),
+        ("2015-04-08", "2015-04-08"),
+        ("20170310", "2017-03-10"),
+        ("2015/04/08", "2015-04-08"),
+        ("2017年3月10日", "2017-03-10"),
+        ("2016年10月14日07:17", "2016-10-14T07:17:00"),
+        ("January 18, 2017 11:00 PM", "2017-01-18T23:00:00"),
+        ("Posted on Tue, Jan. 08, 2008", "2008-01-08"),
+        ("16 November 2017", "2017-11-16"),
+        ("08.04.2015 12:46", "2015-04-08"),
+        ("1461235200", "2016-04-21T10:40:00+00:00"),
+    ],
+)
+def test_parse_date_keeps_precision_and_offset(raw, expected):
+    assert parse_date(raw).isoformat() == expected
+
+
+def test_numeric_dates_follow_the_locale_unless_unambiguous():
+    assert parse_date("12/07/2012").isoformat() == "2012-12-07"  # US: month first
+    assert parse_date("12/07/2012", dayfirst=True).isoformat() == "2012-07-12"
+    assert parse_date("25/12/2012").isoformat() == "2012-12-25"  # 25 cannot be a month
+    assert parse_date("12/25/2012", dayfirst=True).isoformat() == "2012-12-25"
+
+
+@pytest.mark.parametrize("raw", ["", "yesterday", "0000-00-00", "2017-13-45", "1970-01-01", "v2.3.1"])
+def test_implausible_values_are_no_date(raw):
+    assert parse_date(raw) is None
+
+
+def test_future_dates_are_no_date():
+    now = datetime(2020, 1, 1, tzinfo=timezone.utc)
+    assert parse_date("2020-01-02", now=now) is not None  # a day ahead: time zones
+    assert parse_date("2020-02-01", now=now) is None
+
+
+def _page(head: str, body: str = "<p>Text</p>") -> str:
+    return f"<html><head>{head}</head><body>{body}</body></html>"
+
+
+def test_article_jsonld_beats_meta_and_embedded_items():
+    html = _page(
+        '<meta property="article:published_time" content="2020-01-02T00:00:00Z">'
+        '<script type="application/ld+json">{"@type": "NewsArticle", '
+        '"datePublished": "2020-01-01T09:00:00+01:00"}</script>',
+        '<div itemscope itemtype="https://schema.org/VideoObject">'
+        '<meta itemprop="datePublished" content="2019-05-05"></div>',
+    )
+    metadata = extract_metadata(html)
+    assert (metadata.published, metadata.sources["published"]) == ("2020-01-01T09:00:00+01:00", "json-ld")
+
+
+def test_microdata_of_an_embedded_video_is_not_the_article_date():
+    html = _page(
+        "",
+        '<div itemscope itemtype="https://schema.org/VideoObject">'
+        '<meta itemprop="datePublished" content="2015-03-12"></div>'
+        '<div itemscope itemtype="https://schema.org/Article">'
+        '<meta itemprop="datePublished" content="2015-03-11T19:46:14Z"></div>',
+    )
+    assert extract_metadata(html).published == "2015-03-11T19:46:14+00:00"
+
+
+def test_a_revision_time_is_no_publication_date():
+    html = _page(
+        '<script type="application/ld+json">{"@type": "NewsArticle", '
+        '"dateCreated": "2017-11-17T10:41:09Z"}</script>',
+        '<time itemprop="datePublished" datetime="2017-11-16T14:15+0000">16 November</time>',
+    )
+    assert extract_metadata(html).published[:10] == "2017-11-16"
+
+
+def test_modified_is_the_latest_stated_and_never_before_published():
+    html = _page(
+        '<meta property="article:published_time" content="2021-11-01T10:52:50+01:00">'
+        '<meta property="article:modified_time" content="2021-11-01T12:34:23+01:00">'
+        '<script type="application/ld+json">{"@type": "NewsArticle", '
+        '"dateModified": "2021-11-01T10:52:50+01:00"}</script>'
+    )
+    assert extract_metadata(html).modified == "2021-11-01T12:34:23+01:00"
+    earlier = _page(
+        '<meta property="article:published_time" content="2021-11-02">'
+        '<meta property="article:modified_time" content="2021-11-01">'
+    )
+    assert extract_metadata(earlier).modified is None
+
+
+def test_text_dates_near_the_headline_and_in_the_title():
+    after_headline = _page("", "<h1>Cheap car</h1><p>By Chuck Squatriglia January 10, 2008 | 6:46 PM</p>")
+    assert extract_metadata(after_headline).published == "2008-01-10"
+    in_title = "<html><head><title>A column - 07.12.2017 - LA NACION</title></head><body></body></html>"
+    assert extract_metadata(in_title).published == "2017-12-07"
+
+
+def test_day_first_follows_the_page_language():
+    body = '<div class="date">03/04/2015</div>'
+    assert extract_metadata(f"<html lang='en-US'><body>{body}</body></html>").published == "2015-03-04"
+    assert extract_metadata(f"<html lang='en-GB'><body>{body}</body></html>").published == "2015-04-03"

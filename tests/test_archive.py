@@ -1,0 +1,80 @@
+"""newsstem.archive: the WARC writer (a spider middleware) and the reader."""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+
+import pytest
+from scrapy.http import HtmlResponse, Request, TextResponse
+
+from newsstem.archive import ArchiveError, WarcArchive, read_archive
+from newsstem.items import Page
+
+HTML = "<html><head><title>Ünïcode</title></head><body><p>Text</p></body></html>"
+
+
+def page_item(url: str) -> Page:
+    return Page(
+        url=url, site="example.com", html=HTML, encoding="utf-8", depth=2,
+        fetched_at="2026-11-21T23:55:05Z", anchor_texts=["Big news", "Ünïcode story"],
+    )
+
+
+def response(url: str, body: bytes, **headers: str) -> HtmlResponse:
+    return HtmlResponse(url, body=body, headers=headers, request=Request(url), status=200)
+
+
+async def through(archive: WarcArchive, resp, items: list) -> list:
+    async def result():
+        for item in items:
+            yield item
+
+    return [item async for item in archive.process_spider_output(resp, result())]
+
+
+def test_pages_are_archived_with_what_the_crawl_knew(tmp_path):
+    path = tmp_path / "crawl.warc.gz"
+    archive = WarcArchive(str(path))
+    url = "http://example.com/a.html"
+    body = HTML.encode("utf-8")
+    resp = response(url, body, **{"Content-Type": "text/html; charset=utf-8",
+                                  "Content-Encoding": "gzip"})
+    request = Request("http://example.com/b.html")
+    out = asyncio.run(through(archive, resp, [page_item(url), request]))
+    assert out[1] is request  # the spider's output passes through untouched
+    other = TextResponse(
+        "http://example.com/x.txt", body=b"plain", headers={"Content-Type": "text/plain"}
+    )
+    asyncio.run(through(archive, other, []))
+    archive.close()
+    with gzip.open(path, "rb") as stream:
+        assert stream.read(8) == b"WARC/1.0"
+    first, second = read_archive(path)
+    assert first.url == url and first.body == body and first.status == 200
+    assert first.content_type == "text/html; charset=utf-8"
+    assert first.anchor_texts == ("Big news", "Ünïcode story")
+    assert (first.site, first.depth, first.fetched_at) == ("example.com", 2, "2026-11-21T23:55:05Z")
+    assert second.url == "http://example.com/x.txt" and second.site is None
+    assert second.anchor_texts == () and second.body == b"plain"
+
+
+def test_a_second_crawl_appends(tmp_path):
+    path = tmp_path / "crawl.warc.gz"
+    for name in ("a", "b"):
+        archive = WarcArchive(str(path))
+        url = f"http://example.com/{name}.html"
+        asyncio.run(through(archive, response(url, b"<p>x</p>"), [page_item(url)]))
+        archive.close()
+    assert [p.url for p in read_archive(path)] == [
+        "http://example.com/a.html", "http://example.com/b.html",
+    ]
+
+
+def test_an_unreadable_archive_is_a_clear_error(tmp_path):
+    with pytest.raises(ArchiveError, match="cannot open the archive"):
+        list(read_archive(tmp_path / "missing.warc.gz"))
+    junk = tmp_path / "junk.warc.gz"
+    junk.write_bytes(b"this is not a WARC file at all\n" * 10)
+    with pytest.raises(ArchiveError, match="not a readable WARC file"):
+        list(read_archive(junk))
