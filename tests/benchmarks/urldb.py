@@ -244,7 +244,7 @@ def run_crash(kills: int, work: Path, backend: str, redis: RedisServer | None, s
                 for _ in range(40):
                     site.add_article(rng.randrange(8))
             hits = len(site.paths())
-            crawl = start_crawl(work, *args, settings=settings, name=f"crash-{seed}-{len(runs)}")
+            crawl = start_crawl(work, *args, settings=settings, name=f"crash-{backend}-{seed}-{len(runs)}")
             runs.append(crawl)
             while len(site.paths()) == hits and crawl.process.poll() is None:
                 time.sleep(0.01)
@@ -258,7 +258,7 @@ def run_crash(kills: int, work: Path, backend: str, redis: RedisServer | None, s
                 store.stats()
                 if backend != "sqlite" or store.integrity_check() == "ok":
                     clean_opens += 1
-        final = start_crawl(work, *args, settings=settings, name=f"crash-{seed}-final")
+        final = start_crawl(work, *args, settings=settings, name=f"crash-{backend}-{seed}-final")
         final.wait(timeout=600)
         runs.append(final)
     finally:
@@ -266,6 +266,9 @@ def run_crash(kills: int, work: Path, backend: str, redis: RedisServer | None, s
     outputs = [crawl.urls() for crawl in runs]
     exported = [url for urls in outputs for url in urls]
     lost = site.article_urls() - set(exported)
+    strange = set(exported) - site.article_urls()
+    if strange:
+        print(f"exported but not articles of the site: {sorted(strange)[:10]}")
     again = [len(set(urls) & {u for later in outputs[i + 1:] for u in later}) for i, urls in enumerate(outputs)]
     print(f"{done_kills} kills in {len(runs)} runs; {len(site.article_urls())} articles; "
           f"{len(exported)} lines; lost {len(lost)}; exported again {len(exported) - len(set(exported))} "
