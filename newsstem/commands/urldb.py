@@ -25,7 +25,15 @@ from scrapy.exceptions import UsageError
 from w3lib.url import canonicalize_url
 
 from newsstem import defaults
-from newsstem.urldb import StoreBusy, StoreError, UrlStore, format_time, open_store, parse_age, url_key
+from newsstem.urldb import (
+    StoreBusy,
+    StoreError,
+    UrlStore,
+    format_time,
+    open_store,
+    parse_age,
+    url_key,
+)
 
 if TYPE_CHECKING:
     from newsstem.urldb import Lease
@@ -58,10 +66,19 @@ class Command(ScrapyCommand):
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
         parser.add_argument("--urldb", metavar="URI", help="the store (default: NEWSSTEM_URLDB)")
-        parser.add_argument("--older-than", metavar="AGE", help="prune: entries not seen for AGE (30d, 12h, 2w)")
-        parser.add_argument("--dry-run", action="store_true", help="prune: only count what would go")
-        parser.add_argument("--wait", metavar="SECONDS", type=float, default=0.0,
-                            help="prune: wait this long for running crawls to end (default: refuse)")
+        parser.add_argument(
+            "--older-than", metavar="AGE", help="prune: entries not seen for AGE (30d, 12h, 2w)"
+        )
+        parser.add_argument(
+            "--dry-run", action="store_true", help="prune: only count what would go"
+        )
+        parser.add_argument(
+            "--wait",
+            metavar="SECONDS",
+            type=float,
+            default=0.0,
+            help="prune: wait this long for running crawls to end (default: refuse)",
+        )
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if not args or args[0] not in ACTIONS:
@@ -74,19 +91,25 @@ class Command(ScrapyCommand):
         age = None
         if action == "prune":
             if not opts.older_than:
-                raise UsageError("prune needs --older-than AGE, e.g. --older-than 30d", print_help=False)
+                raise UsageError(
+                    "prune needs --older-than AGE, e.g. --older-than 30d", print_help=False
+                )
             try:
                 age = parse_age(opts.older_than)
             except ValueError as exc:
                 raise UsageError(f"--older-than: {exc}", print_help=False) from None
             if opts.wait < 0:
                 raise UsageError("--wait must be >= 0", print_help=False)
-        uri = opts.urldb if opts.urldb is not None else self.settings.get(
-            "NEWSSTEM_URLDB", defaults.NEWSSTEM_URLDB
+        uri = (
+            opts.urldb
+            if opts.urldb is not None
+            else self.settings.get("NEWSSTEM_URLDB", defaults.NEWSSTEM_URLDB)
         )
         if not uri:
-            raise UsageError("the URL store is switched off (NEWSSTEM_URLDB is empty); give --urldb URI",
-                             print_help=False)
+            raise UsageError(
+                "the URL store is switched off (NEWSSTEM_URLDB is empty); give --urldb URI",
+                print_help=False,
+            )
         try:
             from newsstem.urldb.middleware import project_data_dir
 
@@ -103,14 +126,22 @@ class Command(ScrapyCommand):
 
     def _stats(self, store: UrlStore) -> None:
         stats = store.stats()
-        _table([
-            ("store", store.uri),
-            ("entries", str(stats.entries)),
-            ("exported", str(stats.exported)),
-            ("size", f"{_size(stats.size_bytes)} ({stats.size_bytes} bytes)"),
-            ("first seen", f"oldest {format_time(stats.first_seen_min)}, newest {format_time(stats.first_seen_max)}"),
-            ("last seen", f"oldest {format_time(stats.last_seen_min)}, newest {format_time(stats.last_seen_max)}"),
-        ])
+        _table(
+            [
+                ("store", store.uri),
+                ("entries", str(stats.entries)),
+                ("exported", str(stats.exported)),
+                ("size", f"{_size(stats.size_bytes)} ({stats.size_bytes} bytes)"),
+                (
+                    "first seen",
+                    _range(stats.first_seen_min, stats.first_seen_max),
+                ),
+                (
+                    "last seen",
+                    _range(stats.last_seen_min, stats.last_seen_max),
+                ),
+            ]
+        )
 
     def _show(self, store: UrlStore, urls: list[str]) -> int:
         keys = [url_key(url) for url in urls]
@@ -137,7 +168,9 @@ class Command(ScrapyCommand):
         cutoff = int(time.time()) - age
         lease = _take_exclusive(store, wait)
         try:
-            removed = store.prune(cutoff, dry_run=dry_run, progress=lambda done, total: lease.renew())
+            removed = store.prune(
+                cutoff, dry_run=dry_run, progress=lambda done, total: lease.renew()
+            )
         finally:
             lease.release()
         entries = store.stats().entries
@@ -157,6 +190,10 @@ def _take_exclusive(store: UrlStore, wait: float) -> Lease:
             if time.monotonic() >= deadline:
                 raise
             time.sleep(min(WAIT_POLL_SECONDS, max(0.0, deadline - time.monotonic())))
+
+
+def _range(oldest: int | None, newest: int | None) -> str:
+    return f"oldest {format_time(oldest)}, newest {format_time(newest)}"
 
 
 def _table(rows: list[tuple[str, str]]) -> None:

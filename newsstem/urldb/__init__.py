@@ -85,8 +85,10 @@ def parse_uri(uri: str) -> StoreUri:
     uri = uri.strip()
     if uri.startswith(_SQLITE):
         if not uri.startswith(_SQLITE + "/"):
-            raise StoreError(f"URL store URI {uri!r}: write sqlite:/// then the path; use {_EXAMPLES}")
-        path = uri[len(_SQLITE) + 1:]
+            raise StoreError(
+                f"URL store URI {uri!r}: write sqlite:/// then the path; use {_EXAMPLES}"
+            )
+        path = uri[len(_SQLITE) + 1 :]
         if not path or path.endswith("/") or "?" in path:
             raise StoreError(f"URL store URI {uri!r} does not name a file; use {_EXAMPLES}")
         return StoreUri("sqlite", path)
@@ -109,7 +111,9 @@ def open_store(uri: str | StoreUri, data_dir: Callable[[], str] | None = None) -
         path = Path(spec.target)
         if spec.is_relative:
             if data_dir is None:
-                raise StoreError(f"URL store path {spec.target!r} is relative; give an absolute one")
+                raise StoreError(
+                    f"URL store path {spec.target!r} is relative; give an absolute one"
+                )
             path = Path(data_dir(), path)
         return SqliteUrlStore(path)
     from newsstem.urldb.redis_store import RedisUrlStore

@@ -60,7 +60,9 @@ class LineBatchFile:
 
     def __init__(self, path: Path, mode: str) -> None:
         self.name = str(path)
-        self._fd = os.open(path, os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if mode == "w" else os.O_APPEND), 0o644)
+        self._fd = os.open(
+            path, os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if mode == "w" else os.O_APPEND), 0o644
+        )
         self._pending = bytearray()
         self._directory = path.parent
         self._directory_synced = False
@@ -207,7 +209,9 @@ def drop_cut_line(path: Path) -> int:
         os.fsync(file.fileno())
     logger.warning(
         "Removed %d bytes at the end of %s: a line cut short by a killed crawl "
-        "(the item it held was not marked exported; it is exported again)", size - keep, path,
+        "(the item it held was not marked exported; it is exported again)",
+        size - keep,
+        path,
     )
     return size - keep
 

@@ -77,6 +77,7 @@ LEASE_RENEW_SECONDS = 15.0
 # on every page, so the keys of recent URLs are cached.
 KEY_CACHE = 100_000
 
+
 def _timed(method: Callable[..., Any]) -> Callable[..., Any]:
     """Add the method's run time to the middleware's busy time (outermost call only)."""
 
@@ -127,7 +128,7 @@ class UrlDbOptions:
 
     @classmethod
     def from_settings(cls, settings: BaseSettings, refresh_argument: object = None) -> UrlDbOptions:
-        """Read ``NEWSSTEM_URLDB*``; ``refresh_argument`` is the spider's ``-a refresh`` if given."""
+        """Read ``NEWSSTEM_URLDB*``; ``refresh_argument``: the spider's ``-a refresh``, if any."""
         uri = str(settings.get("NEWSSTEM_URLDB", defaults.NEWSSTEM_URLDB) or "").strip()
         refresh = parse_flag(
             "NEWSSTEM_URLDB_REFRESH",
@@ -136,19 +137,29 @@ class UrlDbOptions:
         if refresh_argument is not None:
             refresh = parse_flag("-a refresh", refresh_argument)
         try:
-            sync_items = int(settings.get("NEWSSTEM_URLDB_SYNC_ITEMS", defaults.NEWSSTEM_URLDB_SYNC_ITEMS))
+            sync_items = int(
+                settings.get("NEWSSTEM_URLDB_SYNC_ITEMS", defaults.NEWSSTEM_URLDB_SYNC_ITEMS)
+            )
             sync_seconds = float(
                 settings.get("NEWSSTEM_URLDB_SYNC_SECONDS", defaults.NEWSSTEM_URLDB_SYNC_SECONDS)
             )
         except (TypeError, ValueError):
             raise UsageError(
-                "NEWSSTEM_URLDB_SYNC_ITEMS must be an integer and NEWSSTEM_URLDB_SYNC_SECONDS a number"
+                "NEWSSTEM_URLDB_SYNC_ITEMS must be an integer, "
+                "NEWSSTEM_URLDB_SYNC_SECONDS a number"
             ) from None
         if sync_items < 1 or sync_seconds <= 0:
-            raise UsageError("NEWSSTEM_URLDB_SYNC_ITEMS must be >= 1 and NEWSSTEM_URLDB_SYNC_SECONDS > 0")
-        mark_after = str(settings.get("NEWSSTEM_URLDB_MARK_AFTER", defaults.NEWSSTEM_URLDB_MARK_AFTER))
+            raise UsageError(
+                "NEWSSTEM_URLDB_SYNC_ITEMS must be >= 1 and NEWSSTEM_URLDB_SYNC_SECONDS > 0"
+            )
+        mark_after = str(
+            settings.get("NEWSSTEM_URLDB_MARK_AFTER", defaults.NEWSSTEM_URLDB_MARK_AFTER)
+        )
         if mark_after not in MARK_AFTER:
-            raise UsageError(f"NEWSSTEM_URLDB_MARK_AFTER must be one of {', '.join(MARK_AFTER)}, not {mark_after!r}")
+            raise UsageError(
+                f"NEWSSTEM_URLDB_MARK_AFTER must be one of {', '.join(MARK_AFTER)}, "
+                f"not {mark_after!r}"
+            )
         if uri:
             parse_uri(uri)  # StoreError on a bad URI, before anything is opened
         return cls(uri, refresh, sync_items, sync_seconds, mark_after)
@@ -181,7 +192,9 @@ def check_crawl(settings: BaseSettings, spider_arguments: dict[str, Any]) -> Non
 class UrlDbMiddleware:
     """Spider middleware + signal handlers that connect a crawl to its :class:`UrlStore`."""
 
-    def __init__(self, store: UrlStore, lease: Lease, stats: StatsCollector, options: UrlDbOptions) -> None:
+    def __init__(
+        self, store: UrlStore, lease: Lease, stats: StatsCollector, options: UrlDbOptions
+    ) -> None:
         self.store = store
         self.lease = lease
         self.stats = stats
@@ -323,7 +336,10 @@ class UrlDbMiddleware:
             self._signals, signals.item_scraped, self._feeds.item_scraped, self.item_scraped
         )
         if not self._exporter_writes_first:
-            logger.debug("FeedExporter writes items after this middleware sees them: syncs wait for the dispatch")
+            logger.debug(
+                "FeedExporter writes items after this middleware sees them: "
+                "syncs wait for the end of each dispatch"
+            )
         self._plans = plan_feeds(self._feeds) if self._feeds is not None else []
         self._closing["feeds"] = self._feeds is None
         self._describe_plans()
@@ -333,25 +349,37 @@ class UrlDbMiddleware:
     def _describe_plans(self) -> None:
         store = self.store.uri
         if self.options.mark_after == "item_scraped":
-            logger.info("URL store %s: articles are marked exported once through the pipelines", store)
+            logger.info(
+                "URL store %s: articles are marked exported once through the pipelines", store
+            )
             return
         if not self._plans:
             logger.warning(
                 "URL store %s: no feed output (-o/-O/FEEDS), so no article is marked exported; "
-                "set NEWSSTEM_URLDB_MARK_AFTER=item_scraped if a pipeline stores the articles", store,
+                "set NEWSSTEM_URLDB_MARK_AFTER=item_scraped if a pipeline stores the articles",
+                store,
             )
         for plan in self._plans:
             when = (
-                f"every {self.options.sync_items} articles or {self.options.sync_seconds:g} s, after fsync"
-                if plan.syncable else "when the crawl has finished and the feed is stored"
+                f"every {self.options.sync_items} articles or "
+                f"{self.options.sync_seconds:g} s, after fsync"
+                if plan.syncable
+                else "when the crawl has finished and the feed is stored"
             )
-            logger.info("URL store %s: articles in %s are marked exported %s (%s)", store, plan.uri, when, plan.why)
-        for uri, options in (self._feeds.feeds.items() if self._feeds is not None else ()):
+            logger.info(
+                "URL store %s: articles in %s are marked exported %s (%s)",
+                store,
+                plan.uri,
+                when,
+                plan.why,
+            )
+        for uri, options in self._feeds.feeds.items() if self._feeds is not None else ():
             if options.get("overwrite") and _is_nonempty_local_file(uri):
                 logger.warning(
                     "Overwriting %s: the articles in it were marked exported and will not be "
                     "exported again. Keep each run's output (-O 'articles-%%(time)s.jsonl') or "
-                    "append with -o, so no article is lost.", uri,
+                    "append with -o, so no article is lost.",
+                    uri,
                 )
 
     def storage_opened(self, storage: DurableFileFeedStorage) -> None:
@@ -372,7 +400,9 @@ class UrlDbMiddleware:
         keys = [key, *self._aliases.pop(item.url, ())]
         for k in keys:
             self._remembered[k] = True
-        if self.options.mark_after == "item_scraped" or (self._plans and self._all_syncable_for(item)):
+        if self.options.mark_after == "item_scraped" or (
+            self._plans and self._all_syncable_for(item)
+        ):
             self._to_mark_exported.extend(keys)
             self._batch_articles += 1
             if self._batch_articles >= self.options.sync_items:
@@ -399,7 +429,7 @@ class UrlDbMiddleware:
 
     @_timed
     def sync(self) -> None:
-        """Make the feed files durable, then record the exports and seen links since the last sync."""
+        """Make the feed files durable, then record the exports and links since the last sync."""
         if self._closed:
             return
         articles, keys = self._batch_articles, self._to_mark_exported
@@ -447,8 +477,13 @@ class UrlDbMiddleware:
 
     def _store_failed(self, what: str, exc: StoreError) -> None:
         self.stats.inc_value(f"{STATS_PREFIX}/errors")
-        logger.error("URL store %s: %s failed (%s); the crawl goes on, nothing is lost: "
-                     "unrecorded exports are exported again next time", self.store.uri, what, exc)
+        logger.error(
+            "URL store %s: %s failed (%s); the crawl goes on, nothing is lost: "
+            "unrecorded exports are exported again next time",
+            self.store.uri,
+            what,
+            exc,
+        )
 
     def spider_closed(self, spider: Spider, reason: str) -> None:
         if self._sync_task is not None and self._sync_task.running:
@@ -460,14 +495,17 @@ class UrlDbMiddleware:
 
     def feed_exporter_closed(self) -> None:
         failed = sum(
-            value for name, value in self.stats.get_stats().items()
+            value
+            for name, value in self.stats.get_stats().items()
             if name.startswith("feedexport/failed_count/")
         )
         if self._after_feeds:
             if failed:
                 logger.error(
                     "%d feed(s) could not be stored: %d articles written to them are not marked "
-                    "exported and will be exported again", failed, self._after_feeds_articles,
+                    "exported and will be exported again",
+                    failed,
+                    self._after_feeds_articles,
                 )
                 self.stats.inc_value(f"{STATS_PREFIX}/unmarked", self._after_feeds_articles)
             else:
@@ -486,8 +524,12 @@ class UrlDbMiddleware:
         unmarked = self._batch_articles
         if unmarked:
             self.stats.inc_value(f"{STATS_PREFIX}/unmarked", unmarked)
-            logger.error("URL store %s: %d exported articles could not be recorded; they will be "
-                         "exported again", self.store.uri, unmarked)
+            logger.error(
+                "URL store %s: %d exported articles could not be recorded; they will be "
+                "exported again",
+                self.store.uri,
+                unmarked,
+            )
         self._closed = True
         self.stats.set_value(f"{STATS_PREFIX}/busy_seconds", round(self.busy_seconds, 3))
         try:
@@ -498,7 +540,10 @@ class UrlDbMiddleware:
 
 
 def _runs_before(
-    manager: SignalManager | None, signal: object, first: Callable[..., Any], then: Callable[..., Any]
+    manager: SignalManager | None,
+    signal: object,
+    first: Callable[..., Any],
+    then: Callable[..., Any],
 ) -> bool:
     """Whether ``first`` is called before ``then`` when ``signal`` is sent (connection order)."""
     if manager is None:
@@ -511,7 +556,7 @@ def _runs_before(
 
 
 def _is_nonempty_local_file(uri: str) -> bool:
-    path = uri[len("file://"):] if uri.startswith("file://") else uri
+    path = uri[len("file://") :] if uri.startswith("file://") else uri
     if "://" in path or path in ("-", "stdout:"):
         return False
     try:

@@ -33,7 +33,14 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import redis
 
 from newsstem.urldb.store import (
-    KEY_BYTES, Lease, Progress, StoreBusy, StoreError, StoreStats, UrlEntry, UrlStore,
+    KEY_BYTES,
+    Lease,
+    Progress,
+    StoreBusy,
+    StoreError,
+    StoreStats,
+    UrlEntry,
+    UrlStore,
 )
 
 LAYOUT_VERSION = 1
@@ -69,7 +76,9 @@ local function bucket_of(prefix, div, k)
 end
 """
 # ARGV: bucket prefix, divisor, keys. Returns 12 bytes per key, zeros if absent.
-_LOOKUP = _BUCKET_OF + """
+_LOOKUP = (
+    _BUCKET_OF
+    + """
 local prefix, div, blob = ARGV[1], tonumber(ARGV[2]), ARGV[3]
 local absent = string.rep('\\0', 12)
 local out = {}
@@ -79,9 +88,13 @@ for i = 1, #blob, 16 do
 end
 return table.concat(out)
 """
+)
 # ARGV: bucket prefix, divisor, now, '1' to mark exported, keys.
-_MARK = _BUCKET_OF + """
-local prefix, div, now, exported, blob = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4] == '1', ARGV[5]
+_MARK = (
+    _BUCKET_OF
+    + """
+local prefix, div, now = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local exported, blob = ARGV[4] == '1', ARGV[5]
 for i = 1, #blob, 16 do
   local k = string.sub(blob, i, i + 15)
   local bucket = bucket_of(prefix, div, k)
@@ -97,6 +110,7 @@ for i = 1, #blob, 16 do
 end
 return #blob / 16
 """
+)
 _STATS = """
 local n, exported, size = 0, 0, 0
 local fmin, fmax, lmin, lmax = false, false, false, false
@@ -135,14 +149,19 @@ return removed
 """
 # KEYS: holders, pruning. ARGV: holder id, ttl ms.
 _NOW_MS = "local t = redis.call('TIME') local now = t[1] * 1000 + math.floor(t[2] / 1000)\n"
-_ACQUIRE_SHARED = _NOW_MS + """
+_ACQUIRE_SHARED = (
+    _NOW_MS
+    + """
 local pruner = redis.call('GET', KEYS[2])
 if pruner then return {0, pruner} end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
 return {1, ''}
 """
-_ACQUIRE_EXCLUSIVE = _NOW_MS + """
+)
+_ACQUIRE_EXCLUSIVE = (
+    _NOW_MS
+    + """
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 local crawls = redis.call('ZRANGE', KEYS[1], 0, -1)
 if #crawls > 0 then return {0, table.concat(crawls, ', ')} end
@@ -151,14 +170,18 @@ if not redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then
 end
 return {1, ''}
 """
+)
 # A crawl's renewal: 1 = renewed, 2 = had lapsed and was taken again, 0 = a prune holds it.
-_RENEW_SHARED = _NOW_MS + """
+_RENEW_SHARED = (
+    _NOW_MS
+    + """
 local lapsed = not redis.call('ZSCORE', KEYS[1], ARGV[1])
 if lapsed and redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
 if lapsed then return 2 end
 return 1
 """
+)
 _RENEW_EXCLUSIVE = """
 if redis.call('GET', KEYS[2]) == ARGV[1] then
   redis.call('PEXPIRE', KEYS[2], ARGV[2])
@@ -243,9 +266,14 @@ class RedisUrlStore(UrlStore):
         self._scripts = {
             name: client.register_script(source)
             for name, source in {
-                "lookup": _LOOKUP, "mark": _MARK, "stats": _STATS, "prune": _PRUNE,
-                "acquire_shared": _ACQUIRE_SHARED, "acquire_exclusive": _ACQUIRE_EXCLUSIVE,
-                "renew_shared": _RENEW_SHARED, "renew_exclusive": _RENEW_EXCLUSIVE,
+                "lookup": _LOOKUP,
+                "mark": _MARK,
+                "stats": _STATS,
+                "prune": _PRUNE,
+                "acquire_shared": _ACQUIRE_SHARED,
+                "acquire_exclusive": _ACQUIRE_EXCLUSIVE,
+                "renew_shared": _RENEW_SHARED,
+                "renew_exclusive": _RENEW_EXCLUSIVE,
                 "release": _RELEASE,
             }.items()
         }
@@ -344,7 +372,7 @@ class RedisUrlStore(UrlStore):
             names = sorted(set(self.client.scan_iter(match=pattern, count=SCAN_COUNT)))
         except redis.RedisError as exc:
             raise StoreError(f"URL store {self.uri}: {exc}") from exc
-        return [names[i:i + SCAN_BUCKETS] for i in range(0, len(names), SCAN_BUCKETS)]
+        return [names[i : i + SCAN_BUCKETS] for i in range(0, len(names), SCAN_BUCKETS)]
 
     # -- reads ------------------------------------------------------------------
 
@@ -352,7 +380,7 @@ class RedisUrlStore(UrlStore):
         found: dict[bytes, UrlEntry] = {}
         keys = list(keys)
         for start in range(0, len(keys), BATCH):
-            chunk = keys[start:start + BATCH]
+            chunk = keys[start : start + BATCH]
             blob = self._run(self._scripts["lookup"], [], [*self._bucket_args, _blob(chunk)])
             for key, (first, last, exported) in zip(chunk, _ENTRY.iter_unpack(blob)):
                 if first:  # zeros: absent
@@ -371,8 +399,10 @@ class RedisUrlStore(UrlStore):
                 if value >= 0:
                     slot.append(value)
         fmin, fmax, lmin, lmax = (
-            (min(times[0]) if times[0] else None), (max(times[1]) if times[1] else None),
-            (min(times[2]) if times[2] else None), (max(times[3]) if times[3] else None),
+            (min(times[0]) if times[0] else None),
+            (max(times[1]) if times[1] else None),
+            (min(times[2]) if times[2] else None),
+            (max(times[3]) if times[3] else None),
         )
         return StoreStats(n, exported, size, fmin, fmax, lmin, lmax)
 
@@ -384,7 +414,12 @@ class RedisUrlStore(UrlStore):
             self._run(
                 self._scripts["mark"],
                 [],
-                [*self._bucket_args, when, "1" if exported else "0", _blob(keys[start:start + BATCH])],
+                [
+                    *self._bucket_args,
+                    when,
+                    "1" if exported else "0",
+                    _blob(keys[start : start + BATCH]),
+                ],
             )
 
     def mark_seen(self, keys: Iterable[bytes], when: int) -> None:
@@ -399,7 +434,9 @@ class RedisUrlStore(UrlStore):
         removed = 0
         chunks = self._all_buckets()
         for done, names in enumerate(chunks, 1):
-            removed += self._run(self._scripts["prune"], names, [seen_before, "1" if dry_run else "0"])
+            removed += self._run(
+                self._scripts["prune"], names, [seen_before, "1" if dry_run else "0"]
+            )
             if progress is not None:
                 progress(done, len(chunks))
         return removed
@@ -416,7 +453,9 @@ class RedisUrlStore(UrlStore):
 def _blob(keys: Sequence[bytes]) -> bytes:
     blob = b"".join(keys)
     if len(blob) != KEY_BYTES * len(keys):
-        raise ValueError(f"URL store keys are {KEY_BYTES}-byte md5 digests (newsstem.urldb.url_key)")
+        raise ValueError(
+            f"URL store keys are {KEY_BYTES}-byte md5 digests (newsstem.urldb.url_key)"
+        )
     return blob
 
 

@@ -24,7 +24,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from newsstem.urldb.store import (
-    Lease, Progress, StoreBusy, StoreError, StoreStats, UrlEntry, UrlStore,
+    Lease,
+    Progress,
+    StoreBusy,
+    StoreError,
+    StoreStats,
+    UrlEntry,
+    UrlStore,
 )
 
 # 'nsud' in PRAGMA application_id: recognise our files, refuse other databases.
@@ -121,7 +127,9 @@ class SqliteUrlStore(UrlStore):
             ) from None
         try:
             self._db = sqlite3.connect(
-                self.path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None,
+                self.path,
+                timeout=BUSY_TIMEOUT_SECONDS,
+                isolation_level=None,
                 check_same_thread=False,
             )
         except sqlite3.Error as exc:
@@ -196,7 +204,7 @@ class SqliteUrlStore(UrlStore):
         keys = list(keys)
         try:
             for start in range(0, len(keys), LOOKUP_CHUNK):
-                chunk = keys[start:start + LOOKUP_CHUNK]
+                chunk = keys[start : start + LOOKUP_CHUNK]
                 rows = self._db.execute(
                     "SELECT key, first_seen, last_seen, exported_at FROM urls "
                     f"WHERE key IN ({','.join('?' * len(chunk))})",

@@ -74,7 +74,9 @@ def bench_scale(uri: str, size: int, label: str) -> dict:
     start = time.perf_counter()
     step = max(INSERT_BATCH, size // 10)
     for first in range(0, size, INSERT_BATCH):
-        store.mark_seen([synthetic_key(i) for i in range(first, min(size, first + INSERT_BATCH))], T0)
+        store.mark_seen(
+            [synthetic_key(i) for i in range(first, min(size, first + INSERT_BATCH))], T0
+        )
         done = min(size, first + INSERT_BATCH)
         if done % step == 0 or done == size:
             rate = done / (time.perf_counter() - start)
@@ -88,12 +90,12 @@ def bench_scale(uri: str, size: int, label: str) -> dict:
         start = time.perf_counter()
         hits = 0
         for i in range(0, len(keys), batch):
-            hits += len(store.lookup(keys[i:i + batch]))
+            hits += len(store.lookup(keys[i : i + batch]))
         rates[batch] = len(keys) / (time.perf_counter() - start)
     exported = [synthetic_key(rng.randrange(size)) for _ in range(100_000)]
     start = time.perf_counter()
     for i in range(0, len(exported), 1000):
-        store.mark_exported(exported[i:i + 1000], T0 + 1)
+        store.mark_exported(exported[i : i + 1000], T0 + 1)
     export_rate = len(exported) / (time.perf_counter() - start)
 
     start = time.perf_counter()
@@ -101,9 +103,14 @@ def bench_scale(uri: str, size: int, label: str) -> dict:
     stats_seconds = time.perf_counter() - start
     store.close()
     return {
-        "entries": stats.entries, "size": stats.size_bytes, "insert/s": insert_rate,
-        "lookup/s (1000)": rates[1000], "lookup/s (50)": rates[50], "export/s": export_rate,
-        "hit share": hits / len(keys), "stats s": stats_seconds,
+        "entries": stats.entries,
+        "size": stats.size_bytes,
+        "insert/s": insert_rate,
+        "lookup/s (1000)": rates[1000],
+        "lookup/s (50)": rates[50],
+        "export/s": export_rate,
+        "hit share": hits / len(keys),
+        "stats s": stats_seconds,
     }
 
 
@@ -133,94 +140,146 @@ def run_scale(sizes: list[int], backends: list[str], work: Path, redis: RedisSer
                 for suffix in ("", "-wal", "-shm", ".lock"):
                     Path(f"{path}{suffix}").unlink(missing_ok=True)
             rows.append((label, result))
-            print(f"  {label}: " + json.dumps({k: round(v, 2) if isinstance(v, float) else v
-                                                for k, v in result.items()}), flush=True)
-    print(f"\n{'store':<18} {'size':>10} {'B/entry':>8} {'insert/s':>10} {'lookup/s':>10} "
-          f"{'lookup/s':>10} {'export/s':>10} {'stats':>7}")
-    print(f"{'':<18} {'':>10} {'':>8} {'(10k)':>10} {'(1000)':>10} {'(50)':>10} {'(1000)':>10} {'(s)':>7}")
+            print(
+                f"  {label}: "
+                + json.dumps(
+                    {k: round(v, 2) if isinstance(v, float) else v for k, v in result.items()}
+                ),
+                flush=True,
+            )
+    print(
+        f"\n{'store':<18} {'size':>10} {'B/entry':>8} {'insert/s':>10} {'lookup/s':>10} "
+        f"{'lookup/s':>10} {'export/s':>10} {'stats':>7}"
+    )
+    print(
+        f"{'':<18} {'':>10} {'':>8} {'(10k)':>10} {'(1000)':>10} {'(50)':>10} {'(1000)':>10} {'(s)':>7}"
+    )
     for label, r in rows:
         size = r.get("server memory", r["size"]) if label.startswith("redis") else r["size"]
-        print(f"{label:<18} {human(size):>10} {size / r['entries']:>8.1f} {r['insert/s']:>10,.0f} "
-              f"{r['lookup/s (1000)']:>10,.0f} {r['lookup/s (50)']:>10,.0f} {r['export/s']:>10,.0f} "
-              f"{r['stats s']:>7.1f}")
+        print(
+            f"{label:<18} {human(size):>10} {size / r['entries']:>8.1f} {r['insert/s']:>10,.0f} "
+            f"{r['lookup/s (1000)']:>10,.0f} {r['lookup/s (50)']:>10,.0f} {r['export/s']:>10,.0f} "
+            f"{r['stats s']:>7.1f}"
+        )
     print("(Redis size: the server's used_memory, all of it the store's)")
     for label, r in rows:
         if label.startswith("sqlite") and r["entries"] >= 10_000_000:
-            print(f"bar: {label}: {human(r['size'])} <= 1.5 GB: {'PASS' if r['size'] <= 1.5e9 else 'FAIL'}")
+            print(
+                f"bar: {label}: {human(r['size'])} <= 1.5 GB: {'PASS' if r['size'] <= 1.5e9 else 'FAIL'}"
+            )
     worst = min(r["lookup/s (1000)"] for _, r in rows)
-    print(f"bar: slowest batched lookup rate {worst:,.0f}/s >= 50,000/s: {'PASS' if worst >= 50_000 else 'FAIL'}")
+    print(
+        f"bar: slowest batched lookup rate {worst:,.0f}/s >= 50,000/s: {'PASS' if worst >= 50_000 else 'FAIL'}"
+    )
 
 
 # -- 2. crawl overhead -------------------------------------------------------------
 
 
 def run_crawl_overhead(repeats: int, work: Path, redis: RedisServer | None) -> None:
+    """Pairs of crawls of one site, with and without a store, started together.
+
+    Run side by side, both crawls of a pair see the same load of this shared
+    machine (sequential runs of the same crawl varied from 12 to 25 s here);
+    the ratio of their crawl times is the store's overhead.
+    """
     print("\n== crawl overhead (2021 pages: 1 home, 20 section hubs, 2000 articles)")
     site = GeneratedNewsSite(sections=20, articles_per_section=100, seed=5).start()
-    configs = {"no store": lambda n: ""}
-    configs["sqlite"] = lambda n: f"sqlite:///{work / f'crawl-{n}.sqlite'}"
+    stores = {"sqlite": lambda n: f"sqlite:///{work / f'crawl-{n}.sqlite'}"}
     if redis is not None:
-        configs["redis"] = lambda n: f"{redis.url}?prefix=crawl-{n}"
-    wall: dict[str, list[float]] = {name: [] for name in configs}
-    cpu: dict[str, list[float]] = {name: [] for name in configs}
-    busy: dict[str, list[float]] = {name: [] for name in configs}
-    settings = {"CONCURRENT_REQUESTS": "16", "CONCURRENT_REQUESTS_PER_DOMAIN": "16", "LOG_LEVEL": "INFO"}
+        stores["redis"] = lambda n: f"{redis.url}?prefix=crawl-{n}"
+    ratios: dict[str, list[float]] = {name: [] for name in stores}
+    cpu_ratios: dict[str, list[float]] = {name: [] for name in stores}
+    busy: dict[str, list[float]] = {name: [] for name in stores}
+    settings = {
+        "CONCURRENT_REQUESTS": "16",
+        "CONCURRENT_REQUESTS_PER_DOMAIN": "16",
+        "LOG_LEVEL": "INFO",
+    }
     args = ("-a", f"start_url={site.url}/", "-a", "depth=2")
+    last_sqlite = ""
     try:
         for round_ in range(repeats):
-            order = list(configs)
-            rng = random.Random(round_)
-            rng.shuffle(order)  # interleaved, in a new order each round
-            for name in order:
-                uri = configs[name](f"{round_}-{name}")
-                before = os.times()
-                crawl = start_crawl(work, *args, settings={**settings, "NEWSSTEM_URLDB": uri},
-                                    name=f"overhead-{round_}-{name}")
-                code = crawl.wait(timeout=600)
-                after = os.times()
-                stats = crawl.stats()
-                items = stats.get("item_scraped_count", 0)
-                if code != 0 or items != 2000 or "ERROR" in crawl.log():
-                    raise SystemExit(f"crawl {name} failed ({code}, {items} items):\n{crawl.log()[-3000:]}")
-                elapsed = stats["elapsed_time_seconds"]
-                wall[name].append(elapsed)
-                cpu[name].append((after.children_user - before.children_user)
-                                 + (after.children_system - before.children_system))
-                busy[name].append(stats.get("newsstem/urldb/busy_seconds", 0.0) / elapsed)
-                print(f"  round {round_ + 1} {name:<8} {elapsed:6.2f} s crawl, {cpu[name][-1]:6.2f} s CPU "
-                      f"(process, incl. start-up), {100 * busy[name][-1]:.2f} % in the store", flush=True)
+            for name, uri_of in stores.items():
+                uri = uri_of(f"{round_}")
+                pair = [("no store", ""), (name, uri)]
+                if round_ % 2:
+                    pair.reverse()  # neither side always starts first
+                crawls = {
+                    label: start_crawl(
+                        work,
+                        *args,
+                        settings={**settings, "NEWSSTEM_URLDB": u},
+                        name=f"overhead-{round_}-{name}-{label}",
+                    )
+                    for label, u in pair
+                }
+                stats, cpu = {}, {}
+                for label, crawl in crawls.items():
+                    code, cpu[label] = _wait_with_cpu(crawl)
+                    stats[label] = crawl.stats()
+                    items = stats[label].get("item_scraped_count", 0)
+                    if code != 0 or items != 2000 or "ERROR" in crawl.log():
+                        raise SystemExit(
+                            f"crawl {label} failed ({code}, {items} items):\n{crawl.log()[-3000:]}"
+                        )
+                with_store, without = stats[name], stats["no store"]
+                ratio = with_store["elapsed_time_seconds"] / without["elapsed_time_seconds"]
+                cpu_ratio = cpu[name] / cpu["no store"]
+                share = (
+                    with_store.get("newsstem/urldb/busy_seconds", 0.0)
+                    / with_store["elapsed_time_seconds"]
+                )
+                ratios[name].append(ratio)
+                cpu_ratios[name].append(cpu_ratio)
+                busy[name].append(share)
+                if name == "sqlite":
+                    last_sqlite = uri
+                print(
+                    f"  round {round_ + 1} {name:<7} {with_store['elapsed_time_seconds']:6.2f} s vs "
+                    f"{without['elapsed_time_seconds']:6.2f} s without: ratio {ratio:.3f}; CPU ratio "
+                    f"{cpu_ratio:.3f}; {100 * share:.2f} % of the crawl in the store",
+                    flush=True,
+                )
         # a second crawl of the unchanged site with the last SQLite store: only hubs are fetched
-        crawl = start_crawl(work, *args, settings={**settings, "NEWSSTEM_URLDB": configs["sqlite"](
-            f"{repeats - 1}-sqlite")}, name="recurring")
+        crawl = start_crawl(
+            work, *args, settings={**settings, "NEWSSTEM_URLDB": last_sqlite}, name="recurring"
+        )
         crawl.wait(timeout=600)
         recurring = crawl.stats()
     finally:
         site.stop()
-    base = {"wall": wall["no store"], "cpu": cpu["no store"]}
-    print(f"\n{'config':<10} {'crawl s':>16} {'ratio':>13} {'CPU s':>16} {'ratio':>13} {'in store':>9}")
-    print(f"{'':<10} {'min / median':>16} {'min / median':>13} {'min / median':>16} {'min / median':>13} "
-          f"{'median':>9}")
-    for name in configs:
-        row = [name]
-        for values, reference in ((wall[name], base["wall"]), (cpu[name], base["cpu"])):
-            lo, mid = min(values), statistics.median(values)
-            row += [f"{lo:.2f} / {mid:.2f}", f"{lo / min(reference):.3f} / {mid / statistics.median(reference):.3f}"]
-        row.append(f"{100 * statistics.median(busy[name]):.2f} %")
-        print(f"{row[0]:<10} {row[1]:>16} {row[2]:>13} {row[3]:>16} {row[4]:>13} {row[5]:>9}")
-    print("(min: the least disturbed run of each config; the machine is shared. 'in store': the time "
-          "the crawl spent inside the URL store middleware, newsstem/urldb/busy_seconds / elapsed)")
-    for name in configs:
-        if name == "no store":
-            continue
-        wall_ratio = min(wall[name]) / min(base["wall"])
-        share = statistics.median(busy[name])
-        print(f"bar: {name} overhead <= 3 %: time in the store {100 * share:.2f} % "
-              f"{'PASS' if share <= 0.03 else 'FAIL'}; min-wall ratio {100 * (wall_ratio - 1):+.1f} % "
-              f"{'PASS' if wall_ratio <= 1.03 else 'FAIL (noise? see the spread above)'}")
-    print(f"recurring crawl (SQLite, unchanged site): {recurring.get('elapsed_time_seconds', 0):.2f} s, "
-          f"{recurring.get('response_received_count', 0)} responses, "
-          f"{recurring.get('newsstem/urldb/skipped', 0)} skipped, "
-          f"{recurring.get('item_scraped_count', 0)} exported")
+    print(
+        f"\n{'store':<8} {'crawl time ratio':>17} {'CPU ratio':>10} {'in store':>9}   (medians of {repeats} pairs)"
+    )
+    for name in stores:
+        print(
+            f"{name:<8} {statistics.median(ratios[name]):>17.3f} {statistics.median(cpu_ratios[name]):>10.3f} "
+            f"{100 * statistics.median(busy[name]):>8.2f} %"
+        )
+    print(
+        "(CPU: user+sys of each crawl process (wait4), start-up included; 'in store': "
+        "newsstem/urldb/busy_seconds / crawl time, the time spent inside the URL store middleware)"
+    )
+    for name in stores:
+        ratio = statistics.median(ratios[name])
+        print(
+            f"bar: {name} crawl overhead {100 * (ratio - 1):+.1f} % <= 3 %: {'PASS' if ratio <= 1.03 else 'FAIL'}"
+        )
+    print(
+        f"recurring crawl (SQLite, unchanged site): {recurring.get('elapsed_time_seconds', 0):.2f} s, "
+        f"{recurring.get('response_received_count', 0)} responses, "
+        f"{recurring.get('newsstem/urldb/skipped', 0)} skipped, "
+        f"{recurring.get('item_scraped_count', 0)} exported"
+    )
+
+
+def _wait_with_cpu(crawl) -> tuple[int, float]:  # noqa: ANN001
+    """Wait for a crawl process; its exit code and CPU seconds (user + sys) from wait4."""
+    _, status, usage = os.wait4(crawl.process.pid, 0)
+    crawl.process.returncode = os.waitstatus_to_exitcode(status)
+    crawl.stderr = crawl.process.stderr.read()
+    return crawl.process.returncode, usage.ru_utime + usage.ru_stime
 
 
 # -- 3. crash rounds ------------------------------------------------------------------
@@ -231,10 +290,17 @@ def run_crash(kills: int, work: Path, backend: str, redis: RedisServer | None, s
     rng = random.Random(seed)
     sync_items = 10
     site = GeneratedNewsSite(sections=8, articles_per_section=40, delay=0.03, seed=seed).start()
-    uri = (f"sqlite:///{work / f'crash-{seed}.sqlite'}" if backend == "sqlite"
-           else f"{redis.url}?prefix=crash-{seed}")
-    settings = {"NEWSSTEM_URLDB": uri, "NEWSSTEM_URLDB_SYNC_ITEMS": str(sync_items),
-                "NEWSSTEM_URLDB_SYNC_SECONDS": "0.5", "CONCURRENT_REQUESTS_PER_DOMAIN": "4"}
+    uri = (
+        f"sqlite:///{work / f'crash-{seed}.sqlite'}"
+        if backend == "sqlite"
+        else f"{redis.url}?prefix=crash-{seed}"
+    )
+    settings = {
+        "NEWSSTEM_URLDB": uri,
+        "NEWSSTEM_URLDB_SYNC_ITEMS": str(sync_items),
+        "NEWSSTEM_URLDB_SYNC_SECONDS": "0.5",
+        "CONCURRENT_REQUESTS_PER_DOMAIN": "4",
+    }
     args = ("-a", f"start_url={site.url}/", "-a", "depth=2")
     runs, done_kills, clean_opens = [], 0, 0
     try:
@@ -244,7 +310,9 @@ def run_crash(kills: int, work: Path, backend: str, redis: RedisServer | None, s
                 for _ in range(40):
                     site.add_article(rng.randrange(8))
             hits = len(site.paths())
-            crawl = start_crawl(work, *args, settings=settings, name=f"crash-{backend}-{seed}-{len(runs)}")
+            crawl = start_crawl(
+                work, *args, settings=settings, name=f"crash-{backend}-{seed}-{len(runs)}"
+            )
             runs.append(crawl)
             while len(site.paths()) == hits and crawl.process.poll() is None:
                 time.sleep(0.01)
@@ -269,13 +337,20 @@ def run_crash(kills: int, work: Path, backend: str, redis: RedisServer | None, s
     strange = set(exported) - site.article_urls()
     if strange:
         print(f"exported but not articles of the site: {sorted(strange)[:10]}")
-    again = [len(set(urls) & {u for later in outputs[i + 1:] for u in later}) for i, urls in enumerate(outputs)]
-    print(f"{done_kills} kills in {len(runs)} runs; {len(site.article_urls())} articles; "
-          f"{len(exported)} lines; lost {len(lost)}; exported again {len(exported) - len(set(exported))} "
-          f"(max per killed run {max(again)}, bound {sync_items}); store opened cleanly "
-          f"{clean_opens}/{len(runs) - 1} times")
-    print(f"bar: no article lost: {'PASS' if not lost else 'FAIL'}; duplicates within the bound: "
-          f"{'PASS' if max(again) <= sync_items else 'FAIL'}")
+    again = [
+        len(set(urls) & {u for later in outputs[i + 1 :] for u in later})
+        for i, urls in enumerate(outputs)
+    ]
+    print(
+        f"{done_kills} kills in {len(runs)} runs; {len(site.article_urls())} articles; "
+        f"{len(exported)} lines; lost {len(lost)}; exported again {len(exported) - len(set(exported))} "
+        f"(max per killed run {max(again)}, bound {sync_items}); store opened cleanly "
+        f"{clean_opens}/{len(runs) - 1} times"
+    )
+    print(
+        f"bar: no article lost: {'PASS' if not lost else 'FAIL'}; duplicates within the bound: "
+        f"{'PASS' if max(again) <= sync_items else 'FAIL'}"
+    )
 
 
 def main() -> None:

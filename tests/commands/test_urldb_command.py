@@ -21,8 +21,14 @@ RECENT = [f"https://news.example/recent/{i}.html" for i in range(5)]
 
 def urldb(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.run([sys.executable, "-m", "scrapy", "urldb", *args], cwd=REPO, env=env,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "scrapy", "urldb", *args],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 @pytest.fixture
@@ -36,7 +42,9 @@ def store(store_uri):
 
 
 def fields(output: str) -> dict[str, str]:
-    return dict(line.split(None, 1) if " " in line else (line, "") for line in output.splitlines() if line)
+    return dict(
+        line.split(None, 1) if " " in line else (line, "") for line in output.splitlines() if line
+    )
 
 
 @pytest.fixture(params=["sqlite", "redis"])
@@ -80,7 +88,9 @@ def test_prune_removes_exactly_the_stale_entries(store):
     assert result.returncode == 0, result.stderr
     assert "removed 7 entries" in result.stdout and "5 remain" in result.stdout
     with open_store(store) as opened:
-        assert set(opened.lookup([url_key(u) for u in OLD + RECENT])) == {url_key(u) for u in RECENT}
+        assert set(opened.lookup([url_key(u) for u in OLD + RECENT])) == {
+            url_key(u) for u in RECENT
+        }
     assert "removed 0 entries" in urldb("prune", "--older-than", "30d", "--urldb", store).stdout
     assert "removed 5 entries" in urldb("prune", "--older-than", "9d", "--urldb", store).stdout
 

@@ -51,8 +51,13 @@ class CrawlProcess:
         return (self.log_file.read_text() if self.log_file.exists() else "") + self.stderr
 
 
-def start_crawl(tmp_path: Path, *args: str, settings: dict | None = None, name: str = "crawl",
-                output_option: str | None = "-O") -> CrawlProcess:
+def start_crawl(
+    tmp_path: Path,
+    *args: str,
+    settings: dict | None = None,
+    name: str = "crawl",
+    output_option: str | None = "-O",
+) -> CrawlProcess:
     """Start ``scrapy crawl news <args> -O <tmp>/<name>.jsonl`` and return at once.
 
     ``output_option``: ``-O`` (overwrite), ``-o`` (append) or None (no feed).
@@ -60,14 +65,19 @@ def start_crawl(tmp_path: Path, *args: str, settings: dict | None = None, name: 
     output = tmp_path / f"{name}.jsonl"
     stats_file = tmp_path / f"{name}.stats.json"
     log_file = tmp_path / f"{name}.log"
-    merged = {**TEST_SETTINGS, "NEWSSTEM_STATS_FILE": str(stats_file), "LOG_FILE": str(log_file),
-              **(settings or {})}
+    merged = {
+        **TEST_SETTINGS,
+        "NEWSSTEM_STATS_FILE": str(stats_file),
+        "LOG_FILE": str(log_file),
+        **(settings or {}),
+    }
     cmd = [sys.executable, "-m", "scrapy", "crawl", "news", *args]
     if output_option:
         cmd += [output_option, str(output)]
     for key, value in merged.items():
         cmd += ["-s", f"{key}={value}"]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    process = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        cmd, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
     return CrawlProcess(process, output, log_file, stats_file)

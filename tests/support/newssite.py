@@ -22,8 +22,32 @@ from html import escape
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
-_SYLLABLES = ["ka", "ro", "mi", "ten", "sul", "var", "do", "pe", "lin", "qua", "bri", "zo",
-              "mar", "es", "tu", "nal", "vi", "gor", "ash", "lo", "den", "fi", "rum", "sta"]
+_SYLLABLES = [
+    "ka",
+    "ro",
+    "mi",
+    "ten",
+    "sul",
+    "var",
+    "do",
+    "pe",
+    "lin",
+    "qua",
+    "bri",
+    "zo",
+    "mar",
+    "es",
+    "tu",
+    "nal",
+    "vi",
+    "gor",
+    "ash",
+    "lo",
+    "den",
+    "fi",
+    "rum",
+    "sta",
+]
 
 
 def _words(rng: random.Random, n: int) -> list[str]:
@@ -80,18 +104,23 @@ class GeneratedNewsSite:
         return f"/{section}/{n}.html"
 
     def _nav(self) -> str:
-        links = "".join(f'<li><a href="/section/{s}/">Section {s}</a></li>' for s in range(self.sections))
+        links = "".join(
+            f'<li><a href="/section/{s}/">Section {s}</a></li>' for s in range(self.sections)
+        )
         return f'<nav><ul><li><a href="/">Home</a></li>{links}</ul></nav>'
 
     def _page(self, title: str, body: str) -> bytes:
         return (
-            f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{escape(title)} - Gazette</title>"
+            f"<!DOCTYPE html><html><head><meta charset='utf-8'>"
+            f"<title>{escape(title)} - Gazette</title>"
             f"</head><body><header><h1 class='site'>The Gazette</h1>{self._nav()}</header>"
             f"{body}<footer><p>Copyright The Gazette</p></footer></body></html>"
         ).encode()
 
     def _home(self) -> bytes:
-        items = "".join(f'<li><a href="/section/{s}/">Section {s} news</a></li>' for s in range(self.sections))
+        items = "".join(
+            f'<li><a href="/section/{s}/">Section {s} news</a></li>' for s in range(self.sections)
+        )
         items += "".join(f'<li><a href="{path}">More news</a></li>' for path in self.home_links)
         return self._page("Home", f"<main><ul class='sections'>{items}</ul></main>")
 
@@ -101,7 +130,9 @@ class GeneratedNewsSite:
         items = "".join(
             f'<li><a href="/{s}/{n}.html">{escape(self._headline(s, n))}</a></li>' for n in numbers
         )
-        return self._page(f"Section {s}", f"<main><h2>Section {s}</h2><ul class='list'>{items}</ul></main>")
+        return self._page(
+            f"Section {s}", f"<main><h2>Section {s}</h2><ul class='list'>{items}</ul></main>"
+        )
 
     def _headline(self, s: int, n: int) -> str:
         rng = random.Random(f"{self.seed}-{s}-{n}-title")

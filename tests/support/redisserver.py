@@ -37,10 +37,25 @@ class RedisServer:
         for _ in range(5):  # another process may take the free port first: try another
             self.port = free_port()
             self.process = subprocess.Popen(
-                [REDIS_SERVER, "--bind", "127.0.0.1", "--port", str(self.port),
-                 "--save", "", "--appendonly", "no", "--dir", str(self.directory),
-                 "--daemonize", "no", "--loglevel", "warning"],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                [
+                    REDIS_SERVER,
+                    "--bind",
+                    "127.0.0.1",
+                    "--port",
+                    str(self.port),
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                    "--dir",
+                    str(self.directory),
+                    "--daemonize",
+                    "no",
+                    "--loglevel",
+                    "warning",
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
             )
             if self._wait_ready():
                 return self

@@ -19,7 +19,7 @@ def news_site():
 
 @pytest.fixture(params=["sqlite", "redis"])
 def store_uri(request, tmp_path):
-    """The URI of a fresh, empty store: a SQLite file, or a unique prefix on the test redis-server."""
+    """The URI of a fresh, empty store: a SQLite file, or a new prefix on the test redis-server."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'store' / 'urldb.sqlite'}"
     server = request.getfixturevalue("redis_server")

@@ -78,7 +78,7 @@ def test_crawls_killed_at_random_moments_lose_no_article(tmp_path, store_uri):
     assert set(exported) == site.article_urls(), "an article was lost"
     for i, (crawl, urls) in enumerate(zip(runs, outputs)):
         assert len(urls) == len(set(urls)), f"run {i} exported an article twice"
-        again = set(urls) & {url for later in outputs[i + 1:] for url in later}
+        again = set(urls) & {url for later in outputs[i + 1 :] for url in later}
         bound = SYNC_ITEMS if crawl.killed else 0
         assert len(again) <= bound, f"run {i}: {len(again)} articles exported again (bound {bound})"
     with open_store(store_uri) as store:
@@ -96,8 +96,11 @@ def test_a_killed_crawl_marks_nothing_written_to_a_feed_it_cannot_sync(tmp_path,
     site = GeneratedNewsSite(sections=4, articles_per_section=40, delay=0.03, seed=3).start()
     try:
         args = ("-a", f"start_url={site.url}/", "-a", "depth=2")
-        settings = {"NEWSSTEM_URLDB": sqlite_uri, "NEWSSTEM_URLDB_SYNC_ITEMS": "5",
-                    "FEEDS": '{"%s": {"format": "json"}}' % (tmp_path / "all.json")}
+        settings = {
+            "NEWSSTEM_URLDB": sqlite_uri,
+            "NEWSSTEM_URLDB_SYNC_ITEMS": "5",
+            "FEEDS": '{"%s": {"format": "json"}}' % (tmp_path / "all.json"),
+        }
         crawl = start_crawl(tmp_path, *args, settings=settings, name="json")
         while len(site.paths()) < 60 and crawl.process.poll() is None:
             time.sleep(0.01)

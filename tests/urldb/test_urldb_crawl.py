@@ -1,4 +1,4 @@
-"""The URL store in real crawls: `scrapy crawl news` subprocesses against a generated site over HTTP.
+"""The URL store in real crawls: `scrapy crawl news` subprocesses against a generated site.
 
 Site (tests/support/newssite.py): / → /section/{0,1,2}/ → /{s}/{n}.html, 18
 articles of 330+ unique words, recognised by the real extraction pipeline.
@@ -20,15 +20,24 @@ from support.redisserver import free_port
 
 def crawl(tmp_path, site, uri, name, *args, **settings):
     return run_crawl(
-        tmp_path, "-a", f"start_url={site.url}/", "-a", "depth=2", *args,
-        settings={"NEWSSTEM_URLDB": uri, **settings}, name=name,
+        tmp_path,
+        "-a",
+        f"start_url={site.url}/",
+        "-a",
+        "depth=2",
+        *args,
+        settings={"NEWSSTEM_URLDB": uri, **settings},
+        name=name,
     )
 
 
 def urldb_stats(result) -> dict:
     """The URL store's counters (its busy time aside)."""
-    return {k.removeprefix("newsstem/urldb/"): v for k, v in result.stats.items()
-            if "urldb" in k and not k.endswith("busy_seconds")}
+    return {
+        k.removeprefix("newsstem/urldb/"): v
+        for k, v in result.stats.items()
+        if "urldb" in k and not k.endswith("busy_seconds")
+    }
 
 
 def test_recurring_crawls_export_each_article_once_and_fetch_only_hubs_again(
@@ -126,15 +135,23 @@ def test_exports_are_marked_when_durable_in_every_feed(tmp_path, news_site):
 def test_without_a_feed_nothing_is_marked_exported(tmp_path, news_site):
     uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
     args = ("-a", f"start_url={news_site.url}/", "-a", "depth=2")
-    no_feed = start_crawl(tmp_path, *args, settings={"NEWSSTEM_URLDB": uri}, name="nofeed",
-                          output_option=None)
+    no_feed = start_crawl(
+        tmp_path, *args, settings={"NEWSSTEM_URLDB": uri}, name="nofeed", output_option=None
+    )
     assert no_feed.wait() == 0
     assert "no feed output" in no_feed.log()
     assert no_feed.stats()["newsstem/urldb/unmarked"] == 18
     with_feed = crawl(tmp_path, news_site, uri, "feed")
     assert with_feed.item_urls() == news_site.article_urls()
-    pipeline_marks = crawl(tmp_path, news_site, uri, "scraped", "-a", "refresh=1",
-                           NEWSSTEM_URLDB_MARK_AFTER="item_scraped")
+    pipeline_marks = crawl(
+        tmp_path,
+        news_site,
+        uri,
+        "scraped",
+        "-a",
+        "refresh=1",
+        NEWSSTEM_URLDB_MARK_AFTER="item_scraped",
+    )
     assert urldb_stats(pipeline_marks)["exported"] == 18
 
 

@@ -95,14 +95,21 @@ def test_only_local_line_format_files_can_be_synced(tmp_path):
             str(tmp_path / "a.jsonl"): {"format": "jsonlines"},
             f"file://{tmp_path / 'b.csv'}": {"format": "csv"},
             str(tmp_path / "c.json"): {"format": "json"},
-            str(tmp_path / "d.jsonl.gz"): {"format": "jsonlines", "postprocessing": [
-                "scrapy.extensions.postprocessing.GzipPlugin"]},
+            str(tmp_path / "d.jsonl.gz"): {
+                "format": "jsonlines",
+                "postprocessing": ["scrapy.extensions.postprocessing.GzipPlugin"],
+            },
             "stdout:": {"format": "jsonlines"},
         },
-        "FEED_STORAGES": {"": "newsstem.urldb.feeds.DurableFileFeedStorage",
-                          "file": "newsstem.urldb.feeds.DurableFileFeedStorage"},
+        "FEED_STORAGES": {
+            "": "newsstem.urldb.feeds.DurableFileFeedStorage",
+            "file": "newsstem.urldb.feeds.DurableFileFeedStorage",
+        },
     }
-    plans = {plan.uri.rsplit("/", 1)[-1]: plan for plan in plan_feeds(FeedExporter(get_crawler(settings_dict=settings)))}
+    plans = {
+        plan.uri.rsplit("/", 1)[-1]: plan
+        for plan in plan_feeds(FeedExporter(get_crawler(settings_dict=settings)))
+    }
     assert {name for name, plan in plans.items() if plan.syncable} == {"a.jsonl", "b.csv"}
     assert "only complete when closed" in plans["c.json"].why
     assert "compressed" in plans["d.jsonl.gz"].why
@@ -116,11 +123,16 @@ def test_scrapys_own_file_storage_is_not_trusted_to_be_durable(tmp_path):
 
 
 def test_urldb_settings_are_checked():
-    options = UrlDbOptions.from_settings(Settings({"NEWSSTEM_URLDB": "redis://h:1/0",
-                                                   "NEWSSTEM_URLDB_SYNC_ITEMS": "7"}), "yes")
+    options = UrlDbOptions.from_settings(
+        Settings({"NEWSSTEM_URLDB": "redis://h:1/0", "NEWSSTEM_URLDB_SYNC_ITEMS": "7"}), "yes"
+    )
     assert (options.refresh, options.sync_items, options.mark_after) == (True, 7, "feed")
-    for bad in ({"NEWSSTEM_URLDB_SYNC_SECONDS": "0"}, {"NEWSSTEM_URLDB_MARK_AFTER": "never"},
-                {"NEWSSTEM_URLDB_REFRESH": "sometimes"}, {"NEWSSTEM_URLDB_SYNC_ITEMS": "many"}):
+    for bad in (
+        {"NEWSSTEM_URLDB_SYNC_SECONDS": "0"},
+        {"NEWSSTEM_URLDB_MARK_AFTER": "never"},
+        {"NEWSSTEM_URLDB_REFRESH": "sometimes"},
+        {"NEWSSTEM_URLDB_SYNC_ITEMS": "many"},
+    ):
         with pytest.raises(UsageError):
             UrlDbOptions.from_settings(Settings(bad))
     with pytest.raises(UsageError, match="refresh"):

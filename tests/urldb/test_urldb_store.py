@@ -34,9 +34,9 @@ def _mark_in_child(uri: str, tag: str, n: int, exported: bool) -> None:
     batch = keys(n, tag)
     for start in range(0, n, 50):
         if exported:
-            store.mark_exported(batch[start:start + 50], T0 + start)
+            store.mark_exported(batch[start : start + 50], T0 + start)
         else:
-            store.mark_seen(batch[start:start + 50], T0 + start)
+            store.mark_seen(batch[start : start + 50], T0 + start)
     store.close()
 
 
@@ -100,7 +100,8 @@ class StoreContract:
             store.mark_exported([b], T0 + 1)
         with self.open() as store:
             assert store.lookup([a, b]) == {
-                a: UrlEntry(T0, T0, None), b: UrlEntry(T0 + 1, T0 + 1, T0 + 1)
+                a: UrlEntry(T0, T0, None),
+                b: UrlEntry(T0 + 1, T0 + 1, T0 + 1),
             }
 
     def test_stats_count_entries_and_report_the_time_range(self):
@@ -160,7 +161,9 @@ class StoreContract:
             f"store = open_store({self.uri!r}); lease = store.lease(exclusive=False)\n"
             f"open({str(ready)!r}, 'w').close(); time.sleep(600)\n"
         )
-        child = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(REPO)})
+        child = subprocess.Popen(
+            [sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(REPO)}
+        )
         try:
             deadline = time.monotonic() + 30
             while not ready.exists():
