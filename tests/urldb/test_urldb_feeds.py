@@ -137,3 +137,21 @@ def test_urldb_settings_are_checked():
             UrlDbOptions.from_settings(Settings(bad))
     with pytest.raises(UsageError, match="refresh"):
         parse_flag("-a refresh", "2")
+
+
+def test_compressed_output_through_the_line_batch_file_is_complete_when_stored(tmp_path):
+    import gzip
+
+    from scrapy.extensions.postprocessing import PostProcessingManager
+
+    path = tmp_path / "out.jsonl.gz"
+    storage = DurableFileFeedStorage(str(path), feed_options={"format": "jsonlines"})
+    raw = storage.open(spider=None)
+    options = {"postprocessing": ["scrapy.extensions.postprocessing.GzipPlugin"]}
+    compressed = PostProcessingManager(options["postprocessing"], raw, options)
+    exporter = JsonLinesItemExporter(compressed)
+    for n in range(3):
+        exporter.export_item({"n": n})
+    compressed.close()  # what FeedExporter does before storing
+    storage.store(raw)
+    assert gzip.decompress(path.read_bytes()).count(b"\n") == 3
