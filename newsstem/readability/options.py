@@ -9,7 +9,7 @@ kept. Every figure quoted below is token-shingle F1 from tests/benchmarks/extrac
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 __all__ = ["Flags", "Options"]
 
@@ -83,24 +83,36 @@ class Options:
 
 @dataclass(frozen=True)
 class Flags:
-    """The switches the retry sieve turns off one by one (seed 000, FLAG_*)."""
+    """The switches the retry sieve turns one by one (seed 000, FLAG_*).
+
+    Before Readability's three relaxations, the sieve first turns list items into
+    paragraphs (``score_lists``): a story written as a list (release notes, a feature
+    page) then counts. Not from the start: a guestbook or comment thread set as a list
+    outscored short stories (cleaneval-dev), so lists count only when the strict attempt
+    found too little text.
+    """
 
     strip_unlikelys: bool = True
     weight_classes: bool = True
     clean_conditionally: bool = True
+    score_lists: bool = False
 
     def relaxed(self) -> Flags | None:
-        """The next, more lenient flag set, or None when everything is already off.
+        """The next, more lenient flag set, or None when everything is already relaxed.
 
         >>> Flags().relaxed()
-        Flags(strip_unlikelys=False, weight_classes=True, clean_conditionally=True)
-        >>> Flags(False, False, False).relaxed() is None
+        Flags(strip_unlikelys=True, weight_classes=True, clean_conditionally=True, score_lists=True)
+        >>> Flags().relaxed().relaxed()
+        Flags(strip_unlikelys=False, weight_classes=True, clean_conditionally=True, score_lists=True)
+        >>> Flags(False, False, False, True).relaxed() is None
         True
         """
+        if not self.score_lists:
+            return replace(self, score_lists=True)
         if self.strip_unlikelys:
-            return Flags(False, self.weight_classes, self.clean_conditionally)
+            return replace(self, strip_unlikelys=False)
         if self.weight_classes:
-            return Flags(False, False, self.clean_conditionally)
+            return replace(self, weight_classes=False)
         if self.clean_conditionally:
-            return Flags(False, False, False)
+            return replace(self, clean_conditionally=False)
         return None

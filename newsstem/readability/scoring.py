@@ -99,7 +99,8 @@ def score_candidates(
 ) -> CandidateScores:
     """Score every ancestor of a paragraph (unscaled points, scaled when read)."""
     scores: dict[Element, float] = {}
-    for element in body.iter(*SCORED_TAGS, "div"):
+    tags = (*SCORED_TAGS, "li") if flags.score_lists else SCORED_TAGS
+    for element in body.iter(*tags, "div"):
         if element.tag == "div":
             runs = _text_runs(element)
             if len(runs) > 1:
@@ -107,7 +108,13 @@ def score_candidates(
                     _credit(element, _paragraph_points(run, options), scores, flags, options)
                 continue
         points = _paragraph_points(measure.text(element), options)
-        _credit(element.getparent(), points, scores, flags, options)
+        parent = element.getparent()
+        if element.tag == "li":
+            # A list item is a paragraph of its list's container, less its links.
+            if points:
+                points *= 1.0 - measure.link_density(element)
+            parent = parent.getparent() if parent is not None else None
+        _credit(parent, points, scores, flags, options)
     return CandidateScores(scores, measure)
 
 

@@ -205,3 +205,34 @@ def test_section_front_of_teasers_is_not_an_article():
     result = extract(page("en-bbc-section-front"))
     assert result.body == "" and result.reason == "list of teasers"
     assert result.title  # the page is still read
+
+
+def test_a_story_written_as_a_list_is_found_when_paragraphs_give_too_little():
+    # firefox-nightly-blog (mozilla): release notes are list items; the strict attempt
+    # found a newsletter box, and the relaxed one a reader comment.
+    item = "We landed the new importer, and it now reads passwords from Keepass files. "
+    notes = "".join(f"<li>{item}<a href='/bug'>Bug 1650645</a></li>" for _ in range(12))
+    comment = "<p>Great work, everyone! Are there plans to bring collections to the desktop?</p>"
+    html = (
+        "<html><body><article class='post'><h1>These weeks in Firefox</h1>"
+        f"<div class='entry-content'><h3>Highlights</h3><ul>{notes}</ul></div></article>"
+        f"<section id='comments'><div>{comment * 2}</div></section>"
+        "<form class='newsletter'><div class='form-title'>Get the newsletter, it is monthly,"
+        " and it tells you what changed.<input type='email'><input type='submit'></div>"
+        "</form></body></html>"
+    )
+    body = extract(html).body
+    assert body.count("We landed the new importer") == 12
+    assert "Great work" not in body and "newsletter" not in body
+
+
+def test_a_comment_thread_set_as_a_list_does_not_beat_the_story():
+    line = "The family gathered on Sunday, and friends came from far away to remember her. "
+    story = "".join(f"<p>{line * 2}</p>" for _ in range(4))
+    thread = "".join(
+        f"<li>So sorry to hear this, she was a wonderful person and a friend to all. {i}</li>"
+        for i in range(30)
+    )
+    html = f"<html><body><div id='memorial'>{story}</div><ul>{thread}</ul></body></html>"
+    body = extract(html).body
+    assert body.count("The family gathered") == 8 and "So sorry" not in body
