@@ -22,6 +22,8 @@ from newsstem.readability.patterns import (
     UNLIKELY_CANDIDATES,
     UNLIKELY_ROLES,
 )
+from newsstem.readability.structured import MARKER as DECLARED
+from newsstem.readability.structured import declared_article_body
 from newsstem.readability.tree import Element, drop, parser, text_of
 from newsstem.text import normalize_space
 
@@ -53,6 +55,8 @@ class Page:
     unlikely: tuple[Element, ...]
     # Copies of the text the page marks for AdSense section targeting (adsection.py).
     marked: tuple[Element, ...] = ()
+    # The article text the page declares in JSON-LD (structured.py), or "".
+    declared_body: str = ""
 
 
 def load_page(html: str | bytes) -> Page | str:
@@ -81,13 +85,21 @@ def load_page(html: str | bytes) -> Page | str:
         if root is None:
             return "empty document"
         title = _title_text(root)
+    declared_body = declared_article_body(root) if DECLARED in text else ""
     body = _content_root(root)
     etree.strip_elements(body, *JUNK_TAGS, with_tail=False)
     if not text_of(body).strip():
         return "empty document"
     unlikely = _sweep(body)
     marked = marked_sections(body) if keep_comments else ()
-    return Page(root=root, body=body, title=title, unlikely=tuple(unlikely), marked=marked)
+    return Page(
+        root=root,
+        body=body,
+        title=title,
+        unlikely=tuple(unlikely),
+        marked=marked,
+        declared_body=declared_body,
+    )
 
 
 def _swallowed_title(root: Element) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
+from html import escape
 from urllib.parse import urljoin
 
 from lxml import etree
@@ -33,6 +34,7 @@ from newsstem.readability.scoring import (
 from newsstem.readability.title import clean_title
 from newsstem.readability.trailer import cut_after_tool_line
 from newsstem.readability.tree import Element, make_links_absolute, strip_presentation, text_of
+from newsstem.text import normalize_space
 
 __all__ = ["Extraction", "extract"]
 
@@ -84,8 +86,22 @@ def extract(html: str | bytes, url: str | None = None, options: Options | None =
     if logger.isEnabledFor(logging.DEBUG):
         _log_attempt(attempt, reason, url)
     if reason:
-        return Extraction(title=title, body="", body_html="", reason=reason)
+        return _declared(page, title, options) or Extraction(
+            title=title, body="", body_html="", reason=reason
+        )
     return Extraction(title=title, body=attempt.text, body_html=_article_html(attempt.article, url, page))
+
+
+def _declared(page: Page, title: str, options: Options) -> Extraction | None:
+    """The JSON-LD articleBody as the article, when the markup gave none (structured.py)."""
+    paragraphs = [normalize_space(line) for line in page.declared_body.splitlines()]
+    text = "\n\n".join(paragraph for paragraph in paragraphs if paragraph)
+    if capped_weight(text, options.declared_min_length, options.cjk_char_weight) < (
+        options.declared_min_length
+    ):
+        return None
+    body_html = "".join(f"<p>{escape(p)}</p>" for p in text.split("\n\n"))
+    return Extraction(title=title, body=text, body_html=f"<div>{body_html}</div>")
 
 
 def _sieve(page: Page, options: Options) -> _Attempt:
