@@ -6,8 +6,8 @@ that closes a story on countless news sites ("Print | Email this | Comment",
 "Printer friendly page", "Share this article"): on old pages the reader comments,
 related links and site footer follow it inside the same container, so Readability
 keeps them. A block made only of tool and furniture words, with at least one tool word
-(print, email, share ...), met after some prose, ends the article: it and everything
-after it are cut.
+(print, email, share ...), met after a paragraph of some length, ends the article: it
+and everything after it are cut.
 
 Lines that merely *name* a section (a "Comments" heading, "See also", "Related") are
 not cut: the gold of the corpora keeps what follows them about as often as not.
@@ -85,7 +85,7 @@ def _is_cjk_tool(word: str) -> bool:
 
 
 def cut_after_tool_line(article: Element, options: Options) -> str | None:
-    """Cut the article at its first tool line after some prose; return that line or None."""
+    """Cut the article at its first tool line after a long paragraph; return the line or None."""
     seen_prose = False
     for block in article_blocks(article):
         if seen_prose and is_tool_line(block.text, options):

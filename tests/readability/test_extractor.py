@@ -236,3 +236,25 @@ def test_a_comment_thread_set_as_a_list_does_not_beat_the_story():
     html = f"<html><body><div id='memorial'>{story}</div><ul>{thread}</ul></body></html>"
     body = extract(html).body
     assert body.count("The family gathered") == 8 and "So sorry" not in body
+
+
+def test_comments_longer_than_the_article_stay_out():
+    # A blog post with a comment thread four times its length, in both of the common
+    # layouts: a named thread (WordPress) and an unnamed one after a tool line (l3s).
+    line = "The mayor opened the new library on Monday, and readers queued early for it. "
+    story = "".join(f"<p>{line * 3}{i}</p>" for i in range(4))
+    reply = "I was there too, and I have to say the queue was long but friendly, see you. "
+    named = "".join(f"<li class='comment'><p>{reply * 2}</p></li>" for _ in range(8))
+    unnamed = "".join(
+        f"<div class='b_box'>Posted by: reader {i}</div><div class='entry'>{reply * 2}</div>"
+        for i in range(8)
+    )
+    for thread in (f"<ol class='commentlist'>{named}</ol>", unnamed):
+        html = (
+            "<html><body><div class='post'><h1>Library opens</h1>"
+            f"{story}<a href='/print'>Print</a> <a href='/mail'>Email this</a>"
+            f"{thread}</div></body></html>"
+        )
+        body = extract(html).body
+        assert body.count("The mayor opened") == 12
+        assert "I was there too" not in body
