@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from newsstem.readability.blocks import article_blocks
+from newsstem.readability.blocks import Block
 from newsstem.readability.options import Options
 from newsstem.readability.tree import Element
 from newsstem.text import cjk_count
@@ -46,6 +46,8 @@ _FURNITURE_WORDS = _TOOL_WORDS | _words(
 _CJK_TOOL_WORDS = ("印刷", "打印", "分享", "シェア", "ツイート", "メール", "邮件", "转发", "收藏")
 _CJK_FILLER = re.compile(r"この記事を|記事|本文|する|送る|送信|で|を|に|到|此文|此页|这篇文章")
 _WORD = re.compile(r"\w+")
+# Characters a tool line may have per word, separators included ("Printer-friendly | ").
+_MAX_WORD_LENGTH = 20
 
 
 def is_tool_line(text: str, options: Options) -> bool:
@@ -62,6 +64,8 @@ def is_tool_line(text: str, options: Options) -> bool:
     >>> is_tool_line("印刷 | メールで送る", Options())
     True
     """
+    if len(text) > options.tool_line_max_words * _MAX_WORD_LENGTH:
+        return False  # a paragraph, not a line of tools (skips the regex on long text)
     words = [word.lower() for word in _WORD.findall(text) if not word.isdigit()]
     if not words or len(words) > options.tool_line_max_words:
         return False
@@ -84,16 +88,20 @@ def _is_cjk_tool(word: str) -> bool:
     return found and not _CJK_FILLER.sub("", rest)
 
 
-def cut_after_tool_line(article: Element, options: Options) -> str | None:
-    """Cut the article at its first tool line after a long paragraph; return the line or None."""
+def cut_after_tool_line(article: Element, blocks: list[Block], options: Options) -> int:
+    """Cut the article at its first tool line after a long paragraph.
+
+    ``blocks`` are the article's (:func:`blocks.article_blocks`); returns how many of
+    them are left, all of them when no tool line was found.
+    """
     seen_prose = False
-    for block in article_blocks(article):
+    for index, block in enumerate(blocks):
         if seen_prose and is_tool_line(block.text, options):
             _cut(article, block.start, block.at_tail)
-            return block.text
+            return index
         if block.prose >= options.tool_line_min_prose:
             seen_prose = True
-    return None
+    return len(blocks)
 
 
 def _cut(article: Element, start: Element, at_tail: bool) -> None:
