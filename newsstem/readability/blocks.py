@@ -99,7 +99,7 @@ def article_blocks(article: Element) -> list[Block]:
         if text:
             pieces.append(text)
             if in_link:
-                linked += len(normalize_space(text))
+                linked += len(" ".join(text.split()))
 
     for event, node in etree.iterwalk(article, events=("start", "end")):
         tag = node.tag
