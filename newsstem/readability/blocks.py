@@ -19,7 +19,7 @@ from newsstem.readability.render import BLOCK_TAGS
 from newsstem.readability.tree import Element
 from newsstem.text import normalize_space
 
-__all__ = ["Block", "added_prose_share", "article_blocks", "reads_as_prose"]
+__all__ = ["Block", "added_prose_share", "article_blocks", "ends_sentence", "reads_as_prose"]
 
 # A block ends a sentence: a Latin or CJK stop (a closing quote may follow), or a closing
 # parenthesis (a photo credit ends a caption).
@@ -53,9 +53,18 @@ def reads_as_prose(block: Block, options: Options) -> bool:
     """
     return (
         block.prose >= options.prose_block_length
-        and _SENTENCE_END.search(block.text) is not None
+        and ends_sentence(block.text)
         and _WASTE.search(block.text) is None
     )
+
+
+def ends_sentence(text: str) -> bool:
+    """True when ``text`` ends a sentence (or a caption's credit in parentheses).
+
+    >>> ends_sentence("It rained."), ends_sentence("雨が降った。"), ends_sentence("Read more")
+    (True, True, False)
+    """
+    return _SENTENCE_END.search(text) is not None
 
 
 def added_prose_share(narrow: Sequence[Block], wide: Sequence[Block], options: Options) -> float:

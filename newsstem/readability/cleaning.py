@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from newsstem.readability.blocks import ends_sentence
 from newsstem.readability.measure import capped_weight, class_weight, has_block, link_density
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.patterns import (
@@ -102,20 +103,55 @@ def _clean_conditionally(
     removals: list[Removal],
 ) -> None:
     # Innermost first, so a container is judged without the fishy parts it held.
+    inside = _inside_prose(article, options)
     for element in reversed(list(article.iter(*tags))):
         if element is article:
             continue
-        reason = _fishy(element, flags, options)
+        reason = _fishy(element, flags, options, element in inside)
         if reason:
             _remove(element, reason, removals)
 
 
-def _fishy(element: Element, flags: Flags, options: Options) -> str | None:
+def _inside_prose(article: Element, options: Options) -> set[Element]:
+    """The lists and tables that have a prose paragraph before and after them.
+
+    The article's prose spans from its first to its last prose paragraph (a <p>, or a
+    <div> that reads as one, of ``prose_block_length`` characters ending a sentence,
+    with few links). A list or table inside that span is the article's (a table of
+    contents, a list of steps, a data table); related links and share lists sit
+    outside it.
+    """
+    order: list[Element | None] = []
+    prose: list[int] = []
+    for element in article.iter("p", "div", *_SPANNED):
+        if element.tag in _SPANNED:
+            order.append(element)
+        elif (element.tag == "p" or not has_block(element)) and _is_prose(element, options):
+            prose.append(len(order))
+            order.append(None)
+    if len(prose) < 2:
+        return set()
+    first, last = prose[0], prose[-1]
+    return {e for index, e in enumerate(order[first:last], first) if e is not None}
+
+
+def _is_prose(paragraph: Element, options: Options) -> bool:
+    text = text_of(paragraph).strip()
+    return (
+        len(text) >= options.prose_block_length
+        and ends_sentence(text)
+        and link_density(paragraph) <= options.fishy_link_density
+    )
+
+
+def _fishy(element: Element, flags: Flags, options: Options, in_prose: bool) -> str | None:
     """Why a container looks like page furniture, or None (seed 000 fishy()).
 
     A negative class name condemns a container; its content score does not (Mozilla
     Readability: python-readability's "class weight + content score < 0" removed lists
     whose only score was the -3 of their tag; +0.0009 F1 on mozilla, others equal).
+    Lists and tables inside the prose (:func:`_inside_prose`) are judged by their links
+    only, like Mozilla Readability's lists.
     """
     weight = class_weight(element, options.class_weight) if flags.weight_classes else 0
     if weight < 0:
@@ -132,6 +168,10 @@ def _fishy(element: Element, flags: Flags, options: Options) -> str | None:
         return "more images than paragraphs"
     if items > paragraphs and element.tag not in ("ul", "ol"):
         return "more list items than paragraphs"
+    if in_prose:  # a list or table inside the article's prose: only links condemn it
+        if link_density(element) > options.in_prose_link_density:
+            return "list of links"
+        return None
     if inputs > paragraphs / 3:
         return "form inputs"
     if length < options.fishy_min_length and (images == 0 or images > 2):
@@ -144,6 +184,10 @@ def _fishy(element: Element, flags: Flags, options: Options) -> str | None:
     # No embed rule (Readability's "an embed needs 75 characters of text"): iframes are
     # dropped at load and plugins before this stage, so it would have nothing to judge.
     return None
+
+
+# Lists and tables: kept inside the article's prose unless mostly links.
+_SPANNED = ("ul", "ol", "dl", "table")
 
 
 def _count(element: Element, *tags: str) -> int:

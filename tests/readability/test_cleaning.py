@@ -29,7 +29,29 @@ def test_fishy_containers_go_and_prose_stays():
     text = text_of(article)
     assert "One story" not in text and "Mail" not in text
     assert text.count("This sentence") == 5
-    assert {r.reason for r in removals} >= {"too many links"}
+    # The link list sits between two prose paragraphs: only its links condemn it.
+    assert {r.reason for r in removals} >= {"list of links"}
+
+
+def test_lists_and_tables_inside_the_prose_stay_but_a_list_after_it_goes():
+    steps = "".join(
+        f"<li>Open the <a href='/s{i}'>settings</a> and choose the option {i}.</li>"
+        for i in range(4)
+    )
+    table = "".join(
+        f"<tr><td><a href='/{team}'>{team}</a></td><td>won 3 of 5, lost 2</td></tr>"
+        for team in ("Team A", "Team B")
+    )
+    table = f"<table>{table}</table>"
+    related = "".join(f"<li><a href='/r{i}'>A related story {i}</a></li>" for i in range(3))
+    article, removals = clean(
+        f"<div><p>{PROSE * 2}</p><ol>{steps}</ol><p>{PROSE * 2}</p>{table}<p>{PROSE * 2}</p>"
+        f"<ul>{related}</ul></div>"
+    )
+    text = text_of(article)
+    assert text.count("Open the settings") == 4 and "Team A" in text
+    assert "A related story" not in text
+    assert [r.reason for r in removals if r.tag == "ul"] == ["too many links"]
 
 
 def test_a_div_without_blocks_is_a_paragraph_and_never_fishy():
