@@ -164,7 +164,13 @@ def _fishy(element: Element, flags: Flags, options: Options, in_prose: bool) -> 
     items = _count(element, "li") - options.fishy_li_allowance
     inputs = len(element.xpath(".//input[not(@type='hidden')]"))
     length = capped_weight(text, options.fishy_min_length, options.cjk_char_weight)
-    if paragraphs and images > 1 + paragraphs * options.fishy_images_per_paragraph:
+    # A figure's parts (image wrappers, its caption) are short by nature (Mozilla).
+    in_figure = next(element.iterancestors("figure"), None) is not None
+    if (
+        paragraphs
+        and images > 1 + paragraphs * options.fishy_images_per_paragraph
+        and not in_figure
+    ):
         return "more images than paragraphs"
     if items > paragraphs and element.tag not in ("ul", "ol"):
         return "more list items than paragraphs"
@@ -174,7 +180,7 @@ def _fishy(element: Element, flags: Flags, options: Options, in_prose: bool) -> 
         return None
     if inputs > paragraphs / 3:
         return "form inputs"
-    if length < options.fishy_min_length and (images == 0 or images > 2):
+    if length < options.fishy_min_length and (images == 0 or images > 2) and not in_figure:
         return "too short"
     density = link_density(element)
     if weight < options.class_weight and density > options.fishy_link_density:

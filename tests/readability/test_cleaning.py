@@ -110,3 +110,15 @@ def test_a_list_of_prose_is_not_condemned_by_the_score_of_its_tag():
     assert text_of(article).count("This sentence") == 6
     _, named = clean(f"<div><p>{PROSE * 3}</p><ul class='sidebar-links'>{items}</ul></div>")
     assert [r.reason for r in named if r.tag == "ul"] == ["negative class"]
+
+
+def test_the_parts_of_a_figure_are_not_too_short():
+    # A gallery figure: three images and a short credit in one wrapper.
+    images = "<img src='a.jpg'><img src='b.jpg'><img src='c.jpg'>"
+    article, _ = clean(
+        f"<div><p>{PROSE * 3}</p><figure><div class='photos'>{images}"
+        "<span>Crowds at the door (AP)</span></div></figure>"
+        f"<p>{PROSE}</p></div>"
+    )
+    assert "Crowds at the door" in text_of(article)
+    assert len(list(article.iter("img"))) == 3
