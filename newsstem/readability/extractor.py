@@ -16,7 +16,7 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
-from newsstem.readability.blocks import Block, added_prose_share, article_blocks
+from newsstem.readability.blocks import added_prose_share, article_blocks
 from newsstem.readability.cleaning import Removal, assemble, clean_article
 from newsstem.readability.document import Page, detached, load_page
 from newsstem.readability.listing import teaser_share
@@ -32,7 +32,7 @@ from newsstem.readability.scoring import (
     wider_candidate,
 )
 from newsstem.readability.title import clean_title
-from newsstem.readability.trailer import cut_after_tool_line
+from newsstem.readability.trailer import cut_after_tool_line, may_have_tool_line
 from newsstem.readability.tree import Element, make_links_absolute, strip_presentation, text_of
 from newsstem.text import normalize_space
 
@@ -60,7 +60,6 @@ class _Attempt:
     found_candidate: bool
     removals: tuple[Removal, ...]
     selected: tuple[Element, ...]  # the page elements the article was copied from
-    blocks: tuple[Block, ...]  # the article's paragraphs (blocks.py)
 
 
 def extract(html: str | bytes, url: str | None = None, options: Options | None = None) -> Extraction:
@@ -134,7 +133,8 @@ def _grab_article(body: Element, flags: Flags, options: Options) -> _Attempt:
     if wider is None:
         return attempt
     alternative = _attempt_around(wider, body, scores, flags, options, measure)
-    if added_prose_share(attempt.blocks, alternative.blocks, options) >= options.wider_prose_share:
+    narrow, wide = article_blocks(attempt.article), article_blocks(alternative.article)
+    if added_prose_share(narrow, wide, options) >= options.wider_prose_share:
         return alternative
     return attempt
 
@@ -171,12 +171,14 @@ def _finish(
 ) -> _Attempt:
     """Clean the assembled article and measure it."""
     removals = clean_article(article, flags, options)
-    blocks = article_blocks(article)
-    kept = cut_after_tool_line(article, blocks, options)
-    if kept < len(blocks):
-        tool_line = blocks[kept].text
-        removals.append(Removal(tag="", names=tool_line, reason="end of article: tool line"))
     text = element_text(article)
+    if may_have_tool_line(text):  # one search of the text spares most articles a walk
+        blocks = article_blocks(article)
+        kept = cut_after_tool_line(article, blocks, options)
+        if kept < len(blocks):
+            tool_line = blocks[kept].text
+            removals.append(Removal(tag="", names=tool_line, reason="end of article: tool line"))
+            text = element_text(article)
     return _Attempt(
         flags=flags,
         article=article,
@@ -185,7 +187,6 @@ def _finish(
         found_candidate=found_candidate,
         removals=tuple(removals),
         selected=tuple(selected),
-        blocks=tuple(blocks[:kept]),
     )
 
 

@@ -22,7 +22,7 @@ from newsstem.readability.options import Options
 from newsstem.readability.tree import Element
 from newsstem.text import cjk_count
 
-__all__ = ["cut_after_tool_line", "is_tool_line"]
+__all__ = ["cut_after_tool_line", "is_tool_line", "may_have_tool_line"]
 
 
 def _words(text: str) -> frozenset[str]:
@@ -46,8 +46,22 @@ _FURNITURE_WORDS = _TOOL_WORDS | _words(
 _CJK_TOOL_WORDS = ("印刷", "打印", "分享", "シェア", "ツイート", "メール", "邮件", "转发", "收藏")
 _CJK_FILLER = re.compile(r"この記事を|記事|本文|する|送る|送信|で|を|に|到|此文|此页|这篇文章")
 _WORD = re.compile(r"\w+")
+# Any tool word, to skip the block walk for articles without one.
+_ANY_TOOL = re.compile(
+    r"(?i)(?:print|e-?mail|\bmail\b|send|share|save|bookmark|tweet|digg|reddit|facebook"
+    r"|report|subscribe|\brss\b|" + "|".join(_CJK_TOOL_WORDS) + ")"
+)
 # Characters a tool line may have per word, separators included ("Printer-friendly | ").
 _MAX_WORD_LENGTH = 20
+
+
+def may_have_tool_line(text: str) -> bool:
+    """False when no tool word appears in ``text``: it cannot have a tool line.
+
+    >>> may_have_tool_line("A story."), may_have_tool_line("A story. Print | E-mail")
+    (False, True)
+    """
+    return _ANY_TOOL.search(text) is not None
 
 
 def is_tool_line(text: str, options: Options) -> bool:
