@@ -121,6 +121,8 @@ def _inside_prose(article: Element, options: Options) -> set[Element]:
     contents, a list of steps, a data table); related links and share lists sit
     outside it.
     """
+    if next(article.iter(*_SPANNED), None) is None:
+        return set()
     order: list[Element | None] = []
     prose: list[int] = []
     for element in article.iter("p", "div", *_SPANNED):
