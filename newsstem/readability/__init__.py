@@ -7,7 +7,7 @@ conditional cleaning and the retry sieve; made CJK-aware (CJK punctuation counts
 commas, lengths are weighted meaningful characters). Around it: the page's own marks
 (AdSense sections: adsection.py; JSON-LD articleBody: structured.py), a choice between
 the best candidate and a wider one by the prose it adds and the end-of-article tool
-line (ExtractContent's block reading, seed 003: blocks.py, trailer.py), and section
+line (ExtractContent's block reading, seed 003: prose.py, trailer.py), and section
 fronts told apart by their teasers (listing.py). No Scrapy import: HTML in, data out.
 
     >>> from newsstem.readability import extract

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from newsstem.readability.blocks import ends_sentence
 from newsstem.readability.measure import capped_weight, class_weight, has_block, link_density
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.patterns import (
@@ -24,6 +23,7 @@ from newsstem.readability.patterns import (
     PLUGINS,
     TANGENTIAL,
 )
+from newsstem.readability.prose import ends_sentence
 from newsstem.readability.tree import Element, drop, text_of
 
 __all__ = ["Removal", "assemble", "clean_article"]

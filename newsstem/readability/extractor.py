@@ -16,12 +16,12 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
-from newsstem.readability.blocks import added_prose_share, article_blocks
 from newsstem.readability.cleaning import Removal, assemble, clean_article
 from newsstem.readability.document import Page, detached, load_page
 from newsstem.readability.listing import teaser_share
 from newsstem.readability.measure import Measure, capped_weight, link_density
 from newsstem.readability.options import Flags, Options
+from newsstem.readability.prose import added_prose_share, article_blocks
 from newsstem.readability.render import element_text
 from newsstem.readability.scoring import (
     CandidateScores,
@@ -122,7 +122,7 @@ def _sieve(page: Page, options: Options) -> _Attempt:
 
 def _grab_article(body: Element, flags: Flags, options: Options) -> _Attempt:
     """Score, select and clean; or the selection around a higher-scoring ancestor, when
-    what that adds reads as prose (:func:`blocks.added_prose_share`)."""
+    what that adds reads as prose (:func:`prose.added_prose_share`)."""
     measure = Measure(options)
     scores = score_candidates(body, flags, options, measure)
     best = best_candidate(scores, options)

@@ -66,7 +66,7 @@ class Options:
     # candidate to a parent scoring higher. Alone that cost 0.011 F1 on cleaneval-dev and
     # 0.003 on l3s (the parent adds footers, comment policies, other posts); the wider
     # selection is taken only when 85% of the text it adds is prose: paragraphs of 80+
-    # characters outside links, ending a sentence, without waste expressions (blocks.py).
+    # characters outside links, ending a sentence, without waste expressions (prose.py).
     prose_block_length: int = 80
     wider_prose_share: float = 0.85
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import re
 
-from newsstem.readability.blocks import Block
 from newsstem.readability.options import Options
+from newsstem.readability.prose import Block
 from newsstem.readability.tree import Element
 from newsstem.text import cjk_count
 
@@ -105,7 +105,7 @@ def _is_cjk_tool(word: str) -> bool:
 def cut_after_tool_line(article: Element, blocks: list[Block], options: Options) -> int:
     """Cut the article at its first tool line after a long paragraph.
 
-    ``blocks`` are the article's (:func:`blocks.article_blocks`); returns how many of
+    ``blocks`` are the article's (:func:`prose.article_blocks`); returns how many of
     them are left, all of them when no tool line was found.
     """
     seen_prose = False

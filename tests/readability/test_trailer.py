@@ -5,8 +5,8 @@ from __future__ import annotations
 from lxml import etree
 
 from newsstem.readability import extract
-from newsstem.readability.blocks import article_blocks
 from newsstem.readability.options import Options
+from newsstem.readability.prose import article_blocks
 from newsstem.readability.render import element_text
 from newsstem.readability.trailer import cut_after_tool_line, is_tool_line
 from newsstem.readability.tree import parser

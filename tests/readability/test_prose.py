@@ -5,8 +5,8 @@ from __future__ import annotations
 from lxml import etree
 
 from newsstem.readability import extract
-from newsstem.readability.blocks import added_prose_share, article_blocks
 from newsstem.readability.options import Options
+from newsstem.readability.prose import added_prose_share, article_blocks
 from newsstem.readability.tree import parser
 
 STORY = "The council voted on Tuesday to close the old bridge, and traffic will move east. "
