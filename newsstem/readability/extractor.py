@@ -18,7 +18,7 @@ from lxml import etree
 
 from newsstem.readability.cleaning import Removal, assemble, clean_article
 from newsstem.readability.document import Page, detached, load_page
-from newsstem.readability.listing import teaser_share
+from newsstem.readability.listing import is_listing
 from newsstem.readability.measure import Measure, capped_weight, link_density
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.prose import added_prose_share, article_blocks
@@ -154,7 +154,7 @@ def _attempt_around(
 
 def _marked_attempt(page: Page, options: Options) -> _Attempt | None:
     """The text the page marks for AdSense section targeting, cleaned like an article."""
-    if not page.marked or teaser_share(page.marked, options) >= options.listing_teaser_share:
+    if not page.marked or is_listing(page.marked, options):
         return None
     article = etree.Element("div")
     article.extend(page.marked)
@@ -202,7 +202,7 @@ def _rejection(attempt: _Attempt, options: Options) -> str | None:
     if link_density(attempt.article) > options.max_article_link_density:
         return "mostly links"
     # Read on the page tree with every element back (headlines are often "unlikely").
-    if teaser_share(attempt.selected, options) >= options.listing_teaser_share:
+    if is_listing(attempt.selected, options):
         return "list of teasers"
     return None
 

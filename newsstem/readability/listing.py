@@ -8,9 +8,10 @@ cleanportal, nytimes-5 of mozilla); the crawl must not.
 The signal is structural, not a length rule: a *teaser* is the largest element around a
 headline link (a heading whose text is mostly a link to another page) that holds no
 other headline link, and whose own prose (text outside links) is short. When three or
-more teasers hold most of the selection's prose, the page is a listing. An article
-keeps its prose outside such units: its related-story boxes are teasers too, but they
-hold a small share of its text (at most 0.33 of it on the four corpora, hubs 0.99+).
+more teasers hold most of the selection's prose, and what is left is no longer than a
+teaser, the page is a listing. An article keeps its prose outside such units: its
+related-story boxes are teasers too, but they hold a small share of its text (at most
+0.33 of it on the four corpora, hubs 0.99+), and a short brief still has a story.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from newsstem.readability.options import Options
 from newsstem.readability.patterns import HEADINGS
 from newsstem.readability.tree import Element, text_of
 
-__all__ = ["teaser_share"]
+__all__ = ["is_listing", "teaser_share"]
 
 
 def teaser_share(selected: Iterable[Element], options: Options) -> float:
@@ -40,13 +41,38 @@ def teaser_share(selected: Iterable[Element], options: Options) -> float:
     >>> round(teaser_share([article], Options()), 2)
     0.05
     """
-    roots = list(selected)
+    teaser_prose, total = _teaser_prose(list(selected), options)
+    return teaser_prose / total if total else 0.0
+
+
+def is_listing(selected: Iterable[Element], options: Options) -> bool:
+    """A section front: teasers hold ``listing_teaser_share`` of the prose, and the prose
+    left outside them is no longer than one teaser (an article has a story of its own,
+    however short, beside its related-story box).
+
+    >>> from lxml import etree
+    >>> story = "<div><h2><a href='/s{0}'>Story {0} headline</a></h2><p>Teaser {0}, short.</p></div>"
+    >>> teasers = "".join(story.format(i) for i in range(3))
+    >>> is_listing([etree.fromstring(f"<div>{teasers}</div>")], Options())
+    True
+    >>> brief = "<p>" + "A brief of two sentences, that is all. " * 8 + "</p>"
+    >>> is_listing([etree.fromstring(f"<div>{brief}{teasers}</div>")], Options())
+    False
+    """
+    teaser_prose, total = _teaser_prose(list(selected), options)
+    return (
+        total > 0
+        and teaser_prose / total >= options.listing_teaser_share
+        and total - teaser_prose <= options.teaser_max_prose
+    )
+
+
+def _teaser_prose(roots: list[Element], options: Options) -> tuple[float, float]:
+    """The prose inside teasers and the prose of the whole selection (0, 0 without 3+)."""
     headlines = [h for root in roots for h in root.iter(*HEADINGS) if _is_headline_link(h)]
     if len(headlines) < options.listing_min_teasers:
-        return 0.0
+        return 0.0, 0.0
     total = sum(_prose_weight(root, options) for root in roots)
-    if not total:
-        return 0.0
     teasers = 0
     teaser_prose = 0.0
     for unit in _units(headlines, roots):
@@ -55,8 +81,8 @@ def teaser_share(selected: Iterable[Element], options: Options) -> float:
             teasers += 1
             teaser_prose += prose
     if teasers < options.listing_min_teasers:
-        return 0.0
-    return teaser_prose / total
+        return 0.0, 0.0
+    return teaser_prose, total
 
 
 def _is_headline_link(heading: Element) -> bool:

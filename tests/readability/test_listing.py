@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from newsstem.readability.listing import teaser_share
+from newsstem.readability.listing import is_listing, teaser_share
 from newsstem.readability.options import Options
 from newsstem.readability.tree import parser
 
@@ -54,3 +54,16 @@ def test_teasers_spread_over_several_selected_siblings_are_counted_together():
     siblings = list(body("".join(teaser(i) for i in range(3))))
     assert len(siblings) == 3
     assert teaser_share(siblings, Options()) == 1.0
+
+
+def test_a_short_brief_above_its_related_stories_is_not_a_listing():
+    # Teasers may hold most of a brief's selection; the brief still has a story.
+    brief = "The airport reopened on Friday after the storm, the authority said today. " * 6
+    longer = (
+        "A longer teaser of the related story, in two full lines, with what happened there. " * 2
+    )
+    related = "".join(teaser(i, longer) for i in range(6))
+    selection = body(f"<div><p>{brief}</p>{related}</div>")
+    assert teaser_share([selection], Options()) >= Options().listing_teaser_share
+    assert not is_listing([selection], Options())
+    assert is_listing([body(related)], Options())
