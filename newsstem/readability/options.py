@@ -79,7 +79,8 @@ class Options:
     min_article_length: int = 80
     max_article_link_density: float = 0.5  # an "article" mostly of links is navigation
     # A listing (listing.py): 3+ teasers (a headline link and at most 300 characters of
-    # prose outside links) holding 60% of the prose. Measured on the four corpora: the
+    # prose outside links) holding 60% of the prose, with at most one teaser's worth of
+    # prose left outside them. Measured on the four corpora: the
     # hubs have 0.99+, the articles with related-story boxes at most 0.33.
     # A JSON-LD articleBody stands in for a page whose markup gave no article when it has
     # this much text (structured.py); declared teasers on the corpora have 134-298.
