@@ -177,6 +177,8 @@ class BlockParser:
     def __init__(self) -> None:
         self._components: dict[tuple[str, str | None, str | None, str | None], str] = {}
         self._table_components: dict[tuple[str | None, ...], str] = {}
+        self._kinds = _tag_kinds()
+        self._text_id = next(tag_id for tag_id, kind in self._kinds.items() if kind == _TEXT)
 
     def decompose(self, html: str | bytes) -> PageLayout:
         """The layout blocks of ``html`` (bytes are decoded like the crawler does)."""
@@ -220,60 +222,60 @@ class BlockParser:
         return component
 
     def _walk(self, body: LexborNode) -> list[LayoutBlock]:
-        """One depth-first pass over the tree.
+        """One depth-first pass over the tree, in document order.
 
         Text goes to the block of its nearest layout element; paragraph elements
-        add line breaks (``None`` among the text pieces), links count their text.
-        Below ``MAX_DEPTH`` elements, a subtree is read as plain text.
+        break lines, links count their text, skipped elements hide theirs. Nodes
+        are told apart by lexbor's tag id (an int; no tag name is decoded but those
+        of layout elements) and visited through ``first_child``/``next``: the
+        cheapest way through the tree from Python. Below ``MAX_DEPTH`` elements, a
+        subtree is read as plain text.
         """
+        kinds, text_id = self._kinds, self._text_id
         blocks: list[LayoutBlock] = []
-        state = _WalkState(self._component("body", body.attributes, 0))
+        block = _BlockText(self._component("body", body.attributes, 0), blocks)
+        append, append_link = block.pieces.append, block.link_pieces.append
         component_of = self._component
-        layout_tags, paragraph_tags, skipped, cell_tags = (
-            LAYOUT_TAGS, PARAGRAPH_TAGS, _SKIPPED, CELL_TAGS
-        )
+        links = 0
 
         def visit(node: LexborNode, depth: int) -> None:
+            nonlocal links
+            if depth > MAX_DEPTH:
+                _read_flat(node, block, links > 0, text_id, kinds)
+                return
             cells = 0
-            for child in node.iter(include_text=True):
-                tag = child.tag
-                if tag == "-text":
+            child = node.first_child
+            while child is not None:
+                tag_id = child.tag_id
+                if tag_id == text_id:
                     text = child.text_content
-                    if text:
-                        state.pieces.append(text)
-                        if not state.has_text and not text.isspace():
-                            state.has_text = True
-                        if state.links:
-                            state.link_pieces.append(text)
-                elif tag in skipped:
-                    continue
-                elif depth >= MAX_DEPTH:
-                    text = child.text(deep=True)
-                    if text and not text.isspace():
-                        state.pieces.append(text)
-                        state.has_text = True
-                elif tag in layout_tags:
-                    if tag in cell_tags:
-                        cells += 1
-                    outer = state.key
-                    state.switch(
-                        f"{outer}/{component_of(tag, child.attributes, cells)}", blocks
-                    )
-                    visit(child, depth + 1)
-                    state.switch(outer, blocks)
-                elif tag in paragraph_tags:
-                    state.pieces.append(None)
-                    visit(child, depth + 1)
-                    state.pieces.append(None)
-                elif tag == "a":
-                    state.links += 1
-                    visit(child, depth + 1)
-                    state.links -= 1
+                    append(text)
+                    if links:
+                        append_link(text)
                 else:
-                    visit(child, depth + 1)
+                    kind = kinds.get(tag_id, _INLINE)
+                    if kind == _INLINE:
+                        visit(child, depth + 1)
+                    elif kind == _LAYOUT:
+                        tag = child.tag
+                        if tag in CELL_TAGS:
+                            cells += 1
+                        outer = block.key
+                        block.switch(f"{outer}/{component_of(tag, child.attributes, cells)}")
+                        visit(child, depth + 1)
+                        block.switch(outer)
+                    elif kind == _PARAGRAPH:
+                        append(LINE_BREAK)
+                        visit(child, depth + 1)
+                        append(LINE_BREAK)
+                    elif kind == _LINK:
+                        links += 1
+                        visit(child, depth + 1)
+                        links -= 1
+                child = child.next
 
-        visit(body, 0)
-        state.switch("", blocks)
+        visit(body, 1)
+        block.switch("")
         return blocks
 
 
@@ -282,50 +284,81 @@ class BlockParser:
 MAX_DEPTH = 250
 
 
-class _WalkState:
-    """The key of the current block and its text so far (most runs between two layout
-    elements are blank: ``has_text`` spares them any further work)."""
-
-    __slots__ = ("has_text", "key", "link_pieces", "links", "pieces")
-
-    def __init__(self, key: str) -> None:
-        self.key = key
-        self.pieces: list[str | None] = []
-        self.link_pieces: list[str] = []
-        self.links = 0
-        self.has_text = False
-
-    def switch(self, key: str, blocks: list[LayoutBlock]) -> None:
-        if self.has_text:
-            _emit(blocks, self.key, self.pieces, self.link_pieces)
-            self.has_text = False
-        if self.pieces:
-            self.pieces, self.link_pieces = [], []
-        self.key = key
-
-
-_SKIPPED = frozenset(SKIPPED_TAGS) | {"-comment", "-doctype"}
-_TABLE_TAGS = frozenset(("table", "td", "th"))
-
-
-def _emit(
-    blocks: list[LayoutBlock], key: str, pieces: list[str | None], link_pieces: list[str]
+def _read_flat(
+    node: LexborNode, block: _BlockText, in_link: bool, text_id: int, kinds: dict[int, int]
 ) -> None:
-    """Append the block of ``pieces`` (``None`` = a line break), or extend the last block
-    if it has the same key (a layout element between them broke the line)."""
-    lines: list[str] = []
-    line: list[str] = []
-    for piece in pieces:
-        if piece is None:
-            if line:
-                lines.append("".join(line))
-                line = []
-        else:
-            line.append(piece)
-    if line:
-        lines.append("".join(line))
-    normalized = (" ".join(line.split()) for line in lines)
-    text = "\n".join(line for line in normalized if line)
+    """The text of ``node``'s children, each element's subtree as one run (skipped
+    elements left out)."""
+    for child in node.iter(include_text=True):
+        tag_id = child.tag_id
+        if tag_id == text_id:
+            text = child.text_content
+            block.pieces.append(text)
+            if in_link:
+                block.link_pieces.append(text)
+        elif kinds.get(tag_id) != _SKIP:
+            text = child.text(deep=True)
+            if text and not text.isspace():
+                block.pieces.append(text)
+
+
+# Kinds of nodes for the walk: inline elements are transparent.
+_INLINE, _LAYOUT, _PARAGRAPH, _LINK, _SKIP, _TEXT = range(6)
+_TABLE_TAGS = frozenset(("table", "td", "th"))
+# Marks a line break among the text pieces of a block. HTML5 parsers drop or replace
+# NUL characters in text, so no page text contains it.
+LINE_BREAK = "\x00"
+# Line breaks with the spaces around them, once spaces are collapsed: one "\n".
+_LINE_BREAKS = re.compile(" ?\x00[ \x00]*")
+
+
+def _tag_kinds() -> dict[int, int]:
+    """lexbor tag id -> kind of node, for the walk (ids of standard tags are fixed)."""
+    probe = LexborHTMLParser("<!DOCTYPE html><body><!-- -->text</body>")
+    kinds = {}
+    for names, kind in (
+        (SKIPPED_TAGS, _SKIP),
+        (LAYOUT_TAGS, _LAYOUT),
+        (PARAGRAPH_TAGS, _PARAGRAPH),
+        (("a",), _LINK),
+    ):
+        for name in names:
+            kinds[probe.create_node(name).tag_id] = kind
+    for node in (probe.root.prev, probe.body.first_child):  # doctype, comment
+        kinds[node.tag_id] = _SKIP
+    kinds[probe.body.last_child.tag_id] = _TEXT
+    return kinds
+
+
+class _BlockText:
+    """The key of the current block and its text so far; ``switch`` ends the block."""
+
+    __slots__ = ("blocks", "key", "link_pieces", "pieces")
+
+    def __init__(self, key: str, blocks: list[LayoutBlock]) -> None:
+        self.key = key
+        self.blocks = blocks
+        self.pieces: list[str] = []  # text nodes, and LINE_BREAK between lines
+        self.link_pieces: list[str] = []
+
+    def switch(self, key: str) -> None:
+        """End the current block (most are blank: runs between two layout elements)."""
+        if self.pieces:
+            raw = "".join(self.pieces)
+            if raw and not raw.isspace():
+                _emit(self.blocks, self.key, raw, self.link_pieces)
+            self.pieces.clear()
+            self.link_pieces.clear()
+        self.key = key
+
+
+def _emit(blocks: list[LayoutBlock], key: str, raw: str, link_pieces: list[str]) -> None:
+    """Append the block of ``raw`` text (``LINE_BREAK`` between lines), or extend the last
+    block if it has the same key (a layout element between them broke the line)."""
+    if LINE_BREAK in raw:
+        text = _LINE_BREAKS.sub("\n", " ".join(raw.split())).strip(" \n")
+    else:
+        text = " ".join(raw.split())
     if not text:
         return
     weight = meaningful_length(text)
