@@ -180,8 +180,10 @@ class BlockParser:
         self._kinds = _tag_kinds()
         self._text_id = next(tag_id for tag_id, kind in self._kinds.items() if kind == _TEXT)
 
-    def decompose(self, html: str | bytes) -> PageLayout:
-        """The layout blocks of ``html`` (bytes are decoded like the crawler does)."""
+    def decompose(self, html: str | bytes, key_filter: KeyFilter | None = None) -> PageLayout:
+        """The layout blocks of ``html`` (bytes are decoded like the crawler does), their keys
+        filtered by ``key_filter`` if given (as ``key_filter.apply`` would, without a
+        second pass)."""
         if isinstance(html, bytes):
             html = decode_html(html)[0]
         if not html.strip():
@@ -192,7 +194,7 @@ class BlockParser:
         body = document.body
         if body is None:
             return PageLayout(blocks=(), title=title)
-        return PageLayout(blocks=tuple(self._walk(body)), title=title)
+        return PageLayout(blocks=tuple(self._walk(body, key_filter)), title=title)
 
     def _component(self, tag: str, attributes: dict[str, str | None], column: int) -> str:
         if tag in _TABLE_TAGS:
@@ -221,27 +223,38 @@ class BlockParser:
             cache[cache_key] = component
         return component
 
-    def _walk(self, body: LexborNode) -> list[LayoutBlock]:
+    def _walk(self, body: LexborNode, key_filter: KeyFilter | None) -> list[LayoutBlock]:
         """One depth-first pass over the tree, in document order.
 
-        Text goes to the block of its nearest layout element; paragraph elements
+        Text goes to the run of its nearest layout element; paragraph elements
         break lines, links count their text, skipped elements hide theirs. Nodes
         are told apart by lexbor's tag id (an int; no tag name is decoded but those
         of layout elements) and visited through ``first_child``/``next``: the
         cheapest way through the tree from Python. Below ``MAX_DEPTH`` elements, a
         subtree is read as plain text.
+
+        The text of the whole page is collected in one list, runs separated by
+        ``RUN_END``, and cut into runs at the end (most runs, between two layout
+        elements, are blank and cost one ``isspace``).
         """
         kinds, text_id = self._kinds, self._text_id
-        blocks: list[LayoutBlock] = []
-        block = _BlockText(self._component("body", body.attributes, 0), blocks)
-        append, append_link = block.pieces.append, block.link_pieces.append
         component_of = self._component
+        if key_filter is not None:
+            filtered = key_filter.component
+
+            def component_of(tag: str, attributes: dict[str, str | None], column: int) -> str:
+                return filtered(self._component(tag, attributes, column))
+
+        pieces: list[str] = []  # text nodes, LINE_BREAK between lines, RUN_END between runs
+        keys = [component_of("body", body.attributes, 0)]  # the key of each run
+        link_texts: list[tuple[int, str]] = []  # (run, text inside a link)
+        append, start_run = pieces.append, keys.append
         links = 0
 
         def visit(node: LexborNode, depth: int) -> None:
             nonlocal links
             if depth > MAX_DEPTH:
-                _read_flat(node, block, links > 0, text_id, kinds)
+                _read_flat(node, pieces, link_texts if links else None, len(keys) - 1, text_id, kinds)
                 return
             cells = 0
             child = node.first_child
@@ -251,7 +264,7 @@ class BlockParser:
                     text = child.text_content
                     append(text)
                     if links:
-                        append_link(text)
+                        link_texts.append((len(keys) - 1, text))
                 else:
                     kind = kinds.get(tag_id, _INLINE)
                     if kind == _INLINE:
@@ -260,10 +273,12 @@ class BlockParser:
                         tag = child.tag
                         if tag in CELL_TAGS:
                             cells += 1
-                        outer = block.key
-                        block.switch(f"{outer}/{component_of(tag, child.attributes, cells)}")
+                        outer = keys[-1]
+                        append(RUN_END)
+                        start_run(f"{outer}/{component_of(tag, child.attributes, cells)}")
                         visit(child, depth + 1)
-                        block.switch(outer)
+                        append(RUN_END)
+                        start_run(outer)
                     elif kind == _PARAGRAPH:
                         append(LINE_BREAK)
                         visit(child, depth + 1)
@@ -275,8 +290,7 @@ class BlockParser:
                 child = child.next
 
         visit(body, 1)
-        block.switch("")
-        return blocks
+        return _blocks(keys, "".join(pieces).split(RUN_END), link_texts)
 
 
 # Deeper than this, a subtree is one run of text (a guard for pathological nesting: the
@@ -285,21 +299,26 @@ MAX_DEPTH = 250
 
 
 def _read_flat(
-    node: LexborNode, block: _BlockText, in_link: bool, text_id: int, kinds: dict[int, int]
+    node: LexborNode,
+    pieces: list[str],
+    link_texts: list[tuple[int, str]] | None,
+    run: int,
+    text_id: int,
+    kinds: dict[int, int],
 ) -> None:
-    """The text of ``node``'s children, each element's subtree as one run (skipped
-    elements left out)."""
+    """The text of ``node``'s children, each element's subtree as one piece (skipped
+    elements left out); ``link_texts`` is given inside a link."""
     for child in node.iter(include_text=True):
         tag_id = child.tag_id
         if tag_id == text_id:
             text = child.text_content
-            block.pieces.append(text)
-            if in_link:
-                block.link_pieces.append(text)
+            pieces.append(text)
+            if link_texts is not None:
+                link_texts.append((run, text))
         elif kinds.get(tag_id) != _SKIP:
             text = child.text(deep=True)
             if text and not text.isspace():
-                block.pieces.append(text)
+                pieces.append(text)
 
 
 # Kinds of nodes for the walk: inline elements are transparent.
@@ -308,6 +327,9 @@ _TABLE_TAGS = frozenset(("table", "td", "th"))
 # Marks a line break among the text pieces of a block. HTML5 parsers drop or replace
 # NUL characters in text, so no page text contains it.
 LINE_BREAK = "\x00"
+# Ends a run of text. Text is decoded from UTF-8 with replacement, so it never holds a
+# lone surrogate.
+RUN_END = "\ud800"
 # Line breaks with the spaces around them, once spaces are collapsed: one "\n".
 _LINE_BREAKS = re.compile(" ?\x00[ \x00]*")
 
@@ -330,29 +352,24 @@ def _tag_kinds() -> dict[int, int]:
     return kinds
 
 
-class _BlockText:
-    """The key of the current block and its text so far; ``switch`` ends the block."""
-
-    __slots__ = ("blocks", "key", "link_pieces", "pieces")
-
-    def __init__(self, key: str, blocks: list[LayoutBlock]) -> None:
-        self.key = key
-        self.blocks = blocks
-        self.pieces: list[str] = []  # text nodes, and LINE_BREAK between lines
-        self.link_pieces: list[str] = []
-
-    def switch(self, key: str) -> None:
-        """End the current block (most are blank: runs between two layout elements)."""
-        if self.pieces:
-            raw = "".join(self.pieces)
-            if raw and not raw.isspace():
-                _emit(self.blocks, self.key, raw, self.link_pieces)
-            self.pieces.clear()
-            self.link_pieces.clear()
-        self.key = key
+def _blocks(
+    keys: list[str], runs: list[str], link_texts: list[tuple[int, str]]
+) -> list[LayoutBlock]:
+    """The blocks of the runs that have meaningful text; a run with the key of the
+    block before it extends that block (a layout element between them broke the line)."""
+    links_of: dict[int, list[str]] = {}
+    for run, text in link_texts:
+        links_of.setdefault(run, []).append(text)
+    blocks: list[LayoutBlock] = []
+    for run, (key, raw) in enumerate(zip(keys, runs)):
+        if raw and not raw.isspace():
+            _emit(blocks, key, raw, links_of.get(run))
+    return blocks
 
 
-def _emit(blocks: list[LayoutBlock], key: str, raw: str, link_pieces: list[str]) -> None:
+def _emit(
+    blocks: list[LayoutBlock], key: str, raw: str, link_pieces: list[str] | None
+) -> None:
     """Append the block of ``raw`` text (``LINE_BREAK`` between lines), or extend the last
     block if it has the same key (a layout element between them broke the line)."""
     if LINE_BREAK in raw:
@@ -394,6 +411,7 @@ class KeyFilter:
     def __init__(self, tokens: Iterable[str]) -> None:
         self.tokens = frozenset(tokens)
         self._memo: dict[str, str] = {}
+        self._component_memo: dict[str, str] = {}
 
     @classmethod
     def from_keys(cls, keys: Iterable[str]) -> KeyFilter:
@@ -407,13 +425,27 @@ class KeyFilter:
     def __call__(self, key: str) -> str:
         filtered = self._memo.get(key)
         if filtered is None:
-            filtered = "/".join(self._component(c) for c in key.split("/"))
+            filtered = "/".join(self.component(c) for c in key.split("/"))
             if len(self._memo) >= CACHE_LIMIT:
                 self._memo.clear()
             self._memo[key] = filtered
         return filtered
 
-    def _component(self, component: str) -> str:
+    def component(self, component: str) -> str:
+        """One component of a key (``div:id=main:class=story``), filtered.
+
+        >>> KeyFilter({"class=story"}).component("div:id=x:class=hentry.story")
+        'div:class=story'
+        """
+        filtered = self._component_memo.get(component)
+        if filtered is None:
+            filtered = self._filter_component(component)
+            if len(self._component_memo) >= CACHE_LIMIT:
+                self._component_memo.clear()
+            self._component_memo[component] = filtered
+        return filtered
+
+    def _filter_component(self, component: str) -> str:
         tag, *attributes = component.split(":")
         parts = [tag]
         for attribute in attributes:
@@ -427,7 +459,8 @@ class KeyFilter:
         return ":".join(parts)
 
     def apply(self, page: PageLayout) -> PageLayout:
-        """``page`` with filtered keys."""
+        """``page`` with filtered keys (``BlockParser.decompose(html, key_filter)`` gives the
+        same page in one pass)."""
         blocks: list[LayoutBlock] = []
         for block in page.blocks:
             key = self(block.key)

@@ -474,10 +474,13 @@ class SitePatterns:
 
     def extract(self, html: str | bytes) -> Extraction | HubPage | NoMatch:
         """Match ``html`` to the best pattern and extract its title, main and sub text."""
-        return self.extract_layout(self.parser.decompose(html))
+        return self._extract_filtered(self.parser.decompose(html, self.key_filter))
 
     def extract_layout(self, page: PageLayout) -> Extraction | HubPage | NoMatch:
-        page = self.key_filter.apply(page)
+        """The same, for a page decomposed already."""
+        return self._extract_filtered(self.key_filter.apply(page))
+
+    def _extract_filtered(self, page: PageLayout) -> Extraction | HubPage | NoMatch:
         if not page.blocks:
             return NoMatch("no text blocks")
         ids = [self._intern.ids.get(block.key, -1) for block in page.blocks]
