@@ -100,19 +100,52 @@ _URL_LIKE = re.compile(r"[/:?=&]")
 _KEY_SYNTAX = str.maketrans({".": "_", "/": "_", ":": "_", "=": "_"})
 
 
-@dataclass(frozen=True, slots=True)
 class LayoutBlock:
     """A run of page text under one layout element.
 
     ``text`` holds the block's lines (paragraphs, list items, ``<br>`` lines)
-    separated by ``"\\n"``; ``weight`` and ``link_weight`` count meaningful
-    characters of the whole text and of its link texts.
+    separated by ``"\n"``; ``weight`` and ``link_weight`` count meaningful
+    characters of the whole text and of its link texts. A block is a value
+    (compared by these four; do not change it). The text of a decomposed page is
+    normalized when first read: matching a page to a pattern reads the weights of
+    every block and the text of a few.
     """
 
-    key: str
-    text: str
-    weight: int
-    link_weight: int
+    __slots__ = ("_raw", "_text", "key", "link_weight", "weight")
+
+    def __init__(self, key: str, text: str, weight: int, link_weight: int) -> None:
+        self.key = key
+        self._text: str | None = text
+        self._raw = ""
+        self.weight = weight
+        self.link_weight = link_weight
+
+    @classmethod
+    def of_run(cls, key: str, raw: str, weight: int, link_weight: int) -> LayoutBlock:
+        """A block of raw page text (``LINE_BREAK`` between lines, spaces as in the page)."""
+        block = cls(key, "", weight, link_weight)
+        block._text, block._raw = None, raw
+        return block
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = _normalize_lines(self._raw)
+            self._raw = ""
+        return self._text
+
+    def rekeyed(self, key: str) -> LayoutBlock:
+        """The same block with another key."""
+        if self._text is None:
+            return LayoutBlock.of_run(key, self._raw, self.weight, self.link_weight)
+        return LayoutBlock(key, self._text, self.weight, self.link_weight)
+
+    def joined(self, other: LayoutBlock, key: str) -> LayoutBlock:
+        """This block and the next one as one block with ``key`` (one line break between)."""
+        weight, link_weight = self.weight + other.weight, self.link_weight + other.link_weight
+        if self._text is None and other._text is None:
+            return LayoutBlock.of_run(key, f"{self._raw}{LINE_BREAK}{other._raw}", weight, link_weight)
+        return LayoutBlock(key, f"{self.text}\n{other.text}", weight, link_weight)
 
     @property
     def link_share(self) -> float:
@@ -123,6 +156,24 @@ class LayoutBlock:
     def own_weight(self) -> int:
         """Meaningful characters outside links: what prose weighs."""
         return self.weight - self.link_weight
+
+    def _fields(self) -> tuple[str, str, int, int]:
+        return (self.key, self.text, self.weight, self.link_weight)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LayoutBlock):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        key, text, weight, link_weight = self._fields()
+        return (
+            f"LayoutBlock(key={key!r}, text={text!r}, weight={weight!r},"
+            f" link_weight={link_weight!r})"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,25 +421,25 @@ def _blocks(
 def _emit(
     blocks: list[LayoutBlock], key: str, raw: str, link_pieces: list[str] | None
 ) -> None:
-    """Append the block of ``raw`` text (``LINE_BREAK`` between lines), or extend the last
-    block if it has the same key (a layout element between them broke the line)."""
-    if LINE_BREAK in raw:
-        text = _LINE_BREAKS.sub("\n", " ".join(raw.split())).strip(" \n")
-    else:
-        text = " ".join(raw.split())
-    if not text:
-        return
-    weight = meaningful_length(text)
+    """Append the block of ``raw`` text, or extend the last block if it has the same key
+    (a layout element between them broke the line). Whitespace and ``LINE_BREAK`` are
+    not meaningful: the weight of the raw text is that of the normalized text."""
+    weight = meaningful_length(raw)
     if not weight:
         return
     link_weight = min(meaningful_length("".join(link_pieces)), weight) if link_pieces else 0
-    last = blocks[-1] if blocks else None
-    if last is not None and last.key == key:
-        blocks[-1] = LayoutBlock(
-            key, f"{last.text}\n{text}", last.weight + weight, last.link_weight + link_weight
-        )
+    block = LayoutBlock.of_run(key, raw, weight, link_weight)
+    if blocks and blocks[-1].key == key:
+        blocks[-1] = blocks[-1].joined(block, key)
     else:
-        blocks.append(LayoutBlock(key, text, weight, link_weight))
+        blocks.append(block)
+
+
+def _normalize_lines(raw: str) -> str:
+    """Raw run text -> its lines, spaces collapsed, blank lines dropped, joined by "\n"."""
+    if LINE_BREAK in raw:
+        return _LINE_BREAKS.sub("\n", " ".join(raw.split())).strip(" \n")
+    return " ".join(raw.split())
 
 
 def decompose(html: str | bytes) -> PageLayout:
@@ -464,18 +515,12 @@ class KeyFilter:
         blocks: list[LayoutBlock] = []
         for block in page.blocks:
             key = self(block.key)
-            last = blocks[-1] if blocks else None
-            if last is not None and last.key == key:
-                blocks[-1] = LayoutBlock(
-                    key,
-                    f"{last.text}\n{block.text}",
-                    last.weight + block.weight,
-                    last.link_weight + block.link_weight,
-                )
+            if blocks and blocks[-1].key == key:
+                blocks[-1] = blocks[-1].joined(block, key)
             elif key == block.key:
                 blocks.append(block)
             else:
-                blocks.append(LayoutBlock(key, block.text, block.weight, block.link_weight))
+                blocks.append(block.rekeyed(key))
         return PageLayout(blocks=tuple(blocks), title=page.title)
 
 
