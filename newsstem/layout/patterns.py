@@ -396,12 +396,16 @@ class _CompiledPattern:
     main_keys: tuple[str, ...]
     usual: tuple[tuple[int, float], ...]  # (slot, layout weight) of slots most pages have
     required: frozenset[int]  # slots every learned page had (strict mode)
+    usual_total: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "usual_total", sum(w for _, w in self.usual))
 
     def similarity(self, page: KeySequence, pairs: Sequence[tuple[int, int]]) -> float:
         """How well a page fits this layout: the harmonic mean of
 
         - recall: the share of the usual blocks of the layout (on half of the learned
-          pages or more) that the page has, and
+          pages or more) that the page has (aligned), and
         - precision: the share of the page made of blocks the layout knows (aligned,
           or with a key the layout has elsewhere: a second fact box in an article).
 
@@ -411,22 +415,33 @@ class _CompiledPattern:
         blocks no article has).
         """
         aligned_slots = {j for _, j in pairs}
-        usual_total = sum(w for _, w in self.usual)
-        recall = (
-            sum(w for j, w in self.usual if j in aligned_slots) / usual_total
-            if usual_total
-            else 1.0
-        )
-        aligned_blocks = {i for i, _ in pairs}
-        known = sum(
-            w
-            for i, (key, w) in enumerate(zip(page.keys, page.weights))
-            if i in aligned_blocks or key in self.roles_by_key
-        )
-        precision = known / page.total if page.total else 0.0
-        return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        found = sum(w for slot, w in self.usual if slot in aligned_slots)
+        return _harmonic_mean(self._precision(page), self._recall(found))
+
+    def similarity_bound(self, page: KeySequence) -> float:
+        """An upper bound of :meth:`similarity`, without aligning: usual blocks whose key
+        is on the page count as found."""
+        page_keys = set(page.keys)
+        keys = self.sequence.keys
+        found = sum(w for slot, w in self.usual if keys[slot] in page_keys)
+        return _harmonic_mean(self._precision(page), self._recall(found))
+
+    def _precision(self, page: KeySequence) -> float:
+        # an aligned block has a key of the layout: known blocks are those with such keys
+        roles_by_key = self.roles_by_key
+        known = sum(w for key, w in zip(page.keys, page.weights) if key in roles_by_key)
+        return known / page.total if page.total else 0.0
+
+    def _recall(self, found: float) -> float:
+        return found / self.usual_total if self.usual_total else 1.0
 
 
+def _harmonic_mean(precision: float, recall: float) -> float:
+    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+
+
+# Floating-point slack when a similarity bound is compared with a similarity.
+BOUND_SLACK = 1e-9
 # A slot is part of what a layout looks like when at least this share of its pages had it.
 USUAL_PRESENCE = 0.5
 
@@ -487,6 +502,8 @@ class SitePatterns:
         sequence = KeySequence.of(ids, [layout_weight(block.weight) for block in page.blocks])
         best: tuple[float, _CompiledPattern, tuple[tuple[int, int], ...]] | None = None
         for compiled in self._patterns:
+            if best is not None and compiled.similarity_bound(sequence) < best[0] - BOUND_SLACK:
+                continue  # cannot beat the best so far: spare the alignment
             alignment = align(sequence, compiled.sequence)
             score = compiled.similarity(sequence, alignment.pairs)
             if self.options.strict:
