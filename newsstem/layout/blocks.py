@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -228,8 +228,11 @@ class BlockParser:
     def __init__(self) -> None:
         self._components: dict[tuple[str, str | None, str | None, str | None], str] = {}
         self._table_components: dict[tuple[str | None, ...], str] = {}
-        self._kinds = _tag_kinds()
+        self._kinds, self._names = _tag_kinds()
         self._text_id = next(tag_id for tag_id, kind in self._kinds.items() if kind == _TEXT)
+        self._cell_ids = frozenset(i for i, name in self._names.items() if name in CELL_TAGS)
+        self._table_ids = frozenset(i for i, name in self._names.items() if name in _TABLE_TAGS)
+        self._child_keys: dict[KeyFilter | None, dict[tuple, str]] = {}
 
     def decompose(self, html: str | bytes, key_filter: KeyFilter | None = None) -> PageLayout:
         """The layout blocks of ``html`` (bytes are decoded like the crawler does), their keys
@@ -279,25 +282,19 @@ class BlockParser:
 
         Text goes to the run of its nearest layout element; paragraph elements
         break lines, links count their text, skipped elements hide theirs. Nodes
-        are told apart by lexbor's tag id (an int; no tag name is decoded but those
-        of layout elements) and visited through ``first_child``/``next``: the
-        cheapest way through the tree from Python. Below ``MAX_DEPTH`` elements, a
-        subtree is read as plain text.
+        are told apart by lexbor's tag id (an int; no tag name is decoded) and
+        visited through ``first_child``/``next``: the cheapest way through the tree
+        from Python. Below ``MAX_DEPTH`` elements, a subtree is read as plain text.
 
         The text of the whole page is collected in one list, runs separated by
         ``RUN_END``, and cut into runs at the end (most runs, between two layout
         elements, are blank and cost one ``isspace``).
         """
-        kinds, text_id = self._kinds, self._text_id
-        component_of = self._component
-        if key_filter is not None:
-            filtered = key_filter.component
-
-            def component_of(tag: str, attributes: dict[str, str | None], column: int) -> str:
-                return filtered(self._component(tag, attributes, column))
-
+        kinds, text_id, cell_ids = self._kinds, self._text_id, self._cell_ids
+        child_key = self._child_key_maker(key_filter)
         pieces: list[str] = []  # text nodes, LINE_BREAK between lines, RUN_END between runs
-        keys = [component_of("body", body.attributes, 0)]  # the key of each run
+        body_component = self._component("body", body.attributes, 0)
+        keys = [key_filter.component(body_component) if key_filter else body_component]
         link_texts: list[tuple[int, str]] = []  # (run, text inside a link)
         append, start_run = pieces.append, keys.append
         links = 0
@@ -321,12 +318,11 @@ class BlockParser:
                     if kind == _INLINE:
                         visit(child, depth + 1)
                     elif kind == _LAYOUT:
-                        tag = child.tag
-                        if tag in CELL_TAGS:
+                        if tag_id in cell_ids:
                             cells += 1
                         outer = keys[-1]
                         append(RUN_END)
-                        start_run(f"{outer}/{component_of(tag, child.attributes, cells)}")
+                        start_run(child_key(outer, tag_id, child.attributes, cells))
                         visit(child, depth + 1)
                         append(RUN_END)
                         start_run(outer)
@@ -338,10 +334,40 @@ class BlockParser:
                         links += 1
                         visit(child, depth + 1)
                         links -= 1
+                    elif kind == _BREAK:
+                        append(LINE_BREAK)
                 child = child.next
 
         visit(body, 1)
         return _blocks(keys, "".join(pieces).split(RUN_END), link_texts)
+
+    def _child_key_maker(
+        self, key_filter: KeyFilter | None
+    ) -> Callable[[str, int, dict[str, str | None], int], str]:
+        """The function that gives a layout element its key: its parent's key and its own
+        component, cached by (parent key, tag, key attributes), so the elements of a
+        site's template cost a dict lookup, and a key is the same string on every page."""
+        cache = self._child_keys.setdefault(key_filter, {})
+        names, table_ids = self._names, self._table_ids
+
+        def child_key(outer: str, tag_id: int, attributes: dict[str, str | None], column: int) -> str:
+            get = attributes.get
+            if tag_id in table_ids:
+                signature: tuple = (outer, tag_id, column, *map(get, TABLE_KEY_ATTRIBUTES))
+            else:
+                signature = (outer, tag_id, get("id"), get("class"), get("itemprop"))
+            key = cache.get(signature)
+            if key is None:
+                component = self._component(names[tag_id], attributes, column)
+                if key_filter is not None:
+                    component = key_filter.component(component)
+                key = f"{outer}/{component}"
+                if len(cache) >= CACHE_LIMIT:
+                    cache.clear()
+                cache[signature] = key
+            return key
+
+        return child_key
 
 
 # Deeper than this, a subtree is one run of text (a guard for pathological nesting: the
@@ -372,8 +398,14 @@ def _read_flat(
                 pieces.append(text)
 
 
-# Kinds of nodes for the walk: inline elements are transparent.
-_INLINE, _LAYOUT, _PARAGRAPH, _LINK, _SKIP, _TEXT = range(6)
+# Kinds of nodes for the walk: inline elements are transparent; breaks are empty
+# paragraph elements (<br>, <hr>).
+_INLINE, _LAYOUT, _PARAGRAPH, _BREAK, _LINK, _SKIP, _TEXT = range(7)
+# Elements that never have content (HTML5 void elements): nothing to visit.
+_VOID_TAGS = (
+    "area", "base", "col", "embed", "img", "input", "keygen", "link", "meta", "param",
+    "source", "track", "wbr",
+)
 _TABLE_TAGS = frozenset(("table", "td", "th"))
 # Marks a line break among the text pieces of a block. HTML5 parsers drop or replace
 # NUL characters in text, so no page text contains it.
@@ -385,22 +417,28 @@ RUN_END = "\ud800"
 _LINE_BREAKS = re.compile(" ?\x00[ \x00]*")
 
 
-def _tag_kinds() -> dict[int, int]:
-    """lexbor tag id -> kind of node, for the walk (ids of standard tags are fixed)."""
+def _tag_kinds() -> tuple[dict[int, int], dict[int, str]]:
+    """lexbor tag id -> kind of node for the walk, and -> name for layout elements (the ids
+    of standard tags are fixed)."""
     probe = LexborHTMLParser("<!DOCTYPE html><body><!-- -->text</body>")
-    kinds = {}
-    for names, kind in (
+    kinds, names = {}, {}
+    for tags, kind in (
+        (_VOID_TAGS, _SKIP),
         (SKIPPED_TAGS, _SKIP),
         (LAYOUT_TAGS, _LAYOUT),
         (PARAGRAPH_TAGS, _PARAGRAPH),
+        (("br", "hr"), _BREAK),
         (("a",), _LINK),
     ):
-        for name in names:
-            kinds[probe.create_node(name).tag_id] = kind
+        for name in tags:
+            tag_id = probe.create_node(name).tag_id
+            kinds[tag_id] = kind
+            if kind == _LAYOUT:
+                names[tag_id] = name
     for node in (probe.root.prev, probe.body.first_child):  # doctype, comment
         kinds[node.tag_id] = _SKIP
     kinds[probe.body.last_child.tag_id] = _TEXT
-    return kinds
+    return kinds, names
 
 
 def _blocks(
