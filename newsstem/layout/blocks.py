@@ -106,25 +106,30 @@ class LayoutBlock:
     ``text`` holds the block's lines (paragraphs, list items, ``<br>`` lines)
     separated by ``"\n"``; ``weight`` and ``link_weight`` count meaningful
     characters of the whole text and of its link texts. A block is a value
-    (compared by these four; do not change it). The text of a decomposed page is
-    normalized when first read: matching a page to a pattern reads the weights of
-    every block and the text of a few.
+    (compared by these four; do not change it). A decomposed page's blocks keep
+    their raw text and link text until ``text`` or ``link_weight`` is read:
+    matching a page to a pattern reads the weight of every block, the text of a
+    few and the link weight of fewer.
     """
 
-    __slots__ = ("_raw", "_text", "key", "link_weight", "weight")
+    __slots__ = ("_link_text", "_link_weight", "_raw", "_text", "key", "weight")
 
     def __init__(self, key: str, text: str, weight: int, link_weight: int) -> None:
         self.key = key
+        self.weight = weight
         self._text: str | None = text
         self._raw = ""
-        self.weight = weight
-        self.link_weight = link_weight
+        self._link_weight: int | None = link_weight
+        self._link_text = ""
 
     @classmethod
-    def of_run(cls, key: str, raw: str, weight: int, link_weight: int) -> LayoutBlock:
-        """A block of raw page text (``LINE_BREAK`` between lines, spaces as in the page)."""
-        block = cls(key, "", weight, link_weight)
+    def of_run(cls, key: str, raw: str, weight: int, link_text: str) -> LayoutBlock:
+        """A block of raw page text (``LINE_BREAK`` between lines, spaces as in the page)
+        and the raw text of its links; ``weight`` counts the meaningful characters."""
+        block = cls.__new__(cls)
+        block.key, block.weight = key, weight
         block._text, block._raw = None, raw
+        block._link_weight, block._link_text = None, link_text
         return block
 
     @property
@@ -134,18 +139,31 @@ class LayoutBlock:
             self._raw = ""
         return self._text
 
+    @property
+    def link_weight(self) -> int:
+        if self._link_weight is None:
+            self._link_weight = meaningful_length(self._link_text)
+            self._link_text = ""
+        return self._link_weight
+
     def rekeyed(self, key: str) -> LayoutBlock:
         """The same block with another key."""
-        if self._text is None:
-            return LayoutBlock.of_run(key, self._raw, self.weight, self.link_weight)
-        return LayoutBlock(key, self._text, self.weight, self.link_weight)
+        block = LayoutBlock.of_run(key, self._raw, self.weight, self._link_text)
+        block._text, block._link_weight = self._text, self._link_weight
+        return block
 
     def joined(self, other: LayoutBlock, key: str) -> LayoutBlock:
         """This block and the next one as one block with ``key`` (one line break between)."""
-        weight, link_weight = self.weight + other.weight, self.link_weight + other.link_weight
-        if self._text is None and other._text is None:
-            return LayoutBlock.of_run(key, f"{self._raw}{LINE_BREAK}{other._raw}", weight, link_weight)
-        return LayoutBlock(key, f"{self.text}\n{other.text}", weight, link_weight)
+        weight = self.weight + other.weight
+        if self._is_unread() and other._is_unread():
+            raw = f"{self._raw}{LINE_BREAK}{other._raw}"
+            return LayoutBlock.of_run(key, raw, weight, self._link_text + other._link_text)
+        return LayoutBlock(
+            key, f"{self.text}\n{other.text}", weight, self.link_weight + other.link_weight
+        )
+
+    def _is_unread(self) -> bool:
+        return self._text is None and self._link_weight is None
 
     @property
     def link_share(self) -> float:
@@ -445,32 +463,26 @@ def _blocks(
     keys: list[str], runs: list[str], link_texts: list[tuple[int, str]]
 ) -> list[LayoutBlock]:
     """The blocks of the runs that have meaningful text; a run with the key of the
-    block before it extends that block (a layout element between them broke the line)."""
+    block before it extends that block (a layout element between them broke the line).
+    Whitespace and ``LINE_BREAK`` are not meaningful: the weight of a raw run is that of
+    its text."""
     links_of: dict[int, list[str]] = {}
     for run, text in link_texts:
         links_of.setdefault(run, []).append(text)
     blocks: list[LayoutBlock] = []
     for run, (key, raw) in enumerate(zip(keys, runs)):
-        if raw and not raw.isspace():
-            _emit(blocks, key, raw, links_of.get(run))
+        if not raw or raw.isspace():
+            continue
+        weight = meaningful_length(raw)
+        if not weight:
+            continue
+        links = links_of.get(run)
+        block = LayoutBlock.of_run(key, raw, weight, "".join(links) if links else "")
+        if blocks and blocks[-1].key == key:
+            blocks[-1] = blocks[-1].joined(block, key)
+        else:
+            blocks.append(block)
     return blocks
-
-
-def _emit(
-    blocks: list[LayoutBlock], key: str, raw: str, link_pieces: list[str] | None
-) -> None:
-    """Append the block of ``raw`` text, or extend the last block if it has the same key
-    (a layout element between them broke the line). Whitespace and ``LINE_BREAK`` are
-    not meaningful: the weight of the raw text is that of the normalized text."""
-    weight = meaningful_length(raw)
-    if not weight:
-        return
-    link_weight = min(meaningful_length("".join(link_pieces)), weight) if link_pieces else 0
-    block = LayoutBlock.of_run(key, raw, weight, link_weight)
-    if blocks and blocks[-1].key == key:
-        blocks[-1] = blocks[-1].joined(block, key)
-    else:
-        blocks.append(block)
 
 
 def _normalize_lines(raw: str) -> str:
