@@ -16,10 +16,11 @@ __all__ = ["meaningful_length", "normalize_space", "cjk_ratio", "cjk_count"]
 # \w in Python's re is Unicode-aware: letters, digits, marks of every script,
 # CJK ideographs, kana and hangul, plus "_" (removed below).
 _NOT_MEANINGFUL = re.compile(r"[\W_]+")
-# ASCII text is counted on bytes: deleting the other ASCII bytes is one C loop, where the
-# regex above cuts prose into one piece per word. Only non-ASCII runs take the regex.
+# Counted on bytes (one C loop each, where the regex above cuts prose into one piece per
+# word): the ASCII letters and digits, then the non-ASCII characters, isolated by deleting
+# the ASCII bytes of the UTF-8 encoding, go through the regex.
 _ASCII_NOT_MEANINGFUL = bytes(c for c in range(128) if not chr(c).isalnum())
-_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+_ASCII_BYTES = bytes(range(128))
 _SPACE = re.compile(r"\s+")
 # CJK Unified Ideographs (+ext. A), Hiragana, Katakana, Hangul syllables.
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
@@ -38,7 +39,9 @@ def meaningful_length(text: str) -> int:
     ascii_bytes = text.encode("ascii", "ignore")
     meaningful = len(ascii_bytes.translate(None, _ASCII_NOT_MEANINGFUL))
     if len(ascii_bytes) < len(text):
-        meaningful += len(_NOT_MEANINGFUL.sub("", "".join(_NON_ASCII.findall(text))))
+        utf8 = text.encode("utf-8", "surrogatepass")
+        others = utf8.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
+        meaningful += len(_NOT_MEANINGFUL.sub("", others))
     return meaningful
 
 

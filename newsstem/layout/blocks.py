@@ -258,7 +258,7 @@ class BlockParser:
         second pass)."""
         if isinstance(html, bytes):
             html = decode_html(html)[0]
-        if not html.strip():
+        if not html or html.isspace():
             return PageLayout(blocks=(), title="")
         document = LexborHTMLParser(html)
         title_node = document.css_first("title")
