@@ -43,6 +43,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import compress
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
@@ -325,13 +326,13 @@ class BlockParser:
             cells = 0
             child = node.first_child
             while child is not None:
-                tag_id = child.tag_id
-                if tag_id == text_id:
-                    text = child.text_content
+                text = child.text_content  # None unless a text node
+                if text is not None:
                     append(text)
                     if links:
                         link_texts.append((len(keys) - 1, text))
                 else:
+                    tag_id = child.tag_id
                     kind = kinds.get(tag_id, _INLINE)
                     if kind == _INLINE:
                         visit(child, depth + 1)
@@ -470,12 +471,12 @@ def _blocks(
     for run, text in link_texts:
         links_of.setdefault(run, []).append(text)
     blocks: list[LayoutBlock] = []
-    for run, (key, raw) in enumerate(zip(keys, runs)):
-        if not raw or raw.isspace():
-            continue
+    for run in compress(range(len(runs)), map(str.strip, runs)):  # runs that are not blank
+        raw = runs[run]
         weight = meaningful_length(raw)
         if not weight:
             continue
+        key = keys[run]
         links = links_of.get(run)
         block = LayoutBlock.of_run(key, raw, weight, "".join(links) if links else "")
         if blocks and blocks[-1].key == key:
