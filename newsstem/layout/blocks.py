@@ -43,7 +43,8 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from itertools import compress
+from itertools import compress, groupby
+from operator import itemgetter
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
@@ -467,9 +468,10 @@ def _blocks(
     block before it extends that block (a layout element between them broke the line).
     Whitespace and ``LINE_BREAK`` are not meaningful: the weight of a raw run is that of
     its text."""
-    links_of: dict[int, list[str]] = {}
-    for run, text in link_texts:
-        links_of.setdefault(run, []).append(text)
+    links_of = {
+        run: "".join(map(itemgetter(1), texts))
+        for run, texts in groupby(link_texts, key=itemgetter(0))
+    }
     blocks: list[LayoutBlock] = []
     for run in compress(range(len(runs)), map(str.strip, runs)):  # runs that are not blank
         raw = runs[run]
@@ -477,8 +479,7 @@ def _blocks(
         if not weight:
             continue
         key = keys[run]
-        links = links_of.get(run)
-        block = LayoutBlock.of_run(key, raw, weight, "".join(links) if links else "")
+        block = LayoutBlock.of_run(key, raw, weight, links_of.get(run, ""))
         if blocks and blocks[-1].key == key:
             blocks[-1] = blocks[-1].joined(block, key)
         else:

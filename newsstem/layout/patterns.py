@@ -49,6 +49,7 @@ import json
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -440,6 +441,7 @@ def _harmonic_mean(precision: float, recall: float) -> float:
     return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
 
 
+_KEY, _WEIGHT = attrgetter("key"), attrgetter("weight")
 # Floating-point slack when a similarity bound is compared with a similarity.
 BOUND_SLACK = 1e-9
 # A slot is part of what a layout looks like when at least this share of its pages had it.
@@ -498,8 +500,9 @@ class SitePatterns:
     def _extract_filtered(self, page: PageLayout) -> Extraction | HubPage | NoMatch:
         if not page.blocks:
             return NoMatch("no text blocks")
-        ids = [self._intern.ids.get(block.key, -1) for block in page.blocks]
-        sequence = KeySequence.of(ids, [layout_weight(block.weight) for block in page.blocks])
+        known_ids = self._intern.ids
+        ids = [known_ids.get(key, -1) for key in map(_KEY, page.blocks)]
+        sequence = KeySequence.of(ids, list(map(layout_weight, map(_WEIGHT, page.blocks))))
         best: tuple[float, _CompiledPattern, tuple[tuple[int, int], ...]] | None = None
         for compiled in self._patterns:
             if best is not None and compiled.similarity_bound(sequence) < best[0] - BOUND_SLACK:
