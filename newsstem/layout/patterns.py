@@ -49,7 +49,8 @@ import json
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from operator import attrgetter
+from itertools import compress
+from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -397,10 +398,19 @@ class _CompiledPattern:
     main_keys: tuple[str, ...]
     usual: tuple[tuple[int, float], ...]  # (slot, layout weight) of slots most pages have
     required: frozenset[int]  # slots every learned page had (strict mode)
+    # the usual slots, their keys and weights, and the sum of their weights
+    usual_slots: tuple[int, ...] = field(init=False)
+    usual_keys: tuple[int, ...] = field(init=False)
+    usual_weights: tuple[float, ...] = field(init=False)
     usual_total: float = field(init=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "usual_total", sum(w for _, w in self.usual))
+        slots = tuple(slot for slot, _ in self.usual)
+        weights = tuple(w for _, w in self.usual)
+        object.__setattr__(self, "usual_slots", slots)
+        object.__setattr__(self, "usual_keys", tuple(self.sequence.keys[s] for s in slots))
+        object.__setattr__(self, "usual_weights", weights)
+        object.__setattr__(self, "usual_total", sum(weights))
 
     def similarity(self, page: KeySequence, pairs: Sequence[tuple[int, int]]) -> float:
         """How well a page fits this layout: the harmonic mean of
@@ -415,22 +425,20 @@ class _CompiledPattern:
         page of another layout; index pages stay far below (0.2: their lists are
         blocks no article has).
         """
-        aligned_slots = {j for _, j in pairs}
-        found = sum(w for slot, w in self.usual if slot in aligned_slots)
+        aligned_slots = set(map(itemgetter(1), pairs))
+        found = sum(compress(self.usual_weights, map(aligned_slots.__contains__, self.usual_slots)))
         return _harmonic_mean(self._precision(page), self._recall(found))
 
     def similarity_bound(self, page: KeySequence) -> float:
         """An upper bound of :meth:`similarity`, without aligning: usual blocks whose key
         is on the page count as found."""
         page_keys = set(page.keys)
-        keys = self.sequence.keys
-        found = sum(w for slot, w in self.usual if keys[slot] in page_keys)
+        found = sum(compress(self.usual_weights, map(page_keys.__contains__, self.usual_keys)))
         return _harmonic_mean(self._precision(page), self._recall(found))
 
     def _precision(self, page: KeySequence) -> float:
         # an aligned block has a key of the layout: known blocks are those with such keys
-        roles_by_key = self.roles_by_key
-        known = sum(w for key, w in zip(page.keys, page.weights) if key in roles_by_key)
+        known = sum(compress(page.weights, map(self.roles_by_key.__contains__, page.keys)))
         return known / page.total if page.total else 0.0
 
     def _recall(self, found: float) -> float:
