@@ -359,7 +359,7 @@ class BlockParser:
                 child = child.next
 
         visit(body, 1)
-        return _blocks(keys, "".join(pieces).split(RUN_END), link_texts)
+        return _blocks(keys, "".join(pieces), link_texts)
 
     def _child_key_maker(
         self, key_filter: KeyFilter | None
@@ -461,30 +461,42 @@ def _tag_kinds() -> tuple[dict[int, int], dict[int, str]]:
     return kinds, names
 
 
-def _blocks(
-    keys: list[str], runs: list[str], link_texts: list[tuple[int, str]]
-) -> list[LayoutBlock]:
-    """The blocks of the runs that have meaningful text; a run with the key of the
-    block before it extends that block (a layout element between them broke the line).
-    Whitespace and ``LINE_BREAK`` are not meaningful: the weight of a raw run is that of
-    its text."""
+def _blocks(keys: list[str], text: str, link_texts: list[tuple[int, str]]) -> list[LayoutBlock]:
+    """The blocks of the runs of ``text`` that have meaningful text (most runs, between
+    two layout elements, are blank); a run with the key of the block before it extends
+    that block (a layout element between them broke the line)."""
     links_of = {
         run: "".join(map(itemgetter(1), texts))
         for run, texts in groupby(link_texts, key=itemgetter(0))
     }
+    runs = text.split(RUN_END)
+    weights = _run_weights(text)
     blocks: list[LayoutBlock] = []
-    for run in compress(range(len(runs)), map(str.strip, runs)):  # runs that are not blank
-        raw = runs[run]
-        weight = meaningful_length(raw)
-        if not weight:
-            continue
+    for run in compress(range(len(runs)), weights):
         key = keys[run]
-        block = LayoutBlock.of_run(key, raw, weight, links_of.get(run, ""))
+        block = LayoutBlock.of_run(key, runs[run], weights[run], links_of.get(run, ""))
         if blocks and blocks[-1].key == key:
             blocks[-1] = blocks[-1].joined(block, key)
         else:
             blocks.append(block)
     return blocks
+
+
+def _run_weights(text: str) -> list[int]:
+    """The meaningful characters of each run of ``text``, counted on bytes for the whole
+    page at once (as :func:`newsstem.text.meaningful_length` counts one text): deleting
+    the ASCII bytes that are not letters or digits leaves, per run, the ASCII letters and
+    digits and the UTF-8 bytes of the other characters. Whitespace and ``LINE_BREAK``
+    are not meaningful: the weight of a raw run is that of its text."""
+    kept = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_NOT_MEANINGFUL)
+    return [
+        len(run) if run.isascii() else meaningful_length(run.decode("utf-8"))
+        for run in kept.split(_RUN_END_UTF8)
+    ]
+
+
+_ASCII_NOT_MEANINGFUL = bytes(c for c in range(128) if not chr(c).isalnum())
+_RUN_END_UTF8 = RUN_END.encode("utf-8", "surrogatepass")
 
 
 def _normalize_lines(raw: str) -> str:
