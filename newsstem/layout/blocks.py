@@ -43,8 +43,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from itertools import compress, groupby
-from operator import itemgetter
+from itertools import compress
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
@@ -308,21 +307,21 @@ class BlockParser:
 
         The text of the whole page is collected in one list, runs separated by
         ``RUN_END``, and cut into runs at the end (most runs, between two layout
-        elements, are blank and cost one ``isspace``).
+        elements, are blank); link texts likewise, in a list of their own.
         """
         kinds, text_id, cell_ids = self._kinds, self._text_id, self._cell_ids
         child_key = self._child_key_maker(key_filter)
         pieces: list[str] = []  # text nodes, LINE_BREAK between lines, RUN_END between runs
         body_component = self._component("body", body.attributes, 0)
         keys = [key_filter.component(body_component) if key_filter else body_component]
-        link_texts: list[tuple[int, str]] = []  # (run, text inside a link)
-        append, start_run = pieces.append, keys.append
+        link_pieces: list[str] = []  # text inside links, RUN_END between runs
+        append, append_link, start_run = pieces.append, link_pieces.append, keys.append
         links = 0
 
         def visit(node: LexborNode, depth: int) -> None:
             nonlocal links
             if depth > MAX_DEPTH:
-                _read_flat(node, pieces, link_texts if links else None, len(keys) - 1, text_id, kinds)
+                _read_flat(node, pieces, link_pieces if links else None, text_id, kinds)
                 return
             cells = 0
             child = node.first_child
@@ -331,7 +330,7 @@ class BlockParser:
                 if text is not None:
                     append(text)
                     if links:
-                        link_texts.append((len(keys) - 1, text))
+                        append_link(text)
                 else:
                     tag_id = child.tag_id
                     kind = kinds.get(tag_id, _INLINE)
@@ -342,9 +341,11 @@ class BlockParser:
                             cells += 1
                         outer = keys[-1]
                         append(RUN_END)
+                        append_link(RUN_END)
                         start_run(child_key(outer, tag_id, child.attributes, cells))
                         visit(child, depth + 1)
                         append(RUN_END)
+                        append_link(RUN_END)
                         start_run(outer)
                     elif kind == _PARAGRAPH:
                         append(LINE_BREAK)
@@ -359,7 +360,7 @@ class BlockParser:
                 child = child.next
 
         visit(body, 1)
-        return _blocks(keys, "".join(pieces), link_texts)
+        return _blocks(keys, "".join(pieces), "".join(link_pieces))
 
     def _child_key_maker(
         self, key_filter: KeyFilter | None
@@ -398,20 +399,19 @@ MAX_DEPTH = 250
 def _read_flat(
     node: LexborNode,
     pieces: list[str],
-    link_texts: list[tuple[int, str]] | None,
-    run: int,
+    link_pieces: list[str] | None,
     text_id: int,
     kinds: dict[int, int],
 ) -> None:
     """The text of ``node``'s children, each element's subtree as one piece (skipped
-    elements left out); ``link_texts`` is given inside a link."""
+    elements left out); ``link_pieces`` is given inside a link."""
     for child in node.iter(include_text=True):
         tag_id = child.tag_id
         if tag_id == text_id:
             text = child.text_content
             pieces.append(text)
-            if link_texts is not None:
-                link_texts.append((run, text))
+            if link_pieces is not None:
+                link_pieces.append(text)
         elif kinds.get(tag_id) != _SKIP:
             text = child.text(deep=True)
             if text and not text.isspace():
@@ -461,20 +461,19 @@ def _tag_kinds() -> tuple[dict[int, int], dict[int, str]]:
     return kinds, names
 
 
-def _blocks(keys: list[str], text: str, link_texts: list[tuple[int, str]]) -> list[LayoutBlock]:
+def _blocks(keys: list[str], text: str, link_text: str) -> list[LayoutBlock]:
     """The blocks of the runs of ``text`` that have meaningful text (most runs, between
     two layout elements, are blank); a run with the key of the block before it extends
-    that block (a layout element between them broke the line)."""
-    links_of = {
-        run: "".join(map(itemgetter(1), texts))
-        for run, texts in groupby(link_texts, key=itemgetter(0))
-    }
+    that block (a layout element between them broke the line). ``link_text`` holds the
+    link texts of the same runs."""
+    link_runs = link_text.split(RUN_END) if link_text.strip(RUN_END) else None
     runs = text.split(RUN_END)
     weights = _run_weights(text)
     blocks: list[LayoutBlock] = []
     for run in compress(range(len(runs)), weights):
         key = keys[run]
-        block = LayoutBlock.of_run(key, runs[run], weights[run], links_of.get(run, ""))
+        links = link_runs[run] if link_runs else ""
+        block = LayoutBlock.of_run(key, runs[run], weights[run], links)
         if blocks and blocks[-1].key == key:
             blocks[-1] = blocks[-1].joined(block, key)
         else:
