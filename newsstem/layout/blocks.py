@@ -39,6 +39,7 @@ links, so navigation (all links) and prose (few links) are told apart.
 
 from __future__ import annotations
 
+import operator
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -488,10 +489,11 @@ def _run_weights(text: str) -> list[int]:
     digits and the UTF-8 bytes of the other characters. Whitespace and ``LINE_BREAK``
     are not meaningful: the weight of a raw run is that of its text."""
     kept = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_NOT_MEANINGFUL)
-    return [
-        len(run) if run.isascii() else meaningful_length(run.decode("utf-8"))
-        for run in kept.split(_RUN_END_UTF8)
-    ]
+    runs = kept.split(_RUN_END_UTF8)
+    weights = list(map(len, runs))
+    for run in compress(range(len(runs)), map(operator.not_, map(bytes.isascii, runs))):
+        weights[run] = meaningful_length(runs[run].decode("utf-8"))
+    return weights
 
 
 _ASCII_NOT_MEANINGFUL = bytes(c for c in range(128) if not chr(c).isalnum())
