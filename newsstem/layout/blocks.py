@@ -361,6 +361,7 @@ class BlockParser:
                 child = child.next
 
         visit(body, 1)
+        del visit  # it refers to itself: without this, each page's text waits for the GC
         return _blocks(keys, "".join(pieces), "".join(link_pieces))
 
     def _child_key_maker(
