@@ -335,9 +335,7 @@ class BlockParser:
                 else:
                     tag_id = child.tag_id
                     kind = kinds.get(tag_id, _INLINE)
-                    if kind == _INLINE:
-                        visit(child, depth + 1)
-                    elif kind == _LAYOUT:
+                    if kind == _LAYOUT:
                         if tag_id in cell_ids:
                             cells += 1
                         outer = keys[-1]
@@ -348,20 +346,24 @@ class BlockParser:
                         append(RUN_END)
                         append_link(RUN_END)
                         start_run(outer)
-                    elif kind == _PARAGRAPH:
-                        append(LINE_BREAK)
-                        visit(child, depth + 1)
-                        append(LINE_BREAK)
                     elif kind == _LINK:
                         links += 1
                         visit(child, depth + 1)
                         links -= 1
+                    elif kind == _SKIP:  # (kinds by how often they come, most first)
+                        pass
+                    elif kind == _PARAGRAPH:
+                        append(LINE_BREAK)
+                        visit(child, depth + 1)
+                        append(LINE_BREAK)
+                    elif kind == _INLINE:
+                        visit(child, depth + 1)
                     elif kind == _BREAK:
                         append(LINE_BREAK)
                 child = child.next
 
         visit(body, 1)
-        del visit  # it refers to itself: without this, each page's text waits for the GC
+        visit = None  # it refers to itself: without this, each page's text waits for the GC
         return _blocks(keys, "".join(pieces), "".join(link_pieces))
 
     def _child_key_maker(
