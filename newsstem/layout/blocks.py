@@ -431,14 +431,13 @@ _VOID_TAGS = (
     "source", "track", "wbr",
 )
 _TABLE_TAGS = frozenset(("table", "td", "th"))
-# Marks a line break among the text pieces of a block. HTML5 parsers drop or replace
-# NUL characters in text, so no page text contains it.
-LINE_BREAK = "\x00"
-# Ends a run of text. Text is decoded from UTF-8 with replacement, so it never holds a
-# lone surrogate.
-RUN_END = "\ud800"
+# Separators in the text of a page as collected. RUN_END ends a run: HTML5 parsers drop or
+# replace NUL, so no page text holds it. LINE_BREAK breaks a line: a control character
+# that pages do not use (one in a text would break its line, which is all it can do).
+RUN_END = "\x00"
+LINE_BREAK = "\x01"
 # Line breaks with the spaces around them, once spaces are collapsed: one "\n".
-_LINE_BREAKS = re.compile(" ?\x00[ \x00]*")
+_LINE_BREAKS = re.compile(" ?\x01[ \x01]*")
 
 
 def _tag_kinds() -> tuple[dict[int, int], dict[int, str]]:
@@ -491,16 +490,16 @@ def _run_weights(text: str) -> list[int]:
     the ASCII bytes that are not letters or digits leaves, per run, the ASCII letters and
     digits and the UTF-8 bytes of the other characters. Whitespace and ``LINE_BREAK``
     are not meaningful: the weight of a raw run is that of its text."""
-    kept = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_NOT_MEANINGFUL)
-    runs = kept.split(_RUN_END_UTF8)
+    kept = text.encode().translate(None, _ASCII_NOT_MEANINGFUL)
+    runs = kept.split(_RUN_END_BYTE)
     weights = list(map(len, runs))
     for run in compress(range(len(runs)), map(operator.not_, map(bytes.isascii, runs))):
         weights[run] = meaningful_length(runs[run].decode("utf-8"))
     return weights
 
 
-_ASCII_NOT_MEANINGFUL = bytes(c for c in range(128) if not chr(c).isalnum())
-_RUN_END_UTF8 = RUN_END.encode("utf-8", "surrogatepass")
+_ASCII_NOT_MEANINGFUL = bytes(c for c in range(1, 128) if not chr(c).isalnum())  # not NUL
+_RUN_END_BYTE = RUN_END.encode()
 
 
 def _normalize_lines(raw: str) -> str:
