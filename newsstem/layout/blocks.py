@@ -109,63 +109,56 @@ class LayoutBlock:
     separated by ``"\n"``; ``weight`` and ``link_weight`` count meaningful
     characters of the whole text and of its link texts. A block is a value
     (compared by these four; do not change it). A decomposed page's blocks keep
-    their raw text and link text until ``text`` or ``link_weight`` is read:
-    matching a page to a pattern reads the weight of every block, the text of a
-    few and the link weight of fewer.
+    their raw text, and work out their text and link weight from it when these are
+    first read: matching a page to a pattern reads the weight of every block, the
+    text of a few and the link weight of fewer.
     """
 
-    __slots__ = ("_link_text", "_link_weight", "_raw", "_text", "key", "weight")
+    __slots__ = ("_link_weight", "_raw", "_text", "key", "weight")
 
     def __init__(self, key: str, text: str, weight: int, link_weight: int) -> None:
         self.key = key
         self.weight = weight
         self._text: str | None = text
-        self._raw = ""
         self._link_weight: int | None = link_weight
-        self._link_text = ""
+        self._raw: str | None = None
 
     @classmethod
-    def of_run(cls, key: str, raw: str, weight: int, link_text: str) -> LayoutBlock:
-        """A block of raw page text (``LINE_BREAK`` between lines, spaces as in the page)
-        and the raw text of its links; ``weight`` counts the meaningful characters."""
+    def of_run(cls, key: str, raw: str, weight: int) -> LayoutBlock:
+        """A block of raw page text: spaces as in the page, ``LINE_BREAK`` between lines,
+        link texts between ``LINK_START`` and ``LINK_END``; ``weight`` counts its
+        meaningful characters."""
         block = cls.__new__(cls)
-        block.key, block.weight = key, weight
-        block._text, block._raw = None, raw
-        block._link_weight, block._link_text = None, link_text
+        block.key, block.weight, block._raw = key, weight, raw
+        block._text = block._link_weight = None
         return block
 
     @property
     def text(self) -> str:
         if self._text is None:
-            self._text = _normalize_lines(self._raw)
-            self._raw = ""
+            self._text = _normalize_lines(self._raw or "")
         return self._text
 
     @property
     def link_weight(self) -> int:
         if self._link_weight is None:
-            self._link_weight = meaningful_length(self._link_text)
-            self._link_text = ""
+            self._link_weight = meaningful_length("".join(_LINK_TEXTS.findall(self._raw or "")))
         return self._link_weight
 
     def rekeyed(self, key: str) -> LayoutBlock:
         """The same block with another key."""
-        block = LayoutBlock.of_run(key, self._raw, self.weight, self._link_text)
-        block._text, block._link_weight = self._text, self._link_weight
+        block = LayoutBlock.of_run(key, self._raw or "", self.weight)
+        block._raw, block._text, block._link_weight = self._raw, self._text, self._link_weight
         return block
 
     def joined(self, other: LayoutBlock, key: str) -> LayoutBlock:
         """This block and the next one as one block with ``key`` (one line break between)."""
         weight = self.weight + other.weight
-        if self._is_unread() and other._is_unread():
-            raw = f"{self._raw}{LINE_BREAK}{other._raw}"
-            return LayoutBlock.of_run(key, raw, weight, self._link_text + other._link_text)
+        if self._raw is not None and other._raw is not None:
+            return LayoutBlock.of_run(key, f"{self._raw}{LINE_BREAK}{other._raw}", weight)
         return LayoutBlock(
             key, f"{self.text}\n{other.text}", weight, self.link_weight + other.link_weight
         )
-
-    def _is_unread(self) -> bool:
-        return self._text is None and self._link_weight is None
 
     @property
     def link_share(self) -> float:
@@ -307,22 +300,21 @@ class BlockParser:
         from Python. Below ``MAX_DEPTH`` elements, a subtree is read as plain text.
 
         The text of the whole page is collected in one list, runs separated by
-        ``RUN_END``, and cut into runs at the end (most runs, between two layout
-        elements, are blank); link texts likewise, in a list of their own.
+        ``RUN_END``, link texts marked in it, and cut into runs at the end (most runs,
+        between two layout elements, are blank).
         """
         kinds, text_id, cell_ids = self._kinds, self._text_id, self._cell_ids
         child_key = self._child_key_maker(key_filter)
-        pieces: list[str] = []  # text nodes, LINE_BREAK between lines, RUN_END between runs
+        pieces: list[str] = []  # text nodes and the marks: see RUN_END, LINE_BREAK, LINK_START
         body_component = self._component("body", body.attributes, 0)
         keys = [key_filter.component(body_component) if key_filter else body_component]
-        link_pieces: list[str] = []  # text inside links, RUN_END between runs
-        append, append_link, start_run = pieces.append, link_pieces.append, keys.append
-        links = 0
+        append, start_run = pieces.append, keys.append
+        links = 0  # open links: their marks are set when the count leaves and comes back to 0
 
         def visit(node: LexborNode, depth: int) -> None:
             nonlocal links
             if depth > MAX_DEPTH:
-                _read_flat(node, pieces, link_pieces if links else None, text_id, kinds)
+                _read_flat(node, pieces, links > 0, text_id, kinds)
                 return
             cells = 0
             child = node.first_child
@@ -330,8 +322,6 @@ class BlockParser:
                 text = child.text_content  # None unless a text node
                 if text is not None:
                     append(text)
-                    if links:
-                        append_link(text)
                 else:
                     tag_id = child.tag_id
                     kind = kinds.get(tag_id, _INLINE)
@@ -339,17 +329,19 @@ class BlockParser:
                         if tag_id in cell_ids:
                             cells += 1
                         outer = keys[-1]
-                        append(RUN_END)
-                        append_link(RUN_END)
+                        append(_LINK_RUN_END if links else RUN_END)  # marks closed in each run
                         start_run(child_key(outer, tag_id, child.attributes, cells))
                         visit(child, depth + 1)
-                        append(RUN_END)
-                        append_link(RUN_END)
+                        append(_LINK_RUN_END if links else RUN_END)
                         start_run(outer)
                     elif kind == _LINK:
+                        if not links:
+                            append(LINK_START)
                         links += 1
                         visit(child, depth + 1)
                         links -= 1
+                        if not links:
+                            append(LINK_END)
                     elif kind == _SKIP:  # (kinds by how often they come, most first)
                         pass
                     elif kind == _PARAGRAPH:
@@ -364,7 +356,7 @@ class BlockParser:
 
         visit(body, 1)
         visit = None  # it refers to itself: without this, each page's text waits for the GC
-        return _blocks(keys, "".join(pieces), "".join(link_pieces))
+        return _blocks(keys, "".join(pieces))
 
     def _child_key_maker(
         self, key_filter: KeyFilter | None
@@ -401,25 +393,18 @@ MAX_DEPTH = 250
 
 
 def _read_flat(
-    node: LexborNode,
-    pieces: list[str],
-    link_pieces: list[str] | None,
-    text_id: int,
-    kinds: dict[int, int],
+    node: LexborNode, pieces: list[str], in_link: bool, text_id: int, kinds: dict[int, int]
 ) -> None:
     """The text of ``node``'s children, each element's subtree as one piece (skipped
-    elements left out); ``link_pieces`` is given inside a link."""
+    elements left out, and out of the link if in one: their links are not known)."""
     for child in node.iter(include_text=True):
         tag_id = child.tag_id
         if tag_id == text_id:
-            text = child.text_content
-            pieces.append(text)
-            if link_pieces is not None:
-                link_pieces.append(text)
+            pieces.append(child.text_content)
         elif kinds.get(tag_id) != _SKIP:
             text = child.text(deep=True)
             if text and not text.isspace():
-                pieces.append(text)
+                pieces.append(f"{LINK_END}{text}{LINK_START}" if in_link else text)
 
 
 # Kinds of nodes for the walk: inline elements are transparent; breaks are empty
@@ -436,6 +421,13 @@ _TABLE_TAGS = frozenset(("table", "td", "th"))
 # that pages do not use (one in a text would break its line, which is all it can do).
 RUN_END = "\x00"
 LINE_BREAK = "\x01"
+# Link texts are marked between LINK_START and LINK_END (control characters too, and as
+# harmless in a text: they can only make its link weight wrong). A run inside a link ends
+# with LINK_END and the next one starts with LINK_START.
+LINK_START = "\x02"
+LINK_END = "\x03"
+_LINK_RUN_END = f"{LINK_END}{RUN_END}{LINK_START}"
+_LINK_TEXTS = re.compile("\x02([^\x03]*)")
 # Line breaks with the spaces around them, once spaces are collapsed: one "\n".
 _LINE_BREAKS = re.compile(" ?\x01[ \x01]*")
 
@@ -464,19 +456,16 @@ def _tag_kinds() -> tuple[dict[int, int], dict[int, str]]:
     return kinds, names
 
 
-def _blocks(keys: list[str], text: str, link_text: str) -> list[LayoutBlock]:
+def _blocks(keys: list[str], text: str) -> list[LayoutBlock]:
     """The blocks of the runs of ``text`` that have meaningful text (most runs, between
     two layout elements, are blank); a run with the key of the block before it extends
-    that block (a layout element between them broke the line). ``link_text`` holds the
-    link texts of the same runs."""
-    link_runs = link_text.split(RUN_END) if link_text.strip(RUN_END) else None
+    that block (a layout element between them broke the line)."""
     runs = text.split(RUN_END)
     weights = _run_weights(text)
     blocks: list[LayoutBlock] = []
     for run in compress(range(len(runs)), weights):
         key = keys[run]
-        links = link_runs[run] if link_runs else ""
-        block = LayoutBlock.of_run(key, runs[run], weights[run], links)
+        block = LayoutBlock.of_run(key, runs[run], weights[run])
         if blocks and blocks[-1].key == key:
             blocks[-1] = blocks[-1].joined(block, key)
         else:
@@ -488,8 +477,8 @@ def _run_weights(text: str) -> list[int]:
     """The meaningful characters of each run of ``text``, counted on bytes for the whole
     page at once (as :func:`newsstem.text.meaningful_length` counts one text): deleting
     the ASCII bytes that are not letters or digits leaves, per run, the ASCII letters and
-    digits and the UTF-8 bytes of the other characters. Whitespace and ``LINE_BREAK``
-    are not meaningful: the weight of a raw run is that of its text."""
+    digits and the UTF-8 bytes of the other characters. Whitespace and the marks are not
+    meaningful: the weight of a raw run is that of its text."""
     kept = text.encode().translate(None, _ASCII_NOT_MEANINGFUL)
     runs = kept.split(_RUN_END_BYTE)
     weights = list(map(len, runs))
@@ -504,6 +493,8 @@ _RUN_END_BYTE = RUN_END.encode()
 
 def _normalize_lines(raw: str) -> str:
     """Raw run text -> its lines, spaces collapsed, blank lines dropped, joined by "\n"."""
+    if LINK_START in raw:
+        raw = raw.replace(LINK_START, "").replace(LINK_END, "")
     if LINE_BREAK in raw:
         return _LINE_BREAKS.sub("\n", " ".join(raw.split())).strip(" \n")
     return " ".join(raw.split())
