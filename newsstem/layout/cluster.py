@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -39,6 +39,7 @@ __all__ = [
     "align",
     "cluster",
     "layout_weight",
+    "layout_weights",
     "similarity",
 ]
 
@@ -67,6 +68,15 @@ def layout_weight(weight: int) -> float:
     (1.0, 2.0, 10.0)
     """
     return math.log2(2 + weight)
+
+
+def layout_weights(weights: Iterable[int]) -> list[float]:
+    """:func:`layout_weight` of each weight (mapped in C: a page has a hundred blocks).
+
+    >>> layout_weights([0, 2])
+    [1.0, 2.0]
+    """
+    return list(map(math.log2, map((2).__add__, weights)))
 
 
 class KeyInterner:

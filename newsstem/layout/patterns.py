@@ -46,16 +46,17 @@ any learned page still comes out whole.
 from __future__ import annotations
 
 import json
+import operator
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import compress
+from itertools import compress, repeat
 from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import Any
 
 from newsstem.layout.blocks import BlockParser, KeyFilter, LayoutBlock, PageLayout
-from newsstem.layout.cluster import KeyInterner, KeySequence, align, layout_weight
+from newsstem.layout.cluster import KeyInterner, KeySequence, align, layout_weight, layout_weights
 
 __all__ = [
     "FORMAT",
@@ -398,6 +399,7 @@ class _CompiledPattern:
     main_keys: tuple[str, ...]
     usual: tuple[tuple[int, float], ...]  # (slot, layout weight) of slots most pages have
     required: frozenset[int]  # slots every learned page had (strict mode)
+    slot_roles: tuple[str, ...] = field(init=False)  # the role of each slot
     # the usual slots, their keys and weights, and the sum of their weights
     usual_slots: tuple[int, ...] = field(init=False)
     usual_keys: tuple[int, ...] = field(init=False)
@@ -407,6 +409,7 @@ class _CompiledPattern:
     def __post_init__(self) -> None:
         slots = tuple(slot for slot, _ in self.usual)
         weights = tuple(w for _, w in self.usual)
+        object.__setattr__(self, "slot_roles", tuple(b.role for b in self.pattern.blocks))
         object.__setattr__(self, "usual_slots", slots)
         object.__setattr__(self, "usual_keys", tuple(self.sequence.keys[s] for s in slots))
         object.__setattr__(self, "usual_weights", weights)
@@ -508,9 +511,8 @@ class SitePatterns:
     def _extract_filtered(self, page: PageLayout) -> Extraction | HubPage | NoMatch:
         if not page.blocks:
             return NoMatch("no text blocks")
-        known_ids = self._intern.ids
-        ids = [known_ids.get(key, -1) for key in map(_KEY, page.blocks)]
-        sequence = KeySequence.of(ids, list(map(layout_weight, map(_WEIGHT, page.blocks))))
+        ids = list(map(self._intern.ids.get, map(_KEY, page.blocks), repeat(-1)))
+        sequence = KeySequence.of(ids, layout_weights(map(_WEIGHT, page.blocks)))
         best: tuple[float, _CompiledPattern, tuple[tuple[int, int], ...]] | None = None
         for compiled in self._patterns:
             if best is not None and compiled.similarity_bound(sequence) < best[0] - BOUND_SLACK:
@@ -581,25 +583,30 @@ def _page_roles(
        blocks or right next to them, is main if it is prose (a list, a table or a
        heading of this article only).
     """
-    blocks = compiled.pattern.blocks
+    roles_by_key = compiled.roles_by_key
     roles = ["none"] * len(ids)
-    slot_of: dict[int, int] = dict(pairs)
-    previous_slot = -1
-    for index, key_id in enumerate(ids):
-        slot = slot_of.get(index)
-        if slot is not None:
-            roles[index] = blocks[slot].role
-            previous_slot = slot
-            continue
-        same_key = compiled.roles_by_key.get(key_id)
-        if not same_key:
-            continue
-        _, role = min(same_key, key=lambda item: (abs(item[0] - previous_slot - 0.5), item[0]))
-        roles[index] = role
+    slot_roles = compiled.slot_roles
+    for index, slot in pairs:
+        roles[index] = slot_roles[slot]
+    if sum(map(roles_by_key.__contains__, ids)) > len(pairs):  # known keys not aligned
+        slot_of: dict[int, int] = dict(pairs)
+        previous_slot = -1
+        for index, key_id in enumerate(ids):
+            slot = slot_of.get(index)
+            if slot is not None:
+                previous_slot = slot
+                continue
+            same_key = roles_by_key.get(key_id)
+            if not same_key:
+                continue
+            _, role = min(
+                same_key, key=lambda item: (abs(item[0] - previous_slot - 0.5), item[0])
+            )
+            roles[index] = role
     unseen = [
         i
-        for i, key_id in enumerate(ids)
-        if key_id not in compiled.roles_by_key and _is_prose(page.blocks[i])
+        for i in compress(range(len(ids)), map(operator.not_, map(roles_by_key.__contains__, ids)))
+        if _is_prose(page.blocks[i])
     ]
     if "main" not in roles:
         tails = {_tail(key) for key in compiled.main_keys}
@@ -616,7 +623,7 @@ def _page_roles(
                 key.startswith(main_key + "/") for main_key in main_keys
             ):
                 roles[index] = "main"
-    if "title" in roles:  # an unaligned twin of the title block is not a second title
+    if roles.count("title") > 1:  # an unaligned twin of the title block is not a second title
         first = roles.index("title")
         roles = [r if r != "title" or i == first else "none" for i, r in enumerate(roles)]
     return roles
