@@ -154,7 +154,7 @@ def _heaviest_chain(
     size = len(b.keys)
     best_value = [0.0] * (size + 1)  # Fenwick tree of prefix maxima over b positions
     best_node = [-1] * (size + 1)
-    nodes: list[int] = []  # i, j and previous node of every match, flat (no tuple each)
+    nodes: list[tuple[int, int, int]] = []  # (i, j, previous node)
     for i, (key, weight) in enumerate(zip(a.keys, a.weights)):
         js = positions.get(key)
         if js is None:
@@ -167,8 +167,8 @@ def _heaviest_chain(
                 x &= x - 1
             value += weight + b_weights[j]
             if want_pairs:
-                nodes += (i, j, node)
-                node = len(nodes) - 3
+                nodes.append((i, j, node))
+                node = len(nodes) - 1
             x = j + 1
             while x <= size and best_value[x] < value:
                 best_value[x], best_node[x] = value, node
@@ -181,7 +181,7 @@ def _heaviest_chain(
     chain: list[tuple[int, int]] = []
     if want_pairs:
         while node >= 0:
-            i, j, node = nodes[node : node + 3]
+            i, j, node = nodes[node]
             chain.append((i, j))
         chain.reverse()
     return value, chain
