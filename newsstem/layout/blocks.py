@@ -428,8 +428,6 @@ LINK_START = "\x02"
 LINK_END = "\x03"
 _LINK_RUN_END = f"{LINK_END}{RUN_END}{LINK_START}"
 _LINK_TEXTS = re.compile("\x02([^\x03]*)")
-# Line breaks with the spaces around them, once spaces are collapsed: one "\n".
-_LINE_BREAKS = re.compile(" ?\x01[ \x01]*")
 
 
 def _tag_kinds() -> tuple[dict[int, int], dict[int, str]]:
@@ -495,9 +493,10 @@ def _normalize_lines(raw: str) -> str:
     """Raw run text -> its lines, spaces collapsed, blank lines dropped, joined by "\n"."""
     if LINK_START in raw:
         raw = raw.replace(LINK_START, "").replace(LINK_END, "")
-    if LINE_BREAK in raw:
-        return _LINE_BREAKS.sub("\n", " ".join(raw.split())).strip(" \n")
-    return " ".join(raw.split())
+    text = " ".join(raw.split())
+    if LINE_BREAK not in text:
+        return text
+    return "\n".join(filter(None, map(str.strip, text.split(LINE_BREAK))))
 
 
 def decompose(html: str | bytes) -> PageLayout:
