@@ -106,7 +106,7 @@ class LayoutBlock:
     """A run of page text under one layout element.
 
     ``text`` holds the block's lines (paragraphs, list items, ``<br>`` lines)
-    separated by ``"\n"``; ``weight`` and ``link_weight`` count meaningful
+    separated by ``"\\n"``; ``weight`` and ``link_weight`` count meaningful
     characters of the whole text and of its link texts. A block is a value
     (compared by these four; do not change it). A decomposed page's blocks keep
     their raw text, and work out their text and link weight from it when these are
@@ -491,9 +491,7 @@ _RUN_END_BYTE = RUN_END.encode()
 
 def _normalize_lines(raw: str) -> str:
     """Raw run text -> its lines, spaces collapsed, blank lines dropped, joined by "\n"."""
-    if LINK_START in raw:
-        raw = raw.replace(LINK_START, "").replace(LINK_END, "")
-    text = " ".join(raw.split())
+    text = " ".join(raw.replace(LINK_START, "").replace(LINK_END, "").split())
     if LINE_BREAK not in text:
         return text
     return "\n".join(filter(None, map(str.strip, text.split(LINE_BREAK))))

@@ -46,12 +46,11 @@ any learned page still comes out whole.
 from __future__ import annotations
 
 import json
-import operator
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import compress, repeat
-from operator import attrgetter, itemgetter
+from operator import attrgetter, itemgetter, not_
 from pathlib import Path
 from typing import Any
 
@@ -605,7 +604,7 @@ def _page_roles(
             roles[index] = role
     unseen = [
         i
-        for i in compress(range(len(ids)), map(operator.not_, map(roles_by_key.__contains__, ids)))
+        for i in compress(range(len(ids)), map(not_, map(roles_by_key.__contains__, ids)))
         if _is_prose(page.blocks[i])
     ]
     if "main" not in roles:
