@@ -59,3 +59,23 @@ NEWSSTEM_METADATA_HTMLDATE_EXTENSIVE = False
 # Write the run's Scrapy stats as JSON to this path when the crawl ends (for cron
 # jobs and monitoring); empty: off.
 NEWSSTEM_STATS_FILE = ""
+
+# URL store (newsstem.urldb) -------------------------------------------------------
+# Where recurring crawls remember URLs (a URI): "sqlite:///name.sqlite" lives in
+# the project's .scrapy/ dir (like HTTPCACHE_DIR), "sqlite:////abs/path.sqlite"
+# anywhere, "redis://host:port/db" is shared by several processes or machines;
+# "" switches the store off.
+NEWSSTEM_URLDB = "sqlite:///newsstem-urldb.sqlite"
+# Fetch and export articles again even if the store says they were exported
+# (the spider argument -a refresh=1 does the same for one crawl).
+NEWSSTEM_URLDB_REFRESH = False
+# Exports are recorded in batches, each after the feed files are fsynced: at
+# most this many articles, or those of this many seconds, are exported again
+# after a hard kill. 100 fsyncs cost well under 1% of a crawl's time.
+NEWSSTEM_URLDB_SYNC_ITEMS = 100
+NEWSSTEM_URLDB_SYNC_SECONDS = 5.0
+# When an article counts as exported: "feed" = once durably in every feed
+# output (local JSON Lines/CSV files: after each fsync; other feeds: when the
+# crawl has finished); "item_scraped" = once it has passed every item pipeline,
+# for projects whose pipelines store the items themselves.
+NEWSSTEM_URLDB_MARK_AFTER = "feed"

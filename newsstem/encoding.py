@@ -501,7 +501,8 @@ class _CjkCharsets:
     ksx: frozenset[str]  # KS X 1001 hangul (Korean)
 
 
-def _double_byte_chars(encoding: str, leads: range, trails: range) -> frozenset[str]:
+def double_byte_chars(encoding: str, leads: range, trails: range) -> frozenset[str]:
+    """The characters a double-byte codec gives for every (lead, trail) byte pair that decodes."""
     chars = set()
     for lead in leads:
         for trail in trails:
@@ -516,11 +517,11 @@ def _double_byte_chars(encoding: str, leads: range, trails: range) -> frozenset[
 def _cjk_charsets() -> _CjkCharsets:
     """The character sets of the national standards, read from Python's codecs once."""
     euc_rows = range(0xA1, 0xFF)
-    big5_frequent = _double_byte_chars("big5", range(0xA4, 0xC7), range(0x40, 0xFF))
+    big5_frequent = double_byte_chars("big5", range(0xA4, 0xC7), range(0x40, 0xFF))
     return _CjkCharsets(
-        jis=_double_byte_chars("euc_jp", range(0xB0, 0xF5), euc_rows),
-        hanzi=_double_byte_chars("gb2312", range(0xB0, 0xF8), euc_rows) | big5_frequent,
-        ksx=_double_byte_chars("euc_kr", range(0xB0, 0xC9), euc_rows),
+        jis=double_byte_chars("euc_jp", range(0xB0, 0xF5), euc_rows),
+        hanzi=double_byte_chars("gb2312", range(0xB0, 0xF8), euc_rows) | big5_frequent,
+        ksx=double_byte_chars("euc_kr", range(0xB0, 0xC9), euc_rows),
     )
 
 

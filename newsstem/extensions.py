@@ -60,11 +60,17 @@ class OfflineTldExtract:
 
 
 class StatsFile:
-    """Write the crawl's stats as JSON to ``NEWSSTEM_STATS_FILE`` when the spider closes."""
+    """Write the crawl's stats as JSON to ``NEWSSTEM_STATS_FILE`` when the crawl ends.
+
+    Written when the engine stops, not at ``spider_closed``: other components
+    still count during ``spider_closed`` (feeds being stored, the URL store's
+    last export marks).
+    """
 
     def __init__(self, path: str, stats: StatsCollector) -> None:
         self.path = Path(path)
         self.stats = stats
+        self.reason: str | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> StatsFile:
@@ -73,10 +79,14 @@ class StatsFile:
             raise NotConfigured
         extension = cls(path, crawler.stats)
         crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
+        crawler.signals.connect(extension.engine_stopped, signal=signals.engine_stopped)
         return extension
 
     def spider_closed(self, spider: Spider, reason: str) -> None:
-        stats = {**self.stats.get_stats(), "finish_reason": reason}
+        self.reason = reason
+
+    def engine_stopped(self) -> None:
+        stats = {**self.stats.get_stats(), "finish_reason": self.reason}
         tmp = self.path.with_name(self.path.name + ".tmp")
         tmp.write_text(json.dumps(stats, default=_json_default, indent=1, sort_keys=True))
         tmp.replace(self.path)

@@ -42,6 +42,9 @@ ITEM_PIPELINES = {
 # sees each response with the page item made of it.
 SPIDER_MIDDLEWARES = {
     "newsstem.archive.WarcArchive": 950,
+    # The URL store (below): close to the engine, it sees the links that survived
+    # the depth limit and the other middlewares.
+    "newsstem.urldb.middleware.UrlDbMiddleware": 100,
 }
 
 EXTENSIONS = {
@@ -67,6 +70,15 @@ TELNETCONSOLE_ENABLED = False
 
 FEED_EXPORT_ENCODING = "utf-8"
 
+# URL store (newsstem.urldb; NEWSSTEM_URLDB* in newsstem.defaults; its middleware
+# is in SPIDER_MIDDLEWARES above): skip articles exported by earlier crawls,
+# record every link seen. Local feed files are written in whole lines and
+# fsynced before exports are recorded, so a killed crawl loses no article.
+FEED_STORAGES = {
+    "": "newsstem.urldb.feeds.DurableFileFeedStorage",
+    "file": "newsstem.urldb.feeds.DurableFileFeedStorage",
+}
+
 # `scrapy crawl` that validates spider arguments first; `scrapy learn` and
-# `scrapy extract` (layout patterns from a WARC archive); later: urldb.
+# `scrapy extract` (layout patterns from a WARC archive); `scrapy urldb` (the URL store).
 COMMANDS_MODULE = "newsstem.commands"

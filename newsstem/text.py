@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["meaningful_length", "normalize_space", "cjk_ratio", "cjk_count"]
+__all__ = ["cjk_count", "cjk_ratio", "meaningful_length", "normalize_space"]
 
 # \w in Python's re is Unicode-aware: letters, digits, marks of every script,
 # CJK ideographs, kana and hangul, plus "_" (removed below).
@@ -21,7 +21,6 @@ _NOT_MEANINGFUL = re.compile(r"[\W_]+")
 # the ASCII bytes of the UTF-8 encoding, go through the regex.
 _ASCII_NOT_MEANINGFUL = bytes(c for c in range(128) if not chr(c).isalnum())
 _ASCII_BYTES = bytes(range(128))
-_SPACE = re.compile(r"\s+")
 # CJK Unified Ideographs (+ext. A), Hiragana, Katakana, Hangul syllables.
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
@@ -33,6 +32,8 @@ def meaningful_length(text: str) -> int:
     12
     >>> meaningful_length("東京、大阪。")
     4
+    >>> meaningful_length("snake_case: naïve")
+    14
     >>> meaningful_length("“Naïve” café — 3½ ½")
     12
     """
@@ -74,4 +75,6 @@ def normalize_space(text: str) -> str:
     >>> normalize_space("  a\\u00a0 b\\n\\tc\\u3000")
     'a b c'
     """
-    return _SPACE.sub(" ", unicodedata.normalize("NFC", text)).strip()
+    if not text.isascii():  # ASCII is NFC already
+        text = unicodedata.normalize("NFC", text)
+    return " ".join(text.split())  # str.split's whitespace is re's \\s

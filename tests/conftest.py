@@ -36,3 +36,18 @@ def gold():
         return (FIXTURES / "gold" / name).read_text(encoding="utf-8")
 
     return read
+
+
+# --- URL store (newsstem.urldb) ----------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory):
+    """A real redis-server on 127.0.0.1 for the session; tests isolate themselves by key prefix."""
+    from support.redisserver import RedisServer, redis_available
+
+    if not redis_available():
+        pytest.skip("redis-server is not installed (CI installs it with apt-get)")
+    server = RedisServer(tmp_path_factory.mktemp("redis")).start()
+    yield server
+    server.stop()

@@ -27,9 +27,13 @@ def test_stats_file_is_written_at_close(tmp_path):
     crawler = get_crawler(settings_dict={"NEWSSTEM_STATS_FILE": str(path)})
     stats = MemoryStatsCollector(crawler)
     stats.set_value("newsstem/method/readability", 3)
-    StatsFile(str(path), stats).spider_closed(spider=None, reason="finished")
+    extension = StatsFile(str(path), stats)
+    extension.spider_closed(spider=None, reason="finished")
+    stats.set_value("newsstem/urldb/exported", 2)  # counted by a later spider_closed handler
+    extension.engine_stopped()
     written = json.loads(path.read_text())
     assert written["newsstem/method/readability"] == 3
+    assert written["newsstem/urldb/exported"] == 2
     assert written["finish_reason"] == "finished"
 
 

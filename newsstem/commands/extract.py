@@ -28,6 +28,8 @@ class ArchiveSpider(Spider):
     """Yields a :class:`Page` for every HTML page of the archives (no requests)."""
 
     name = "archive"
+    # Offline: nothing is fetched, so the URL store (which remembers crawls) stays out.
+    custom_settings = {"NEWSSTEM_URLDB": ""}
 
     def __init__(self, inputs: list[str], site: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)

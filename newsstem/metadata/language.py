@@ -18,6 +18,8 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 
+from newsstem.encoding import double_byte_chars
+
 __all__ = ["normalize_tag", "detect_language", "resolve_language", "Detection"]
 
 # Characters of text looked at: enough for function words and scripts to settle.
@@ -175,20 +177,9 @@ def _chinese_tag(sample: str) -> str:
 @cache
 def _chinese_variants() -> tuple[frozenset[str], frozenset[str]]:
     """Hanzi only in GB2312 (simplified) and only in Big5 (traditional), from Python's codecs."""
-    gb2312 = _double_byte("gb2312", range(0xB0, 0xF8), range(0xA1, 0xFF))
-    big5 = _double_byte("big5", range(0xA4, 0xFA), range(0x40, 0xFF))
+    gb2312 = double_byte_chars("gb2312", range(0xB0, 0xF8), range(0xA1, 0xFF))
+    big5 = double_byte_chars("big5", range(0xA4, 0xFA), range(0x40, 0xFF))
     return gb2312 - big5, big5 - gb2312
-
-
-def _double_byte(encoding: str, leads: range, trails: range) -> frozenset[str]:
-    chars = set()
-    for lead in leads:
-        for trail in trails:
-            try:
-                chars.add(bytes((lead, trail)).decode(encoding))
-            except UnicodeDecodeError:
-                pass
-    return frozenset(chars)
 
 
 def _cyrillic_language(sample: str) -> str:

@@ -14,4 +14,4 @@ commas, lengths are weighted meaningful characters). No Scrapy import: HTML in, 
 from newsstem.readability.extractor import Extraction, extract
 from newsstem.readability.options import Options
 
-__all__ = ["extract", "Extraction", "Options"]
+__all__ = ["Extraction", "Options", "extract"]

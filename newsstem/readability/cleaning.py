@@ -8,12 +8,12 @@ the containers that look "fishy". Each removal is recorded with its reason.
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from lxml import html as lxml_html
-from lxml.html import HtmlElement
+from lxml import etree
 
-from newsstem.readability.measure import class_weight, has_block, link_density, text_weight
+from newsstem.readability.measure import capped_weight, class_weight, has_block, link_density
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.patterns import (
     COMMAS,
@@ -21,7 +21,9 @@ from newsstem.readability.patterns import (
     DROPPED_IN_ARTICLE,
     HEADINGS,
     MEDIA_TAGS,
+    PLUGINS,
 )
+from newsstem.readability.tree import Element, drop, text_of
 
 __all__ = ["Removal", "assemble", "clean_article"]
 
@@ -36,17 +38,16 @@ class Removal:
 
 
 def assemble(
-    selected: list[HtmlElement], scores: dict[HtmlElement, float]
-) -> tuple[HtmlElement, dict[HtmlElement, float]]:
-    """Copy the selected elements into a new <div>; carry their scores over to the copies."""
-    article = lxml_html.Element("div")
-    copied_scores: dict[HtmlElement, float] = {}
+    selected: list[Element], scores: Mapping[Element, float]
+) -> tuple[Element, dict[Element, float]]:
+    """Copy the selected elements into a new <div>; carry the scores the cleaning reads."""
+    article = etree.Element("div")
+    copied_scores: dict[Element, float] = {}
     for element in selected:
         duplicate = copy.deepcopy(element)
         for original, twin in zip(element.iter(), duplicate.iter()):
-            score = scores.get(original)
-            if score is not None:
-                copied_scores[twin] = score
+            if original.tag in CONDITIONALLY_CLEANED and original in scores:
+                copied_scores[twin] = scores[original]
         if duplicate.tag in ("body", "html"):
             duplicate.tag = "div"
         article.append(duplicate)
@@ -54,27 +55,31 @@ def assemble(
 
 
 def clean_article(
-    article: HtmlElement, scores: dict[HtmlElement, float], flags: Flags, options: Options
+    article: Element, scores: dict[Element, float], flags: Flags, options: Options
 ) -> list[Removal]:
     """Clean the assembled article in place; return what was removed and why."""
     removals: list[Removal] = []
     _divs_to_paragraphs(article)
     _clean_headings(article, flags, options, removals)
+    # Plugins go before containers are judged (Mozilla Readability's order): a prose
+    # container holding a Flash object is not fishy. Form inputs still count, then go.
+    for element in list(article.iter(*PLUGINS)):
+        _remove(element, "plugin", removals)
     if flags.clean_conditionally:
-        _clean_conditionally(article, scores, flags, options, removals)
+        _clean_conditionally(article, CONDITIONALLY_CLEANED, scores, flags, options, removals)
     for element in list(article.iter(*DROPPED_IN_ARTICLE)):
         _remove(element, "widget", removals)
     _drop_empty_paragraphs(article, removals)
     return removals
 
 
-def _remove(element: HtmlElement, reason: str, removals: list[Removal]) -> None:
+def _remove(element: Element, reason: str, removals: list[Removal]) -> None:
     names = f"{element.get('class', '')} {element.get('id', '')}".strip()
     removals.append(Removal(tag=element.tag, names=names, reason=reason))
-    element.drop_tree()
+    drop(element)
 
 
-def _divs_to_paragraphs(article: HtmlElement) -> None:
+def _divs_to_paragraphs(article: Element) -> None:
     """A <div> without block children is a paragraph (Readability's parify)."""
     for div in article.iter("div"):
         if div is not article and not has_block(div):
@@ -82,7 +87,7 @@ def _divs_to_paragraphs(article: HtmlElement) -> None:
 
 
 def _clean_headings(
-    article: HtmlElement, flags: Flags, options: Options, removals: list[Removal]
+    article: Element, flags: Flags, options: Options, removals: list[Removal]
 ) -> None:
     for heading in list(article.iter(*HEADINGS)):
         weight = class_weight(heading, options.class_weight) if flags.weight_classes else 0
@@ -93,14 +98,15 @@ def _clean_headings(
 
 
 def _clean_conditionally(
-    article: HtmlElement,
-    scores: dict[HtmlElement, float],
+    article: Element,
+    tags: tuple[str, ...],
+    scores: dict[Element, float],
     flags: Flags,
     options: Options,
     removals: list[Removal],
 ) -> None:
     # Innermost first, so a container is judged without the fishy parts it held.
-    for element in reversed(list(article.iter(*CONDITIONALLY_CLEANED))):
+    for element in reversed(list(article.iter(*tags))):
         if element is article:
             continue
         reason = _fishy(element, scores, flags, options)
@@ -109,22 +115,21 @@ def _clean_conditionally(
 
 
 def _fishy(
-    element: HtmlElement, scores: dict[HtmlElement, float], flags: Flags, options: Options
+    element: Element, scores: dict[Element, float], flags: Flags, options: Options
 ) -> str | None:
     """Why a container looks like page furniture, or None (seed 000 fishy())."""
     weight = class_weight(element, options.class_weight) if flags.weight_classes else 0
     if weight + scores.get(element, 0.0) < 0:
         return "negative score"
-    text = element.text_content()
+    text = text_of(element)
     if len(COMMAS.findall(text)) >= options.fishy_keep_commas:
         return None
     paragraphs = _count(element, "p")
     images = _count(element, "img")
     items = _count(element, "li") - options.fishy_li_allowance
     inputs = len(element.xpath(".//input[not(@type='hidden')]"))
-    embeds = _count(element, "embed", "object", "iframe")
-    length = text_weight(text, options.cjk_char_weight)
-    if paragraphs and images > 1 + paragraphs * 1.3:
+    length = capped_weight(text, options.fishy_min_length, options.cjk_char_weight)
+    if paragraphs and images > 1 + paragraphs * options.fishy_images_per_paragraph:
         return "more images than paragraphs"
     if items > paragraphs and element.tag not in ("ul", "ol"):
         return "more list items than paragraphs"
@@ -137,18 +142,18 @@ def _fishy(
         return "too many links"
     if weight >= options.class_weight and density > options.fishy_link_density_weighted:
         return "too many links for its class"
-    if (embeds == 1 and length < options.fishy_embed_length) or embeds > 1:
-        return "embeds without text"
+    # No embed rule (Readability's "an embed needs 75 characters of text"): iframes are
+    # dropped at load and plugins before this stage, so it would have nothing to judge.
     return None
 
 
-def _count(element: HtmlElement, *tags: str) -> int:
+def _count(element: Element, *tags: str) -> int:
     return sum(1 for _ in element.iterdescendants(*tags))
 
 
-def _drop_empty_paragraphs(article: HtmlElement, removals: list[Removal]) -> None:
+def _drop_empty_paragraphs(article: Element, removals: list[Removal]) -> None:
     for paragraph in list(article.iter("p")):
-        if paragraph.text_content().strip():
+        if text_of(paragraph).strip():
             continue
         if next(paragraph.iterdescendants(*MEDIA_TAGS), None) is None:
             _remove(paragraph, "empty paragraph", removals)

@@ -13,7 +13,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from lxml import etree
-from lxml.html import HTMLParser, HtmlElement
 
 from newsstem.encoding import decode_html
 from newsstem.readability.patterns import (
@@ -22,17 +21,18 @@ from newsstem.readability.patterns import (
     UNLIKELY_CANDIDATES,
     UNLIKELY_ROLES,
 )
+from newsstem.readability.tree import Element, drop, parser, text_of
 from newsstem.text import normalize_space
 
-__all__ = ["Page", "load_page", "find_unlikely", "detached"]
+__all__ = ["Page", "detached", "load_page"]
 
 # python-readability's displayNoneRe: inline styles that hide an element.
 _HIDDEN_STYLE = re.compile(
     r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)",
-    re.I,
+    re.IGNORECASE,
 )
-_HIDDEN_XPATH = ".//*[@hidden or contains(@style, 'none') or contains(@style, 'hidden')]"
-_UNLIKELY_XPATH = ".//*[@class or @id or @role]"
+# An opening <title> tag, for the one case that parses a page twice (see load_page).
+_TITLE_TAG = re.compile(rb"<title\b[^>]*>", re.IGNORECASE)
 # Never stripped as unlikely: the page itself, code, and anything holding the article.
 _NEVER_UNLIKELY_TAGS = frozenset({"html", "body", "article", "main", "a"})
 _HOLDS_ARTICLE = "boolean(descendant::article or descendant::main or ancestor::pre or ancestor::code)"
@@ -40,11 +40,13 @@ _HOLDS_ARTICLE = "boolean(descendant::article or descendant::main or ancestor::p
 
 @dataclass(frozen=True)
 class Page:
-    """A parsed page: its body (junk removed) and its raw <title> text."""
+    """A parsed page: its body (junk and hidden elements removed), its <title> text, and
+    the unlikely candidates that the first attempt of the sieve detaches."""
 
-    root: HtmlElement
-    body: HtmlElement
+    root: Element
+    body: Element
     title: str
+    unlikely: tuple[Element, ...]
 
 
 def load_page(html: str | bytes) -> Page | str:
@@ -52,73 +54,134 @@ def load_page(html: str | bytes) -> Page | str:
     text = decode_html(html)[0] if isinstance(html, bytes) else html
     # libxml2 stops at NUL and rejects str with an XML encoding declaration: feed it UTF-8.
     data = text.replace("\x00", "").encode("utf-8", "replace")
-    parser = HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True)
-    try:
-        root = etree.fromstring(data, parser)
-    except etree.ParserError:
-        return "empty document"
-    if root is None or not isinstance(root, HtmlElement):
-        return "empty document"
-    body = root.find("body")
-    if body is None:
+    root = _parse(data)
+    if root is None:
         return "empty document"
     title = _title_text(root)
+    if root.find("body") is None and "<" in title:
+        # A <title> never closed swallows the page as its text (seen in 1.4% of l3s).
+        # Only then, parse a second time without that tag; the title is its first line.
+        title = normalize_space(_swallowed_title(root))
+        root = _parse(_TITLE_TAG.sub(b"", data, count=1))
+        if root is None:
+            return "empty document"
+    body = _content_root(root)
     etree.strip_elements(body, *JUNK_TAGS, with_tail=False)
-    _drop_hidden(body)
-    return Page(root=root, body=body, title=title)
+    if not text_of(body).strip():
+        return "empty document"
+    unlikely = _sweep(body)
+    return Page(root=root, body=body, title=title, unlikely=tuple(unlikely))
 
 
-def _title_text(root: HtmlElement) -> str:
+def _swallowed_title(root: Element) -> str:
+    swallowed = root.find(".//title")
+    return text_of(swallowed).lstrip().split("\n", 1)[0] if swallowed is not None else ""
+
+
+def _content_root(root: Element) -> Element:
+    """<body>, or the whole document when libxml2 left content outside it."""
+    body = root.find("body")
+    if body is None:
+        # Content stays inside <head> when an unknown tag opens the page there.
+        etree.strip_elements(root, "title", with_tail=False)
+        return root
+    if any(child.tag not in ("head", "body") for child in root):
+        # A stray </body> early in the page leaves the rest beside <body>.
+        etree.strip_elements(root, "head", with_tail=False)
+        return root
+    return body
+
+
+def _parse(data: bytes) -> Element | None:
+    try:
+        root = etree.fromstring(data, parser())
+    except etree.ParserError:
+        return None
+    return root if root is not None and isinstance(root.tag, str) else None
+
+
+def _title_text(root: Element) -> str:
     for path in ("head/title", ".//title"):
         element = root.find(path)
         if element is not None:
-            return normalize_space(element.text_content())
+            return normalize_space(text_of(element))
     return ""
 
 
-def _drop_hidden(body: HtmlElement) -> None:
-    for element in body.xpath(_HIDDEN_XPATH):
-        style = element.get("style")
-        if element.get("hidden") is not None or (style and _HIDDEN_STYLE.search(style)):
-            element.drop_tree()
+def _sweep(body: Element) -> list[Element]:
+    """Drop hidden elements; return the outermost unlikely candidates (seed 000 scoreNode).
 
-
-def find_unlikely(body: HtmlElement) -> list[HtmlElement]:
-    """Outermost elements whose class, id or role names page furniture (seed 000 scoreNode).
-
-    A name that also matches "maybe a candidate" (article, content, main ...) is kept,
-    and so is an element that holds an <article> or <main> or sits in code.
+    One walk over the elements with attributes does both. An element is unlikely when
+    its class, id or role names page furniture, unless the name also matches "maybe a
+    candidate" (article, content, main ...), or it holds an <article> or <main>, or it
+    sits in code.
     """
-    found: list[HtmlElement] = []
-    for element in body.xpath(_UNLIKELY_XPATH):
-        if element.tag in _NEVER_UNLIKELY_TAGS or not _is_unlikely(element):
+    hidden: list[Element] = []
+    unlikely: list[Element] = []
+    verdicts: dict[str, bool] = {}  # pages repeat their class names: match each once
+    for element in body.iter():
+        names = element.keys()
+        if not names:
             continue
-        if found and _is_inside(element, found[-1]):
+        if ("style" in names or "hidden" in names or "aria-hidden" in names) and _is_hidden(
+            element
+        ):
+            hidden.append(element)
+        elif (
+            ("class" in names or "id" in names or "role" in names)
+            and _has_unlikely_name(element, verdicts)
+            and element.tag not in _NEVER_UNLIKELY_TAGS
+        ):
+            unlikely.append(element)
+    for element in hidden:
+        drop(element)
+    outermost: list[Element] = []
+    dropped = set(hidden)
+    for element in unlikely:
+        if outermost and _is_inside(element, outermost[-1]):
             continue
-        if element.xpath(_HOLDS_ARTICLE):
+        if any(ancestor in dropped for ancestor in element.iterancestors()):
             continue
-        found.append(element)
-    return found
+        if not element.xpath(_HOLDS_ARTICLE):
+            outermost.append(element)
+    return outermost
 
 
-def _is_unlikely(element: HtmlElement) -> bool:
+def _is_hidden(element: Element) -> bool:
+    if element.get("hidden") is not None or element.get("aria-hidden") == "true":
+        return True
+    style = element.get("style")
+    return bool(style) and _HIDDEN_STYLE.search(style) is not None
+
+
+def _has_unlikely_name(element: Element, verdicts: dict[str, bool]) -> bool:
     if element.get("role") in UNLIKELY_ROLES:
         return True
-    names = f"{element.get('class', '')} {element.get('id', '')}"
-    return bool(UNLIKELY_CANDIDATES.search(names)) and not MAYBE_CANDIDATE.search(names)
+    classes, identifier = element.get("class"), element.get("id")
+    if not classes and not identifier:
+        return False
+    names = f"{classes or ''} {identifier or ''}".lower()
+    verdict = verdicts.get(names)
+    if verdict is None:
+        verdict = verdicts[names] = _is_unlikely_name(names)
+    return verdict
 
 
-def _is_inside(element: HtmlElement, ancestor: HtmlElement) -> bool:
+def _is_unlikely_name(names: str) -> bool:
+    return UNLIKELY_CANDIDATES.search(names) is not None and MAYBE_CANDIDATE.search(names) is None
+
+
+def _is_inside(element: Element, ancestor: Element) -> bool:
     return any(parent is ancestor for parent in element.iterancestors())
 
 
 @contextmanager
-def detached(elements: Iterable[HtmlElement]) -> Iterator[None]:
+def detached(elements: Iterable[Element]) -> Iterator[None]:
     """Take ``elements`` out of their tree for the block, then put them back exactly.
 
     The tail text of a detached element stays in the document (it belongs to the parent).
     """
-    undo: list[tuple[HtmlElement, HtmlElement, int, str | None, HtmlElement | None, str | None]] = []
+    undo: list[tuple[Element, Element, int, str | None, Element | None, str | None]] = []
     try:
         for element in elements:
             parent = element.getparent()

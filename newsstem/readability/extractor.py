@@ -12,15 +12,21 @@ import logging
 from dataclasses import dataclass
 from urllib.parse import urljoin
 
-from lxml.html import HtmlElement, tostring
+from lxml import etree
 
 from newsstem.readability.cleaning import Removal, assemble, clean_article
-from newsstem.readability.document import Page, detached, find_unlikely, load_page
-from newsstem.readability.measure import Measure, link_density, text_weight
+from newsstem.readability.document import Page, detached, load_page
+from newsstem.readability.measure import Measure, capped_weight, link_density
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.render import element_text
-from newsstem.readability.scoring import best_candidate, score_candidates, select_siblings
+from newsstem.readability.scoring import (
+    add_segments,
+    best_candidate,
+    score_candidates,
+    select_siblings,
+)
 from newsstem.readability.title import clean_title
+from newsstem.readability.tree import Element, make_links_absolute, strip_presentation, text_of
 
 __all__ = ["Extraction", "extract"]
 
@@ -40,9 +46,9 @@ class Extraction:
 @dataclass(frozen=True)
 class _Attempt:
     flags: Flags
-    article: HtmlElement
+    article: Element
     text: str
-    length: float
+    length: float  # weighted text length, exact below retry_length (all the sieve compares)
     found_candidate: bool
     removals: tuple[Removal, ...]
 
@@ -65,22 +71,22 @@ def extract(html: str | bytes, url: str | None = None, options: Options | None =
     page = load_page(html)
     if isinstance(page, str):
         return Extraction(title="", body="", body_html="", reason=page)
-    title = clean_title(page.title, (h.text_content() for h in page.body.iter("h1", "h2")))
+    title = clean_title(page.title, (text_of(h) for h in page.body.iter("h1", "h2")))
     attempt = _sieve(page, options)
     reason = _rejection(attempt, options)
+    if logger.isEnabledFor(logging.DEBUG):
+        _log_attempt(attempt, reason, url)
     if reason:
-        logger.debug("no article (%s) at %s", reason, url)
         return Extraction(title=title, body="", body_html="", reason=reason)
     return Extraction(title=title, body=attempt.text, body_html=_article_html(attempt.article, url, page))
 
 
 def _sieve(page: Page, options: Options) -> _Attempt:
     """Run attempts with ever more lenient flags until one has enough text; keep the longest."""
-    unlikely = find_unlikely(page.body)
     best: _Attempt | None = None
     flags: Flags | None = Flags()
     while flags is not None:
-        with detached(unlikely if flags.strip_unlikelys else ()):
+        with detached(page.unlikely if flags.strip_unlikelys else ()):
             attempt = _grab_article(page.body, flags, options)
         if best is None or attempt.length > best.length:
             best = attempt
@@ -91,11 +97,15 @@ def _sieve(page: Page, options: Options) -> _Attempt:
     return best
 
 
-def _grab_article(body: HtmlElement, flags: Flags, options: Options) -> _Attempt:
+def _grab_article(body: Element, flags: Flags, options: Options) -> _Attempt:
     measure = Measure(options)
     scores = score_candidates(body, flags, options, measure)
     best = best_candidate(scores, options)
-    selected = select_siblings(best, scores, options, measure) if best is not None else [body]
+    if best is None:
+        selected = [body]
+    else:
+        selected = select_siblings(best, scores, options, measure)
+        selected = add_segments(best, selected, scores, options, measure)
     article, copied_scores = assemble(selected, scores)
     removals = clean_article(article, copied_scores, flags, options)
     text = element_text(article)
@@ -103,10 +113,16 @@ def _grab_article(body: HtmlElement, flags: Flags, options: Options) -> _Attempt
         flags=flags,
         article=article,
         text=text,
-        length=text_weight(text, options.cjk_char_weight),
+        length=capped_weight(text, options.retry_length, options.cjk_char_weight),
         found_candidate=best is not None,
         removals=tuple(removals),
     )
+
+
+def _log_attempt(attempt: _Attempt, reason: str | None, url: str | None) -> None:
+    logger.debug("%s at %s with %s", reason or "article", url, attempt.flags)
+    for removal in attempt.removals:
+        logger.debug("removed <%s class/id=%r>: %s", removal.tag, removal.names, removal.reason)
 
 
 def _rejection(attempt: _Attempt, options: Options) -> str | None:
@@ -117,9 +133,10 @@ def _rejection(attempt: _Attempt, options: Options) -> str | None:
     return None
 
 
-def _article_html(article: HtmlElement, url: str | None, page: Page) -> str:
+def _article_html(article: Element, url: str | None, page: Page) -> str:
     if url:
         base = page.root.find("head/base")
         base_url = urljoin(url, base.get("href", "")) if base is not None else url
-        article.make_links_absolute(base_url, resolve_base_href=False, handle_failures="discard")
-    return tostring(article, encoding="unicode")
+        make_links_absolute(article, base_url)
+    strip_presentation(article)
+    return etree.tostring(article, method="html", encoding="unicode")

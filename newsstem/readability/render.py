@@ -10,16 +10,14 @@ return HTML are compared on equal terms.
 from __future__ import annotations
 
 from lxml import etree
-from lxml.html import HTMLParser, HtmlElement
 
+from newsstem.readability.tree import Element, parser, text_of
 from newsstem.text import normalize_space
 
 __all__ = ["element_text", "html_text"]
 
 _BLOCK = frozenset(
-    "address article aside blockquote body caption center dd details dialog dir div dl dt "
-    "fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr html legend "
-    "li main menu nav ol p pre section summary table tbody tfoot thead tr ul".split()
+    ["address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details", "dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "html", "legend", "li", "main", "menu", "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "tfoot", "thead", "tr", "ul"]
 )
 _CELL = frozenset({"td", "th"})
 _SKIPPED = frozenset({"script", "style", "noscript", "template", "head", "title"})
@@ -51,11 +49,11 @@ class _Paragraphs:
             self.done.append(block)
 
 
-def element_text(element: HtmlElement) -> str:
+def element_text(element: Element) -> str:
     """The text of ``element`` and its descendants, one paragraph per block.
 
-    >>> from lxml.html import fragment_fromstring as f
-    >>> element_text(f("<div><h2>Title</h2>Some <b>bold</b>\\n text<br>next<ul><li>a</li><li>b</li></ul></div>"))
+    >>> f = etree.fromstring
+    >>> element_text(f("<div><h2>Title</h2>Some <b>bold</b>\\n text<br/>next<ul><li>a</li><li>b</li></ul></div>"))
     'Title\\n\\nSome bold text\\n\\nnext\\n\\na\\n\\nb'
     >>> element_text(f("<table><tr><td>1</td><td>2</td></tr><tr><td>3</td></tr></table>"))
     '1 2\\n\\n3'
@@ -73,7 +71,7 @@ def element_text(element: HtmlElement) -> str:
                 skipping += 1
                 continue
             if tag == "pre":
-                out.add_preformatted(node.text_content())
+                out.add_preformatted(text_of(node))
                 skipping += 1  # its text is taken whole
                 continue
             if tag in _BLOCK or tag == "br":
@@ -104,5 +102,5 @@ def html_text(html: str) -> str:
     ''
     """
     data = html.replace("\x00", "").encode("utf-8", "replace")
-    root = etree.fromstring(data, HTMLParser(encoding="utf-8")) if data.strip() else None
+    root = etree.fromstring(data, parser()) if data.strip() else None
     return element_text(root) if root is not None else ""

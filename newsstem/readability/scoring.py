@@ -1,19 +1,18 @@
 """Candidate scoring, best-candidate choice and sibling merge (seed 000, seed 002).
 
-Paragraphs (``p``, ``pre``, ``td``, ``blockquote``, and ``div``s without block children)
-earn ``1 + commas + min(length / 100, 3)`` points that go to their ancestors: all to
-the parent, half to the grandparent. Each ancestor starts from a tag score plus its
+Paragraphs (``p``, ``pre``, ``td``, ``blockquote``, ``div``s without block children, and
+the text runs between the blocks of other ``div``s) earn ``1 + commas + min(length / 100,
+3)`` points that go to their ancestors: all to the parent, half to the grandparent, less
+further up (``Options.ancestor_shares``). Each ancestor starts from a tag score plus its
 class weight, and ends scaled by ``1 - link density``. The best-scoring ancestor is the
 article's core; its siblings join it when they score near it or read as prose.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
-from lxml.html import HtmlElement
-
-from newsstem.readability.measure import Measure, class_weight, text_weight
+from newsstem.readability.measure import Measure, capped_weight, class_weight
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.patterns import (
     COMMAS,
@@ -22,21 +21,82 @@ from newsstem.readability.patterns import (
     SENTENCE_END,
     TAG_SCORES,
 )
+from newsstem.readability.tree import Element, text_of
 
-__all__ = ["score_candidates", "best_candidate", "select_siblings"]
+__all__ = [
+    "CandidateScores",
+    "add_segments",
+    "best_candidate",
+    "score_candidates",
+    "select_siblings",
+]
 
 # Inline elements: a <div> mixing them with text and blocks holds paragraphs of its own.
 _INLINE = frozenset(
-    "a abbr b bdi bdo big cite code del dfn em font i ins kbd label mark q s samp small "
-    "span strike strong sub sup time tt u var".split()
+    ["a", "abbr", "b", "bdi", "bdo", "big", "cite", "code", "del", "dfn", "em", "font", "i", "ins", "kbd", "label", "mark", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var"]
 )
 
 
+class CandidateScores(Mapping[Element, float]):
+    """Content scores of the candidates, scaled by ``1 - link density`` when first read.
+
+    Link density reads a candidate's whole text, and the candidates high in the tree
+    hold most of the page: scaling lazily skips the many that never matter (ranking
+    stops once the unscaled scores left cannot reach the top, since scaling only
+    lowers a positive score). This halved the scoring time.
+    """
+
+    def __init__(self, points: dict[Element, float], measure: Measure) -> None:
+        self._points = points  # unscaled, in the order candidates were met
+        self._measure = measure
+        self._scaled: dict[Element, float] = {}
+
+    def __contains__(self, element: Element) -> bool:
+        return element in self._points
+
+    def __len__(self) -> int:
+        return len(self._points)
+
+    def __iter__(self) -> Iterator[Element]:
+        return iter(self._points)
+
+    def get(self, element: Element, default: float | None = None) -> float | None:
+        scaled = self._scaled.get(element)
+        if scaled is None:
+            points = self._points.get(element)
+            if points is None:
+                return default
+            density = self._measure.link_density(element)
+            scaled = self._scaled[element] = points * (1.0 - density)
+        return scaled
+
+    def __getitem__(self, element: Element) -> float:
+        score = self.get(element)
+        if score is None:
+            raise KeyError(element)
+        return score
+
+    def top(self, count: int) -> list[Element]:
+        """The ``count`` best candidates by scaled score; ties go to the earlier one."""
+        order = {element: index for index, element in enumerate(self._points)}
+        ranked: list[Element] = []
+        floor = float("-inf")
+        for element in sorted(self._points, key=self._points.__getitem__, reverse=True):
+            if len(ranked) >= count and max(self._points[element], 0.0) < floor:
+                break
+            ranked.append(element)
+            ranked.sort(key=lambda e: (-self[e], order[e]))
+            del ranked[count:]
+            if len(ranked) >= count:
+                floor = self[ranked[-1]]
+        return ranked
+
+
 def score_candidates(
-    body: HtmlElement, flags: Flags, options: Options, measure: Measure
-) -> dict[HtmlElement, float]:
-    """Score every ancestor of a paragraph; return element -> score, in document order."""
-    scores: dict[HtmlElement, float] = {}
+    body: Element, flags: Flags, options: Options, measure: Measure
+) -> CandidateScores:
+    """Score every ancestor of a paragraph (unscaled points, scaled when read)."""
+    scores: dict[Element, float] = {}
     for element in body.iter(*SCORED_TAGS, "div"):
         if element.tag == "div" and measure.has_block(element):
             for run in _text_runs(element):
@@ -44,14 +104,17 @@ def score_candidates(
             continue
         points = _paragraph_points(measure.text(element), options)
         _credit(element.getparent(), points, scores, flags, options)
-    for element, score in scores.items():
-        scores[element] = score * (1.0 - measure.link_density(element))
-    return scores
+    return CandidateScores(scores, measure)
 
 
 def _paragraph_points(text: str, options: Options) -> float:
     """Readability's paragraph score; 0 for a paragraph too short to count."""
-    length = text_weight(text, options.cjk_char_weight)
+    text = text.strip()
+    if len(text) * max(1.0, options.cjk_char_weight) < options.min_paragraph_length:
+        return 0.0  # short whatever its characters: skip the regex count
+    length = capped_weight(
+        text, options.length_per_point * options.max_length_points, options.cjk_char_weight
+    )
     if length < options.min_paragraph_length:
         return 0.0
     commas = len(COMMAS.findall(text))
@@ -59,9 +122,9 @@ def _paragraph_points(text: str, options: Options) -> float:
 
 
 def _credit(
-    parent: HtmlElement | None,
+    parent: Element | None,
     points: float,
-    scores: dict[HtmlElement, float],
+    scores: dict[Element, float],
     flags: Flags,
     options: Options,
 ) -> None:
@@ -78,20 +141,20 @@ def _credit(
         node = node.getparent()
 
 
-def _initial_score(element: HtmlElement, flags: Flags, options: Options) -> float:
+def _initial_score(element: Element, flags: Flags, options: Options) -> float:
     score = TAG_SCORES.get(element.tag, 0)
     if flags.weight_classes:
         score += class_weight(element, options.class_weight)
     return float(score)
 
 
-def _text_runs(div: HtmlElement) -> Iterator[str]:
+def _text_runs(div: Element) -> Iterator[str]:
     """Text between the block children of a <div>: each run reads as a paragraph."""
     run = [div.text or ""]
     for child in div:
         inline = child.tag in _INLINE and next(child.iterdescendants("br", *DIV_TO_P_BLOCKS), None) is None
         if inline:
-            run.append(child.text_content())
+            run.append(text_of(child))
         else:
             yield "".join(run)
             run = []
@@ -99,7 +162,7 @@ def _text_runs(div: HtmlElement) -> Iterator[str]:
     yield "".join(run)
 
 
-def best_candidate(scores: dict[HtmlElement, float], options: Options) -> HtmlElement | None:
+def best_candidate(scores: CandidateScores, options: Options) -> Element | None:
     """The top-scoring candidate, moved up the tree when the content is spread out.
 
     Mozilla Readability's refinements: when several near-top candidates share an
@@ -109,7 +172,7 @@ def best_candidate(scores: dict[HtmlElement, float], options: Options) -> HtmlEl
     """
     if not scores:
         return None
-    ranked = sorted(scores, key=scores.__getitem__, reverse=True)[: options.top_candidates]
+    ranked = scores.top(options.top_candidates)
     best = ranked[0]
     best_score = scores[best]
     if best_score <= 0:
@@ -130,7 +193,7 @@ def best_candidate(scores: dict[HtmlElement, float], options: Options) -> HtmlEl
     return best
 
 
-def _ancestors_below_body(element: HtmlElement) -> Iterator[HtmlElement]:
+def _ancestors_below_body(element: Element) -> Iterator[Element]:
     for ancestor in element.iterancestors():
         if ancestor.tag in ("body", "html"):
             return
@@ -138,11 +201,11 @@ def _ancestors_below_body(element: HtmlElement) -> Iterator[HtmlElement]:
 
 
 def select_siblings(
-    best: HtmlElement, scores: dict[HtmlElement, float], options: Options, measure: Measure
-) -> list[HtmlElement]:
+    best: Element, scores: CandidateScores, options: Options, measure: Measure
+) -> list[Element]:
     """The best candidate and the siblings that belong with it, in document order."""
     parent = best.getparent()
-    if parent is None or best.tag == "body":
+    if parent is None or best.tag in ("body", "html"):
         return [best]
     best_score = scores.get(best, 0.0)
     threshold = max(options.sibling_min_score, best_score * options.sibling_score_ratio)
@@ -151,30 +214,67 @@ def select_siblings(
     for sibling in parent:
         if not isinstance(sibling.tag, str):
             continue
-        if sibling is best or _joins(sibling, best_class, best_score, threshold, scores, options, measure):
+        score = scores.get(sibling)
+        if score is not None and best_class and sibling.get("class") == best_class:
+            score += best_score * options.same_class_bonus
+        if (
+            sibling is best
+            or (score is not None and score >= threshold)
+            or _reads_as_prose(sibling, options, measure)
+        ):
             selected.append(sibling)
     return selected
 
 
-def _joins(
-    sibling: HtmlElement,
-    best_class: str | None,
-    best_score: float,
-    threshold: float,
-    scores: dict[HtmlElement, float],
-    options: Options,
-    measure: Measure,
-) -> bool:
-    score = scores.get(sibling)
-    if score is not None:
-        if best_class and sibling.get("class") == best_class:
-            score += best_score * options.same_class_bonus
-        if score >= threshold:
-            return True
+def _reads_as_prose(sibling: Element, options: Options, measure: Measure) -> bool:
+    """A paragraph sibling: long with few links, or short without links but with a stop."""
     if not measure.reads_as_paragraph(sibling):
         return False
-    length = measure.weight(sibling)
+    length = measure.weight(sibling, options.sibling_long_paragraph + 1)
     density = measure.link_density(sibling)
     if length > options.sibling_long_paragraph:
         return density < options.sibling_link_density
     return density == 0.0 and SENTENCE_END.search(measure.text(sibling).strip()) is not None
+
+
+def add_segments(
+    best: Element,
+    selected: list[Element],
+    scores: CandidateScores,
+    options: Options,
+    measure: Measure,
+) -> list[Element]:
+    """The selection plus the other segments of a split article, in document order.
+
+    Pages that break a story with ads or embeds repeat its container
+    (``<div class="story-body">`` twice in one ``<article>``): a candidate of the best's
+    tag, sharing a class name with it, scoring like a joining sibling and not link-heavy,
+    inside the same ``<article>`` or ``<main>``, is a segment (python-readability 0.9).
+    """
+    frame = next((a for a in best.iterancestors() if a.tag in ("article", "main")), None)
+    best_classes = set((best.get("class") or "").split())
+    if frame is None or not best_classes:
+        return selected
+    threshold = max(options.sibling_min_score, scores.get(best, 0.0) * options.sibling_score_ratio)
+    taken = set(selected)
+    segments = [
+        candidate
+        for candidate in scores
+        if candidate.tag == best.tag
+        and candidate not in taken
+        and best_classes.intersection((candidate.get("class") or "").split())
+        and scores[candidate] >= threshold
+        and measure.link_density(candidate) <= options.segment_link_density
+    ]
+    if not segments:
+        return selected
+    order = {element: index for index, element in enumerate(frame.getroottree().iter())}
+    for segment in sorted(segments, key=order.__getitem__):
+        ancestors = set(segment.iterancestors())
+        if frame in ancestors and not ancestors & taken and not _holds_any(segment, taken):
+            taken.add(segment)
+    return sorted(taken, key=order.__getitem__)
+
+
+def _holds_any(element: Element, elements: set[Element]) -> bool:
+    return any(descendant in elements for descendant in element.iterdescendants())

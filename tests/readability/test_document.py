@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from lxml.html import tostring
+from lxml.etree import tostring
 
-from newsstem.readability.document import Page, detached, find_unlikely, load_page
+from newsstem.readability.document import Page, detached, load_page
+from newsstem.readability.tree import text_of
 
 
 def load(html: str) -> Page:
@@ -20,7 +21,7 @@ def test_scripts_styles_and_hidden_elements_are_gone():
         "<style>p {}</style><p style='color: red'>visible</p></body></html>"
     )
     assert page.title == "A title"
-    assert page.body.text_content() == "keptvisible"
+    assert text_of(page.body) == "keptvisible"
 
 
 def test_unlikely_names_and_roles_are_found_but_maybe_names_are_kept():
@@ -30,8 +31,8 @@ def test_unlikely_names_and_roles_are_found_but_maybe_names_are_kept():
         "<nav role='navigation'>nav</nav><div class='footer'><article>story</article></div>"
         "<p>text</p></body>"
     )
-    found = find_unlikely(page.body)
-    assert [e.text_content() for e in found] == ["sideinner", "talk", "nav"]
+    found = page.unlikely
+    assert [text_of(e) for e in found] == ["sideinner", "talk", "nav"]
 
 
 def test_detached_elements_come_back_exactly_with_their_tails():
@@ -41,10 +42,10 @@ def test_detached_elements_come_back_exactly_with_their_tails():
     )
     page = load(html)
     before = tostring(page.body)
-    unlikely = find_unlikely(page.body)
+    unlikely = page.unlikely
     assert len(unlikely) == 2
     with detached(unlikely):
-        assert page.body.text_content() == "onetail after menutwoend"
+        assert text_of(page.body) == "onetail after menutwoend"
     assert tostring(page.body) == before
 
 
@@ -52,3 +53,31 @@ def test_bad_documents_give_a_reason():
     assert load_page(b"") == "empty document"
     assert load_page("<!-- only a comment -->") == "empty document"
     assert load_page("<html><head><title>no body</title></head></html>") == "empty document"
+
+
+def test_content_left_in_head_by_the_parser_is_still_read():
+    # An unknown tag before <body> keeps libxml2 inside <head>: no <body> element at all.
+    page = load("<html><head><title>T</title><mbox><table><tr><td>Story text here.</td></tr>"
+                "</table></mbox></head></html>")
+    assert page.title == "T"
+    assert text_of(page.body).strip() == "Story text here."
+
+
+def test_a_title_never_closed_does_not_swallow_the_page():
+    prose = "A paragraph of the story, long enough to count, with commas, and words. " * 3
+    page = load(
+        "<html><head><title>Storm hits the coast\nfunction x() { return 1; }"
+        f"<body><div><p>{prose}</p><p>{prose}</p></div></body></html>"
+    )
+    assert page.title == "Storm hits the coast"
+    assert text_of(page.body).count("A paragraph of the story") == 6
+
+
+def test_content_after_a_stray_body_end_tag_is_still_read():
+    prose = "A paragraph of the story, long enough to count, with commas, and words. "
+    page = load(
+        "<html><head><title>T</title></head><table><tr><td>menu</td></tr></table></body>"
+        f"</td></tr></table><table><tr><td><p>{prose}</p></td></tr></table></html>"
+    )
+    assert "A paragraph of the story" in text_of(page.body)
+    assert "menu" in text_of(page.body) and "T" not in text_of(page.body)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from lxml.html import fragment_fromstring
+from lxml import etree
 
 from newsstem.readability.render import element_text, html_text
+from newsstem.readability.tree import parser
 
 
 def text(html: str) -> str:
-    return element_text(fragment_fromstring(html))
+    body = etree.fromstring(html.encode("utf-8"), parser()).find("body")
+    return element_text(body[0])
 
 
 def test_blocks_and_breaks_make_paragraphs_and_inline_text_flows():

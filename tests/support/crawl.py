@@ -16,6 +16,8 @@ TEST_SETTINGS = {
     "AUTOTHROTTLE_ENABLED": "False",
     "LOG_LEVEL": "INFO",
     "HTTPCACHE_ENABLED": "False",
+    # No URL store unless a test asks for one: crawls must not share history.
+    "NEWSSTEM_URLDB": "",
 }
 
 

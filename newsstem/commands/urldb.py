@@ -1,0 +1,216 @@
+"""``scrapy urldb``: look into the URL store and prune it.
+
+::
+
+    scrapy urldb stats                        entries, exported, size, time range
+    scrapy urldb show URL [URL ...]           what the store knows about URLs
+    scrapy urldb prune --older-than 30d       remove entries not seen for 30 days
+              [--dry-run] [--wait SECONDS]
+
+``--urldb URI`` picks a store (default: the ``NEWSSTEM_URLDB`` setting).
+``prune`` takes the store's exclusive lease: it refuses to run while a crawl
+holds the store (or waits for it with ``--wait``), and crawls do not start
+while it runs. Exit status: 0 done, 1 store error or URL not found, 2 usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import TYPE_CHECKING
+
+from scrapy.commands import ScrapyCommand
+from scrapy.exceptions import UsageError
+from w3lib.url import canonicalize_url
+
+from newsstem import defaults
+from newsstem.urldb import (
+    StoreBusy,
+    StoreError,
+    UrlStore,
+    format_time,
+    open_store,
+    parse_age,
+    url_key,
+)
+
+if TYPE_CHECKING:
+    from newsstem.urldb import Lease
+
+ACTIONS = ("stats", "show", "prune")
+# While --wait runs, try to take the lease this often (seconds).
+WAIT_POLL_SECONDS = 1.0
+
+
+class Command(ScrapyCommand):
+    requires_project = False
+    requires_crawler_process = False
+    default_settings = {"LOG_ENABLED": False}
+
+    def syntax(self) -> str:
+        return "stats | show URL [URL ...] | prune --older-than AGE [--dry-run] [--wait SECONDS]"
+
+    def short_desc(self) -> str:
+        return "Show figures of the URL store, look up URLs, prune stale entries"
+
+    def long_desc(self) -> str:
+        return (
+            "stats: entries, exported articles, size and time range of the store. "
+            "show URL: first seen, last seen and export time of URLs. "
+            "prune --older-than 30d: remove entries whose URL was not seen for that long "
+            "(units s m h d w); it refuses while a crawl holds the store unless --wait is given. "
+            "The store is NEWSSTEM_URLDB, or --urldb URI."
+        )
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        super().add_options(parser)
+        parser.add_argument("--urldb", metavar="URI", help="the store (default: NEWSSTEM_URLDB)")
+        parser.add_argument(
+            "--older-than", metavar="AGE", help="prune: entries not seen for AGE (30d, 12h, 2w)"
+        )
+        parser.add_argument(
+            "--dry-run", action="store_true", help="prune: only count what would go"
+        )
+        parser.add_argument(
+            "--wait",
+            metavar="SECONDS",
+            type=float,
+            default=0.0,
+            help="prune: wait this long for running crawls to end (default: refuse)",
+        )
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        if not args or args[0] not in ACTIONS:
+            raise UsageError(f"give one of: {', '.join(ACTIONS)}", print_help=False)
+        action, rest = args[0], args[1:]
+        if action == "show" and not rest:
+            raise UsageError("show needs at least one URL", print_help=False)
+        if action != "show" and rest:
+            raise UsageError(f"{action} takes no arguments besides options", print_help=False)
+        age = None
+        if action == "prune":
+            if not opts.older_than:
+                raise UsageError(
+                    "prune needs --older-than AGE, e.g. --older-than 30d", print_help=False
+                )
+            try:
+                age = parse_age(opts.older_than)
+            except ValueError as exc:
+                raise UsageError(f"--older-than: {exc}", print_help=False) from None
+            if opts.wait < 0:
+                raise UsageError("--wait must be >= 0", print_help=False)
+        uri = (
+            opts.urldb
+            if opts.urldb is not None
+            else self.settings.get("NEWSSTEM_URLDB", defaults.NEWSSTEM_URLDB)
+        )
+        if not uri:
+            raise UsageError(
+                "the URL store is switched off (NEWSSTEM_URLDB is empty); give --urldb URI",
+                print_help=False,
+            )
+        try:
+            from newsstem.urldb.middleware import project_data_dir
+
+            with open_store(uri, project_data_dir) as store:
+                if action == "stats":
+                    self._stats(store)
+                elif action == "show":
+                    self.exitcode = self._show(store, rest)
+                else:
+                    self._prune(store, age, opts.dry_run, opts.wait)
+        except StoreError as exc:
+            print(f"newsstem: URL store error: {exc}", file=sys.stderr)
+            self.exitcode = 1
+
+    def _stats(self, store: UrlStore) -> None:
+        stats = store.stats()
+        _table(
+            [
+                ("store", store.uri),
+                ("entries", str(stats.entries)),
+                ("exported", str(stats.exported)),
+                ("size", f"{_size(stats.size_bytes)} ({stats.size_bytes} bytes)"),
+                (
+                    "first seen",
+                    _range(stats.first_seen_min, stats.first_seen_max),
+                ),
+                (
+                    "last seen",
+                    _range(stats.last_seen_min, stats.last_seen_max),
+                ),
+            ]
+        )
+
+    def _show(self, store: UrlStore, urls: list[str]) -> int:
+        keys = [url_key(url) for url in urls]
+        found = store.lookup(keys)
+        status = 0
+        for n, (url, key) in enumerate(zip(urls, keys)):
+            if n:
+                print()
+            entry = found.get(key)
+            rows = [("url", url), ("canonical", canonicalize_url(url)), ("key", key.hex())]
+            if entry is None:
+                rows.append(("status", "not in the store"))
+                status = 1
+            else:
+                rows += [
+                    ("first seen", format_time(entry.first_seen)),
+                    ("last seen", format_time(entry.last_seen)),
+                    ("exported", format_time(entry.exported_at) if entry.exported_at else "never"),
+                ]
+            _table(rows)
+        return status
+
+    def _prune(self, store: UrlStore, age: int, dry_run: bool, wait: float) -> None:
+        cutoff = int(time.time()) - age
+        lease = _take_exclusive(store, wait)
+        try:
+            removed = store.prune(
+                cutoff, dry_run=dry_run, progress=lambda done, total: lease.renew()
+            )
+        finally:
+            lease.release()
+        entries = store.stats().entries
+        since = format_time(cutoff)
+        if dry_run:
+            print(f"would remove {removed} of {entries} entries (not seen since {since})")
+        else:
+            print(f"removed {removed} entries not seen since {since}; {entries} remain")
+
+
+def _take_exclusive(store: UrlStore, wait: float) -> Lease:
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            return store.lease(exclusive=True)
+        except StoreBusy:
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(min(WAIT_POLL_SECONDS, max(0.0, deadline - time.monotonic())))
+
+
+def _range(oldest: int | None, newest: int | None) -> str:
+    return f"oldest {format_time(oldest)}, newest {format_time(newest)}"
+
+
+def _table(rows: list[tuple[str, str]]) -> None:
+    width = max(len(name) for name, _ in rows)
+    for name, value in rows:
+        print(f"{name:<{width}}  {value}")
+
+
+def _size(size: int) -> str:
+    """Bytes for people.
+
+    >>> _size(512), _size(3 * 1024 * 1024)
+    ('512 B', '3.0 MiB')
+    """
+    value = float(size)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if value < 1024 or unit == "GiB":
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    raise AssertionError("unreachable")

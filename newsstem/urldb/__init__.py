@@ -1,0 +1,121 @@
+"""The persistent URL store: recurring crawls skip known articles, lose nothing, prune stale URLs.
+
+One setting chooses the backend, ``NEWSSTEM_URLDB``, a URI:
+
+``sqlite:///relative/path.sqlite``
+    a SQLite file relative to Scrapy's project data dir (``.scrapy/``, like
+    HTTPCACHE_DIR); the default is ``sqlite:///newsstem-urldb.sqlite``;
+``sqlite:////absolute/path.sqlite``
+    a SQLite file anywhere (four slashes: the path starts with ``/``);
+``redis://[:password@]host:port/db[?prefix=name]``
+    a Redis database shared by several processes or machines (also
+    ``rediss://`` and ``unix:///path.sock?db=N``);
+``""``
+    no store.
+
+The store itself (:mod:`~newsstem.urldb.store` and the backends) is plain
+Python; the Scrapy glue is :mod:`~newsstem.urldb.middleware` and
+:mod:`~newsstem.urldb.feeds`, and ``scrapy urldb`` is
+:mod:`newsstem.commands.urldb`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from newsstem.urldb.store import (
+    Lease,
+    StoreBusy,
+    StoreError,
+    StoreStats,
+    UrlEntry,
+    UrlStore,
+    format_time,
+    parse_age,
+    url_key,
+)
+
+__all__ = [
+    "Lease",
+    "StoreBusy",
+    "StoreError",
+    "StoreStats",
+    "StoreUri",
+    "UrlEntry",
+    "UrlStore",
+    "format_time",
+    "open_store",
+    "parse_age",
+    "parse_uri",
+    "url_key",
+]
+
+_SQLITE = "sqlite://"
+_REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+_EXAMPLES = (
+    "sqlite:///name.sqlite (in the project's .scrapy/ dir), sqlite:////absolute/path.sqlite, "
+    "redis://host:port/db, or an empty value to switch the store off"
+)
+
+
+@dataclass(frozen=True)
+class StoreUri:
+    """A parsed ``NEWSSTEM_URLDB`` value: a SQLite path or a Redis URL.
+
+    >>> parse_uri("sqlite:///urldb.sqlite")
+    StoreUri(backend='sqlite', target='urldb.sqlite')
+    >>> parse_uri("sqlite:////var/lib/urldb.sqlite").is_relative
+    False
+    >>> parse_uri("redis://127.0.0.1:6379/0").backend
+    'redis'
+    """
+
+    backend: str  # "sqlite" or "redis"
+    target: str  # the file path, or the Redis URL
+
+    @property
+    def is_relative(self) -> bool:
+        return self.backend == "sqlite" and not Path(self.target).is_absolute()
+
+
+def parse_uri(uri: str) -> StoreUri:
+    """Check the syntax of a store URI (nothing is opened); StoreError if it is not one."""
+    uri = uri.strip()
+    if uri.startswith(_SQLITE):
+        if not uri.startswith(_SQLITE + "/"):
+            raise StoreError(
+                f"URL store URI {uri!r}: write sqlite:/// then the path; use {_EXAMPLES}"
+            )
+        path = uri[len(_SQLITE) + 1 :]
+        if not path or path.endswith("/") or "?" in path:
+            raise StoreError(f"URL store URI {uri!r} does not name a file; use {_EXAMPLES}")
+        return StoreUri("sqlite", path)
+    if uri.startswith(_REDIS_SCHEMES):
+        return StoreUri("redis", uri)
+    raise StoreError(f"URL store URI {uri!r} is not one newsstem knows; use {_EXAMPLES}")
+
+
+def open_store(uri: str | StoreUri, data_dir: Callable[[], str] | None = None) -> UrlStore:
+    """Open (creating if needed) the store a URI names, or raise :class:`StoreError`.
+
+    ``data_dir`` gives the directory relative SQLite paths are in (Scrapy's
+    project data dir in crawls and commands); it is only called for them.
+    Redis connections are checked at once, so a wrong URL fails here.
+    """
+    spec = parse_uri(uri) if isinstance(uri, str) else uri
+    if spec.backend == "sqlite":
+        from newsstem.urldb.sqlite_store import SqliteUrlStore
+
+        path = Path(spec.target)
+        if spec.is_relative:
+            if data_dir is None:
+                raise StoreError(
+                    f"URL store path {spec.target!r} is relative; give an absolute one"
+                )
+            path = Path(data_dir(), path)
+        return SqliteUrlStore(path)
+    from newsstem.urldb.redis_store import RedisUrlStore
+
+    return RedisUrlStore.from_uri(spec.target)

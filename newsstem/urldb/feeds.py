@@ -1,0 +1,251 @@
+"""Local feed files whose contents can be made durable on demand, and which feeds can be.
+
+The URL store may record an article as exported only once its line is safely
+on disk: Scrapy's ``FileFeedStorage`` writes through a userspace buffer and
+never fsyncs, so a ``kill -9`` loses the buffered lines, and a store that had
+already marked them would never export those articles again.
+
+:class:`DurableFileFeedStorage` (registered for local paths and ``file://``
+URIs in ``FEED_STORAGES``) keeps what the exporter writes in memory and
+writes it to the file in whole lines; :meth:`~DurableFileFeedStorage.sync`
+(called by the URL store middleware before it records a batch of exports)
+writes the rest and fsyncs. So after a hard kill the file holds whole items
+only, and every item the store marked is in it. Appending (``-o``) to a file
+that a killed run left with a cut last line first removes that fragment.
+
+:func:`plan_feeds` tells, for each configured feed, whether its items can be
+marked after such a sync (local files in a line format) or only when the
+crawl has finished and the feed was stored (stdout, S3, FTP, compressed or
+JSON/XML files, other storages).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlparse
+
+from scrapy.extensions.feedexport import FeedExporter, FileFeedStorage
+
+if TYPE_CHECKING:
+    from scrapy import Spider
+    from scrapy.crawler import Crawler
+    from scrapy.signalmanager import SignalManager
+
+logger = logging.getLogger(__name__)
+
+#: signal sent with ``storage=`` when a :class:`DurableFileFeedStorage` opens its file
+feed_storage_opened = object()
+
+# Formats whose files stay readable up to the last whole record after a hard
+# kill (JSON and XML need their closing bracket/tag; pickle/marshal streams are
+# not line-delimited, so a cut record cannot be found and removed).
+LINE_FORMATS = frozenset({"jsonlines", "jsonl", "jl", "csv"})
+# Whole lines accumulate in memory up to this size before being written
+# (without a URL store nobody calls sync(); this bounds the memory).
+WRITE_BYTES = 256 * 1024
+
+
+class LineBatchFile:
+    """A write-only binary file that reaches the disk in whole lines.
+
+    ``write`` only appends to memory; when more than ``WRITE_BYTES`` are held,
+    everything up to the last newline is written. :meth:`sync` writes all of
+    it and fsyncs. The exporter writes complete items between two syncs, so
+    the file never ends inside an item unless the OS itself is cut off mid-write.
+    """
+
+    def __init__(self, path: Path, mode: str) -> None:
+        self.name = str(path)
+        self._fd = os.open(
+            path, os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if mode == "w" else os.O_APPEND), 0o644
+        )
+        self._pending = bytearray()
+        self._directory = path.parent
+        self._directory_synced = False
+        self.closed = False
+
+    # The parts of the io API that exporters (and TextIOWrapper for CSV) use.
+    def writable(self) -> bool:
+        return True
+
+    def readable(self) -> bool:
+        return False
+
+    def seekable(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def write(self, data: bytes | bytearray | memoryview) -> int:
+        if self.closed:
+            raise ValueError("write to a closed feed file")
+        self._pending += data
+        if len(self._pending) > WRITE_BYTES:
+            cut = self._pending.rfind(b"\n") + 1
+            if cut == 0 and len(self._pending) > 4 * WRITE_BYTES:
+                cut = len(self._pending)  # no newline at all (binary output): write anyway
+            self._write_out(cut)
+        return len(data)
+
+    def _write_out(self, size: int) -> None:
+        view = memoryview(self._pending)[:size]
+        try:
+            while view:
+                written = os.write(self._fd, view)
+                view = view[written:]
+        finally:
+            view.release()
+        del self._pending[:size]
+
+    def flush(self) -> None:
+        if not self.closed:
+            self._write_out(len(self._pending))
+
+    def sync(self) -> None:
+        """Write everything held and fsync: what was written so far survives a crash."""
+        if not self.closed:
+            self.flush()
+            os.fsync(self._fd)
+            if not self._directory_synced:  # a new file's name must survive a power cut too
+                _fsync_directory(self._directory)
+                self._directory_synced = True
+
+    def close(self) -> None:
+        if not self.closed:
+            try:
+                self.sync()
+            finally:
+                self.closed = True
+                os.close(self._fd)
+
+    def __enter__(self) -> LineBatchFile:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+class DurableFileFeedStorage(FileFeedStorage):
+    """``FileFeedStorage`` with whole-line writes, :meth:`sync`, and an fsync when stored."""
+
+    def __init__(
+        self,
+        uri: str,
+        *,
+        feed_options: dict[str, Any] | None = None,
+        signals: SignalManager | None = None,
+    ) -> None:
+        super().__init__(uri, feed_options=feed_options)
+        self.format = (feed_options or {}).get("format")
+        self.signals = signals
+        self.file: LineBatchFile | None = None
+
+    @classmethod
+    def from_crawler(
+        cls, crawler: Crawler, uri: str, *, feed_options: dict[str, Any] | None = None
+    ) -> DurableFileFeedStorage:
+        return cls(uri, feed_options=feed_options, signals=crawler.signals)
+
+    def open(self, spider: Spider) -> LineBatchFile:  # type: ignore[override]
+        path = Path(self.path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        mode = "w" if self.write_mode == "wb" else "a"
+        if mode == "a" and self.format in LINE_FORMATS:
+            drop_cut_line(path)
+        self.file = LineBatchFile(path, mode)
+        if self.signals is not None:
+            self.signals.send_catch_log(feed_storage_opened, storage=self)
+        return self.file
+
+    def sync(self) -> None:
+        """Make every item exported so far durable (no-op once stored)."""
+        if self.file is not None:
+            self.file.sync()
+
+    def store(self, file: LineBatchFile) -> None:  # type: ignore[override]
+        file.close()  # writes the rest and fsyncs
+
+
+def _fsync_directory(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def drop_cut_line(path: Path) -> int:
+    """Remove a last line without its newline (left by a hard kill); return the bytes removed."""
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        return 0
+    if size == 0:
+        return 0
+    with path.open("r+b") as file:
+        file.seek(-1, os.SEEK_END)
+        if file.read(1) == b"\n":
+            return 0
+        # Find the last newline, reading backwards in blocks.
+        end = size
+        block = 64 * 1024
+        while end > 0:
+            start = max(0, end - block)
+            file.seek(start)
+            found = file.read(end - start).rfind(b"\n")
+            if found >= 0:
+                keep = start + found + 1
+                break
+            end = start
+        else:
+            keep = 0
+        file.truncate(keep)
+        file.flush()
+        os.fsync(file.fileno())
+    logger.warning(
+        "Removed %d bytes at the end of %s: a line cut short by a killed crawl "
+        "(the item it held was not marked exported; it is exported again)",
+        size - keep,
+        path,
+    )
+    return size - keep
+
+
+@dataclass(frozen=True)
+class FeedPlan:
+    """When the items of one feed may be marked exported."""
+
+    uri: str
+    syncable: bool  # True: after each sync; False: when the crawl has finished
+    why: str
+
+
+def plan_feeds(exporter: FeedExporter) -> list[FeedPlan]:
+    """A :class:`FeedPlan` for every feed configured in Scrapy's FeedExporter."""
+    plans = []
+    for uri, options in exporter.feeds.items():
+        storage_cls = exporter.storages.get(urlparse(uri).scheme, exporter.storages.get("file"))
+        fmt = options.get("format")
+        if not (isinstance(storage_cls, type) and issubclass(storage_cls, DurableFileFeedStorage)):
+            name = getattr(storage_cls, "__name__", str(storage_cls))
+            plans.append(FeedPlan(uri, False, f"{name} is not a syncable local file"))
+        elif options.get("postprocessing"):
+            plans.append(FeedPlan(uri, False, "post-processed (compressed) output"))
+        elif fmt not in LINE_FORMATS:
+            plans.append(FeedPlan(uri, False, f"format {fmt!r} is only complete when closed"))
+        else:
+            plans.append(FeedPlan(uri, True, f"local {fmt} file, fsynced in batches"))
+    return plans
+
+
+def find_feed_exporter(crawler: Crawler) -> FeedExporter | None:
+    """The crawl's FeedExporter extension, or None when no feed is configured."""
+    for extension in crawler.extensions.middlewares:
+        if isinstance(extension, FeedExporter):
+            return extension
+    return None

@@ -1,0 +1,565 @@
+"""Scrapy glue of the URL store: skip exported articles, record links, mark durable exports.
+
+:class:`UrlDbMiddleware` is a spider middleware that also listens to the
+crawl's signals:
+
+- every link the spider yields is looked up (in batches, once per crawl) and
+  marked seen; a link to an article already exported is dropped
+  (``newsstem/urldb/skipped``); links to anything else (hubs, pages not yet
+  fetched or never exported) are followed, so hub pages are still fetched to
+  find new links (Webstemmer's rule);
+- a fetched page whose article was already exported (a start page, a page
+  reached through a redirect) is not exported again (``…/withheld``);
+- an :class:`~newsstem.items.Article` that reached the output is marked
+  exported only when it is durably there: after the local feed files are
+  fsynced (every ``NEWSSTEM_URLDB_SYNC_ITEMS`` articles or
+  ``NEWSSTEM_URLDB_SYNC_SECONDS``), or, for feeds that cannot be synced
+  (stdout, S3, compressed, JSON/XML), when the crawl has finished and the feed
+  was stored. A hard kill therefore loses no article; the next crawl exports
+  again at most the articles of the last unsynced batch.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import time
+from collections.abc import AsyncIterator, Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydispatch.dispatcher import getAllReceivers, liveReceivers
+from scrapy import Request, signals
+from scrapy.exceptions import NotConfigured, UsageError
+from scrapy.utils.asyncio import create_looping_call
+from scrapy.utils.project import data_path
+from scrapy.utils.reactor import CallLaterOnce
+
+from newsstem import defaults
+from newsstem.items import Article, Page
+from newsstem.urldb import StoreError, UrlStore, open_store, parse_uri, url_key
+from newsstem.urldb.feeds import (
+    DurableFileFeedStorage,
+    FeedPlan,
+    feed_storage_opened,
+    find_feed_exporter,
+    plan_feeds,
+)
+
+if TYPE_CHECKING:
+    from scrapy import Spider
+    from scrapy.crawler import Crawler
+    from scrapy.extensions.feedexport import FeedExporter
+    from scrapy.http import Response
+    from scrapy.settings import BaseSettings
+    from scrapy.signalmanager import SignalManager
+    from scrapy.statscollectors import StatsCollector
+
+    from newsstem.urldb import Lease
+
+logger = logging.getLogger(__name__)
+
+STATS_PREFIX = "newsstem/urldb"
+MARK_AFTER = ("feed", "item_scraped")
+# The spider's output of one response is looked up in chunks of this many
+# elements: one store round trip for a page's links, bounded memory for huge pages.
+OUTPUT_CHUNK = 1000
+# What was looked up is remembered for the crawl, so repeated navigation links
+# cost no store round trip; past this many URLs the memory is reset.
+MAX_REMEMBERED = 1_000_000
+# A crawl running for days marks a link seen again after this long, so
+# last_seen stays meaningful for pruning.
+SEEN_REFRESH_SECONDS = 3600
+# A Redis lease lives 60 s unless renewed; renewing every sync is cheap.
+LEASE_RENEW_SECONDS = 15.0
+# Canonicalising a URL costs ~10 µs; a news site repeats its navigation links
+# on every page, so the keys of recent URLs are cached.
+KEY_CACHE = 100_000
+
+
+def _timed(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Add the method's run time to the middleware's busy time (outermost call only)."""
+
+    @functools.wraps(method)
+    def timed(self: UrlDbMiddleware, *args: Any, **kwargs: Any) -> Any:
+        if self._timing:
+            return method(self, *args, **kwargs)
+        self._timing = True
+        started = time.perf_counter()
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self.busy_seconds += time.perf_counter() - started
+            self._timing = False
+
+    return timed
+
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def parse_flag(name: str, value: object) -> bool:
+    """A boolean from a setting or spider argument (strings under scrapyd); UsageError if not one.
+
+    >>> parse_flag("refresh", "1"), parse_flag("refresh", "False"), parse_flag("refresh", True)
+    (True, False, True)
+    """
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise UsageError(f"{name} must be 1/0 (or true/false, yes/no), not {value!r}")
+
+
+@dataclass(frozen=True)
+class UrlDbOptions:
+    """The URL store settings of one crawl, checked."""
+
+    uri: str
+    refresh: bool
+    sync_items: int
+    sync_seconds: float
+    mark_after: str
+
+    @classmethod
+    def from_settings(cls, settings: BaseSettings, refresh_argument: object = None) -> UrlDbOptions:
+        """Read ``NEWSSTEM_URLDB*``; ``refresh_argument``: the spider's ``-a refresh``, if any."""
+        uri = str(settings.get("NEWSSTEM_URLDB", defaults.NEWSSTEM_URLDB) or "").strip()
+        refresh = parse_flag(
+            "NEWSSTEM_URLDB_REFRESH",
+            settings.get("NEWSSTEM_URLDB_REFRESH", defaults.NEWSSTEM_URLDB_REFRESH),
+        )
+        if refresh_argument is not None:
+            refresh = parse_flag("-a refresh", refresh_argument)
+        try:
+            sync_items = int(
+                settings.get("NEWSSTEM_URLDB_SYNC_ITEMS", defaults.NEWSSTEM_URLDB_SYNC_ITEMS)
+            )
+            sync_seconds = float(
+                settings.get("NEWSSTEM_URLDB_SYNC_SECONDS", defaults.NEWSSTEM_URLDB_SYNC_SECONDS)
+            )
+        except (TypeError, ValueError):
+            raise UsageError(
+                "NEWSSTEM_URLDB_SYNC_ITEMS must be an integer, "
+                "NEWSSTEM_URLDB_SYNC_SECONDS a number"
+            ) from None
+        if sync_items < 1 or sync_seconds <= 0:
+            raise UsageError(
+                "NEWSSTEM_URLDB_SYNC_ITEMS must be >= 1 and NEWSSTEM_URLDB_SYNC_SECONDS > 0"
+            )
+        mark_after = str(
+            settings.get("NEWSSTEM_URLDB_MARK_AFTER", defaults.NEWSSTEM_URLDB_MARK_AFTER)
+        )
+        if mark_after not in MARK_AFTER:
+            raise UsageError(
+                f"NEWSSTEM_URLDB_MARK_AFTER must be one of {', '.join(MARK_AFTER)}, "
+                f"not {mark_after!r}"
+            )
+        if uri:
+            parse_uri(uri)  # StoreError on a bad URI, before anything is opened
+        return cls(uri, refresh, sync_items, sync_seconds, mark_after)
+
+
+def project_data_dir() -> str:
+    """Scrapy's project data dir (``.scrapy/``), where relative SQLite stores live."""
+    try:
+        return data_path("", createdir=True)
+    except NotConfigured as exc:  # e.g. under scrapyd, whose cwd has no scrapy.cfg
+        raise StoreError(
+            f"cannot locate the project data dir for the URL store ({exc}); set NEWSSTEM_URLDB "
+            "to an absolute path, e.g. sqlite:////var/lib/newsstem/urldb.sqlite"
+        ) from None
+
+
+def check_crawl(settings: BaseSettings, spider_arguments: dict[str, Any]) -> None:
+    """Open the store a crawl would use, take and give back its lease: errors before any request.
+
+    Raises UsageError for bad settings or arguments, StoreError for a store
+    that cannot be used (unwritable, corrupt, unreachable, being pruned).
+    """
+    options = UrlDbOptions.from_settings(settings, spider_arguments.get("refresh"))
+    if not options.uri:
+        return
+    with open_store(options.uri, project_data_dir) as store:
+        store.lease(exclusive=False).release()
+
+
+class UrlDbMiddleware:
+    """Spider middleware + signal handlers that connect a crawl to its :class:`UrlStore`."""
+
+    def __init__(
+        self, store: UrlStore, lease: Lease, stats: StatsCollector, options: UrlDbOptions
+    ) -> None:
+        self.store = store
+        self.lease = lease
+        self.stats = stats
+        self.options = options
+        self.refresh = options.refresh
+        self._remembered: dict[bytes, bool] = {}  # key -> exported, for URLs looked up this crawl
+        self._remembered_since = time.monotonic()
+        self._to_mark_seen: set[bytes] = set()
+        self._aliases: dict[str, list[bytes]] = {}  # page URL -> keys of the URLs redirected to it
+        self._to_mark_exported: list[bytes] = []  # durable at the next sync
+        self._batch_articles = 0
+        self._after_feeds: list[bytes] = []  # durable once the feeds are stored
+        self._after_feeds_articles = 0
+        self._storages: list[DurableFileFeedStorage] = []
+        self._feeds: FeedExporter | None = None
+        self._plans: list[FeedPlan] = []
+        self._sync_soon = CallLaterOnce(self.sync)
+        self._sync_task = None
+        self._last_renewal = time.monotonic()
+        self._closing = {"spider": False, "feeds": True}
+        self._closed = False
+        self._key_cache: dict[str, bytes] = {}
+        self._signals: SignalManager | None = None
+        self._exporter_writes_first = False
+        self.busy_seconds = 0.0  # time spent in this middleware (lookups, marks, fsyncs)
+        self._timing = False
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> UrlDbMiddleware:
+        options = UrlDbOptions.from_settings(
+            crawler.settings, getattr(crawler.spider, "refresh", None)
+        )
+        if not options.uri:
+            raise NotConfigured("NEWSSTEM_URLDB is empty: no URL store")
+        store = open_store(options.uri, project_data_dir)
+        try:
+            lease = store.lease(exclusive=False)
+        except StoreError:
+            store.close()
+            raise
+        middleware = cls(store, lease, crawler.stats, options)
+        middleware._feeds = find_feed_exporter(crawler)
+        middleware._signals = crawler.signals
+        connect = crawler.signals.connect
+        connect(middleware.spider_opened, signal=signals.spider_opened)
+        connect(middleware.spider_closed, signal=signals.spider_closed)
+        connect(middleware.feed_exporter_closed, signal=signals.feed_exporter_closed)
+        connect(middleware.item_scraped, signal=signals.item_scraped)
+        connect(middleware.item_dropped, signal=signals.item_dropped)
+        connect(middleware.item_dropped, signal=signals.item_error)
+        connect(middleware.storage_opened, signal=feed_storage_opened)
+        return middleware
+
+    # -- keys and lookups -------------------------------------------------------
+
+    def key(self, url: str) -> bytes:
+        key = self._key_cache.get(url)
+        if key is None:
+            if len(self._key_cache) >= KEY_CACHE:
+                self._key_cache.clear()
+            key = self._key_cache[url] = url_key(url)
+        return key
+
+    def learn(self, keys: Iterable[bytes]) -> None:
+        """Look up the keys not seen yet in this crawl, count the new ones, queue seen marks."""
+        unknown = [k for k in dict.fromkeys(keys) if k not in self._remembered]
+        if not unknown:
+            return
+        try:
+            found = self.store.lookup(unknown)
+        except StoreError as exc:
+            # Unknown means "fetch": a store failure costs re-fetches, never articles.
+            self._store_failed("lookup", exc)
+            found = None
+        if len(self._remembered) + len(unknown) > MAX_REMEMBERED:
+            self._remembered.clear()
+        new = 0
+        for k in unknown:
+            entry = found.get(k) if found is not None else None
+            if found is not None and entry is None:
+                new += 1
+            self._remembered[k] = bool(entry is not None and entry.exported_at)
+        if new:
+            self.stats.inc_value(f"{STATS_PREFIX}/new", new)
+        self._to_mark_seen.update(unknown)
+
+    def exported(self, key: bytes) -> bool:
+        return self._remembered.get(key, False)
+
+    # -- spider middleware --------------------------------------------------------
+
+    async def process_spider_output(
+        self, response: Response, result: AsyncIterator[Any]
+    ) -> AsyncIterator[Any]:
+        page_keys = self._learn_page(response)
+        chunk: list[Any] = []
+        async for element in result:
+            chunk.append(element)
+            if len(chunk) >= OUTPUT_CHUNK:
+                for kept in self._filter(chunk, page_keys):
+                    yield kept
+                chunk = []
+        for kept in self._filter(chunk, page_keys):
+            yield kept
+
+    @_timed
+    def _learn_page(self, response: Response) -> list[bytes]:
+        page_keys = [self.key(u) for u in [*response.meta.get("redirect_urls", []), response.url]]
+        self.learn(page_keys)
+        return page_keys
+
+    @_timed
+    def _filter(self, chunk: list[Any], page_keys: list[bytes]) -> list[Any]:
+        """The elements of the spider's output to pass on."""
+        self.learn(self.key(e.url) for e in chunk if isinstance(e, Request))
+        kept = []
+        for element in chunk:
+            if isinstance(element, Request):
+                if not self.refresh and self.exported(self.key(element.url)):
+                    self.stats.inc_value(f"{STATS_PREFIX}/skipped")
+                    continue
+            elif isinstance(element, Page):
+                key = self.key(element.url)
+                self.learn([key])
+                if not self.refresh and self.exported(key):
+                    self.stats.inc_value(f"{STATS_PREFIX}/withheld")
+                    logger.debug("Already exported, not exported again: %s", element.url)
+                    continue
+                aliases = [k for k in page_keys if k != key]
+                if aliases:
+                    self._aliases[element.url] = aliases
+            kept.append(element)
+        return kept
+
+    # -- exports ------------------------------------------------------------------
+
+    def spider_opened(self, spider: Spider) -> None:
+        self._exporter_writes_first = self._feeds is None or _runs_before(
+            self._signals, signals.item_scraped, self._feeds.item_scraped, self.item_scraped
+        )
+        if not self._exporter_writes_first:
+            logger.debug(
+                "FeedExporter writes items after this middleware sees them: "
+                "syncs wait for the end of each dispatch"
+            )
+        self._plans = plan_feeds(self._feeds) if self._feeds is not None else []
+        self._closing["feeds"] = self._feeds is None
+        self._describe_plans()
+        self._sync_task = create_looping_call(self.sync)
+        self._sync_task.start(self.options.sync_seconds, now=False)
+
+    def _describe_plans(self) -> None:
+        store = self.store.uri
+        if self.options.mark_after == "item_scraped":
+            logger.info(
+                "URL store %s: articles are marked exported once through the pipelines", store
+            )
+            return
+        if not self._plans:
+            logger.warning(
+                "URL store %s: no feed output (-o/-O/FEEDS), so no article is marked exported; "
+                "set NEWSSTEM_URLDB_MARK_AFTER=item_scraped if a pipeline stores the articles",
+                store,
+            )
+        for plan in self._plans:
+            when = (
+                f"every {self.options.sync_items} articles or "
+                f"{self.options.sync_seconds:g} s, after fsync"
+                if plan.syncable
+                else "when the crawl has finished and the feed is stored"
+            )
+            logger.info(
+                "URL store %s: articles in %s are marked exported %s (%s)",
+                store,
+                plan.uri,
+                when,
+                plan.why,
+            )
+        for uri, options in self._feeds.feeds.items() if self._feeds is not None else ():
+            if options.get("overwrite") and _is_nonempty_local_file(uri):
+                logger.warning(
+                    "Overwriting %s: the articles in it were marked exported and will not be "
+                    "exported again. Keep each run's output (-O 'articles-%%(time)s.jsonl') or "
+                    "append with -o, so no article is lost.",
+                    uri,
+                )
+
+    def storage_opened(self, storage: DurableFileFeedStorage) -> None:
+        self._storages.append(storage)
+
+    def item_scraped(self, item: Any, spider: Spider) -> None:
+        # FeedExporter writes the item in its own item_scraped handler, which runs
+        # before this one (checked at spider_opened): so this article, and every
+        # one queued before, is in the feed files' buffers when sync() runs.
+        # (Not decorated: pydispatch passes a signal handler only the arguments
+        # its signature names.)
+        if isinstance(item, Article):
+            self._article_scraped(item)
+
+    @_timed
+    def _article_scraped(self, item: Article) -> None:
+        key = self.key(item.url)
+        keys = [key, *self._aliases.pop(item.url, ())]
+        for k in keys:
+            self._remembered[k] = True
+        if self.options.mark_after == "item_scraped" or (
+            self._plans and self._all_syncable_for(item)
+        ):
+            self._to_mark_exported.extend(keys)
+            self._batch_articles += 1
+            if self._batch_articles >= self.options.sync_items:
+                if self._exporter_writes_first:
+                    self.sync()  # a batch is never larger than NEWSSTEM_URLDB_SYNC_ITEMS
+                else:
+                    self._sync_soon.schedule()  # after this signal dispatch has finished
+        elif self._plans:
+            self._after_feeds.extend(keys)
+            self._after_feeds_articles += 1
+        else:
+            self.stats.inc_value(f"{STATS_PREFIX}/unmarked")
+
+    def _all_syncable_for(self, item: Article) -> bool:
+        assert self._feeds is not None
+        return all(
+            plan.syncable or not self._feeds.filters[plan.uri].accepts(item) for plan in self._plans
+        )
+
+    def item_dropped(self, item: Any, spider: Spider, **kwargs: Any) -> None:
+        url = getattr(item, "url", None)
+        if isinstance(url, str):
+            self._aliases.pop(url, None)
+
+    @_timed
+    def sync(self) -> None:
+        """Make the feed files durable, then record the exports and links since the last sync."""
+        if self._closed:
+            return
+        articles, keys = self._batch_articles, self._to_mark_exported
+        try:
+            for storage in self._storages:
+                storage.sync()
+        except OSError as exc:
+            logger.error("Cannot fsync a feed file (%s): exports not recorded yet, retrying", exc)
+            self.stats.inc_value(f"{STATS_PREFIX}/errors")
+            return
+        now = int(time.time())
+        if keys:
+            try:
+                self.store.mark_exported(keys, now)
+            except StoreError as exc:
+                self._store_failed("mark exported", exc)
+            else:
+                self._to_mark_exported = []
+                self._batch_articles = 0
+                self.stats.inc_value(f"{STATS_PREFIX}/exported", articles)
+                self.stats.inc_value(f"{STATS_PREFIX}/syncs")
+        self._flush_seen(now)
+        self._housekeeping()
+
+    def _flush_seen(self, now: int) -> None:
+        if not self._to_mark_seen:
+            return
+        try:
+            self.store.mark_seen(self._to_mark_seen, now)
+        except StoreError as exc:
+            self._store_failed("mark seen", exc)
+        else:
+            self._to_mark_seen = set()
+
+    def _housekeeping(self) -> None:
+        if time.monotonic() - self._remembered_since > SEEN_REFRESH_SECONDS:
+            self._remembered.clear()
+            self._remembered_since = time.monotonic()
+        if time.monotonic() - self._last_renewal > LEASE_RENEW_SECONDS:
+            try:
+                self.lease.renew()
+            except StoreError as exc:
+                self._store_failed("lease renewal", exc)
+            self._last_renewal = time.monotonic()
+
+    def _store_failed(self, what: str, exc: StoreError) -> None:
+        self.stats.inc_value(f"{STATS_PREFIX}/errors")
+        logger.error(
+            "URL store %s: %s failed (%s); the crawl goes on, nothing is lost: "
+            "unrecorded exports are exported again next time",
+            self.store.uri,
+            what,
+            exc,
+        )
+
+    def spider_closed(self, spider: Spider, reason: str) -> None:
+        if self._sync_task is not None and self._sync_task.running:
+            self._sync_task.stop()
+        self._sync_soon.cancel()
+        self.sync()
+        self._closing["spider"] = True
+        self._finish()
+
+    def feed_exporter_closed(self) -> None:
+        failed = sum(
+            value
+            for name, value in self.stats.get_stats().items()
+            if name.startswith("feedexport/failed_count/")
+        )
+        if self._after_feeds:
+            if failed:
+                logger.error(
+                    "%d feed(s) could not be stored: %d articles written to them are not marked "
+                    "exported and will be exported again",
+                    failed,
+                    self._after_feeds_articles,
+                )
+                self.stats.inc_value(f"{STATS_PREFIX}/unmarked", self._after_feeds_articles)
+            else:
+                self.sync()  # the synced feeds first, for items in both kinds of feed
+                self._to_mark_exported.extend(self._after_feeds)
+                self._batch_articles += self._after_feeds_articles
+                self.sync()
+            self._after_feeds, self._after_feeds_articles = [], 0
+        self._closing["feeds"] = True
+        self._finish()
+
+    def _finish(self) -> None:
+        if self._closed or not all(self._closing.values()):
+            return
+        self.sync()
+        unmarked = self._batch_articles
+        if unmarked:
+            self.stats.inc_value(f"{STATS_PREFIX}/unmarked", unmarked)
+            logger.error(
+                "URL store %s: %d exported articles could not be recorded; they will be "
+                "exported again",
+                self.store.uri,
+                unmarked,
+            )
+        self._closed = True
+        self.stats.set_value(f"{STATS_PREFIX}/busy_seconds", round(self.busy_seconds, 3))
+        try:
+            self.lease.release()
+        except StoreError as exc:
+            self._store_failed("lease release", exc)
+        self.store.close()
+
+
+def _runs_before(
+    manager: SignalManager | None,
+    signal: object,
+    first: Callable[..., Any],
+    then: Callable[..., Any],
+) -> bool:
+    """Whether ``first`` is called before ``then`` when ``signal`` is sent (connection order)."""
+    if manager is None:
+        return False
+    receivers = list(liveReceivers(getAllReceivers(manager.sender, signal)))
+    try:
+        return receivers.index(first) < receivers.index(then)
+    except ValueError:
+        return False
+
+
+def _is_nonempty_local_file(uri: str) -> bool:
+    path = uri[len("file://") :] if uri.startswith("file://") else uri
+    if "://" in path or path in ("-", "stdout:"):
+        return False
+    try:
+        return Path(path).stat().st_size > 0
+    except OSError:
+        return False

@@ -1,0 +1,483 @@
+"""The shared URL store: Redis, for several crawl processes or machines.
+
+Layout (all keys under a prefix, ``newsstem:urldb`` by default, so the store
+can share a Redis database with scrapy-redis queues):
+
+``<prefix>:u:<bucket>``
+    hashes, one per bucket of 2**18 chosen by the first bits of the md5;
+    field = the 16-byte md5, value = three big-endian uint32 times
+    (first_seen, last_seen, exported_at; 0 = not exported). Small hashes are
+    stored as listpacks, which costs a few tens of bytes per entry instead of
+    the ~90 of one Redis key per URL (the "hash bucket" layout Redis documents
+    for memory optimisation).
+``<prefix>:meta``
+    the layout version and bucket bits.
+``<prefix>:holders`` / ``<prefix>:pruning``
+    the lease: a sorted set of crawl holders scored by expiry time, and the
+    exclusive prune holder with a time-to-live.
+
+Every batch runs in one Lua script, so it is atomic and concurrent writers
+merge their marks (earliest first_seen, latest last_seen, exports kept).
+Lease expiries use the Redis server's clock, not the hosts'.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import struct
+import uuid
+from collections.abc import Iterable, Sequence
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import redis
+
+from newsstem.urldb.store import (
+    KEY_BYTES,
+    Lease,
+    Progress,
+    StoreBusy,
+    StoreError,
+    StoreStats,
+    UrlEntry,
+    UrlStore,
+)
+
+LAYOUT_VERSION = 1
+# 2**18 buckets keep each hash under Redis's listpack limit (128 entries by
+# default) up to about 20M entries (76 per bucket at 20M on average).
+BUCKET_BITS = 18
+DEFAULT_PREFIX = "newsstem:urldb"
+# Keys per script call: big enough to amortise the round trip, small enough
+# that one call blocks Redis for at most a few milliseconds.
+BATCH = 1000
+# Buckets per stats/prune script call (about 40 entries each at 10M entries).
+SCAN_BUCKETS = 512
+# Keys per SCAN step when listing the buckets.
+SCAN_COUNT = 2000
+# A crawl renews its lease at every store sync (seconds apart); a holder killed
+# with kill -9 stops renewing and its lease lapses after this long.
+LEASE_TTL_MS = 60_000
+CONNECT_TIMEOUT_SECONDS = 5.0
+SOCKET_TIMEOUT_SECONDS = 30.0
+# Lua struct and TIME inside write scripts need Redis >= 5.
+MIN_SERVER_VERSION = (5, 0)
+
+_ENTRY = struct.Struct(">III")
+
+# Lookups and marks take the keys as one blob of 16-byte keys and compute each
+# key's bucket in the script: one argument instead of two per key (redis-py's
+# command packing, not Redis, bounds the rate otherwise). Buckets are therefore
+# not declared in KEYS: fine on a standalone Redis (or Sentinel), not on Cluster.
+_BUCKET_OF = """
+local function bucket_of(prefix, div, k)
+  local b1, b2, b3 = string.byte(k, 1, 3)
+  return prefix .. string.format('%06x', math.floor((b1 * 65536 + b2 * 256 + b3) / div))
+end
+"""
+# ARGV: bucket prefix, divisor, keys. Returns 12 bytes per key, zeros if absent.
+_LOOKUP = (
+    _BUCKET_OF
+    + """
+local prefix, div, blob = ARGV[1], tonumber(ARGV[2]), ARGV[3]
+local absent = string.rep('\\0', 12)
+local out = {}
+for i = 1, #blob, 16 do
+  local k = string.sub(blob, i, i + 15)
+  out[#out + 1] = redis.call('HGET', bucket_of(prefix, div, k), k) or absent
+end
+return table.concat(out)
+"""
+)
+# ARGV: bucket prefix, divisor, now, '1' to mark exported, keys.
+_MARK = (
+    _BUCKET_OF
+    + """
+local prefix, div, now = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local exported, blob = ARGV[4] == '1', ARGV[5]
+for i = 1, #blob, 16 do
+  local k = string.sub(blob, i, i + 15)
+  local bucket = bucket_of(prefix, div, k)
+  local first, last, exp = now, now, 0
+  local old = redis.call('HGET', bucket, k)
+  if old then
+    first, last, exp = struct.unpack('>I4I4I4', old)
+    if now < first then first = now end
+    if now > last then last = now end
+  end
+  if exported and now > exp then exp = now end
+  redis.call('HSET', bucket, k, struct.pack('>I4I4I4', first, last, exp))
+end
+return #blob / 16
+"""
+)
+_STATS = """
+local n, exported, size = 0, 0, 0
+local fmin, fmax, lmin, lmax = false, false, false, false
+for i = 1, #KEYS do
+  local all = redis.call('HGETALL', KEYS[i])
+  if #all > 0 then
+    size = size + redis.call('MEMORY', 'USAGE', KEYS[i])
+    for j = 2, #all, 2 do
+      local first, last, exp = struct.unpack('>I4I4I4', all[j])
+      n = n + 1
+      if exp > 0 then exported = exported + 1 end
+      if not fmin or first < fmin then fmin = first end
+      if not fmax or first > fmax then fmax = first end
+      if not lmin or last < lmin then lmin = last end
+      if not lmax or last > lmax then lmax = last end
+    end
+  end
+end
+return {n, exported, size, fmin or -1, fmax or -1, lmin or -1, lmax or -1}
+"""
+_PRUNE = """
+local before = tonumber(ARGV[1])
+local dry = ARGV[2] == '1'
+local removed = 0
+for i = 1, #KEYS do
+  local all = redis.call('HGETALL', KEYS[i])
+  local stale = {}
+  for j = 1, #all, 2 do
+    local first, last = struct.unpack('>I4I4I4', all[j + 1])
+    if last < before then stale[#stale + 1] = all[j] end
+  end
+  removed = removed + #stale
+  if not dry and #stale > 0 then redis.call('HDEL', KEYS[i], unpack(stale)) end
+end
+return removed
+"""
+# KEYS: holders, pruning. ARGV: holder id, ttl ms.
+_NOW_MS = "local t = redis.call('TIME') local now = t[1] * 1000 + math.floor(t[2] / 1000)\n"
+_ACQUIRE_SHARED = (
+    _NOW_MS
+    + """
+local pruner = redis.call('GET', KEYS[2])
+if pruner then return {0, pruner} end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+return {1, ''}
+"""
+)
+_ACQUIRE_EXCLUSIVE = (
+    _NOW_MS
+    + """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local crawls = redis.call('ZRANGE', KEYS[1], 0, -1)
+if #crawls > 0 then return {0, table.concat(crawls, ', ')} end
+if not redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return {0, redis.call('GET', KEYS[2]) or ''}
+end
+return {1, ''}
+"""
+)
+# A crawl's renewal: 1 = renewed, 2 = had lapsed and was taken again, 0 = a prune holds it.
+_RENEW_SHARED = (
+    _NOW_MS
+    + """
+local lapsed = not redis.call('ZSCORE', KEYS[1], ARGV[1])
+if lapsed and redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+if lapsed then return 2 end
+return 1
+"""
+)
+_RENEW_EXCLUSIVE = """
+if redis.call('GET', KEYS[2]) == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+  return 1
+end
+return 0
+"""
+_RELEASE = """
+redis.call('ZREM', KEYS[1], ARGV[1])
+if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
+return 1
+"""
+
+
+def _holder_id() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+class RedisLease(Lease):
+    """A lease in Redis with a time-to-live; the holder renews it while it works."""
+
+    def __init__(self, store: RedisUrlStore, exclusive: bool) -> None:
+        self.store = store
+        self.exclusive = exclusive
+        self.holder = _holder_id()
+        self.lapsed = 0  # times a crawl's lease had expired before renewal
+        script = store._scripts["acquire_exclusive" if exclusive else "acquire_shared"]
+        granted, other = store._run(script, self._keys, [self.holder, store.lease_ttl_ms])
+        if not granted:
+            other = other.decode() if isinstance(other, bytes) else other
+            if exclusive:
+                raise StoreBusy(
+                    f"the URL store {store.uri} is in use by {other}; prune when no crawl "
+                    "runs, or wait for it with --wait SECONDS"
+                )
+            raise StoreBusy(
+                f"the URL store {store.uri} is being pruned by {other}; start the crawl "
+                "when `scrapy urldb prune` has finished"
+            )
+        self._held = True
+
+    @property
+    def _keys(self) -> list[str]:
+        return [self.store._holders_key, self.store._pruning_key]
+
+    def renew(self) -> None:
+        if not self._held:
+            return
+        script = self.store._scripts["renew_exclusive" if self.exclusive else "renew_shared"]
+        result = self.store._run(script, self._keys, [self.holder, self.store.lease_ttl_ms])
+        if result == 2:
+            self.lapsed += 1
+        elif result == 0:
+            self._held = False
+            raise StoreBusy(f"lost the lease on the URL store {self.store.uri}")
+
+    def release(self) -> None:
+        if self._held:
+            self._held = False
+            self.store._run(self.store._scripts["release"], self._keys, [self.holder])
+
+
+class RedisUrlStore(UrlStore):
+    """The URL store in a Redis database, under ``prefix``."""
+
+    def __init__(
+        self,
+        client: redis.Redis,
+        prefix: str = DEFAULT_PREFIX,
+        uri: str = "redis",
+        lease_ttl_ms: int = LEASE_TTL_MS,
+    ) -> None:
+        self.client = client
+        self.prefix = prefix
+        self.uri = uri
+        self.lease_ttl_ms = lease_ttl_ms
+        self._holders_key = f"{prefix}:holders"
+        self._pruning_key = f"{prefix}:pruning"
+        self._check_server()
+        self.bucket_bits = self._load_layout()
+        self._bucket_args = [f"{prefix}:u:", 1 << (24 - self.bucket_bits)]
+        self._scripts = {
+            name: client.register_script(source)
+            for name, source in {
+                "lookup": _LOOKUP,
+                "mark": _MARK,
+                "stats": _STATS,
+                "prune": _PRUNE,
+                "acquire_shared": _ACQUIRE_SHARED,
+                "acquire_exclusive": _ACQUIRE_EXCLUSIVE,
+                "renew_shared": _RENEW_SHARED,
+                "renew_exclusive": _RENEW_EXCLUSIVE,
+                "release": _RELEASE,
+            }.items()
+        }
+
+    @classmethod
+    def from_uri(cls, uri: str) -> RedisUrlStore:
+        """``redis://[:password@]host:port/db`` (also ``rediss://``, ``unix://``).
+
+        Query options of the store (the others go to redis-py): ``prefix`` of
+        its keys (default ``newsstem:urldb``), ``lease_ttl`` in seconds
+        (default 60: how long a killed crawl blocks ``prune``).
+        """
+        parts = urlsplit(uri)
+        shown = _hide_password(uri)
+        prefix, ttl_ms, rest = DEFAULT_PREFIX, LEASE_TTL_MS, []
+        for name, value in parse_qsl(parts.query, keep_blank_values=True):
+            if name == "prefix":
+                if not value:
+                    raise StoreError(f"URL store URI {shown}: empty prefix")
+                prefix = value
+            elif name == "lease_ttl":
+                try:
+                    ttl_ms = int(float(value) * 1000)
+                except ValueError:
+                    ttl_ms = 0
+                if ttl_ms <= 0:
+                    raise StoreError(f"URL store URI {shown}: lease_ttl must be seconds > 0")
+            else:
+                rest.append((name, value))
+        redis_uri = urlunsplit(parts._replace(query=urlencode(rest)))
+        try:
+            parts.port  # noqa: B018  (raises ValueError on a port that is not a number)
+        except ValueError:
+            raise StoreError(f"URL store URI {shown}: the port is not a number") from None
+        if parts.scheme in ("redis", "rediss") and not parts.hostname:
+            raise StoreError(f"URL store URI {shown} has no host: use redis://host:port/db")
+        try:
+            client = redis.Redis.from_url(
+                redis_uri,
+                socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,
+                socket_timeout=SOCKET_TIMEOUT_SECONDS,
+            )
+        except (ValueError, TypeError) as exc:
+            raise StoreError(f"URL store URI {shown} is not a valid Redis URL: {exc}") from None
+        return cls(client, prefix, shown, ttl_ms)
+
+    def _check_server(self) -> None:
+        try:
+            info = self.client.info("server")
+        except redis.AuthenticationError as exc:
+            raise StoreError(f"Redis at {self.uri} refused the credentials: {exc}") from None
+        except redis.RedisError as exc:
+            raise StoreError(
+                f"cannot reach the URL store at {self.uri}: {exc}; "
+                "check that redis-server runs there, or set NEWSSTEM_URLDB"
+            ) from None
+        version = tuple(int(p) for p in str(info.get("redis_version", "0.0")).split(".")[:2])
+        if version < MIN_SERVER_VERSION:
+            raise StoreError(
+                f"Redis at {self.uri} is version {info.get('redis_version')}; "
+                f"the URL store needs >= {'.'.join(map(str, MIN_SERVER_VERSION))}"
+            )
+
+    def _load_layout(self) -> int:
+        meta = f"{self.prefix}:meta"
+        try:
+            self.client.hsetnx(meta, "version", LAYOUT_VERSION)
+            self.client.hsetnx(meta, "bucket_bits", BUCKET_BITS)
+            stored = self.client.hgetall(meta)
+        except redis.RedisError as exc:
+            raise StoreError(f"URL store {self.uri}: cannot read its layout: {exc}") from None
+        try:
+            version = int(stored[b"version"])
+            bits = int(stored[b"bucket_bits"])
+        except (KeyError, ValueError):
+            raise StoreError(
+                f"URL store {self.uri}: {meta} is not a newsstem layout record; "
+                "use another ?prefix= or database"
+            ) from None
+        if version > LAYOUT_VERSION:
+            raise StoreError(f"URL store {self.uri} was written by a newer newsstem; upgrade")
+        if not 1 <= bits <= 24:
+            raise StoreError(f"URL store {self.uri}: bad bucket_bits {bits} in {meta}")
+        return bits
+
+    def _run(self, script, keys: list, args: list):  # noqa: ANN001, ANN202
+        try:
+            return script(keys=keys, args=args)
+        except redis.RedisError as exc:
+            raise StoreError(f"URL store {self.uri}: {exc}") from exc
+
+    def _all_buckets(self) -> list[list[bytes]]:
+        """The existing bucket keys, in chunks (SCAN may repeat a key: duplicates removed)."""
+        pattern = _glob_escape(f"{self.prefix}:u:") + "*"
+        try:
+            names = sorted(set(self.client.scan_iter(match=pattern, count=SCAN_COUNT)))
+        except redis.RedisError as exc:
+            raise StoreError(f"URL store {self.uri}: {exc}") from exc
+        return [names[i : i + SCAN_BUCKETS] for i in range(0, len(names), SCAN_BUCKETS)]
+
+    # -- reads ------------------------------------------------------------------
+
+    def lookup(self, keys: Sequence[bytes]) -> dict[bytes, UrlEntry]:
+        found: dict[bytes, UrlEntry] = {}
+        keys = list(keys)
+        for start in range(0, len(keys), BATCH):
+            chunk = keys[start : start + BATCH]
+            blob = self._run(self._scripts["lookup"], [], [*self._bucket_args, _blob(chunk)])
+            for key, (first, last, exported) in zip(chunk, _ENTRY.iter_unpack(blob)):
+                if first:  # zeros: absent
+                    found[key] = UrlEntry(first, last, exported or None)
+        return found
+
+    def stats(self) -> StoreStats:
+        n = exported = size = 0
+        times: list[list[int]] = [[], [], [], []]
+        for names in self._all_buckets():
+            result = self._run(self._scripts["stats"], names, [])
+            n += result[0]
+            exported += result[1]
+            size += result[2]
+            for slot, value in zip(times, result[3:]):
+                if value >= 0:
+                    slot.append(value)
+        fmin, fmax, lmin, lmax = (
+            (min(times[0]) if times[0] else None),
+            (max(times[1]) if times[1] else None),
+            (min(times[2]) if times[2] else None),
+            (max(times[3]) if times[3] else None),
+        )
+        return StoreStats(n, exported, size, fmin, fmax, lmin, lmax)
+
+    # -- writes -----------------------------------------------------------------
+
+    def _mark(self, keys: Iterable[bytes], when: int, exported: bool) -> None:
+        keys = sorted(set(keys))
+        for start in range(0, len(keys), BATCH):
+            self._run(
+                self._scripts["mark"],
+                [],
+                [
+                    *self._bucket_args,
+                    when,
+                    "1" if exported else "0",
+                    _blob(keys[start : start + BATCH]),
+                ],
+            )
+
+    def mark_seen(self, keys: Iterable[bytes], when: int) -> None:
+        self._mark(keys, when, exported=False)
+
+    def mark_exported(self, keys: Iterable[bytes], when: int) -> None:
+        self._mark(keys, when, exported=True)
+
+    def prune(
+        self, seen_before: int, dry_run: bool = False, progress: Progress | None = None
+    ) -> int:
+        removed = 0
+        chunks = self._all_buckets()
+        for done, names in enumerate(chunks, 1):
+            removed += self._run(
+                self._scripts["prune"], names, [seen_before, "1" if dry_run else "0"]
+            )
+            if progress is not None:
+                progress(done, len(chunks))
+        return removed
+
+    # -- lifecycle --------------------------------------------------------------
+
+    def lease(self, exclusive: bool) -> RedisLease:
+        return RedisLease(self, exclusive)
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def _blob(keys: Sequence[bytes]) -> bytes:
+    blob = b"".join(keys)
+    if len(blob) != KEY_BYTES * len(keys):
+        raise ValueError(
+            f"URL store keys are {KEY_BYTES}-byte md5 digests (newsstem.urldb.url_key)"
+        )
+    return blob
+
+
+def _hide_password(uri: str) -> str:
+    """The URI for messages, without its password.
+
+    >>> _hide_password("redis://:s3cret@h:6379/0"), _hide_password("redis://h:1/2")
+    ('redis://:***@h:6379/0', 'redis://h:1/2')
+    """
+    parts = urlsplit(uri)
+    if not parts.password:
+        return uri
+    user = parts.username or ""
+    host = parts.hostname or ""
+    port = f":{parts.port}" if parts.port else ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}{port}"))
+
+
+def _glob_escape(text: str) -> str:
+    r"""Escape Redis glob characters.
+
+    >>> _glob_escape("a*b[1]")
+    'a\\*b\\[1\\]'
+    """
+    return "".join("\\" + c if c in "*?[]\\" else c for c in text)

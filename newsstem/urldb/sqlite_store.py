@@ -1,0 +1,310 @@
+"""The embedded URL store: one SQLite file (WAL), safe for several processes on one machine.
+
+Layout: one ``WITHOUT ROWID`` table keyed by the 16-byte md5, three integer
+times (SQLite stores each in 4 bytes; a NULL ``exported_at`` takes none), so an
+entry costs about 30 bytes of record plus B-tree overhead. Writes run in
+``BEGIN IMMEDIATE`` transactions, one per batch; WAL lets readers and the
+single writer proceed together and makes a ``kill -9`` at any moment leave the
+file consistent (the last uncommitted batch is simply absent).
+``synchronous=NORMAL``: a commit survives a killed process; only a power cut
+may undo the last commits, which costs re-exports, never lost articles
+(marks are written after the output is fsynced).
+
+The lease is an OS file lock (``flock``) on ``<file>.lock``: shared for crawls,
+exclusive for prune, released by the kernel when its holder dies.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from newsstem.urldb.store import (
+    Lease,
+    Progress,
+    StoreBusy,
+    StoreError,
+    StoreStats,
+    UrlEntry,
+    UrlStore,
+)
+
+# 'nsud' in PRAGMA application_id: recognise our files, refuse other databases.
+APPLICATION_ID = 0x6E737564
+SCHEMA_VERSION = 1
+# A writer waits this long for another process's batch; batches take
+# milliseconds, so a longer wait means a stuck process, not contention.
+BUSY_TIMEOUT_SECONDS = 30.0
+# Host parameters per statement: below SQLite's historical limit of 999.
+LOOKUP_CHUNK = 500
+# Page cache per connection (KiB, negative = size): holds the upper B-tree
+# levels of a 10M-entry store; the OS page cache holds the rest.
+CACHE_KIB = 65536
+# After a checkpoint the WAL file is cut back to this size: a big batch (an
+# import, a prune) must not leave a WAL as large as itself on disk for good.
+WAL_LIMIT_BYTES = 8 * 1024 * 1024
+# Prune deletes in this many key ranges, one transaction each, so the WAL stays
+# small and a prune of millions of entries does not hold one huge transaction.
+PRUNE_RANGES = 256
+
+_SCHEMA = """
+CREATE TABLE urls (
+    key BLOB PRIMARY KEY NOT NULL,
+    first_seen INTEGER NOT NULL,
+    last_seen INTEGER NOT NULL,
+    exported_at INTEGER
+) WITHOUT ROWID
+"""
+_MARK_SEEN = """
+INSERT INTO urls (key, first_seen, last_seen) VALUES (?1, ?2, ?2)
+ON CONFLICT (key) DO UPDATE SET
+    first_seen = min(first_seen, excluded.first_seen),
+    last_seen = max(last_seen, excluded.last_seen)
+"""
+_MARK_EXPORTED = """
+INSERT INTO urls (key, first_seen, last_seen, exported_at) VALUES (?1, ?2, ?2, ?2)
+ON CONFLICT (key) DO UPDATE SET
+    first_seen = min(first_seen, excluded.first_seen),
+    last_seen = max(last_seen, excluded.last_seen),
+    exported_at = max(coalesce(exported_at, 0), excluded.exported_at)
+"""
+
+
+class FileLease(Lease):
+    """``flock`` on a file next to the store: the kernel drops it when the holder dies."""
+
+    def __init__(self, path: Path, exclusive: bool) -> None:
+        self.path = path
+        self.exclusive = exclusive
+        self._fd: int | None = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(self._fd, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(self._fd)
+            self._fd = None
+            if exclusive:
+                raise StoreBusy(
+                    f"a crawl is using the URL store (lock {path} is held); "
+                    "prune when no crawl runs, or wait for it with --wait SECONDS"
+                ) from None
+            raise StoreBusy(
+                f"the URL store is being pruned (lock {path} is held exclusively); "
+                "start the crawl when `scrapy urldb prune` has finished"
+            ) from None
+
+    def renew(self) -> None:
+        pass  # a file lock lasts as long as its holder
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing the descriptor drops the lock
+            self._fd = None
+
+
+class SqliteUrlStore(UrlStore):
+    """The URL store in a SQLite file at ``path`` (created with its directory if absent)."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path).absolute()
+        self.uri = f"sqlite:///{self.path}"  # sqlite:////abs/path: an absolute path
+        if self.path.is_dir():
+            raise StoreError(f"URL store {self.path} is a directory; give a file path")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            raise StoreError(
+                f"cannot create the directory of the URL store {self.path}: a file is in "
+                "the way; set NEWSSTEM_URLDB to a writable place"
+            ) from None
+        except OSError as exc:
+            raise StoreError(
+                f"cannot create the directory of the URL store {self.path}: {exc.strerror}; "
+                "set NEWSSTEM_URLDB to a writable place"
+            ) from None
+        try:
+            self._db = sqlite3.connect(
+                self.path,
+                timeout=BUSY_TIMEOUT_SECONDS,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+        except sqlite3.Error as exc:
+            raise self._open_error(exc) from None
+        try:
+            self._prepare()
+        except sqlite3.Error as exc:
+            self._db.close()
+            raise self._open_error(exc) from None
+
+    def _open_error(self, exc: sqlite3.Error) -> StoreError:
+        if isinstance(exc, sqlite3.OperationalError):
+            return StoreError(
+                f"cannot open the URL store {self.path} for writing ({exc}); "
+                "check that the file and its directory are writable, or set NEWSSTEM_URLDB"
+            )
+        return StoreError(
+            f"{self.path} is not a readable SQLite URL store ({exc}); it may be corrupt. "
+            "Move it away to start a new store (the crawl history in it is then lost), "
+            "or point NEWSSTEM_URLDB elsewhere"
+        )
+
+    def _prepare(self) -> None:
+        db = self._db
+        self._is_new()  # checked before any write: never modify another database
+        db.execute("PRAGMA journal_mode=WAL").fetchone()
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+        db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")
+        try:
+            db.execute("BEGIN IMMEDIATE")  # proves the file is writable; serialises creation
+        except sqlite3.Error:
+            db.close()
+            raise
+        try:
+            if self._is_new():  # again, inside the lock: another process may have created it
+                db.execute(_SCHEMA)
+                db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            db.close()
+            raise
+
+    def _is_new(self) -> bool:
+        """True for an empty file, False for a newsstem store; StoreError for anything else."""
+        db = self._db
+        app_id = db.execute("PRAGMA application_id").fetchone()[0]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if app_id == 0 and tables == 0:
+            return True
+        if app_id != APPLICATION_ID:
+            db.close()
+            raise StoreError(
+                f"{self.path} is a SQLite database but not a newsstem URL store; "
+                "point NEWSSTEM_URLDB at another file"
+            )
+        if version > SCHEMA_VERSION:
+            db.close()
+            raise StoreError(
+                f"URL store {self.path} was written by a newer newsstem "
+                f"(schema {version} > {SCHEMA_VERSION}); upgrade newsstem"
+            )
+        return False
+
+    # -- reads ------------------------------------------------------------------
+
+    def lookup(self, keys: Sequence[bytes]) -> dict[bytes, UrlEntry]:
+        found: dict[bytes, UrlEntry] = {}
+        keys = list(keys)
+        try:
+            for start in range(0, len(keys), LOOKUP_CHUNK):
+                chunk = keys[start : start + LOOKUP_CHUNK]
+                rows = self._db.execute(
+                    "SELECT key, first_seen, last_seen, exported_at FROM urls "
+                    f"WHERE key IN ({','.join('?' * len(chunk))})",
+                    chunk,
+                )
+                for key, first, last, exported in rows:
+                    found[key] = UrlEntry(first, last, exported)
+        except sqlite3.Error as exc:
+            raise StoreError(f"URL store {self.path}: lookup failed: {exc}") from exc
+        return found
+
+    def stats(self) -> StoreStats:
+        try:
+            row = self._db.execute(
+                "SELECT count(*), count(exported_at), min(first_seen), max(first_seen), "
+                "min(last_seen), max(last_seen) FROM urls"
+            ).fetchone()
+        except sqlite3.Error as exc:
+            raise StoreError(f"URL store {self.path}: stats failed: {exc}") from exc
+        size = sum(
+            p.stat().st_size
+            for p in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm"))
+            if p.exists()
+        )
+        return StoreStats(row[0], row[1], size, *row[2:])
+
+    # -- writes -----------------------------------------------------------------
+
+    @contextmanager
+    def _transaction(self, what: str) -> Iterator[sqlite3.Connection]:
+        """One ``BEGIN IMMEDIATE`` write transaction; SQLite errors become StoreError."""
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise StoreError(f"URL store {self.path}: {what} failed: {exc}") from exc
+
+    def mark_seen(self, keys: Iterable[bytes], when: int) -> None:
+        # Sorted keys touch the B-tree pages in order: fewer page writes per batch.
+        with self._transaction("mark seen") as db:
+            db.executemany(_MARK_SEEN, ((key, when) for key in sorted(set(keys))))
+
+    def mark_exported(self, keys: Iterable[bytes], when: int) -> None:
+        with self._transaction("mark exported") as db:
+            db.executemany(_MARK_EXPORTED, ((key, when) for key in sorted(set(keys))))
+
+    def prune(
+        self, seen_before: int, dry_run: bool = False, progress: Progress | None = None
+    ) -> int:
+        removed = 0
+        for done, (in_range, bounds) in enumerate(_key_ranges(PRUNE_RANGES), 1):
+            where = f"{in_range} AND last_seen < ?"
+            params = (*bounds, seen_before)
+            if dry_run:
+                try:
+                    row = self._db.execute(f"SELECT count(*) FROM urls WHERE {where}", params)
+                    removed += row.fetchone()[0]
+                except sqlite3.Error as exc:
+                    raise StoreError(f"URL store {self.path}: prune failed: {exc}") from exc
+            else:
+                with self._transaction("prune") as db:
+                    removed += db.execute(f"DELETE FROM urls WHERE {where}", params).rowcount
+            if progress is not None:
+                progress(done, PRUNE_RANGES)
+        if not dry_run:
+            try:
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error:
+                pass  # a reader still uses the WAL: a later checkpoint truncates it
+        return removed
+
+    # -- lifecycle --------------------------------------------------------------
+
+    def lease(self, exclusive: bool) -> Lease:
+        return FileLease(Path(f"{self.path}.lock"), exclusive)
+
+    def integrity_check(self) -> str:
+        """SQLite's full ``PRAGMA integrity_check``: ``"ok"`` or the problems found."""
+        rows = self._db.execute("PRAGMA integrity_check").fetchall()
+        return "\n".join(row[0] for row in rows)
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def _key_ranges(count: int) -> Iterator[tuple[str, tuple[bytes, ...]]]:
+    """``count`` SQL conditions splitting the key space by its first byte.
+
+    >>> [bounds for _, bounds in _key_ranges(2)]
+    [(b'\\x00', b'\\x80'), (b'\\x80',)]
+    """
+    edges = [bytes([i * 256 // count]) for i in range(count)]
+    for i, low in enumerate(edges):
+        if i + 1 < count:
+            yield "key >= ? AND key < ?", (low, edges[i + 1])
+        else:
+            yield "key >= ?", (low,)

@@ -1,0 +1,126 @@
+"""``scrapy urldb`` as a user runs it (a subprocess), on real SQLite and Redis stores."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from newsstem.urldb import format_time, open_store, url_key
+from support.crawl import REPO
+
+DAY = 86400
+NOW = int(time.time())
+OLD = [f"https://news.example/old/{i}.html" for i in range(7)]
+RECENT = [f"https://news.example/recent/{i}.html" for i in range(5)]
+
+
+def urldb(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run(
+        [sys.executable, "-m", "scrapy", "urldb", *args],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+@pytest.fixture
+def store(store_uri):
+    """A store with 7 URLs last seen 40 days ago (3 exported) and 5 seen 10 days ago."""
+    with open_store(store_uri) as opened:
+        opened.mark_seen([url_key(u) for u in OLD + RECENT], NOW - 40 * DAY)
+        opened.mark_exported([url_key(u) for u in OLD[:3]], NOW - 39 * DAY)
+        opened.mark_seen([url_key(u) for u in RECENT], NOW - 10 * DAY)
+    return store_uri
+
+
+def fields(output: str) -> dict[str, str]:
+    return dict(
+        line.split(None, 1) if " " in line else (line, "") for line in output.splitlines() if line
+    )
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def store_uri(request, tmp_path):
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'urldb.sqlite'}"
+    server = request.getfixturevalue("redis_server")
+    return f"{server.url}?prefix=cmd-{request.node.name[-12:]}-{time.monotonic_ns()}&lease_ttl=2"
+
+
+def test_stats_prints_the_figures_of_the_store(store):
+    result = urldb("stats", "--urldb", store)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "entries     12\n" in out and "exported    3\n" in out
+    forty, ten = format_time(NOW - 40 * DAY), format_time(NOW - 10 * DAY)
+    assert f"first seen  oldest {forty}, newest {forty}" in out
+    assert f"last seen   oldest {forty}, newest {ten}" in out
+    assert "bytes)" in out
+
+
+def test_show_prints_what_the_store_knows_about_a_url(store):
+    result = urldb("show", OLD[0] + "#comments", RECENT[1], "--urldb", store)
+    assert result.returncode == 0, result.stderr
+    first, second = result.stdout.split("\n\n")
+    assert f"exported    {format_time(NOW - 39 * DAY)}" in first
+    assert f"canonical   {OLD[0]}\n" in first  # the fragment is not part of the key
+    assert f"first seen  {format_time(NOW - 40 * DAY)}" in second
+    assert f"last seen   {format_time(NOW - 10 * DAY)}" in second
+    assert "exported    never" in second
+    missing = urldb("show", "https://news.example/never.html", "--urldb", store)
+    assert missing.returncode == 1
+    assert "not in the store" in missing.stdout
+
+
+def test_prune_removes_exactly_the_stale_entries(store):
+    dry = urldb("prune", "--older-than", "30d", "--dry-run", "--urldb", store)
+    assert dry.returncode == 0, dry.stderr
+    assert "would remove 7 of 12 entries" in dry.stdout
+    result = urldb("prune", "--older-than", "30d", "--urldb", store)
+    assert result.returncode == 0, result.stderr
+    assert "removed 7 entries" in result.stdout and "5 remain" in result.stdout
+    with open_store(store) as opened:
+        assert set(opened.lookup([url_key(u) for u in OLD + RECENT])) == {
+            url_key(u) for u in RECENT
+        }
+    assert "removed 0 entries" in urldb("prune", "--older-than", "30d", "--urldb", store).stdout
+    assert "removed 5 entries" in urldb("prune", "--older-than", "9d", "--urldb", store).stdout
+
+
+def test_prune_refuses_while_a_crawl_holds_the_store_or_waits_for_it(store):
+    with open_store(store) as opened:
+        crawl = opened.lease(exclusive=False)
+        refused = urldb("prune", "--older-than", "30d", "--urldb", store)
+        assert refused.returncode == 1
+        assert refused.stderr.startswith("newsstem: URL store error:")
+        assert "prune when no crawl runs" in refused.stderr
+        threading.Timer(1.0, crawl.release).start()
+        waited = urldb("prune", "--older-than", "30d", "--wait", "30", "--urldb", store)
+    assert waited.returncode == 0, waited.stderr
+    assert "removed 7 entries" in waited.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "status", "message"),
+    [
+        ((), 2, "give one of: stats, show, prune"),
+        (("compact",), 2, "give one of"),
+        (("show",), 2, "show needs at least one URL"),
+        (("prune",), 2, "prune needs --older-than"),
+        (("prune", "--older-than", "soon"), 2, "not an age"),
+        (("stats", "--urldb", "ftp://x/y"), 1, "is not one newsstem knows"),
+        (("stats", "--urldb", ""), 2, "switched off"),
+    ],
+)
+def test_bad_arguments_end_in_one_clear_error(args, status, message):
+    result = urldb(*args)
+    assert result.returncode == status
+    assert message in result.stderr

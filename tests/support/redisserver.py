@@ -1,0 +1,96 @@
+"""A real redis-server on 127.0.0.1, on a free port, started and stopped (by PID) by the test."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import redis
+
+REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
+START_TIMEOUT = 10.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class RedisServer:
+    """``redis-server`` in the foreground of a child process, no persistence."""
+
+    directory: Path
+    port: int = 0
+    process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> RedisServer:
+        for _ in range(5):  # another process may take the free port first: try another
+            self.port = free_port()
+            self.process = subprocess.Popen(
+                [
+                    REDIS_SERVER,
+                    "--bind",
+                    "127.0.0.1",
+                    "--port",
+                    str(self.port),
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                    "--dir",
+                    str(self.directory),
+                    "--daemonize",
+                    "no",
+                    "--loglevel",
+                    "warning",
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            if self._wait_ready():
+                return self
+            self.stop()
+        raise RuntimeError("redis-server did not start")
+
+    def _wait_ready(self) -> bool:
+        deadline = time.monotonic() + START_TIMEOUT
+        client = redis.Redis(port=self.port, socket_connect_timeout=0.5)
+        try:
+            while time.monotonic() < deadline:
+                if self.process.poll() is not None:
+                    return False
+                try:
+                    if client.ping():
+                        return True
+                except redis.ConnectionError:
+                    time.sleep(0.05)
+            return False
+        finally:
+            client.close()
+
+    def client(self) -> redis.Redis:
+        return redis.Redis(port=self.port)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()  # SIGTERM to this PID
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+
+def redis_available() -> bool:
+    return Path(REDIS_SERVER).exists()

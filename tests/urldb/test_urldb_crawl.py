@@ -1,0 +1,244 @@
+"""The URL store in real crawls: `scrapy crawl news` subprocesses against a generated site.
+
+Site (tests/support/newssite.py): / → /section/{0,1,2}/ → /{s}/{n}.html, 18
+articles of 330+ unique words, recognised by the real extraction pipeline.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from newsstem.urldb import open_store, url_key
+from support.crawl import run_crawl
+from support.crawlprocess import start_crawl
+from support.newssite import GeneratedNewsSite
+from support.redisserver import free_port
+
+
+def crawl(tmp_path, site, uri, name, *args, **settings):
+    return run_crawl(
+        tmp_path,
+        "-a",
+        f"start_url={site.url}/",
+        "-a",
+        "depth=2",
+        *args,
+        settings={"NEWSSTEM_URLDB": uri, **settings},
+        name=name,
+    )
+
+
+def urldb_stats(result) -> dict:
+    """The URL store's counters (its busy time aside)."""
+    return {
+        k.removeprefix("newsstem/urldb/"): v
+        for k, v in result.stats.items()
+        if "urldb" in k and not k.endswith("busy_seconds")
+    }
+
+
+def test_recurring_crawls_export_each_article_once_and_fetch_only_hubs_again(
+    tmp_path, news_site, store_uri
+):
+    hubs = news_site.hub_paths() | {"/robots.txt"}
+    first = crawl(tmp_path, news_site, store_uri, "first")
+    assert first.returncode == 0, first.log
+    assert first.item_urls() == news_site.article_urls()
+    assert urldb_stats(first) == {"new": 22, "exported": 18, "syncs": 1}
+
+    news_site.clear()
+    second = crawl(tmp_path, news_site, store_uri, "second")
+    assert second.returncode == 0, second.log
+    assert second.items == []
+    assert sorted(news_site.paths()) == sorted(hubs), "only hubs are fetched again"
+    assert urldb_stats(second) == {"skipped": 18}
+
+    news_site.clear()
+    added = news_site.add_article(section=1)
+    third = crawl(tmp_path, news_site, store_uri, "third")
+    assert third.returncode == 0, third.log
+    assert third.item_urls() == {news_site.url + added}
+    assert sorted(news_site.paths()) == sorted(hubs | {added})
+    assert urldb_stats(third) == {"new": 1, "exported": 1, "skipped": 18, "syncs": 1}
+
+    news_site.clear()
+    fourth = crawl(tmp_path, news_site, store_uri, "fourth")
+    assert fourth.items == []
+    assert added not in news_site.paths()
+
+    with open_store(store_uri) as store:
+        stats = store.stats()
+        entries = store.lookup([url_key(u) for u in news_site.article_urls()])
+    assert (stats.entries, stats.exported) == (23, 19)
+    assert len(entries) == 19 and all(e.exported_at for e in entries.values())
+
+
+def test_refresh_exports_again_and_an_empty_uri_switches_the_store_off(tmp_path, news_site):
+    uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
+    assert crawl(tmp_path, news_site, uri, "first").returncode == 0
+    again = crawl(tmp_path, news_site, uri, "first", "-a", "refresh=1")  # -O on the same file
+    assert again.item_urls() == news_site.article_urls()
+    assert "Overwriting" in again.log and "first.jsonl" in again.log
+    assert urldb_stats(again)["exported"] == 18 and "skipped" not in urldb_stats(again)
+    off = crawl(tmp_path, news_site, "", "off")
+    assert off.item_urls() == news_site.article_urls()
+    assert urldb_stats(off) == {}
+
+
+def test_an_exported_start_page_is_fetched_but_not_exported_again(tmp_path, news_site):
+    uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
+    article = f"{news_site.url}/0/0.html"
+    args = ("-a", f"start_url={article}", "-a", "depth=0")
+    first = run_crawl(tmp_path, *args, settings={"NEWSSTEM_URLDB": uri}, name="first")
+    assert first.item_urls() == {article}
+    news_site.clear()
+    second = run_crawl(tmp_path, *args, settings={"NEWSSTEM_URLDB": uri}, name="second")
+    assert second.returncode == 0, second.log
+    assert "/0/0.html" in news_site.paths()  # start pages are always fetched
+    assert second.items == []
+    assert urldb_stats(second) == {"withheld": 1}
+
+
+def test_a_url_redirected_to_an_exported_article_is_not_fetched_again(tmp_path, news_site):
+    uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
+    news_site.redirects["/moved/7.html"] = "/1/77.html"  # an article listed nowhere else
+    news_site.home_links.append("/moved/7.html")
+    first = crawl(tmp_path, news_site, uri, "first")
+    assert f"{news_site.url}/1/77.html" in first.item_urls()
+    news_site.clear()
+    second = crawl(tmp_path, news_site, uri, "second")
+    assert second.items == []
+    assert "/moved/7.html" not in news_site.paths()
+    assert urldb_stats(second)["skipped"] == 19
+
+
+def test_exports_are_marked_when_durable_in_every_feed(tmp_path, news_site):
+    uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
+    feeds = {
+        str(tmp_path / "copy.jsonl"): {"format": "jsonlines"},
+        str(tmp_path / "all.json"): {"format": "json"},
+    }
+    result = crawl(tmp_path, news_site, uri, "main", FEEDS=json.dumps(feeds))
+    assert result.returncode == 0, result.log
+    assert "copy.jsonl are marked exported every 100 articles" in result.log
+    assert "all.json are marked exported when the crawl has finished" in result.log
+    assert len(json.loads((tmp_path / "all.json").read_text())) == 18
+    assert len((tmp_path / "copy.jsonl").read_text().splitlines()) == 18
+    assert urldb_stats(result)["exported"] == 18
+    with open_store(uri) as store:
+        assert store.stats().exported == 18
+
+
+def test_without_a_feed_nothing_is_marked_exported(tmp_path, news_site):
+    uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
+    args = ("-a", f"start_url={news_site.url}/", "-a", "depth=2")
+    no_feed = start_crawl(
+        tmp_path, *args, settings={"NEWSSTEM_URLDB": uri}, name="nofeed", output_option=None
+    )
+    assert no_feed.wait() == 0
+    assert "no feed output" in no_feed.log()
+    assert no_feed.stats()["newsstem/urldb/unmarked"] == 18
+    with_feed = crawl(tmp_path, news_site, uri, "feed")
+    assert with_feed.item_urls() == news_site.article_urls()
+    pipeline_marks = crawl(
+        tmp_path,
+        news_site,
+        uri,
+        "scraped",
+        "-a",
+        "refresh=1",
+        NEWSSTEM_URLDB_MARK_AFTER="item_scraped",
+    )
+    assert urldb_stats(pipeline_marks)["exported"] == 18
+
+
+def _not_a_store(tmp_path):
+    path = tmp_path / "other.sqlite"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE people (name TEXT)")
+    db.commit()
+    db.close()
+    return f"sqlite:///{path}"
+
+
+def _corrupt(tmp_path):
+    path = tmp_path / "corrupt.sqlite"
+    path.write_bytes(b"SQLite format 3\x00" + b"\xde\xad\xbe\xef" * 2000)
+    return f"sqlite:///{path}"
+
+
+def _under_a_file(tmp_path):
+    (tmp_path / "file").write_text("x")
+    return f"sqlite:///{tmp_path / 'file' / 'urldb.sqlite'}"  # its directory cannot exist
+
+
+BAD_STORES = {
+    "unwritable path": (_under_a_file, "cannot create the directory"),
+    "corrupt file": (_corrupt, "may be corrupt"),
+    "another database": (_not_a_store, "not a newsstem URL store"),
+    "unreachable redis": (lambda t: f"redis://127.0.0.1:{free_port()}/0", "cannot reach"),
+    "unknown scheme": (lambda t: "mysql://db/urls", "is not one newsstem knows"),
+    "bare path": (lambda t: "urldb.sqlite", "is not one newsstem knows"),
+    "port not a number": (lambda t: "redis://127.0.0.1:port/0", "port is not a number"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_STORES))
+def test_a_bad_store_fails_at_start_with_one_clear_error(tmp_path, news_site, case):
+    make, message = BAD_STORES[case]
+    uri = make(tmp_path)
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    result = crawl(tmp_path, news_site, uri, "bad")
+    assert result.returncode == 1
+    errors = [line for line in result.log.splitlines() if "error" in line.lower()]
+    assert len(errors) == 1 and errors[0].startswith("newsstem: URL store error:"), result.log
+    assert message in errors[0]
+    assert news_site.paths() == [], "nothing may be fetched"
+    assert not result.output.exists()
+    for path, content in before.items():
+        assert path.read_bytes() == content, f"{path.name} was modified"
+
+
+def test_bad_urldb_arguments_are_usage_errors(tmp_path, news_site):
+    uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
+    result = crawl(tmp_path, news_site, uri, "bad", "-a", "refresh=maybe")
+    assert result.returncode == 2
+    assert "refresh must be 1/0" in result.log
+    assert news_site.paths() == []
+    sync = crawl(tmp_path, news_site, uri, "bad2", NEWSSTEM_URLDB_SYNC_ITEMS="0")
+    assert sync.returncode == 2 and "NEWSSTEM_URLDB_SYNC_ITEMS" in sync.log
+
+
+def test_a_crawl_does_not_start_while_prune_holds_the_store(tmp_path, news_site, store_uri):
+    with open_store(store_uri) as store, store.lease(exclusive=True):
+        result = crawl(tmp_path, news_site, store_uri, "blocked")
+    assert result.returncode == 1
+    assert "being pruned" in result.log
+    assert news_site.paths() == []
+
+
+def test_two_crawls_sharing_one_store_lose_no_marks(tmp_path, store_uri):
+    site = GeneratedNewsSite(sections=4, articles_per_section=15, delay=0.01, seed=7).start()
+    try:
+        args = ("-a", f"start_url={site.url}/", "-a", "depth=2")
+        settings = {"NEWSSTEM_URLDB": store_uri, "NEWSSTEM_URLDB_SYNC_ITEMS": "5"}
+        crawls = [start_crawl(tmp_path, *args, settings=settings, name=f"c{i}") for i in range(2)]
+        assert [c.wait() for c in crawls] == [0, 0], crawls[0].log() + crawls[1].log()
+        outputs = [set(c.urls()) for c in crawls]
+        assert outputs[0] | outputs[1] == site.article_urls()
+        for c, urls in zip(crawls, outputs):
+            stats = c.stats()
+            assert stats.get("newsstem/urldb/exported", 0) == len(urls)
+            assert "newsstem/urldb/errors" not in stats and "newsstem/urldb/unmarked" not in stats
+        with open_store(store_uri) as store:
+            entries = store.lookup([url_key(u) for u in site.article_urls()])
+            stats = store.stats()
+            if store_uri.startswith("sqlite"):
+                assert store.integrity_check() == "ok"
+        assert len(entries) == 60 and all(e.exported_at for e in entries.values())
+        assert (stats.entries, stats.exported) == (65, 60)
+    finally:
+        site.stop()

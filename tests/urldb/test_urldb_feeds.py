@@ -1,0 +1,157 @@
+"""Durable feed files and which feeds can be synced (newsstem.urldb.feeds)."""
+
+from __future__ import annotations
+
+import pytest
+from scrapy.exporters import CsvItemExporter, JsonLinesItemExporter
+from scrapy.extensions.feedexport import FeedExporter
+from scrapy.utils.test import get_crawler
+
+from newsstem.urldb import feeds
+from newsstem.urldb.feeds import DurableFileFeedStorage, LineBatchFile, drop_cut_line, plan_feeds
+from newsstem.urldb.middleware import UrlDbOptions, parse_flag
+from scrapy.exceptions import UsageError
+from scrapy.settings import Settings
+
+
+def test_lines_reach_the_file_only_when_synced(tmp_path):
+    path = tmp_path / "out.jsonl"
+    with LineBatchFile(path, "w") as file:
+        exporter = JsonLinesItemExporter(file)
+        exporter.export_item({"url": "a"})
+        exporter.export_item({"url": "b"})
+        assert path.read_bytes() == b""
+        file.sync()
+        assert path.read_bytes().count(b"\n") == 2
+        exporter.export_item({"url": "c"})
+    assert path.read_bytes().count(b"\n") == 3  # close writes the rest
+
+
+def test_a_full_buffer_is_written_up_to_its_last_whole_line(tmp_path, monkeypatch):
+    monkeypatch.setattr(feeds, "WRITE_BYTES", 10)
+    path = tmp_path / "out.jsonl"
+    file = LineBatchFile(path, "w")
+    file.write(b"first line\nsecond")
+    assert path.read_bytes() == b"first line\n"
+    file.write(b" half\n")
+    file.close()
+    assert path.read_bytes() == b"first line\nsecond half\n"
+
+
+def test_append_mode_keeps_what_the_file_holds(tmp_path):
+    path = tmp_path / "out.jsonl"
+    path.write_bytes(b"old\n")
+    with LineBatchFile(path, "a") as file:
+        file.write(b"new\n")
+    assert path.read_bytes() == b"old\nnew\n"
+    with LineBatchFile(path, "w") as file:
+        file.write(b"only\n")
+    assert path.read_bytes() == b"only\n"
+
+
+def test_csv_exports_through_the_line_batch_file(tmp_path):
+    path = tmp_path / "out.csv"
+    with LineBatchFile(path, "w") as file:
+        exporter = CsvItemExporter(file)
+        exporter.start_exporting()
+        exporter.export_item({"url": "a", "title": "x, y"})
+        exporter.finish_exporting()
+        file.sync()
+        assert path.read_text().splitlines() == ["url,title", 'a,"x, y"']
+
+
+@pytest.mark.parametrize(
+    ("content", "kept"),
+    [
+        (b'{"a": 1}\n{"b": 2}\n{"c": 3', b'{"a": 1}\n{"b": 2}\n'),
+        (b'{"a": 1}\n', b'{"a": 1}\n'),
+        (b'{"cut', b""),
+        (b"", b""),
+    ],
+)
+def test_a_line_cut_by_a_kill_is_removed_before_appending(tmp_path, content, kept):
+    path = tmp_path / "out.jsonl"
+    path.write_bytes(content)
+    assert drop_cut_line(path) == len(content) - len(kept)
+    assert path.read_bytes() == kept
+
+
+def test_the_storage_repairs_an_appended_line_file_and_fsyncs_when_stored(tmp_path):
+    path = tmp_path / "out.jsonl"
+    path.write_bytes(b'{"a": 1}\n{"b"')
+    storage = DurableFileFeedStorage(str(path), feed_options={"format": "jsonlines"})
+    file = storage.open(spider=None)
+    file.write(b'{"c": 3}\n')
+    storage.sync()
+    assert path.read_bytes() == b'{"a": 1}\n{"c": 3}\n'
+    storage.store(file)
+    assert file.closed
+    storage.sync()  # harmless once stored
+
+
+def test_only_local_line_format_files_can_be_synced(tmp_path):
+    settings = {
+        "FEEDS": {
+            str(tmp_path / "a.jsonl"): {"format": "jsonlines"},
+            f"file://{tmp_path / 'b.csv'}": {"format": "csv"},
+            str(tmp_path / "c.json"): {"format": "json"},
+            str(tmp_path / "d.jsonl.gz"): {
+                "format": "jsonlines",
+                "postprocessing": ["scrapy.extensions.postprocessing.GzipPlugin"],
+            },
+            "stdout:": {"format": "jsonlines"},
+        },
+        "FEED_STORAGES": {
+            "": "newsstem.urldb.feeds.DurableFileFeedStorage",
+            "file": "newsstem.urldb.feeds.DurableFileFeedStorage",
+        },
+    }
+    plans = {
+        plan.uri.rsplit("/", 1)[-1]: plan
+        for plan in plan_feeds(FeedExporter(get_crawler(settings_dict=settings)))
+    }
+    assert {name for name, plan in plans.items() if plan.syncable} == {"a.jsonl", "b.csv"}
+    assert "only complete when closed" in plans["c.json"].why
+    assert "compressed" in plans["d.jsonl.gz"].why
+    assert "StdoutFeedStorage" in plans["stdout:"].why
+
+
+def test_scrapys_own_file_storage_is_not_trusted_to_be_durable(tmp_path):
+    settings = {"FEEDS": {str(tmp_path / "a.jsonl"): {"format": "jsonlines"}}}
+    [plan] = plan_feeds(FeedExporter(get_crawler(settings_dict=settings)))
+    assert not plan.syncable and "FileFeedStorage" in plan.why
+
+
+def test_urldb_settings_are_checked():
+    options = UrlDbOptions.from_settings(
+        Settings({"NEWSSTEM_URLDB": "redis://h:1/0", "NEWSSTEM_URLDB_SYNC_ITEMS": "7"}), "yes"
+    )
+    assert (options.refresh, options.sync_items, options.mark_after) == (True, 7, "feed")
+    for bad in (
+        {"NEWSSTEM_URLDB_SYNC_SECONDS": "0"},
+        {"NEWSSTEM_URLDB_MARK_AFTER": "never"},
+        {"NEWSSTEM_URLDB_REFRESH": "sometimes"},
+        {"NEWSSTEM_URLDB_SYNC_ITEMS": "many"},
+    ):
+        with pytest.raises(UsageError):
+            UrlDbOptions.from_settings(Settings(bad))
+    with pytest.raises(UsageError, match="refresh"):
+        parse_flag("-a refresh", "2")
+
+
+def test_compressed_output_through_the_line_batch_file_is_complete_when_stored(tmp_path):
+    import gzip
+
+    from scrapy.extensions.postprocessing import PostProcessingManager
+
+    path = tmp_path / "out.jsonl.gz"
+    storage = DurableFileFeedStorage(str(path), feed_options={"format": "jsonlines"})
+    raw = storage.open(spider=None)
+    options = {"postprocessing": ["scrapy.extensions.postprocessing.GzipPlugin"]}
+    compressed = PostProcessingManager(options["postprocessing"], raw, options)
+    exporter = JsonLinesItemExporter(compressed)
+    for n in range(3):
+        exporter.export_item({"n": n})
+    compressed.close()  # what FeedExporter does before storing
+    storage.store(raw)
+    assert gzip.decompress(path.read_bytes()).count(b"\n") == 3

@@ -1,0 +1,242 @@
+"""One contract for every URL store backend (as Scrapy's httpcache tests do for storages).
+
+Each backend class below only says how to open a fresh store and the same
+store again; every test of :class:`StoreContract` runs against a real SQLite
+file and a real redis-server.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from newsstem.urldb import StoreBusy, UrlEntry, open_store, url_key
+from newsstem.urldb.store import KEY_BYTES
+
+REPO = Path(__file__).resolve().parents[2]
+T0 = 1_790_000_000  # a fixed epoch second (2026-09-21)
+
+
+def keys(n: int, tag: str = "k") -> list[bytes]:
+    return [url_key(f"http://site.example/{tag}/{i}.html") for i in range(n)]
+
+
+def _mark_in_child(uri: str, tag: str, n: int, exported: bool) -> None:
+    store = open_store(uri)
+    batch = keys(n, tag)
+    for start in range(0, n, 50):
+        if exported:
+            store.mark_exported(batch[start : start + 50], T0 + start)
+        else:
+            store.mark_seen(batch[start : start + 50], T0 + start)
+    store.close()
+
+
+class StoreContract:
+    """What every backend must do. Subclasses define ``uri`` (a fresh store per test)."""
+
+    uri: str
+
+    def open(self):
+        return open_store(self.uri)
+
+    def test_url_key_is_a_16_byte_md5_of_the_canonical_url(self):
+        assert len(url_key("http://a.example/")) == KEY_BYTES
+        assert url_key("http://a.example/p?b=1&a=2") == url_key("http://a.example/p?a=2&b=1#x")
+        assert url_key("http://a.example/p") != url_key("http://a.example/q")
+
+    def test_an_empty_store_knows_nothing(self):
+        with self.open() as store:
+            assert store.lookup(keys(3)) == {}
+            stats = store.stats()
+            assert (stats.entries, stats.exported) == (0, 0)
+            assert stats.first_seen_min is None and stats.last_seen_max is None
+
+    def test_seen_marks_keep_the_first_and_the_last_time(self):
+        a, b = keys(2)
+        with self.open() as store:
+            store.mark_seen([a, b], T0)
+            store.mark_seen([a], T0 + 100)
+            store.mark_seen([a], T0 + 50)  # a late batch from another process
+            store.mark_seen([b], T0 - 10)  # an earlier one
+            assert store.lookup([a, b]) == {
+                a: UrlEntry(T0, T0 + 100, None),
+                b: UrlEntry(T0 - 10, T0, None),
+            }
+
+    def test_exports_are_recorded_and_never_undone_by_seen_marks(self):
+        a, b = keys(2)
+        with self.open() as store:
+            store.mark_seen([a], T0)
+            store.mark_exported([a], T0 + 5)
+            store.mark_exported([b], T0 + 7)  # exported without a prior seen mark
+            store.mark_seen([a, b], T0 + 9)
+            found = store.lookup([a, b])
+        assert found[a] == UrlEntry(T0, T0 + 9, T0 + 5)
+        assert found[b] == UrlEntry(T0 + 7, T0 + 9, T0 + 7)
+
+    def test_lookup_of_many_keys_returns_exactly_the_known_ones(self):
+        known, unknown = keys(2600, "known"), keys(700, "unknown")
+        with self.open() as store:
+            store.mark_seen(known[:1300], T0)
+            store.mark_exported(known[1300:], T0)
+            mixed = [k for pair in zip(known, unknown + known[700:]) for k in pair]
+            found = store.lookup(mixed + known[-5:])
+        assert set(found) == set(known)
+        assert sum(1 for e in found.values() if e.exported_at) == 1300
+
+    def test_entries_persist_when_the_store_is_reopened(self):
+        a, b = keys(2)
+        with self.open() as store:
+            store.mark_seen([a], T0)
+            store.mark_exported([b], T0 + 1)
+        with self.open() as store:
+            assert store.lookup([a, b]) == {
+                a: UrlEntry(T0, T0, None),
+                b: UrlEntry(T0 + 1, T0 + 1, T0 + 1),
+            }
+
+    def test_stats_count_entries_and_report_the_time_range(self):
+        with self.open() as store:
+            store.mark_seen(keys(30, "s"), T0)
+            store.mark_seen(keys(10, "s"), T0 + 500)
+            store.mark_exported(keys(4, "e"), T0 + 200)
+            stats = store.stats()
+        assert stats.entries == 34
+        assert stats.exported == 4
+        assert stats.size_bytes > 0
+        assert (stats.first_seen_min, stats.first_seen_max) == (T0, T0 + 200)
+        assert (stats.last_seen_min, stats.last_seen_max) == (T0, T0 + 500)
+
+    def test_prune_removes_exactly_the_entries_not_seen_since_the_cutoff(self):
+        old, recent, edge = keys(40, "old"), keys(25, "recent"), keys(3, "edge")
+        with self.open() as store:
+            store.mark_exported(old[:10], T0)
+            store.mark_seen(old, T0)
+            store.mark_seen(edge, T0 + 1000)  # last seen exactly at the cutoff: kept
+            store.mark_seen(recent, T0)
+            store.mark_seen(recent, T0 + 2000)  # seen again since: kept
+            assert store.prune(T0 + 1000, dry_run=True) == 40
+            assert store.stats().entries == 68
+            steps = []
+            assert store.prune(T0 + 1000, progress=lambda done, total: steps.append(done)) == 40
+            assert steps and steps[-1] == len(steps)
+            assert set(store.lookup(old + recent + edge)) == set(recent + edge)
+            assert store.stats().entries == 28
+            assert store.prune(T0 + 1000) == 0
+
+    def test_leases_are_shared_by_crawls_and_exclusive_for_prune(self):
+        with self.open() as store, self.open() as other:
+            crawl_a = store.lease(exclusive=False)
+            crawl_b = other.lease(exclusive=False)
+            with pytest.raises(StoreBusy, match="crawl|in use"):
+                store.lease(exclusive=True)
+            crawl_a.release()
+            crawl_a.release()  # twice is harmless
+            with pytest.raises(StoreBusy):
+                other.lease(exclusive=True)
+            crawl_b.renew()
+            crawl_b.release()
+            pruner = store.lease(exclusive=True)
+            with pytest.raises(StoreBusy, match="pruned"):
+                other.lease(exclusive=False)
+            with pytest.raises(StoreBusy):
+                other.lease(exclusive=True)
+            pruner.renew()
+            pruner.release()
+            other.lease(exclusive=False).release()
+
+    def test_a_lease_dies_with_a_holder_killed_by_sigkill(self, tmp_path):
+        ready = tmp_path / "ready"
+        code = (
+            "import sys, time; from newsstem.urldb import open_store\n"
+            f"store = open_store({self.uri!r}); lease = store.lease(exclusive=False)\n"
+            f"open({str(ready)!r}, 'w').close(); time.sleep(600)\n"
+        )
+        child = subprocess.Popen(
+            [sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(REPO)}
+        )
+        try:
+            deadline = time.monotonic() + 30
+            while not ready.exists():
+                assert child.poll() is None and time.monotonic() < deadline, "holder did not start"
+                time.sleep(0.05)
+            with self.open() as store:
+                with pytest.raises(StoreBusy):
+                    store.lease(exclusive=True)
+                os.kill(child.pid, signal.SIGKILL)
+                child.wait()
+                deadline = time.monotonic() + self.lease_lapse_seconds + 10
+                while True:
+                    try:
+                        store.lease(exclusive=True).release()
+                        break
+                    except StoreBusy:
+                        assert time.monotonic() < deadline, "the dead holder's lease never lapsed"
+                        time.sleep(0.2)
+        finally:
+            if child.poll() is None:
+                os.kill(child.pid, signal.SIGKILL)
+                child.wait()
+
+    def test_concurrent_writers_lose_no_marks(self):
+        ctx = multiprocessing.get_context("spawn")
+        jobs = [
+            ctx.Process(target=_mark_in_child, args=(self.uri, "shared", 600, False)),
+            ctx.Process(target=_mark_in_child, args=(self.uri, "shared", 600, True)),
+            ctx.Process(target=_mark_in_child, args=(self.uri, "own", 600, True)),
+        ]
+        for job in jobs:
+            job.start()
+        for job in jobs:
+            job.join(60)
+            assert job.exitcode == 0
+        with self.open() as store:
+            shared = store.lookup(keys(600, "shared"))
+            own = store.lookup(keys(600, "own"))
+            assert store.stats().entries == 1200
+        assert len(shared) == 600 and len(own) == 600
+        # the exporting writer's marks survive the other writer's seen marks
+        assert all(entry.exported_at for entry in shared.values())
+        assert all(entry.exported_at for entry in own.values())
+
+
+class TestSqliteStore(StoreContract):
+    lease_lapse_seconds = 0  # an OS file lock: released by the kernel at once
+
+    @pytest.fixture(autouse=True)
+    def _fresh(self, tmp_path):
+        self.uri = f"sqlite:///{tmp_path / 'store' / 'urldb.sqlite'}"
+
+    def test_the_file_is_a_wal_database_that_passes_integrity_check(self, tmp_path):
+        with self.open() as store:
+            store.mark_seen(keys(100), T0)
+            assert store.integrity_check() == "ok"
+            assert store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+class TestRedisStore(StoreContract):
+    lease_lapse_seconds = 1  # lease_ttl=1 below
+
+    @pytest.fixture(autouse=True)
+    def _fresh(self, redis_server):
+        self.uri = f"{redis_server.url}?prefix=test-{uuid.uuid4().hex[:8]}&lease_ttl=1"
+
+    def test_keys_stay_under_the_prefix(self, redis_server):
+        before = set(redis_server.client().scan_iter(match="*"))
+        with self.open() as store:
+            store.mark_seen(keys(50), T0)
+            lease = store.lease(exclusive=False)
+            prefix = store.prefix.encode() + b":"
+            added = set(redis_server.client().scan_iter(match="*")) - before
+            lease.release()
+        assert len(added) > 3  # buckets, layout record, lease holders
+        assert all(name.startswith(prefix) for name in added)
