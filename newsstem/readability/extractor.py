@@ -172,7 +172,7 @@ def _finish(
     """Clean the assembled article and measure it."""
     removals = clean_article(article, flags, options)
     text = element_text(article)
-    if may_have_tool_line(text):  # one search of the text spares most articles a walk
+    if may_have_tool_line(text, options):  # most articles are spared the walk of blocks
         blocks = article_blocks(article)
         kept = cut_after_tool_line(article, blocks, options)
         if kept < len(blocks):

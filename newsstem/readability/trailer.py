@@ -55,13 +55,21 @@ _ANY_TOOL = re.compile(
 _MAX_WORD_LENGTH = 20
 
 
-def may_have_tool_line(text: str) -> bool:
-    """False when no tool word appears in ``text``: it cannot have a tool line.
+def may_have_tool_line(text: str, options: Options) -> bool:
+    r"""False when no paragraph of ``text`` (rendered, cut at ``<br>`` too) is a tool line.
 
-    >>> may_have_tool_line("A story."), may_have_tool_line("A story. Print | E-mail")
-    (False, True)
+    A block that is a tool line is cut into paragraphs made of its words alone, one of
+    them a tool word; so without such a paragraph there is no tool-line block, and the
+    walk over the article's blocks is spared.
+
+    >>> may_have_tool_line("She shared the story.\n\nMore.", Options())
+    False
+    >>> may_have_tool_line("A story.\n\nPrint\n\nE-mail this", Options())
+    True
     """
-    return _ANY_TOOL.search(text) is not None
+    if _ANY_TOOL.search(text) is None:
+        return False
+    return any(is_tool_line(paragraph, options) for paragraph in text.split("\n\n"))
 
 
 def is_tool_line(text: str, options: Options) -> bool:
