@@ -46,11 +46,6 @@ _FURNITURE_WORDS = _TOOL_WORDS | _words(
 _CJK_TOOL_WORDS = ("印刷", "打印", "分享", "シェア", "ツイート", "メール", "邮件", "转发", "收藏")
 _CJK_FILLER = re.compile(r"この記事を|記事|本文|する|送る|送信|で|を|に|到|此文|此页|这篇文章")
 _WORD = re.compile(r"\w+")
-# Any tool word, to skip the block walk for articles without one.
-_ANY_TOOL = re.compile(
-    r"(?i)(?:print|e-?mail|\bmail\b|send|share|save|bookmark|tweet|digg|reddit|facebook"
-    r"|report|subscribe|\brss\b|" + "|".join(_CJK_TOOL_WORDS) + ")"
-)
 # Characters a tool line may have per word, separators included ("Printer-friendly | ").
 _MAX_WORD_LENGTH = 20
 
@@ -67,8 +62,6 @@ def may_have_tool_line(text: str, options: Options) -> bool:
     >>> may_have_tool_line("A story.\n\nPrint\n\nE-mail this", Options())
     True
     """
-    if _ANY_TOOL.search(text) is None:
-        return False
     return any(is_tool_line(paragraph, options) for paragraph in text.split("\n\n"))
 
 
