@@ -11,8 +11,10 @@ line (ExtractContent's block reading, seed 003: prose.py, trailer.py), and secti
 fronts told apart by their teasers (listing.py). No Scrapy import: HTML in, data out.
 
     >>> from newsstem.readability import extract
-    >>> extract("<p>too short</p>").reason
-    'no candidate'
+    >>> extract("<p>A short page is its own content.</p>").body
+    'A short page is its own content.'
+    >>> extract("<html><body> </body></html>").reason
+    'empty document'
 """
 
 from newsstem.readability.extractor import Extraction, extract

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from newsstem.encoding import decode_html
+from newsstem.encoding import decode_html, looks_binary
 from newsstem.readability.adsection import MARKER, marked_sections
 from newsstem.readability.patterns import (
     JUNK_TAGS,
@@ -61,6 +61,8 @@ class Page:
 
 def load_page(html: str | bytes) -> Page | str:
     """Parse ``html`` once; return the page, or a reason when there is nothing to read."""
+    if isinstance(html, bytes) and looks_binary(html):
+        return "binary data"  # an image or an archive: its "text" is noise
     text = decode_html(html)[0] if isinstance(html, bytes) else html
     # libxml2 stops at NUL and rejects str with an XML encoding declaration: feed it UTF-8.
     data = text.replace("\x00", "").encode("utf-8", "replace")

@@ -82,13 +82,16 @@ def extract(html: str | bytes, url: str | None = None, options: Options | None =
         return Extraction(title="", body="", body_html="", reason=page)
     title = clean_title(page.title, (text_of(h) for h in page.body.iter("h1", "h2")))
     attempt = _marked_attempt(page, options) or _sieve(page, options)
-    reason = _rejection(attempt, options)
+    reason = _rejection(attempt, page, options)
     if logger.isEnabledFor(logging.DEBUG):
         _log_attempt(attempt, reason, url)
+    if reason or attempt.length < options.min_article_length:
+        # A declared article beats no article and a short page alike ("Loading...").
+        declared = _declared(page, title, options)
+        if declared is not None:
+            return declared
     if reason:
-        return _declared(page, title, options) or Extraction(
-            title=title, body="", body_html="", reason=reason
-        )
+        return Extraction(title=title, body="", body_html="", reason=reason)
     return Extraction(title=title, body=attempt.text, body_html=_article_html(attempt.article, url, page))
 
 
@@ -196,8 +199,8 @@ def _log_attempt(attempt: _Attempt, reason: str | None, url: str | None) -> None
         logger.debug("removed <%s class/id=%r>: %s", removal.tag, removal.names, removal.reason)
 
 
-def _rejection(attempt: _Attempt, options: Options) -> str | None:
-    if attempt.length < options.min_article_length:
+def _rejection(attempt: _Attempt, page: Page, options: Options) -> str | None:
+    if attempt.length < options.min_article_length and not _is_all_of_page(attempt, page, options):
         return "too little text" if attempt.found_candidate else "no candidate"
     if link_density(attempt.article) > options.max_article_link_density:
         return "mostly links"
@@ -205,6 +208,18 @@ def _rejection(attempt: _Attempt, options: Options) -> str | None:
     if is_listing(attempt.selected, options):
         return "list of teasers"
     return None
+
+
+def _is_all_of_page(attempt: _Attempt, page: Page, options: Options) -> bool:
+    """A short extraction holding nearly all the text of its page: a short page.
+
+    Read only for short extractions; the page text is measured no further than needed.
+    """
+    if not attempt.length:
+        return False
+    cap = attempt.length / options.short_page_share
+    page_length = capped_weight(text_of(page.body), cap + 1, options.cjk_char_weight)
+    return page_length <= cap
 
 
 def _article_html(article: Element, url: str | None, page: Page) -> str:

@@ -53,6 +53,7 @@ def test_bad_documents_give_a_reason():
     assert load_page(b"") == "empty document"
     assert load_page("<!-- only a comment -->") == "empty document"
     assert load_page("<html><head><title>no body</title></head></html>") == "empty document"
+    assert load_page(b"\x89PNG\r\n\x1a\n" + bytes(range(256))) == "binary data"
 
 
 def test_content_left_in_head_by_the_parser_is_still_read():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -81,22 +82,42 @@ def test_page_of_links_is_not_an_article():
     assert result.title == "Sections | Example Daily"
 
 
-def test_a_short_note_is_too_little_text():
-    result = extract("<div><p>A note of a few words, not an article at all.</p></div>")
+def test_a_short_page_is_its_own_content():
+    # Mozilla's lazy-image-3: two headings and two images are all the page has.
+    html = (
+        "<html><body><article><h2>Test Case 1</h2><img src='a.jpg'>"
+        "<h2>Test Case 2</h2><img src='b.png'></article></body></html>"
+    )
+    result = extract(html)
+    assert (result.body, result.reason) == ("Test Case 1\n\nTest Case 2", None)
+    note = "<div><p>A note of a few words, not an article at all.</p></div>"
+    assert extract(note).body == "A note of a few words, not an article at all."
+
+
+def test_a_short_extraction_from_a_page_with_more_text_is_too_little_text():
+    # The note is the only prose, but the page has far more text (a menu of links):
+    # the extraction failed, whatever its own length.
+    menu = "<ul>" + "".join(f"<li><a href='/s{i}'>Section {i} of the site</a></li>" for i in range(12)) + "</ul>"
+    result = extract(f"<body>{menu}<div><p>A note of a few words, not an article at all.</p></div></body>")
     assert (result.body, result.reason) == ("", "too little text")
 
 
 @pytest.mark.parametrize(
     "html",
     [b"", "", "   ", b"\x00\x01\x02\xff\xfe", "<html></html>", "<!-- nothing -->",
-     "<html><head><title>t</title></head></html>", b"\x89PNG\r\n\x1a\n" + bytes(range(256)),
-     "<?xml version='1.0' encoding='utf-8'?><html><body><p>x</p></body></html>"],
+     "<html><head><title>t</title></head></html>", b"\x89PNG\r\n\x1a\n" + bytes(range(256))],
 )
 def test_bad_input_gives_a_reason_without_raising(html):
     result = extract(html)
     assert isinstance(result, Extraction)
     assert result.body == ""
     assert result.reason
+
+
+def test_a_str_with_an_xml_encoding_declaration_is_read():
+    # libxml2 rejects a str that declares an encoding: the page is fed as UTF-8 bytes.
+    html = "<?xml version='1.0' encoding='utf-8'?><html><body><p>Short text here.</p></body></html>"
+    assert extract(html).body == "Short text here."
 
 
 def test_random_bytes_never_raise():
@@ -138,8 +159,11 @@ def test_links_are_made_absolute_when_the_url_is_given():
 
 def test_options_thresholds_are_honoured():
     html = "<div><p>" + "A short, but complete paragraph of prose. " * 3 + "</p></div>"
-    assert extract(html).reason is None
-    assert extract(html, options=Options(min_article_length=1000)).reason == "too little text"
+    footer = "<div><a href='/'>" + "Home of the site " * 20 + "</a></div>"
+    assert extract(html + footer).reason is None
+    strict = Options(min_article_length=1000)
+    assert extract(html + footer, options=strict).reason == "too little text"
+    assert extract(html + footer, options=replace(strict, short_page_share=0.1)).reason is None
 
 
 PROSE = "This sentence has words, and commas, and it runs on for a while longer. "

@@ -38,8 +38,15 @@ def test_the_markup_wins_over_a_declared_teaser_and_a_declared_text_alike():
     assert teaser.body == full.body and teaser.body.count("Paragraph") == 4
 
 
-def test_short_or_broken_declarations_give_the_markups_reason():
+def test_a_declared_article_body_beats_a_short_page():
+    # The shell's only text is a placeholder: short, but all the page has.
     shell = "<div>Loading...</div>"
+    assert extract(page(shell, None)).body == "Loading..."
+    assert extract(page(shell, STORY * 4)).body == (STORY * 4).strip()
+
+
+def test_short_or_broken_declarations_give_the_markups_result():
+    shell = "<nav>" + "<a href='/s'>A section of the site</a> " * 10 + "</nav><div>Loading...</div>"
     assert extract(page(shell, "Too short to stand in for a story.")).reason
     broken = extract(page(shell, None, raw_json='{"articleBody": "' + STORY * 5))
     assert broken.body == "" and broken.reason
