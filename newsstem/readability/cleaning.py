@@ -91,8 +91,30 @@ def _clean_headings(
         weight = class_weight(heading, options.class_weight) if flags.weight_classes else 0
         if weight < 0:
             _remove(heading, "heading with a negative class", removals)
-        elif link_density(heading) > options.header_link_density:
+        elif link_density(heading) > options.header_link_density and not _anchors_itself(heading):
             _remove(heading, "heading of links", removals)
+
+
+def _anchors_itself(heading: Element) -> bool:
+    """True when a link of the heading points at the heading or its section (a permalink:
+    "Setting up¶", ``<h3 id="x"><a href="#x">``): the heading of a part of the text.
+
+    >>> f = etree.fromstring
+    >>> _anchors_itself(f('<div id="setup"><h3><a href="#toc">Setup</a><a href="#setup">#</a></h3></div>')[0])
+    True
+    >>> _anchors_itself(f('<h3><a href="#comments">Add your comment</a></h3>'))
+    False
+    """
+    targets = {
+        href[1:] for link in heading.iter("a") if (href := link.get("href") or "")[:1] == "#"
+    }
+    targets.discard("")
+    if not targets:
+        return False
+    for node in (*heading.iter(), *heading.iterancestors()):
+        if node.get("id") in targets or node.get("name") in targets:
+            return True
+    return False
 
 
 def _clean_conditionally(

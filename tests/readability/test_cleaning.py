@@ -122,3 +122,21 @@ def test_the_parts_of_a_figure_are_not_too_short():
     )
     assert "Crowds at the door" in text_of(article)
     assert len(list(article.iter("img"))) == 3
+
+
+def test_a_heading_with_a_permalink_to_itself_stays_but_a_heading_of_links_goes():
+    # Sphinx and blog themes link a section heading to itself ("Setting up¶"), or to its
+    # table-of-contents entry plus a permalink (mozilla's mercurial, toc-missing).
+    article, removals = clean(
+        f"<div><p>{PROSE * 2}</p>"
+        "<div id='setting-up'><h3><a href='#toc-7'>Setting up</a><a href='#setting-up'>¶</a></h3>"
+        f"<p>{PROSE * 2}</p></div>"
+        "<h3 id='backtesting'><a href='#backtesting'>Backtesting</a></h3>"
+        f"<p>{PROSE * 2}</p>"
+        "<h3><a href='#comments'>Add your comment</a></h3>"
+        "<h2><a href='/other-story'>Another story</a></h2></div>"
+    )
+    text = text_of(article)
+    assert "Setting up" in text and "Backtesting" in text
+    assert "Add your comment" not in text and "Another story" not in text
+    assert [r.reason for r in removals if r.tag in ("h2", "h3")] == ["heading of links"] * 2
