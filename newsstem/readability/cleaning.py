@@ -12,7 +12,13 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from newsstem.readability.measure import capped_weight, class_weight, has_block, link_density
+from newsstem.readability.measure import (
+    capped_weight,
+    class_weight,
+    dense_length,
+    has_block,
+    link_density,
+)
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.patterns import (
     COMMAS,
@@ -126,12 +132,46 @@ def _clean_conditionally(
 ) -> None:
     # Innermost first, so a container is judged without the fishy parts it held.
     inside = _inside_prose(article, options)
+    wrapped = _wrappers(inside, article)
     for element in reversed(list(article.iter(*tags))):
         if element is article:
             continue
         reason = _fishy(element, flags, options, element in inside)
+        if reason == "too many links" and _wraps_a_list(element, wrapped.get(element), options):
+            # Judged by its links like the list it wraps (its heading and it).
+            if link_density(element) <= options.in_prose_link_density:
+                continue
+            reason = "list of links"
         if reason:
             _remove(element, reason, removals)
+
+
+def _is_below(element: Element, ancestor: Element) -> bool:
+    return any(node is ancestor for node in element.iterancestors())
+
+
+def _wrappers(lists: set[Element], article: Element) -> dict[Element, list[Element]]:
+    """The containers above each list or table of the prose, with the ones they hold."""
+    wrapped: dict[Element, list[Element]] = {}
+    for element in lists:
+        ancestors = list(element.iterancestors())
+        if any(ancestor in lists for ancestor in ancestors):
+            continue  # a nested list is counted with its outer one
+        for ancestor in ancestors:
+            if ancestor is article:
+                break
+            wrapped.setdefault(ancestor, []).append(element)
+    return wrapped
+
+
+def _wraps_a_list(element: Element, lists: list[Element] | None, options: Options) -> bool:
+    """A container that is mostly a list or table of the prose (its heading and it: Mozilla
+    Readability's "90% of the text in lists"), judged like the list itself."""
+    if not lists:
+        return False
+    kept = [e for e in lists if _is_below(e, element)]  # not removed meanwhile
+    listed = sum(dense_length(text_of(e)) for e in kept)
+    return listed >= options.list_wrapper_share * dense_length(text_of(element)) > 0
 
 
 def _inside_prose(article: Element, options: Options) -> set[Element]:

@@ -54,6 +54,9 @@ class Options:
     # links (Mozilla keeps lists; 0.5 and 0.35 measured alike: +0.0004 F1 on mozilla,
     # +0.0001 on l3s, cleaneval-dev and cleanportal equal).
     in_prose_link_density: float = 0.35
+    # A container with 90% of its text in such lists or tables (the list and its heading)
+    # is judged like them (Mozilla Readability's share for "is a list").
+    list_wrapper_share: float = 0.9
 
     # --- the end of the article (trailer.py): a tool line after a paragraph of 200+
     # characters outside links ends it (counting the prose of all blocks instead cut

@@ -140,3 +140,26 @@ def test_a_heading_with_a_permalink_to_itself_stays_but_a_heading_of_links_goes(
     assert "Setting up" in text and "Backtesting" in text
     assert "Add your comment" not in text and "Another story" not in text
     assert [r.reason for r in removals if r.tag in ("h2", "h3")] == ["heading of links"] * 2
+
+
+def test_a_container_wrapping_a_list_of_the_prose_is_judged_by_its_links_like_the_list():
+    # Mozilla's mozilla-2: a feature list, each item a heading, a sentence and a "Learn
+    # more" link, in a container with its heading. The list is a third links: kept inside
+    # the prose, and its container, mostly the list, must not go for "too many links".
+    features = "".join(
+        f"<li><h3>Tool {i}</h3><p>{PROSE}</p><a href='/tools/{i}'>Learn more about tool {i}</a></li>"
+        for i in range(4)
+    )
+    related = "".join(f"<li><a href='/r{i}'>A related story number {i}</a></li>" for i in range(4))
+    article, removals = clean(
+        f"<div><p>{PROSE * 2}</p><section><div class='container'><header><h2>Features and tools"
+        f"</h2></header><ul>{features}</ul></div></section><p>{PROSE * 2}</p>"
+        f"<div class='box'><h2>Related stories</h2><ul>{related}</ul></div></div>"
+    )
+    text = text_of(article)
+    assert text.count("Learn more about tool") == 4
+    assert "A related story" not in text
+    assert "container" not in {r.names for r in removals}
+    assert {(r.tag, r.reason) for r in removals if r.tag in ("ul", "div")} == {
+        ("ul", "too many links"), ("div", "too short")
+    }
