@@ -131,7 +131,7 @@ def _clean_conditionally(
     removals: list[Removal],
 ) -> None:
     # Innermost first, so a container is judged without the fishy parts it held.
-    inside = _inside_prose(article, options)
+    inside = _inside_prose(article, options, flags.score_lists)
     wrapped = _wrappers(inside, article)
     for element in reversed(list(article.iter(*tags))):
         if element is article:
@@ -174,20 +174,22 @@ def _wraps_a_list(element: Element, lists: list[Element] | None, options: Option
     return listed >= options.list_wrapper_share * dense_length(text_of(element)) > 0
 
 
-def _inside_prose(article: Element, options: Options) -> set[Element]:
+def _inside_prose(article: Element, options: Options, items_are_paragraphs: bool) -> set[Element]:
     """The lists and tables that have a prose paragraph before and after them.
 
     The article's prose spans from its first to its last prose paragraph (a <p>, or a
     <div> that reads as one, of ``prose_block_length`` characters ending a sentence,
     with few links). A list or table inside that span is the article's (a table of
     contents, a list of steps, a data table); related links and share lists sit
-    outside it.
+    outside it. In the attempt that reads list items as paragraphs (a story written as
+    lists: release notes), a list item without blocks is a paragraph here too.
     """
     if next(article.iter(*_SPANNED), None) is None:
         return set()
     order: list[Element | None] = []
     prose: list[int] = []
-    for element in article.iter("p", "div", *_SPANNED):
+    paragraphs = ("p", "div", "li") if items_are_paragraphs else ("p", "div")
+    for element in article.iter(*paragraphs, *_SPANNED):
         if element.tag in _SPANNED:
             order.append(element)
         elif (element.tag == "p" or not has_block(element)) and _is_prose(element, options):

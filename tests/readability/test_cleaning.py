@@ -163,3 +163,19 @@ def test_a_container_wrapping_a_list_of_the_prose_is_judged_by_its_links_like_th
     assert {(r.tag, r.reason) for r in removals if r.tag in ("ul", "div")} == {
         ("ul", "too many links"), ("div", "too short")
     }
+
+
+def test_in_a_story_written_as_lists_the_prose_items_span_the_prose():
+    # Release notes (mozilla's firefox-nightly-blog): no paragraphs, only list items. In
+    # the attempt that reads list items as paragraphs, a list between two prose items is
+    # inside the prose and judged by its links only.
+    note = "The team fixed the startup hang that the disk cache caused on slow disks, and more."
+    fixes = "".join(
+        f"<li>Fixed crash {i} (<a href='/bug/{i}'>Bug 100{i}</a>, thanks)</li>" for i in range(4)
+    )
+    html = f"<div><ul><li>{note}</li></ul><ul>{fixes}</ul><ul><li>{note}</li></ul></div>"
+    article, _ = clean(html, Flags(score_lists=True))
+    assert text_of(article).count("Fixed crash") == 4
+    article, removals = clean(html, Flags())
+    assert "Fixed crash" not in text_of(article)
+    assert [r.reason for r in removals] == ["too many links"]
