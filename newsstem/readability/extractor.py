@@ -19,7 +19,7 @@ from lxml import etree
 from newsstem.readability.cleaning import Removal, assemble, clean_article
 from newsstem.readability.document import Page, detached, load_page
 from newsstem.readability.listing import is_listing
-from newsstem.readability.measure import Measure, capped_weight, link_density
+from newsstem.readability.measure import Measure, capped_weight, navigation_density
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.prose import added_prose_share, article_blocks
 from newsstem.readability.render import element_text
@@ -202,7 +202,7 @@ def _log_attempt(attempt: _Attempt, reason: str | None, url: str | None) -> None
 def _rejection(attempt: _Attempt, page: Page, options: Options) -> str | None:
     if attempt.length < options.min_article_length and not _is_all_of_page(attempt, page, options):
         return "too little text" if attempt.found_candidate else "no candidate"
-    if link_density(attempt.article) > options.max_article_link_density:
+    if navigation_density(attempt.article) > options.max_article_link_density:
         return "mostly links"
     # Read on the page tree with every element back (headlines are often "unlikely").
     if is_listing(attempt.selected, options):

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from newsstem.readability.measure import text_weight
+from newsstem.readability.measure import leaves_page, text_weight
 from newsstem.readability.options import Options
 from newsstem.readability.patterns import HEADINGS
 from newsstem.readability.tree import Element, text_of
@@ -91,14 +91,9 @@ def _is_headline_link(heading: Element) -> bool:
     if not total:
         return False
     linked = sum(
-        len("".join(text_of(link).split())) for link in heading.iter("a") if _leaves_page(link)
+        len("".join(text_of(link).split())) for link in heading.iter("a") if leaves_page(link)
     )
     return linked / total > 0.5
-
-
-def _leaves_page(link: Element) -> bool:
-    href = (link.get("href") or "").strip()
-    return bool(href) and not href.startswith(("#", "javascript:"))
 
 
 def _units(headlines: list[Element], roots: list[Element]) -> list[Element]:

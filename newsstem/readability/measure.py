@@ -19,7 +19,9 @@ __all__ = [
     "class_weight",
     "dense_length",
     "has_block",
+    "leaves_page",
     "link_density",
+    "navigation_density",
     "text_weight",
 ]
 
@@ -70,6 +72,29 @@ def link_density(element: Element) -> float:
     if not total:
         return 0.0
     return min(1.0, _link_length(element) / total)
+
+
+def navigation_density(element: Element) -> float:
+    """Share of the element's text inside links that lead off the page (not "#..." nor
+    "javascript:" buttons): what a page of navigation is made of.
+
+    >>> from lxml import etree
+    >>> navigation_density(etree.fromstring("<div><a href='/a'>Home</a> text</div>"))
+    0.5
+    >>> navigation_density(etree.fromstring("<div><a href='javascript:'>Show</a><a href='#x'>more</a></div>"))
+    0.0
+    """
+    total = dense_length(text_of(element))
+    if not total:
+        return 0.0
+    links = " ".join(text_of(link) for link in element.iter("a") if leaves_page(link))
+    return min(1.0, dense_length(links) / total)
+
+
+def leaves_page(link: Element) -> bool:
+    """A link to another page: an ``href`` that is not empty, a fragment or a script."""
+    href = (link.get("href") or "").strip()
+    return bool(href) and not href.lower().startswith(("#", "javascript:"))
 
 
 def _link_length(element: Element) -> int:

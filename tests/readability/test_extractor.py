@@ -94,6 +94,15 @@ def test_a_short_page_is_its_own_content():
     assert extract(note).body == "A note of a few words, not an article at all."
 
 
+def test_text_inside_a_script_link_is_not_navigation():
+    # Mozilla's js-link-replacement: the page's text sits in a "javascript:" link, which
+    # leads nowhere; only links to other pages make a page "mostly links".
+    html = "<body><a href='javascript:'><p>abc</p><p>def</p> ghi</a></body>"
+    assert extract(html).body == "abc\n\ndef\n\nghi"
+    menu = "<body><a href='/elsewhere'><p>abc</p><p>def</p> ghi</a></body>"
+    assert extract(menu).reason == "mostly links"
+
+
 def test_a_short_extraction_from_a_page_with_more_text_is_too_little_text():
     # The note is the only prose, but the page has far more text (a menu of links):
     # the extraction failed, whatever its own length.
