@@ -246,7 +246,12 @@ def _fishy(element: Element, flags: Flags, options: Options, in_prose: bool) -> 
         return None
     if inputs > paragraphs / 3:
         return "form inputs"
-    if length < options.fishy_min_length and (images == 0 or images > 2) and not in_figure:
+    if (
+        length < options.fishy_min_length
+        and (images == 0 or images > 2)
+        and not in_figure
+        and next(element.iter("pre", "code"), None) is None  # a short code or data sample
+    ):
         return "too short"
     density = link_density(element)
     if weight < options.class_weight and density > options.fishy_link_density:

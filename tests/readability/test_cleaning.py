@@ -179,3 +179,14 @@ def test_in_a_story_written_as_lists_the_prose_items_span_the_prose():
     article, removals = clean(html, Flags())
     assert "Fixed crash" not in text_of(article)
     assert [r.reason for r in removals] == ["too many links"]
+
+
+def test_a_short_code_sample_stays_but_a_short_box_goes():
+    # Technical articles (mozilla's toc-missing) wrap short data in <div class="highlight">.
+    article, removals = clean(
+        f"<div><p>{PROSE * 2}</p><div class='highlight'><pre>2, 3, 5, 12</pre></div>"
+        f"<p>{PROSE * 2}</p><div><p><code>x = 1</code></p></div><div><p>Sponsored</p></div></div>"
+    )
+    text = text_of(article)
+    assert "2, 3, 5, 12" in text and "x = 1" in text and "Sponsored" not in text
+    assert [r.reason for r in removals] == ["too short"]
