@@ -106,7 +106,8 @@ def _anchors_itself(heading: Element) -> bool:
     "Setting up¶", ``<h3 id="x"><a href="#x">``): the heading of a part of the text.
 
     >>> f = etree.fromstring
-    >>> _anchors_itself(f('<div id="setup"><h3><a href="#toc">Setup</a><a href="#setup">#</a></h3></div>')[0])
+    >>> section = f('<div id="setup"><h3><a href="#toc">Setup</a><a href="#setup">#</a></h3></div>')
+    >>> _anchors_itself(section[0])
     True
     >>> _anchors_itself(f('<h3><a href="#comments">Add your comment</a></h3>'))
     False

@@ -81,7 +81,8 @@ def navigation_density(element: Element) -> float:
     >>> from lxml import etree
     >>> navigation_density(etree.fromstring("<div><a href='/a'>Home</a> text</div>"))
     0.5
-    >>> navigation_density(etree.fromstring("<div><a href='javascript:'>Show</a><a href='#x'>more</a></div>"))
+    >>> buttons = "<div><a href='javascript:'>Show</a><a href='#x'>more</a></div>"
+    >>> navigation_density(etree.fromstring(buttons))
     0.0
     """
     total = dense_length(text_of(element))

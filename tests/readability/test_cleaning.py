@@ -147,7 +147,8 @@ def test_a_container_wrapping_a_list_of_the_prose_is_judged_by_its_links_like_th
     # more" link, in a container with its heading. The list is a third links: kept inside
     # the prose, and its container, mostly the list, must not go for "too many links".
     features = "".join(
-        f"<li><h3>Tool {i}</h3><p>{PROSE}</p><a href='/tools/{i}'>Learn more about tool {i}</a></li>"
+        f"<li><h3>Tool {i}</h3><p>{PROSE}</p>"
+        f"<a href='/tools/{i}'>Learn more about tool {i}</a></li>"
         for i in range(4)
     )
     related = "".join(f"<li><a href='/r{i}'>A related story number {i}</a></li>" for i in range(4))

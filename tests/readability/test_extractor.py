@@ -106,8 +106,9 @@ def test_text_inside_a_script_link_is_not_navigation():
 def test_a_short_extraction_from_a_page_with_more_text_is_too_little_text():
     # The note is the only prose, but the page has far more text (a menu of links):
     # the extraction failed, whatever its own length.
-    menu = "<ul>" + "".join(f"<li><a href='/s{i}'>Section {i} of the site</a></li>" for i in range(12)) + "</ul>"
-    result = extract(f"<body>{menu}<div><p>A note of a few words, not an article at all.</p></div></body>")
+    items = "".join(f"<li><a href='/s{i}'>Section {i} of the site</a></li>" for i in range(12))
+    note = "<div><p>A note of a few words, not an article at all.</p></div>"
+    result = extract(f"<body><ul>{items}</ul>{note}</body>")
     assert (result.body, result.reason) == ("", "too little text")
 
 
