@@ -49,6 +49,9 @@ SPIDER_MIDDLEWARES = {
 
 EXTENSIONS = {
     "newsstem.extensions.OfflineTldExtract": 0,
+    # The run's summary (log, stats, exit status 3 when every request failed);
+    # before StatsFile, so the summary is in NEWSSTEM_STATS_FILE.
+    "newsstem.operations.RunReport": 400,
     "newsstem.extensions.StatsFile": 500,
 }
 
