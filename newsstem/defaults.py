@@ -32,6 +32,10 @@ NEWSSTEM_BODY_HTML = False
 # them); pages of a site with patterns are extracted by pattern, others by readability.
 # Empty: no patterns.
 NEWSSTEM_PATTERNS_DIR = "patterns"
+# Also read the pattern files shipped inside the installed package (a scrapyd egg
+# carries the repository's patterns/); a file of NEWSSTEM_PATTERNS_DIR replaces the
+# package's file of the same site. A checkout has none.
+NEWSSTEM_PATTERNS_BUNDLED = True
 # Least similarity of a page to a pattern of its site (0-1): pages of a learned layout
 # score 0.78-1.0 on the cleanportal sites, pages of other layouts 0.0-0.2.
 NEWSSTEM_PATTERN_THRESHOLD = 0.7
