@@ -82,6 +82,12 @@ FEED_STORAGES = {
     "file": "newsstem.urldb.feeds.DurableFileFeedStorage",
 }
 
+# Distributed mode (newsstem.distributed): NEWSSTEM_DISTRIBUTED=redis://host:port/db
+# makes this crawl one worker of a crawl shared through Redis; off when empty.
+ADDONS = {
+    "newsstem.distributed.DistributedMode": 0,
+}
+
 # `scrapy crawl` that validates spider arguments first; `scrapy learn` and
 # `scrapy extract` (layout patterns from a WARC archive); `scrapy urldb` (the URL store).
 COMMANDS_MODULE = "newsstem.commands"
