@@ -16,7 +16,11 @@ __all__ = ["cjk_count", "cjk_ratio", "meaningful_length", "normalize_space"]
 # \w in Python's re is Unicode-aware: letters, digits, marks of every script,
 # CJK ideographs, kana and hangul, plus "_" (removed below).
 _NOT_MEANINGFUL = re.compile(r"[\W_]+")
+# Counted on bytes (one C loop each, where the regex above cuts prose into one piece per
+# word): the ASCII letters and digits, then the non-ASCII characters, isolated by deleting
+# the ASCII bytes of the UTF-8 encoding, go through the regex.
 _ASCII_NOT_MEANINGFUL = bytes(c for c in range(128) if not chr(c).isalnum())
+_ASCII_BYTES = bytes(range(128))
 # CJK Unified Ideographs (+ext. A), Hiragana, Katakana, Hangul syllables.
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
@@ -30,10 +34,16 @@ def meaningful_length(text: str) -> int:
     4
     >>> meaningful_length("snake_case: naïve")
     14
+    >>> meaningful_length("“Naïve” café — 3½ ½")
+    12
     """
-    if text.isascii():  # bytes.translate is ~30x faster than the regex, same count
-        return len(text.encode("ascii").translate(None, _ASCII_NOT_MEANINGFUL))
-    return len(_NOT_MEANINGFUL.sub("", text))
+    ascii_bytes = text.encode("ascii", "ignore")
+    meaningful = len(ascii_bytes.translate(None, _ASCII_NOT_MEANINGFUL))
+    if len(ascii_bytes) < len(text):
+        utf8 = text.encode("utf-8", "surrogatepass")
+        others = utf8.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
+        meaningful += len(_NOT_MEANINGFUL.sub("", others))
+    return meaningful
 
 
 def cjk_count(text: str) -> int:

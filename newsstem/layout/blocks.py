@@ -39,12 +39,14 @@ links, so navigation (all links) and prose (few links) are told apart.
 
 from __future__ import annotations
 
+import operator
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import compress
 
-from selectolax.lexbor import LexborHTMLParser, LexborNode
+from selectolax.lexbor import LexborDocumentOptions, LexborHTMLParser, LexborNode
 
 from newsstem.encoding import decode_html
 from newsstem.text import meaningful_length
@@ -100,19 +102,63 @@ _URL_LIKE = re.compile(r"[/:?=&]")
 _KEY_SYNTAX = str.maketrans({".": "_", "/": "_", ":": "_", "=": "_"})
 
 
-@dataclass(frozen=True, slots=True)
 class LayoutBlock:
     """A run of page text under one layout element.
 
     ``text`` holds the block's lines (paragraphs, list items, ``<br>`` lines)
     separated by ``"\\n"``; ``weight`` and ``link_weight`` count meaningful
-    characters of the whole text and of its link texts.
+    characters of the whole text and of its link texts. A block is a value
+    (compared by these four; do not change it). A decomposed page's blocks keep
+    their raw text, and work out their text and link weight from it when these are
+    first read: matching a page to a pattern reads the weight of every block, the
+    text of a few and the link weight of fewer.
     """
 
-    key: str
-    text: str
-    weight: int
-    link_weight: int
+    __slots__ = ("_link_weight", "_raw", "_text", "key", "weight")
+
+    def __init__(self, key: str, text: str, weight: int, link_weight: int) -> None:
+        self.key = key
+        self.weight = weight
+        self._text: str | None = text
+        self._link_weight: int | None = link_weight
+        self._raw: str | None = None
+
+    @classmethod
+    def of_run(cls, key: str, raw: str, weight: int) -> LayoutBlock:
+        """A block of raw page text: spaces as in the page, ``LINE_BREAK`` between lines,
+        link texts between ``LINK_START`` and ``LINK_END``; ``weight`` counts its
+        meaningful characters."""
+        block = cls.__new__(cls)
+        block.key, block.weight, block._raw = key, weight, raw
+        block._text = block._link_weight = None
+        return block
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = _normalize_lines(self._raw or "")
+        return self._text
+
+    @property
+    def link_weight(self) -> int:
+        if self._link_weight is None:
+            self._link_weight = meaningful_length("".join(_LINK_TEXTS.findall(self._raw or "")))
+        return self._link_weight
+
+    def rekeyed(self, key: str) -> LayoutBlock:
+        """The same block with another key."""
+        block = LayoutBlock.of_run(key, self._raw or "", self.weight)
+        block._raw, block._text, block._link_weight = self._raw, self._text, self._link_weight
+        return block
+
+    def joined(self, other: LayoutBlock, key: str) -> LayoutBlock:
+        """This block and the next one as one block with ``key`` (one line break between)."""
+        weight = self.weight + other.weight
+        if self._raw is not None and other._raw is not None:
+            return LayoutBlock.of_run(key, f"{self._raw}{LINE_BREAK}{other._raw}", weight)
+        return LayoutBlock(
+            key, f"{self.text}\n{other.text}", weight, self.link_weight + other.link_weight
+        )
 
     @property
     def link_share(self) -> float:
@@ -123,6 +169,24 @@ class LayoutBlock:
     def own_weight(self) -> int:
         """Meaningful characters outside links: what prose weighs."""
         return self.weight - self.link_weight
+
+    def _fields(self) -> tuple[str, str, int, int]:
+        return (self.key, self.text, self.weight, self.link_weight)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LayoutBlock):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        key, text, weight, link_weight = self._fields()
+        return (
+            f"LayoutBlock(key={key!r}, text={text!r}, weight={weight!r},"
+            f" link_weight={link_weight!r})"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,20 +241,29 @@ class BlockParser:
     def __init__(self) -> None:
         self._components: dict[tuple[str, str | None, str | None, str | None], str] = {}
         self._table_components: dict[tuple[str | None, ...], str] = {}
+        self._kinds, self._names = _tag_kinds()
+        self._text_id = next(tag_id for tag_id, kind in self._kinds.items() if kind == _TEXT)
+        self._cell_ids = frozenset(i for i, name in self._names.items() if name in CELL_TAGS)
+        self._table_ids = frozenset(i for i, name in self._names.items() if name in _TABLE_TAGS)
+        self._child_keys: dict[KeyFilter | None, dict[tuple, str]] = {}
 
-    def decompose(self, html: str | bytes) -> PageLayout:
-        """The layout blocks of ``html`` (bytes are decoded like the crawler does)."""
+    def decompose(self, html: str | bytes, key_filter: KeyFilter | None = None) -> PageLayout:
+        """The layout blocks of ``html`` (bytes are decoded like the crawler does), their keys
+        filtered by ``key_filter`` if given (as ``key_filter.apply`` would, without a
+        second pass)."""
         if isinstance(html, bytes):
             html = decode_html(html)[0]
-        if not html.strip():
+        if not html or html.isspace():
             return PageLayout(blocks=(), title="")
-        document = LexborHTMLParser(html)
+        # Without mutation events (the DOM callbacks a browser needs, e.g. <selectedcontent>
+        # copies) lexbor parses faster; the walk reads nothing they change.
+        document = LexborHTMLParser(html, options=LexborDocumentOptions.WO_EVENTS)
         title_node = document.css_first("title")
         title = " ".join(title_node.text().split()) if title_node is not None else ""
         body = document.body
         if body is None:
             return PageLayout(blocks=(), title=title)
-        return PageLayout(blocks=tuple(self._walk(body)), title=title)
+        return PageLayout(blocks=tuple(self._walk(body, key_filter)), title=title)
 
     def _component(self, tag: str, attributes: dict[str, str | None], column: int) -> str:
         if tag in _TABLE_TAGS:
@@ -219,62 +292,101 @@ class BlockParser:
             cache[cache_key] = component
         return component
 
-    def _walk(self, body: LexborNode) -> list[LayoutBlock]:
-        """One depth-first pass over the tree.
+    def _walk(self, body: LexborNode, key_filter: KeyFilter | None) -> list[LayoutBlock]:
+        """One depth-first pass over the tree, in document order.
 
-        Text goes to the block of its nearest layout element; paragraph elements
-        add line breaks (``None`` among the text pieces), links count their text.
-        Below ``MAX_DEPTH`` elements, a subtree is read as plain text.
+        Text goes to the run of its nearest layout element; paragraph elements
+        break lines, links count their text, skipped elements hide theirs. Nodes
+        are told apart by lexbor's tag id (an int; no tag name is decoded) and
+        visited through ``first_child``/``next``: the cheapest way through the tree
+        from Python. Below ``MAX_DEPTH`` elements, a subtree is read as plain text.
+
+        The text of the whole page is collected in one list, runs separated by
+        ``RUN_END``, link texts marked in it, and cut into runs at the end (most runs,
+        between two layout elements, are blank).
         """
-        blocks: list[LayoutBlock] = []
-        state = _WalkState(self._component("body", body.attributes, 0))
-        component_of = self._component
-        layout_tags, paragraph_tags, skipped, cell_tags = (
-            LAYOUT_TAGS, PARAGRAPH_TAGS, _SKIPPED, CELL_TAGS
-        )
+        kinds, text_id, cell_ids = self._kinds, self._text_id, self._cell_ids
+        child_key = self._child_key_maker(key_filter)
+        pieces: list[str] = []  # text nodes and the marks: see RUN_END, LINE_BREAK, LINK_START
+        body_component = self._component("body", body.attributes, 0)
+        keys = [key_filter.component(body_component) if key_filter else body_component]
+        append, start_run = pieces.append, keys.append
+        links = 0  # open links: their marks are set when the count leaves and comes back to 0
 
         def visit(node: LexborNode, depth: int) -> None:
+            nonlocal links
+            if depth > MAX_DEPTH:
+                _read_flat(node, pieces, links > 0, text_id, kinds)
+                return
             cells = 0
-            for child in node.iter(include_text=True):
-                tag = child.tag
-                if tag == "-text":
-                    text = child.text_content
-                    if text:
-                        state.pieces.append(text)
-                        if not state.has_text and not text.isspace():
-                            state.has_text = True
-                        if state.links:
-                            state.link_pieces.append(text)
-                elif tag in skipped:
-                    continue
-                elif depth >= MAX_DEPTH:
-                    text = child.text(deep=True)
-                    if text and not text.isspace():
-                        state.pieces.append(text)
-                        state.has_text = True
-                elif tag in layout_tags:
-                    if tag in cell_tags:
-                        cells += 1
-                    outer = state.key
-                    state.switch(
-                        f"{outer}/{component_of(tag, child.attributes, cells)}", blocks
-                    )
-                    visit(child, depth + 1)
-                    state.switch(outer, blocks)
-                elif tag in paragraph_tags:
-                    state.pieces.append(None)
-                    visit(child, depth + 1)
-                    state.pieces.append(None)
-                elif tag == "a":
-                    state.links += 1
-                    visit(child, depth + 1)
-                    state.links -= 1
+            child = node.first_child
+            while child is not None:
+                text = child.text_content  # None unless a text node
+                if text is not None:
+                    append(text)
                 else:
-                    visit(child, depth + 1)
+                    tag_id = child.tag_id
+                    kind = kinds.get(tag_id, _INLINE)
+                    if kind == _LAYOUT:
+                        if tag_id in cell_ids:
+                            cells += 1
+                        outer = keys[-1]
+                        append(_LINK_RUN_END if links else RUN_END)  # marks closed in each run
+                        start_run(child_key(outer, tag_id, child.attributes, cells))
+                        visit(child, depth + 1)
+                        append(_LINK_RUN_END if links else RUN_END)
+                        start_run(outer)
+                    elif kind == _LINK:
+                        if not links:
+                            append(LINK_START)
+                        links += 1
+                        visit(child, depth + 1)
+                        links -= 1
+                        if not links:
+                            append(LINK_END)
+                    elif kind == _SKIP:  # (kinds by how often they come, most first)
+                        pass
+                    elif kind == _PARAGRAPH:
+                        append(LINE_BREAK)
+                        visit(child, depth + 1)
+                        append(LINE_BREAK)
+                    elif kind == _INLINE:
+                        visit(child, depth + 1)
+                    elif kind == _BREAK:
+                        append(LINE_BREAK)
+                child = child.next
 
-        visit(body, 0)
-        state.switch("", blocks)
-        return blocks
+        visit(body, 1)
+        visit = None  # it refers to itself: without this, each page's text waits for the GC
+        return _blocks(keys, "".join(pieces))
+
+    def _child_key_maker(
+        self, key_filter: KeyFilter | None
+    ) -> Callable[[str, int, dict[str, str | None], int], str]:
+        """The function that gives a layout element its key: its parent's key and its own
+        component, cached by (parent key, tag, key attributes), so the elements of a
+        site's template cost a dict lookup, and a key is the same string on every page."""
+        cache = self._child_keys.setdefault(key_filter, {})
+        names, table_ids = self._names, self._table_ids
+
+        def child_key(outer: str, tag_id: int, attributes: dict[str, str | None], column: int) -> str:
+            get = attributes.get
+            if tag_id in table_ids:
+                signature: tuple = (outer, tag_id, column, *map(get, TABLE_KEY_ATTRIBUTES))
+            else:
+                signature = (outer, tag_id, get("id"), get("class"), get("itemprop"))
+            key = cache.get(signature)
+            if key is None:
+                component = self._component(names[tag_id], attributes, column)
+                if key_filter is not None:
+                    component = key_filter.component(component)
+                key = f"{outer}/{component}"
+                if len(cache) >= CACHE_LIMIT:
+                    cache.clear()
+                cache[signature] = key
+            return key
+
+        return child_key
 
 
 # Deeper than this, a subtree is one run of text (a guard for pathological nesting: the
@@ -282,63 +394,109 @@ class BlockParser:
 MAX_DEPTH = 250
 
 
-class _WalkState:
-    """The key of the current block and its text so far (most runs between two layout
-    elements are blank: ``has_text`` spares them any further work)."""
-
-    __slots__ = ("has_text", "key", "link_pieces", "links", "pieces")
-
-    def __init__(self, key: str) -> None:
-        self.key = key
-        self.pieces: list[str | None] = []
-        self.link_pieces: list[str] = []
-        self.links = 0
-        self.has_text = False
-
-    def switch(self, key: str, blocks: list[LayoutBlock]) -> None:
-        if self.has_text:
-            _emit(blocks, self.key, self.pieces, self.link_pieces)
-            self.has_text = False
-        if self.pieces:
-            self.pieces, self.link_pieces = [], []
-        self.key = key
-
-
-_SKIPPED = frozenset(SKIPPED_TAGS) | {"-comment", "-doctype"}
-_TABLE_TAGS = frozenset(("table", "td", "th"))
-
-
-def _emit(
-    blocks: list[LayoutBlock], key: str, pieces: list[str | None], link_pieces: list[str]
+def _read_flat(
+    node: LexborNode, pieces: list[str], in_link: bool, text_id: int, kinds: dict[int, int]
 ) -> None:
-    """Append the block of ``pieces`` (``None`` = a line break), or extend the last block
-    if it has the same key (a layout element between them broke the line)."""
-    lines: list[str] = []
-    line: list[str] = []
-    for piece in pieces:
-        if piece is None:
-            if line:
-                lines.append("".join(line))
-                line = []
+    """The text of ``node``'s children, each element's subtree as one piece (skipped
+    elements left out, and out of the link if in one: their links are not known)."""
+    for child in node.iter(include_text=True):
+        tag_id = child.tag_id
+        if tag_id == text_id:
+            pieces.append(child.text_content)
+        elif kinds.get(tag_id) != _SKIP:
+            text = child.text(deep=True)
+            if text and not text.isspace():
+                pieces.append(f"{LINK_END}{text}{LINK_START}" if in_link else text)
+
+
+# Kinds of nodes for the walk: inline elements are transparent; breaks are empty
+# paragraph elements (<br>, <hr>).
+_INLINE, _LAYOUT, _PARAGRAPH, _BREAK, _LINK, _SKIP, _TEXT = range(7)
+# Elements that never have content (HTML5 void elements): nothing to visit.
+_VOID_TAGS = (
+    "area", "base", "col", "embed", "img", "input", "keygen", "link", "meta", "param",
+    "source", "track", "wbr",
+)
+_TABLE_TAGS = frozenset(("table", "td", "th"))
+# Separators in the text of a page as collected. RUN_END ends a run: HTML5 parsers drop or
+# replace NUL, so no page text holds it. LINE_BREAK breaks a line: a control character
+# that pages do not use (one in a text would break its line, which is all it can do).
+RUN_END = "\x00"
+LINE_BREAK = "\x01"
+# Link texts are marked between LINK_START and LINK_END (control characters too, and as
+# harmless in a text: they can only make its link weight wrong). A run inside a link ends
+# with LINK_END and the next one starts with LINK_START.
+LINK_START = "\x02"
+LINK_END = "\x03"
+_LINK_RUN_END = f"{LINK_END}{RUN_END}{LINK_START}"
+_LINK_TEXTS = re.compile("\x02([^\x03]*)")
+
+
+def _tag_kinds() -> tuple[dict[int, int], dict[int, str]]:
+    """lexbor tag id -> kind of node for the walk, and -> name for layout elements (the ids
+    of standard tags are fixed)."""
+    probe = LexborHTMLParser("<!DOCTYPE html><body><!-- -->text</body>")
+    kinds, names = {}, {}
+    for tags, kind in (
+        (_VOID_TAGS, _SKIP),
+        (SKIPPED_TAGS, _SKIP),
+        (LAYOUT_TAGS, _LAYOUT),
+        (PARAGRAPH_TAGS, _PARAGRAPH),
+        (("br", "hr"), _BREAK),
+        (("a",), _LINK),
+    ):
+        for name in tags:
+            tag_id = probe.create_node(name).tag_id
+            kinds[tag_id] = kind
+            if kind == _LAYOUT:
+                names[tag_id] = name
+    for node in (probe.root.prev, probe.body.first_child):  # doctype, comment
+        kinds[node.tag_id] = _SKIP
+    kinds[probe.body.last_child.tag_id] = _TEXT
+    return kinds, names
+
+
+def _blocks(keys: list[str], text: str) -> list[LayoutBlock]:
+    """The blocks of the runs of ``text`` that have meaningful text (most runs, between
+    two layout elements, are blank); a run with the key of the block before it extends
+    that block (a layout element between them broke the line)."""
+    runs = text.split(RUN_END)
+    weights = _run_weights(text)
+    blocks: list[LayoutBlock] = []
+    for run in compress(range(len(runs)), weights):
+        key = keys[run]
+        block = LayoutBlock.of_run(key, runs[run], weights[run])
+        if blocks and blocks[-1].key == key:
+            blocks[-1] = blocks[-1].joined(block, key)
         else:
-            line.append(piece)
-    if line:
-        lines.append("".join(line))
-    normalized = (" ".join(line.split()) for line in lines)
-    text = "\n".join(line for line in normalized if line)
-    if not text:
-        return
-    weight = meaningful_length(text)
-    if not weight:
-        return
-    link_weight = min(meaningful_length("".join(link_pieces)), weight) if link_pieces else 0
-    last = blocks[-1] if blocks else None
-    if last is not None and last.key == key:
-        blocks[-1] = LayoutBlock(
-            key, f"{last.text}\n{text}", last.weight + weight, last.link_weight + link_weight
-        )
-    else:
-        blocks.append(LayoutBlock(key, text, weight, link_weight))
+            blocks.append(block)
+    return blocks
+
+
+def _run_weights(text: str) -> list[int]:
+    """The meaningful characters of each run of ``text``, counted on bytes for the whole
+    page at once (as :func:`newsstem.text.meaningful_length` counts one text): deleting
+    the ASCII bytes that are not letters or digits leaves, per run, the ASCII letters and
+    digits and the UTF-8 bytes of the other characters. Whitespace and the marks are not
+    meaningful: the weight of a raw run is that of its text."""
+    kept = text.encode().translate(None, _ASCII_NOT_MEANINGFUL)
+    runs = kept.split(_RUN_END_BYTE)
+    weights = list(map(len, runs))
+    for run in compress(range(len(runs)), map(operator.not_, map(bytes.isascii, runs))):
+        weights[run] = meaningful_length(runs[run].decode("utf-8"))
+    return weights
+
+
+_ASCII_NOT_MEANINGFUL = bytes(c for c in range(1, 128) if not chr(c).isalnum())  # not NUL
+_RUN_END_BYTE = RUN_END.encode()
+
+
+def _normalize_lines(raw: str) -> str:
+    """Raw run text -> its lines, spaces collapsed, blank lines dropped, joined by "\n"."""
+    text = " ".join(raw.replace(LINK_START, "").replace(LINK_END, "").split())
+    if LINE_BREAK not in text:
+        return text
+    return "\n".join(filter(None, map(str.strip, text.split(LINE_BREAK))))
 
 
 def decompose(html: str | bytes) -> PageLayout:
@@ -361,6 +519,7 @@ class KeyFilter:
     def __init__(self, tokens: Iterable[str]) -> None:
         self.tokens = frozenset(tokens)
         self._memo: dict[str, str] = {}
+        self._component_memo: dict[str, str] = {}
 
     @classmethod
     def from_keys(cls, keys: Iterable[str]) -> KeyFilter:
@@ -374,13 +533,27 @@ class KeyFilter:
     def __call__(self, key: str) -> str:
         filtered = self._memo.get(key)
         if filtered is None:
-            filtered = "/".join(self._component(c) for c in key.split("/"))
+            filtered = "/".join(self.component(c) for c in key.split("/"))
             if len(self._memo) >= CACHE_LIMIT:
                 self._memo.clear()
             self._memo[key] = filtered
         return filtered
 
-    def _component(self, component: str) -> str:
+    def component(self, component: str) -> str:
+        """One component of a key (``div:id=main:class=story``), filtered.
+
+        >>> KeyFilter({"class=story"}).component("div:id=x:class=hentry.story")
+        'div:class=story'
+        """
+        filtered = self._component_memo.get(component)
+        if filtered is None:
+            filtered = self._filter_component(component)
+            if len(self._component_memo) >= CACHE_LIMIT:
+                self._component_memo.clear()
+            self._component_memo[component] = filtered
+        return filtered
+
+    def _filter_component(self, component: str) -> str:
         tag, *attributes = component.split(":")
         parts = [tag]
         for attribute in attributes:
@@ -394,22 +567,17 @@ class KeyFilter:
         return ":".join(parts)
 
     def apply(self, page: PageLayout) -> PageLayout:
-        """``page`` with filtered keys."""
+        """``page`` with filtered keys (``BlockParser.decompose(html, key_filter)`` gives the
+        same page in one pass)."""
         blocks: list[LayoutBlock] = []
         for block in page.blocks:
             key = self(block.key)
-            last = blocks[-1] if blocks else None
-            if last is not None and last.key == key:
-                blocks[-1] = LayoutBlock(
-                    key,
-                    f"{last.text}\n{block.text}",
-                    last.weight + block.weight,
-                    last.link_weight + block.link_weight,
-                )
+            if blocks and blocks[-1].key == key:
+                blocks[-1] = blocks[-1].joined(block, key)
             elif key == block.key:
                 blocks.append(block)
             else:
-                blocks.append(LayoutBlock(key, block.text, block.weight, block.link_weight))
+                blocks.append(block.rekeyed(key))
         return PageLayout(blocks=tuple(blocks), title=page.title)
 
 

@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 __all__ = [
     "Alignment",
@@ -38,6 +39,7 @@ __all__ = [
     "align",
     "cluster",
     "layout_weight",
+    "layout_weights",
     "similarity",
 ]
 
@@ -68,6 +70,15 @@ def layout_weight(weight: int) -> float:
     return math.log2(2 + weight)
 
 
+def layout_weights(weights: Iterable[int]) -> list[float]:
+    """:func:`layout_weight` of each weight (mapped in C: a page has a hundred blocks).
+
+    >>> layout_weights([0, 2])
+    [1.0, 2.0]
+    """
+    return list(map(math.log2, map((2).__add__, weights)))
+
+
 class KeyInterner:
     """Map block keys to small integers (comparisons of ints are cheap)."""
 
@@ -81,7 +92,7 @@ class KeyInterner:
         return found
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class KeySequence:
     """A page (or a pattern) as interned keys with their layout weights."""
 
@@ -93,6 +104,14 @@ class KeySequence:
     def of(cls, keys: Sequence[int], weights: Sequence[float]) -> KeySequence:
         weights = tuple(weights)
         return cls(tuple(keys), weights, sum(weights))
+
+    @cached_property
+    def positions(self) -> dict[int, tuple[int, ...]]:
+        """key -> its indices, last first (built once: a pattern is aligned with many pages)."""
+        found: dict[int, list[int]] = {}
+        for index, key in enumerate(self.keys):
+            found.setdefault(key, []).append(index)
+        return {key: tuple(reversed(indices)) for key, indices in found.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,55 +135,49 @@ def align(a: KeySequence, b: KeySequence, *, pairs: bool = True) -> Alignment:
     >>> result.matched, result.pairs
     (14.0, ((0, 0), (2, 1), (3, 3)))
     """
-    value, chain = _heaviest_chain(
-        a.keys, a.weights, b.keys, b.weights, 0, len(a.keys), len(b.keys), pairs
-    )
+    value, chain = _heaviest_chain(a, b, pairs)
     return Alignment(value, tuple(chain))
 
 
 def _heaviest_chain(
-    ak: Sequence[int],
-    aw: Sequence[float],
-    bk: Sequence[int],
-    bw: Sequence[float],
-    start: int,
-    a_end: int,
-    b_end: int,
-    want_pairs: bool,
+    a: KeySequence, b: KeySequence, want_pairs: bool
 ) -> tuple[float, list[tuple[int, int]]]:
-    """Heaviest chain of matches (i, j), increasing in both, over a[start:a_end], b[start:b_end]."""
-    positions: dict[int, list[int]] = {}
-    for j in range(start, b_end):
-        positions.setdefault(bk[j], []).append(j - start)
-    size = b_end - start
+    """Heaviest chain of matches (i, j), increasing in both.
+
+    The elements of ``a`` are taken in order; for each, its matches in ``b``
+    right to left (one element of ``a`` matches once). The best chain ending
+    before ``b[j]`` is a prefix maximum, kept in a Fenwick tree over positions of
+    ``b``. A node's value never exceeds its parent's (the parent's range holds
+    the node's), so an update stops at the first node already as heavy.
+    """
+    positions, b_weights = b.positions, b.weights
+    size = len(b.keys)
     best_value = [0.0] * (size + 1)  # Fenwick tree of prefix maxima over b positions
     best_node = [-1] * (size + 1)
     nodes: list[tuple[int, int, int]] = []  # (i, j, previous node)
-    for i in range(start, a_end):
-        js = positions.get(ak[i])
-        if not js:
+    for i, (key, weight) in enumerate(zip(a.keys, a.weights)):
+        js = positions.get(key)
+        if js is None:
             continue
-        weight = aw[i]
-        for j in reversed(js):  # right to left: one element of a matches once
+        for j in js:
             value, node, x = 0.0, -1, j
-            while x > 0:
+            while x:
                 if best_value[x] > value:
                     value, node = best_value[x], best_node[x]
-                x -= x & -x
-            value += weight + bw[j + start]
+                x &= x - 1
+            value += weight + b_weights[j]
             if want_pairs:
-                nodes.append((i, j + start, node))
+                nodes.append((i, j, node))
                 node = len(nodes) - 1
             x = j + 1
-            while x <= size:
-                if best_value[x] < value:
-                    best_value[x], best_node[x] = value, node
+            while x <= size and best_value[x] < value:
+                best_value[x], best_node[x] = value, node
                 x += x & -x
     value, node, x = 0.0, -1, size
-    while x > 0:
+    while x:
         if best_value[x] > value:
             value, node = best_value[x], best_node[x]
-        x -= x & -x
+        x &= x - 1
     chain: list[tuple[int, int]] = []
     if want_pairs:
         while node >= 0:

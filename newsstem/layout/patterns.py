@@ -49,11 +49,13 @@ import json
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import compress, repeat
+from operator import attrgetter, itemgetter, not_
 from pathlib import Path
 from typing import Any
 
 from newsstem.layout.blocks import BlockParser, KeyFilter, LayoutBlock, PageLayout
-from newsstem.layout.cluster import KeyInterner, KeySequence, align, layout_weight
+from newsstem.layout.cluster import KeyInterner, KeySequence, align, layout_weight, layout_weights
 
 __all__ = [
     "FORMAT",
@@ -396,12 +398,27 @@ class _CompiledPattern:
     main_keys: tuple[str, ...]
     usual: tuple[tuple[int, float], ...]  # (slot, layout weight) of slots most pages have
     required: frozenset[int]  # slots every learned page had (strict mode)
+    slot_roles: tuple[str, ...] = field(init=False)  # the role of each slot
+    # the usual slots, their keys and weights, and the sum of their weights
+    usual_slots: tuple[int, ...] = field(init=False)
+    usual_keys: tuple[int, ...] = field(init=False)
+    usual_weights: tuple[float, ...] = field(init=False)
+    usual_total: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        slots = tuple(slot for slot, _ in self.usual)
+        weights = tuple(w for _, w in self.usual)
+        object.__setattr__(self, "slot_roles", tuple(b.role for b in self.pattern.blocks))
+        object.__setattr__(self, "usual_slots", slots)
+        object.__setattr__(self, "usual_keys", tuple(self.sequence.keys[s] for s in slots))
+        object.__setattr__(self, "usual_weights", weights)
+        object.__setattr__(self, "usual_total", sum(weights))
 
     def similarity(self, page: KeySequence, pairs: Sequence[tuple[int, int]]) -> float:
         """How well a page fits this layout: the harmonic mean of
 
         - recall: the share of the usual blocks of the layout (on half of the learned
-          pages or more) that the page has, and
+          pages or more) that the page has (aligned), and
         - precision: the share of the page made of blocks the layout knows (aligned,
           or with a key the layout has elsewhere: a second fact box in an article).
 
@@ -410,23 +427,33 @@ class _CompiledPattern:
         page of another layout; index pages stay far below (0.2: their lists are
         blocks no article has).
         """
-        aligned_slots = {j for _, j in pairs}
-        usual_total = sum(w for _, w in self.usual)
-        recall = (
-            sum(w for j, w in self.usual if j in aligned_slots) / usual_total
-            if usual_total
-            else 1.0
-        )
-        aligned_blocks = {i for i, _ in pairs}
-        known = sum(
-            w
-            for i, (key, w) in enumerate(zip(page.keys, page.weights))
-            if i in aligned_blocks or key in self.roles_by_key
-        )
-        precision = known / page.total if page.total else 0.0
-        return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        aligned_slots = set(map(itemgetter(1), pairs))
+        found = sum(compress(self.usual_weights, map(aligned_slots.__contains__, self.usual_slots)))
+        return _harmonic_mean(self._precision(page), self._recall(found))
+
+    def similarity_bound(self, page: KeySequence) -> float:
+        """An upper bound of :meth:`similarity`, without aligning: usual blocks whose key
+        is on the page count as found."""
+        page_keys = set(page.keys)
+        found = sum(compress(self.usual_weights, map(page_keys.__contains__, self.usual_keys)))
+        return _harmonic_mean(self._precision(page), self._recall(found))
+
+    def _precision(self, page: KeySequence) -> float:
+        # an aligned block has a key of the layout: known blocks are those with such keys
+        known = sum(compress(page.weights, map(self.roles_by_key.__contains__, page.keys)))
+        return known / page.total if page.total else 0.0
+
+    def _recall(self, found: float) -> float:
+        return found / self.usual_total if self.usual_total else 1.0
 
 
+def _harmonic_mean(precision: float, recall: float) -> float:
+    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+
+
+_KEY, _WEIGHT = attrgetter("key"), attrgetter("weight")
+# Floating-point slack when a similarity bound is compared with a similarity.
+BOUND_SLACK = 1e-9
 # A slot is part of what a layout looks like when at least this share of its pages had it.
 USUAL_PRESENCE = 0.5
 
@@ -474,16 +501,21 @@ class SitePatterns:
 
     def extract(self, html: str | bytes) -> Extraction | HubPage | NoMatch:
         """Match ``html`` to the best pattern and extract its title, main and sub text."""
-        return self.extract_layout(self.parser.decompose(html))
+        return self._extract_filtered(self.parser.decompose(html, self.key_filter))
 
     def extract_layout(self, page: PageLayout) -> Extraction | HubPage | NoMatch:
-        page = self.key_filter.apply(page)
+        """The same, for a page decomposed already."""
+        return self._extract_filtered(self.key_filter.apply(page))
+
+    def _extract_filtered(self, page: PageLayout) -> Extraction | HubPage | NoMatch:
         if not page.blocks:
             return NoMatch("no text blocks")
-        ids = [self._intern.ids.get(block.key, -1) for block in page.blocks]
-        sequence = KeySequence.of(ids, [layout_weight(block.weight) for block in page.blocks])
+        ids = list(map(self._intern.ids.get, map(_KEY, page.blocks), repeat(-1)))
+        sequence = KeySequence.of(ids, layout_weights(map(_WEIGHT, page.blocks)))
         best: tuple[float, _CompiledPattern, tuple[tuple[int, int], ...]] | None = None
         for compiled in self._patterns:
+            if best is not None and compiled.similarity_bound(sequence) < best[0] - BOUND_SLACK:
+                continue  # cannot beat the best so far: spare the alignment
             alignment = align(sequence, compiled.sequence)
             score = compiled.similarity(sequence, alignment.pairs)
             if self.options.strict:
@@ -550,25 +582,30 @@ def _page_roles(
        blocks or right next to them, is main if it is prose (a list, a table or a
        heading of this article only).
     """
-    blocks = compiled.pattern.blocks
+    roles_by_key = compiled.roles_by_key
     roles = ["none"] * len(ids)
-    slot_of: dict[int, int] = dict(pairs)
-    previous_slot = -1
-    for index, key_id in enumerate(ids):
-        slot = slot_of.get(index)
-        if slot is not None:
-            roles[index] = blocks[slot].role
-            previous_slot = slot
-            continue
-        same_key = compiled.roles_by_key.get(key_id)
-        if not same_key:
-            continue
-        _, role = min(same_key, key=lambda item: (abs(item[0] - previous_slot - 0.5), item[0]))
-        roles[index] = role
+    slot_roles = compiled.slot_roles
+    for index, slot in pairs:
+        roles[index] = slot_roles[slot]
+    if sum(map(roles_by_key.__contains__, ids)) > len(pairs):  # known keys not aligned
+        slot_of: dict[int, int] = dict(pairs)
+        previous_slot = -1
+        for index, key_id in enumerate(ids):
+            slot = slot_of.get(index)
+            if slot is not None:
+                previous_slot = slot
+                continue
+            same_key = roles_by_key.get(key_id)
+            if not same_key:
+                continue
+            _, role = min(
+                same_key, key=lambda item: (abs(item[0] - previous_slot - 0.5), item[0])
+            )
+            roles[index] = role
     unseen = [
         i
-        for i, key_id in enumerate(ids)
-        if key_id not in compiled.roles_by_key and _is_prose(page.blocks[i])
+        for i in compress(range(len(ids)), map(not_, map(roles_by_key.__contains__, ids)))
+        if _is_prose(page.blocks[i])
     ]
     if "main" not in roles:
         tails = {_tail(key) for key in compiled.main_keys}
@@ -585,7 +622,7 @@ def _page_roles(
                 key.startswith(main_key + "/") for main_key in main_keys
             ):
                 roles[index] = "main"
-    if "title" in roles:  # an unaligned twin of the title block is not a second title
+    if roles.count("title") > 1:  # an unaligned twin of the title block is not a second title
         first = roles.index("title")
         roles = [r if r != "title" or i == first else "none" for i, r in enumerate(roles)]
     return roles

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 from conftest import BBC_INDEX_PAGES
 
-from newsstem.layout.blocks import BlockParser, KeyFilter, decompose, normalize_token, stable_tokens
+from newsstem.layout.blocks import (
+    BlockParser,
+    KeyFilter,
+    LayoutBlock,
+    decompose,
+    normalize_token,
+    stable_tokens,
+)
 from newsstem.text import meaningful_length
 
 
@@ -119,3 +128,63 @@ def test_key_filter_keeps_layout_tokens_and_merges_neighbours():
     assert KeyFilter.from_keys(["body/div:id=x:class=a.b/td:col=2"]).tokens == {
         "id=x", "class=a", "class=b",
     }
+
+
+def test_filtering_while_decomposing_is_filtering_after(bbc):
+    parser = BlockParser()
+    pages = list(bbc.values())
+    layouts = [parser.decompose(page.html) for page in pages]
+    key_filter = KeyFilter(stable_tokens(layouts))
+    changed = 0
+    for page, layout in zip(pages, layouts):
+        filtered = parser.decompose(page.html, key_filter)
+        assert filtered == key_filter.apply(layout)
+        changed += filtered.keys != layout.keys
+    assert changed  # the filter did drop tokens (section names, per-page classes)
+
+
+def test_a_link_around_a_layout_element_is_link_text_in_every_run():
+    layout = decompose(
+        '<body><div id="a"><a href="/x">Link <div id="b">inner text</div> more</a> plain'
+        "</div></body>"
+    )
+    assert [(b.key, b.text, b.weight, b.link_weight) for b in layout.blocks] == [
+        ("body/div:id=a", "Link", 4, 4),
+        ("body/div:id=a/div:id=b", "inner text", 9, 9),
+        ("body/div:id=a", "more plain", 9, 4),
+    ]
+
+
+def test_control_characters_in_a_page_do_not_move_text_between_blocks():
+    # The walk marks runs, lines and links with NUL, U+0001, U+0002 and U+0003; a page
+    # can hold the last three (NUL never reaches the tree). U+0001 in a text breaks its
+    # line; the link marks are never text.
+    layout = decompose(
+        '<body><div id="a">one &#1; two</div>'
+        '<div id="b"><a href="/x">li&#2;nk</a> ta&#3;il &#0;</div><p>la&#3;st</p></body>'
+    )
+    assert [(b.key, b.text, b.weight) for b in layout.blocks] == [
+        ("body/div:id=a", "one\ntwo", 6),
+        ("body/div:id=b", "link tail \ufffd", 8),
+        ("body", "last", 4),
+    ]
+    assert layout.blocks[1].link_weight == 4
+
+
+def test_a_page_leaves_no_garbage_for_the_cycle_collector():
+    html = '<body><div id="a"><p>One <a href="/x">two</a></p><ul><li>three</li></ul></div></body>'
+    gc.collect()
+    gc.disable()
+    try:
+        decompose(html)
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
+def test_blocks_compare_by_key_text_and_weights():
+    decomposed = decompose("<body><div>Two  words\n<br>and a line</div></body>").blocks[0]
+    built = LayoutBlock("body/div", "Two words\nand a line", 16, 0)
+    assert decomposed == built and hash(decomposed) == hash(built)
+    assert repr(decomposed) == repr(built)
+    assert LayoutBlock("body/div", "Two words\nand a line", 16, 1) != decomposed

@@ -13,6 +13,7 @@ from newsstem.layout.cluster import (
     align,
     cluster,
     layout_weight,
+    layout_weights,
     similarity,
 )
 
@@ -51,6 +52,18 @@ def test_align_is_the_exact_weighted_lcs():
         )
         paired = sum(a.weights[i] + b.weights[j] for i, j in result.pairs)
         assert abs(paired - result.matched) < 1e-9
+
+
+def test_positions_list_each_key_last_first():
+    sequence = KeySequence.of([5, 3, 5, 5, 9], [1.0] * 5)
+    assert sequence.positions == {5: (3, 2, 0), 3: (1,), 9: (4,)}
+    assert sequence.positions is sequence.positions  # built once
+
+
+def test_layout_weights_are_layout_weight_of_each():
+    weights = [0, 1, 2, 7, 1022, 31_000]
+    assert layout_weights(weights) == [layout_weight(w) for w in weights]
+    assert layout_weights(iter(weights)) == layout_weights(weights)
 
 
 def test_similarity_is_symmetric_and_bounded():

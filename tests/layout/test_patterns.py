@@ -10,6 +10,7 @@ import pytest
 from conftest import BBC_INDEX_PAGES
 
 from newsstem.evaluation import score_page
+from newsstem.layout.cluster import KeySequence, align, layout_weights
 from newsstem.layout.learn import TrainingPage, learn
 from newsstem.layout.patterns import (
     Extraction,
@@ -138,6 +139,19 @@ def test_a_hub_layout_is_recognized(bbc):
     result = SitePatterns(pattern_set).extract(bbc["news_05"].html)
     assert isinstance(result, HubPage) and result.similarity >= 0.7
     assert BBC_INDEX_PAGES[1] == "news_05"
+
+
+def test_the_similarity_bound_holds_for_pages_of_any_layout(bbc, msnbc, msnbc_set):
+    # Extraction spares the alignment of a pattern whose bound is below the best so far:
+    # the bound must never be under the similarity the alignment gives.
+    patterns = SitePatterns(msnbc_set)
+    for page in [*msnbc, *bbc.values()]:
+        layout = patterns.parser.decompose(page.html, patterns.key_filter)
+        ids = [patterns._intern.ids.get(block.key, -1) for block in layout.blocks]
+        sequence = KeySequence.of(ids, layout_weights(block.weight for block in layout.blocks))
+        for compiled in patterns._patterns:
+            exact = compiled.similarity(sequence, align(sequence, compiled.sequence).pairs)
+            assert compiled.similarity_bound(sequence) >= exact, page.name
 
 
 def test_threshold_and_strict_mode(msnbc, msnbc_set):
