@@ -58,6 +58,10 @@ class ScopeDepthMiddleware(DepthMiddleware):
     def get_processed_request(self, request: Request, response: Response | None) -> Request | None:
         spider = self.crawler.spider
         scope = spider.scope_of(request.meta)  # type: ignore[union-attr]
-        if scope is not None:
-            self.maxdepth = spider.max_depth(scope)  # type: ignore[union-attr]
+        # Scrapy's method reads self.maxdepth: set it for this request.
+        self.maxdepth = (
+            spider.max_depth(scope)  # type: ignore[union-attr]
+            if scope is not None
+            else self.crawler.settings.getint("DEPTH_LIMIT")
+        )
         return super().get_processed_request(request, response)

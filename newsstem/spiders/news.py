@@ -550,12 +550,13 @@ class NewsSpider(Spider):
                 continue
             self.anchors.add(url, link.text)
             texts = requested.setdefault(url, [])
-            text = normalize_space(link.text)
-            if text and text not in texts and len(texts) < self.anchors.max_per_url:
-                texts.append(text)
+            if self.distributed:  # the texts travel with the request, to whichever worker
+                text = normalize_space(link.text)
+                if text and text not in texts and len(texts) < self.anchors.max_per_url:
+                    texts.append(text)
         for url, texts in requested.items():
             meta = self._meta(scope)
-            if self.distributed and texts:
+            if texts:
                 meta[ANCHORS_META_KEY] = texts
             yield Request(url, callback=self.parse, meta=meta)
         stats.inc_value("newsstem/links/followed", len(requested))

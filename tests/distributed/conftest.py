@@ -20,3 +20,21 @@ def redis_db(redis_server):
     yield url
     client.flushdb()
     client.close()
+
+
+@pytest.fixture
+def workers(tmp_path, redis_db):
+    """Start workers of the crawl in ``redis_db``; any still running after the test is killed."""
+    from support.distributed import start_worker
+
+    started = []
+
+    def start(name, *args, **settings):
+        worker = start_worker(tmp_path, redis_db, name, *args, **settings)
+        started.append(worker)
+        return worker
+
+    yield start
+    for worker in started:
+        if worker.process.poll() is None:
+            worker.kill()  # a failed test must not leave a worker running (kill -9 by PID)

@@ -17,7 +17,7 @@ from collections import Counter
 
 import pytest
 import redis
-from support.distributed import start_worker, wait_ready
+from support.distributed import wait_ready
 from support.newssite import GeneratedNewsSite
 
 from newsstem.distributed.worker import StartMessageError, parse_start_message
@@ -45,9 +45,9 @@ def articles_fetched(site: GeneratedNewsSite) -> list[str]:
     return [p for p in site.paths() if p.endswith(".html") and not p.startswith("/private/")]
 
 
-def test_two_workers_share_one_crawl_and_fetch_every_page_once(tmp_path, redis_db, slow_site):
-    a = start_worker(tmp_path, redis_db, "a", CONCURRENT_REQUESTS="4")
-    b = start_worker(tmp_path, redis_db, "b", CONCURRENT_REQUESTS="4")
+def test_two_workers_share_one_crawl_and_fetch_every_page_once(workers, redis_db, slow_site):
+    a = workers("a", CONCURRENT_REQUESTS="4")
+    b = workers("b", CONCURRENT_REQUESTS="4")
     wait_ready(a, b)
     client = redis.Redis.from_url(redis_db)
     client.rpush(START_KEY, "not a url", json.dumps({"url": slow_site.url + "/", "depth": 2}))
@@ -65,18 +65,21 @@ def test_two_workers_share_one_crawl_and_fetch_every_page_once(tmp_path, redis_d
     assert sum(s.get("newsstem/distributed/start_messages", 0) for s in stats) == 1
     assert sum(s.get("newsstem/distributed/rejected_messages", 0) for s in stats) == 1
     assert {s["finish_reason"] for s in stats} == {"idle"}
+    # anchor texts travel with the requests: the worker that fetched an article
+    # need not be the one that parsed the section page linking it
+    items = [json.loads(line) for line in a.lines() + b.lines()]
+    assert all(item["anchor_texts"] for item in items)
     # the shared URL store recorded every export
     exported = sum(s.get("newsstem/urldb/exported", 0) for s in stats)
     assert exported == len(urls)
 
 
 def test_a_worker_stopped_by_sigterm_finishes_its_pages_and_the_others_go_on(
-    tmp_path, redis_db, slow_site
+    workers, redis_db, slow_site
 ):
     # a stays up until signalled; b ends the crawl on its own
-    a = start_worker(tmp_path, redis_db, "a", NEWSSTEM_DISTRIBUTED_IDLE="0",
-                     CONCURRENT_REQUESTS="2")
-    b = start_worker(tmp_path, redis_db, "b", CONCURRENT_REQUESTS="2")
+    a = workers("a", NEWSSTEM_DISTRIBUTED_IDLE="0", CONCURRENT_REQUESTS="2")
+    b = workers("b", CONCURRENT_REQUESTS="2")
     wait_ready(a, b)
     message = json.dumps({"start_url": slow_site.url + "/", "depth": "2"})
     redis.Redis.from_url(redis_db).rpush(START_KEY, message)
