@@ -14,7 +14,8 @@ things a checkout finds next to ``scrapy.cfg`` must then come from elsewhere:
   one gets ``<working dir>/.scrapy/<project>/``, the same for every job and
   every deployed version.
 
-Plain Python: no Scrapy.
+And scrapyd passes every setting as a string: :func:`check_setting_types`
+says which ``NEWSSTEM_*`` value cannot be read as its type, before a crawl.
 """
 
 from __future__ import annotations
@@ -23,12 +24,20 @@ import os
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from scrapy.exceptions import UsageError
+
+from newsstem import defaults
 from newsstem.layout.patterns import PatternFileError, PatternSet, loads
+
+if TYPE_CHECKING:
+    from scrapy.settings import BaseSettings
 
 __all__ = [
     "BUNDLED_PATTERNS",
     "bundled_pattern_sets",
+    "check_setting_types",
     "installed_project_data_dir",
 ]
 
@@ -94,3 +103,38 @@ def installed_project_data_dir(cwd: str | Path | None = None) -> str | None:
     directory = Path(cwd if cwd is not None else os.getcwd(), _DATA_DIR, project).resolve()
     directory.mkdir(parents=True, exist_ok=True)
     return str(directory)
+
+
+# Read by parsers of their own, which say what is wrong themselves.
+_OWN_PARSERS = ("NEWSSTEM_URLDB", "NEWSSTEM_DISTRIBUTED")
+_READERS = {
+    bool: ("getbool", "True or False (or 1 or 0)"),
+    int: ("getint", "a whole number"),
+    float: ("getfloat", "a number"),
+}
+
+
+def check_setting_types(settings: BaseSettings) -> None:
+    """UsageError naming the first boolean or numeric ``NEWSSTEM_*`` value that cannot be read.
+
+    Components read them with Scrapy's ``getbool``/``getint``/``getfloat``,
+    which take strings (``"False"``, ``"0"``, ``"250"``); any other string
+    would end the crawl in a traceback once it has started.
+
+    >>> from scrapy.settings import Settings
+    >>> check_setting_types(Settings({"NEWSSTEM_BODY_HTML": "0", "NEWSSTEM_MAX_ANCHOR_TEXTS": "9"}))
+    >>> check_setting_types(Settings({"NEWSSTEM_MIN_ARTICLE_CHARS": "many"}))
+    Traceback (most recent call last):
+    ...
+    scrapy.exceptions.UsageError: NEWSSTEM_MIN_ARTICLE_CHARS must be a whole number, not 'many'
+    """
+    for name in sorted(vars(defaults)):
+        default = getattr(defaults, name)
+        reader = _READERS.get(type(default))
+        if not name.startswith("NEWSSTEM_") or name.startswith(_OWN_PARSERS) or reader is None:
+            continue
+        method, expected = reader
+        try:
+            getattr(settings, method)(name, default)
+        except (TypeError, ValueError):
+            raise UsageError(f"{name} must be {expected}, not {settings.get(name)!r}") from None

@@ -13,7 +13,7 @@ import pytest
 from newsstem.deployment import bundled_pattern_sets, installed_project_data_dir
 from newsstem.layout.learn import TrainingPage, learn
 from newsstem.layout.patterns import PatternFileError, dumps, pattern_file_name
-from support.crawl import REPO
+from support.crawl import REPO, run_crawl
 from support.newssite import GeneratedNewsSite
 
 SITE = "news.example"
@@ -113,3 +113,12 @@ def test_a_scrapyd_job_keeps_its_data_in_scrapyds_directory(tmp_path, monkeypatc
     assert (tmp_path / ".scrapy" / "newsstem").is_dir()
     monkeypatch.setenv("SCRAPY_PROJECT", "../elsewhere")
     assert installed_project_data_dir(tmp_path) is None
+
+
+def test_a_setting_that_cannot_be_read_as_its_type_stops_the_crawl_with_one_line(tmp_path, site):
+    result = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html",
+                       settings={"NEWSSTEM_MIN_ARTICLE_CHARS": "two hundred"})
+    assert result.returncode == 2
+    assert "NEWSSTEM_MIN_ARTICLE_CHARS must be a whole number, not 'two hundred'" in result.log
+    assert "Traceback" not in result.log
+    assert site.paths(status=None) == []

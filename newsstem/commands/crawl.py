@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.exceptions import UsageError
 
+from newsstem.deployment import check_setting_types
 from newsstem.distributed import DistributedError, DistributedMode
 from newsstem.distributed.connection import connect
 from newsstem.distributed.options import DistributedOptions
@@ -48,6 +49,7 @@ class Command(ScrapyCrawlCommand):
             check = getattr(spidercls, "check_arguments", None)
             if check is not None:
                 check(self.settings, **opts.spargs)
+        check_setting_types(self.settings)  # values given as strings (-s, scrapyd)
         try:  # a corrupt pattern file: one clear line, before any request
             load_patterns(self.settings)
         except PatternFileError as error:
