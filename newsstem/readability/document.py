@@ -15,12 +15,15 @@ from dataclasses import dataclass
 from lxml import etree
 
 from newsstem.encoding import decode_html
+from newsstem.readability.adsection import MARKER, marked_sections
 from newsstem.readability.patterns import (
     JUNK_TAGS,
     MAYBE_CANDIDATE,
     UNLIKELY_CANDIDATES,
     UNLIKELY_ROLES,
 )
+from newsstem.readability.structured import MARKER as DECLARED
+from newsstem.readability.structured import declared_article_body
 from newsstem.readability.tree import Element, drop, parser, text_of
 from newsstem.text import normalize_space
 
@@ -33,6 +36,9 @@ _HIDDEN_STYLE = re.compile(
 )
 # An opening <title> tag, for the one case that parses a page twice (see load_page).
 _TITLE_TAG = re.compile(rb"<title\b[^>]*>", re.IGNORECASE)
+_HTML_END = re.compile(rb"</html\s*>", re.IGNORECASE)
+# The <html> start tag, for the one case that parses a page again without it.
+_HTML_TAG = re.compile(rb"<html\b[^>]*>", re.IGNORECASE)
 # Never stripped as unlikely: the page itself, code, and anything holding the article.
 _NEVER_UNLIKELY_TAGS = frozenset({"html", "body", "article", "main", "a"})
 _HOLDS_ARTICLE = "boolean(descendant::article or descendant::main or ancestor::pre or ancestor::code)"
@@ -47,6 +53,10 @@ class Page:
     body: Element
     title: str
     unlikely: tuple[Element, ...]
+    # Copies of the text the page marks for AdSense section targeting (adsection.py).
+    marked: tuple[Element, ...] = ()
+    # The article text the page declares in JSON-LD (structured.py), or "".
+    declared_body: str = ""
 
 
 def load_page(html: str | bytes) -> Page | str:
@@ -54,7 +64,10 @@ def load_page(html: str | bytes) -> Page | str:
     text = decode_html(html)[0] if isinstance(html, bytes) else html
     # libxml2 stops at NUL and rejects str with an XML encoding declaration: feed it UTF-8.
     data = text.replace("\x00", "").encode("utf-8", "replace")
-    root = _parse(data)
+    keep_comments = MARKER in text
+    # libxml2 drops everything after </html>; HTML5 parsers read it into <body>.
+    data = _HTML_END.sub(b"", data)
+    root = _parse(data, keep_comments)
     if root is None:
         return "empty document"
     title = _title_text(root)
@@ -62,15 +75,31 @@ def load_page(html: str | bytes) -> Page | str:
         # A <title> never closed swallows the page as its text (seen in 1.4% of l3s).
         # Only then, parse a second time without that tag; the title is its first line.
         title = normalize_space(_swallowed_title(root))
-        root = _parse(_TITLE_TAG.sub(b"", data, count=1))
+        root = _parse(_TITLE_TAG.sub(b"", data, count=1), keep_comments)
         if root is None:
             return "empty document"
+    if not text_of(root).strip() and _HTML_TAG.search(data):
+        # A broken <html ...> start tag (unbalanced quotes, a stray "/>") can end the
+        # document at once in libxml2. Only then, parse again without that tag.
+        root = _parse(_HTML_TAG.sub(b"", data, count=1), keep_comments)
+        if root is None:
+            return "empty document"
+        title = _title_text(root)
+    declared_body = declared_article_body(root) if DECLARED in text else ""
     body = _content_root(root)
     etree.strip_elements(body, *JUNK_TAGS, with_tail=False)
     if not text_of(body).strip():
         return "empty document"
     unlikely = _sweep(body)
-    return Page(root=root, body=body, title=title, unlikely=tuple(unlikely))
+    marked = marked_sections(body) if keep_comments else ()
+    return Page(
+        root=root,
+        body=body,
+        title=title,
+        unlikely=tuple(unlikely),
+        marked=marked,
+        declared_body=declared_body,
+    )
 
 
 def _swallowed_title(root: Element) -> str:
@@ -85,16 +114,19 @@ def _content_root(root: Element) -> Element:
         # Content stays inside <head> when an unknown tag opens the page there.
         etree.strip_elements(root, "title", with_tail=False)
         return root
-    if any(child.tag not in ("head", "body") for child in root):
-        # A stray </body> early in the page leaves the rest beside <body>.
+    if len(root.findall("body")) > 1 or any(
+        isinstance(child.tag, str) and child.tag not in ("head", "body") for child in root
+    ):
+        # A stray </body> early in the page leaves the rest beside <body>; two documents
+        # served as one leave two.
         etree.strip_elements(root, "head", with_tail=False)
         return root
     return body
 
 
-def _parse(data: bytes) -> Element | None:
+def _parse(data: bytes, keep_comments: bool) -> Element | None:
     try:
-        root = etree.fromstring(data, parser())
+        root = etree.fromstring(data, parser(keep_comments))
     except etree.ParserError:
         return None
     return root if root is not None and isinstance(root.tag, str) else None

@@ -9,24 +9,32 @@ off (strip unlikelys, weight classes, clean conditionally); the longest attempt 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
+from html import escape
 from urllib.parse import urljoin
 
 from lxml import etree
 
 from newsstem.readability.cleaning import Removal, assemble, clean_article
 from newsstem.readability.document import Page, detached, load_page
+from newsstem.readability.listing import is_listing
 from newsstem.readability.measure import Measure, capped_weight, link_density
 from newsstem.readability.options import Flags, Options
+from newsstem.readability.prose import added_prose_share, article_blocks
 from newsstem.readability.render import element_text
 from newsstem.readability.scoring import (
+    CandidateScores,
     add_segments,
     best_candidate,
     score_candidates,
     select_siblings,
+    wider_candidate,
 )
 from newsstem.readability.title import clean_title
+from newsstem.readability.trailer import cut_after_tool_line, may_have_tool_line
 from newsstem.readability.tree import Element, make_links_absolute, strip_presentation, text_of
+from newsstem.text import normalize_space
 
 __all__ = ["Extraction", "extract"]
 
@@ -51,6 +59,7 @@ class _Attempt:
     length: float  # weighted text length, exact below retry_length (all the sieve compares)
     found_candidate: bool
     removals: tuple[Removal, ...]
+    selected: tuple[Element, ...]  # the page elements the article was copied from
 
 
 def extract(html: str | bytes, url: str | None = None, options: Options | None = None) -> Extraction:
@@ -72,13 +81,27 @@ def extract(html: str | bytes, url: str | None = None, options: Options | None =
     if isinstance(page, str):
         return Extraction(title="", body="", body_html="", reason=page)
     title = clean_title(page.title, (text_of(h) for h in page.body.iter("h1", "h2")))
-    attempt = _sieve(page, options)
+    attempt = _marked_attempt(page, options) or _sieve(page, options)
     reason = _rejection(attempt, options)
     if logger.isEnabledFor(logging.DEBUG):
         _log_attempt(attempt, reason, url)
     if reason:
-        return Extraction(title=title, body="", body_html="", reason=reason)
+        return _declared(page, title, options) or Extraction(
+            title=title, body="", body_html="", reason=reason
+        )
     return Extraction(title=title, body=attempt.text, body_html=_article_html(attempt.article, url, page))
+
+
+def _declared(page: Page, title: str, options: Options) -> Extraction | None:
+    """The JSON-LD articleBody as the article, when the markup gave none (structured.py)."""
+    paragraphs = [normalize_space(line) for line in page.declared_body.splitlines()]
+    text = "\n\n".join(paragraph for paragraph in paragraphs if paragraph)
+    if capped_weight(text, options.declared_min_length, options.cjk_char_weight) < (
+        options.declared_min_length
+    ):
+        return None
+    body_html = "".join(f"<p>{escape(p)}</p>" for p in text.split("\n\n"))
+    return Extraction(title=title, body=text, body_html=f"<div>{body_html}</div>")
 
 
 def _sieve(page: Page, options: Options) -> _Attempt:
@@ -98,24 +121,72 @@ def _sieve(page: Page, options: Options) -> _Attempt:
 
 
 def _grab_article(body: Element, flags: Flags, options: Options) -> _Attempt:
+    """Score, select and clean; or the selection around a higher-scoring ancestor, when
+    what that adds reads as prose (:func:`prose.added_prose_share`)."""
     measure = Measure(options)
     scores = score_candidates(body, flags, options, measure)
     best = best_candidate(scores, options)
     if best is None:
-        selected = [body]
-    else:
-        selected = select_siblings(best, scores, options, measure)
-        selected = add_segments(best, selected, scores, options, measure)
-    article, copied_scores = assemble(selected, scores)
-    removals = clean_article(article, copied_scores, flags, options)
+        return _finish(assemble([body]), flags, options, [body], found_candidate=False)
+    attempt = _attempt_around(best, body, scores, flags, options, measure)
+    wider = wider_candidate(best, scores)
+    if wider is None:
+        return attempt
+    alternative = _attempt_around(wider, body, scores, flags, options, measure)
+    narrow, wide = article_blocks(attempt.article), article_blocks(alternative.article)
+    if added_prose_share(narrow, wide, options) >= options.wider_prose_share:
+        return alternative
+    return attempt
+
+
+def _attempt_around(
+    best: Element,
+    body: Element,
+    scores: CandidateScores,
+    flags: Flags,
+    options: Options,
+    measure: Measure,
+) -> _Attempt:
+    selected = select_siblings(best, scores, options, measure)
+    selected = add_segments(best, selected, scores, options, measure)
+    return _finish(assemble(selected), flags, options, selected, found_candidate=True)
+
+
+def _marked_attempt(page: Page, options: Options) -> _Attempt | None:
+    """The text the page marks for AdSense section targeting, cleaned like an article."""
+    if not page.marked or is_listing(page.marked, options):
+        return None
+    article = etree.Element("div")
+    article.extend(page.marked)
+    attempt = _finish(article, Flags(), options, (), found_candidate=True)
+    return attempt if attempt.length >= options.min_article_length else None
+
+
+def _finish(
+    article: Element,
+    flags: Flags,
+    options: Options,
+    selected: Iterable[Element],
+    found_candidate: bool,
+) -> _Attempt:
+    """Clean the assembled article and measure it."""
+    removals = clean_article(article, flags, options)
     text = element_text(article)
+    if may_have_tool_line(text, options):  # most articles are spared the walk of blocks
+        blocks = article_blocks(article)
+        kept = cut_after_tool_line(article, blocks, options)
+        if kept < len(blocks):
+            tool_line = blocks[kept].text
+            removals.append(Removal(tag="", names=tool_line, reason="end of article: tool line"))
+            text = element_text(article)
     return _Attempt(
         flags=flags,
         article=article,
         text=text,
         length=capped_weight(text, options.retry_length, options.cjk_char_weight),
-        found_candidate=best is not None,
+        found_candidate=found_candidate,
         removals=tuple(removals),
+        selected=tuple(selected),
     )
 
 
@@ -130,6 +201,9 @@ def _rejection(attempt: _Attempt, options: Options) -> str | None:
         return "too little text" if attempt.found_candidate else "no candidate"
     if link_density(attempt.article) > options.max_article_link_density:
         return "mostly links"
+    # Read on the page tree with every element back (headlines are often "unlikely").
+    if is_listing(attempt.selected, options):
+        return "list of teasers"
     return None
 
 

@@ -27,16 +27,19 @@ __all__ = [
     "SCORED_TAGS",
     "SENTENCE_END",
     "TAG_SCORES",
+    "TANGENTIAL",
     "UNLIKELY_CANDIDATES",
     "UNLIKELY_ROLES",
 ]
 
 # Class/id names of page furniture: stripped before scoring while FLAG_STRIP_UNLIKELYS is on.
+# Mozilla Readability's list, plus "modal": dialogs that CSS hides until opened (a
+# Bootstrap modal inside the article of mozilla's simplyfound-1 outscored the story).
 UNLIKELY_CANDIDATES = re.compile(
     r"combx|comment|community|disqus|extra|foot|header|menu|remark|rss|shoutbox|sidebar|"
     r"sponsor|ad-break|agegate|pagination|pager|popup|tweet|twitter|"
     r"-ad-|ai2html|banner|breadcrumbs|cover-wrap|gdpr|legends|related|replies|skyscraper|"
-    r"social|supplemental|yom-remote",
+    r"social|supplemental|yom-remote|modal",
 )
 # ... unless the name also says it may hold the article ("main-header", "article-footer").
 MAYBE_CANDIDATE = re.compile(r"and|article|body|column|content|main|shadow")
@@ -81,6 +84,8 @@ CONDITIONALLY_CLEANED = (
 HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 # Never part of an article's text, removed from the article unconditionally.
 DROPPED_IN_ARTICLE = ("textarea", "select", "button", "input")
+# HTML5 elements for what is beside the article or about it: removed from it.
+TANGENTIAL = ("aside", "footer")
 # Plugin content (Flash and the like): no text, removed before containers are judged.
 PLUGINS = ("object", "embed", "applet")
 # Removed from the page before anything else: code, styles and invisible machinery.

@@ -14,9 +14,9 @@ from lxml import etree
 from newsstem.readability.tree import Element, parser, text_of
 from newsstem.text import normalize_space
 
-__all__ = ["element_text", "html_text"]
+__all__ = ["BLOCK_TAGS", "element_text", "html_text"]
 
-_BLOCK = frozenset(
+BLOCK_TAGS = frozenset(
     ["address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details", "dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "html", "legend", "li", "main", "menu", "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "tfoot", "thead", "tr", "ul"]
 )
 _CELL = frozenset({"td", "th"})
@@ -74,7 +74,7 @@ def element_text(element: Element) -> str:
                 out.add_preformatted(text_of(node))
                 skipping += 1  # its text is taken whole
                 continue
-            if tag in _BLOCK or tag == "br":
+            if tag in BLOCK_TAGS or tag == "br":
                 out.cut()
             out.add(node.text)
         else:
@@ -83,7 +83,7 @@ def element_text(element: Element) -> str:
                 if skipping:
                     continue
                 # leaving a skipped or preformatted element: only its tail is left
-            elif tag in _BLOCK:
+            elif tag in BLOCK_TAGS:
                 out.cut()
             elif tag in _CELL:
                 out.add(" ")

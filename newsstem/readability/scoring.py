@@ -12,16 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+from lxml import etree
+
 from newsstem.readability.measure import Measure, capped_weight, class_weight
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.patterns import (
     COMMAS,
-    DIV_TO_P_BLOCKS,
     SCORED_TAGS,
     SENTENCE_END,
     TAG_SCORES,
 )
-from newsstem.readability.tree import Element, text_of
+from newsstem.readability.tree import Element
 
 __all__ = [
     "CandidateScores",
@@ -29,6 +30,7 @@ __all__ = [
     "best_candidate",
     "score_candidates",
     "select_siblings",
+    "wider_candidate",
 ]
 
 # Inline elements: a <div> mixing them with text and blocks holds paragraphs of its own.
@@ -97,13 +99,22 @@ def score_candidates(
 ) -> CandidateScores:
     """Score every ancestor of a paragraph (unscaled points, scaled when read)."""
     scores: dict[Element, float] = {}
-    for element in body.iter(*SCORED_TAGS, "div"):
-        if element.tag == "div" and measure.has_block(element):
-            for run in _text_runs(element):
-                _credit(element, _paragraph_points(run, options), scores, flags, options)
-            continue
+    tags = (*SCORED_TAGS, "li") if flags.score_lists else SCORED_TAGS
+    for element in body.iter(*tags, "div"):
+        if element.tag == "div":
+            runs = _text_runs(element)
+            if len(runs) > 1:
+                for run in runs:
+                    _credit(element, _paragraph_points(run, options), scores, flags, options)
+                continue
         points = _paragraph_points(measure.text(element), options)
-        _credit(element.getparent(), points, scores, flags, options)
+        parent = element.getparent()
+        if element.tag == "li":
+            # A list item is a paragraph of its list's container, less its links.
+            if points:
+                points *= 1.0 - measure.link_density(element)
+            parent = parent.getparent() if parent is not None else None
+        _credit(parent, points, scores, flags, options)
     return CandidateScores(scores, measure)
 
 
@@ -148,18 +159,45 @@ def _initial_score(element: Element, flags: Flags, options: Options) -> float:
     return float(score)
 
 
-def _text_runs(div: Element) -> Iterator[str]:
-    """Text between the block children of a <div>: each run reads as a paragraph."""
-    run = [div.text or ""]
-    for child in div:
-        inline = child.tag in _INLINE and next(child.iterdescendants("br", *DIV_TO_P_BLOCKS), None) is None
-        if inline:
-            run.append(text_of(child))
-        else:
-            yield "".join(run)
+def _text_runs(div: Element) -> list[str]:
+    """The paragraphs of a <div>'s own text: split at its blocks and at double <br>.
+
+    Inline elements (font, span, b ...) are read through, so text set with ``<br><br>``
+    inside a ``<font>`` counts (Readability's replaceBrs). One run means the <div>
+    reads as a single paragraph. Iterative: inline markup may nest 2,000 deep.
+    """
+    runs: list[str] = []
+    run: list[str] = [div.text or ""]
+    breaks = 0
+    walker = etree.iterwalk(div, events=("start", "end"))
+    for event, node in walker:
+        if node is div:
+            continue
+        if event == "end":
+            if node.tail:
+                if not node.tail.isspace():
+                    breaks = 0
+                run.append(node.tail)
+            continue
+        tag = node.tag
+        if tag in _INLINE:
+            if node.text:
+                if not node.text.isspace():
+                    breaks = 0
+                run.append(node.text)
+            continue  # read its children too
+        if tag == "br":
+            breaks += 1
+            if breaks == 2:
+                runs.append("".join(run))
+                run = []
+        elif isinstance(tag, str):  # a block (or any other element) ends the run
+            breaks = 0
+            runs.append("".join(run))
             run = []
-        run.append(child.tail or "")
-    yield "".join(run)
+        walker.skip_subtree()
+    runs.append("".join(run))
+    return runs
 
 
 def best_candidate(scores: CandidateScores, options: Options) -> Element | None:
@@ -193,6 +231,31 @@ def best_candidate(scores: CandidateScores, options: Options) -> Element | None:
     return best
 
 
+def wider_candidate(best: Element, scores: CandidateScores) -> Element | None:
+    """The first ancestor scoring above the best, met before scores fall under a third
+    of it (Mozilla Readability's climb: more content may lurk beside the best), or None.
+    """
+    last = scores.get(best, 0.0)
+    floor = last / 3
+    wider = None
+    for ancestor in _ancestors_below_body(best):
+        score = scores.get(ancestor)
+        if score is None:
+            continue
+        if score < floor:
+            return None
+        if score > last:
+            wider = ancestor
+            break
+        last = score
+    if wider is None:
+        return None
+    parent = wider.getparent()
+    while parent is not None and parent.tag not in ("body", "html") and len(parent) == 1:
+        wider, parent = parent, parent.getparent()
+    return wider
+
+
 def _ancestors_below_body(element: Element) -> Iterator[Element]:
     for ancestor in element.iterancestors():
         if ancestor.tag in ("body", "html"):
@@ -215,8 +278,11 @@ def select_siblings(
         if not isinstance(sibling.tag, str):
             continue
         score = scores.get(sibling)
-        if score is not None and best_class and sibling.get("class") == best_class:
-            score += best_score * options.same_class_bonus
+        if best_class and sibling.get("class") == best_class and sibling is not best:
+            if score is None:
+                score = _inner_score(sibling, scores)
+            if score is not None:
+                score += best_score * options.same_class_bonus
         if (
             sibling is best
             or (score is not None and score >= threshold)
@@ -224,6 +290,11 @@ def select_siblings(
         ):
             selected.append(sibling)
     return selected
+
+
+def _inner_score(element: Element, scores: CandidateScores) -> float | None:
+    inner = [scores[e] for e in element.iterdescendants() if e in scores]
+    return max(inner) if inner else None
 
 
 def _reads_as_prose(sibling: Element, options: Options, measure: Measure) -> bool:

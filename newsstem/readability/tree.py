@@ -30,9 +30,13 @@ _PRESENTATIONAL = frozenset(
 _HAS_SCHEME = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 
-def parser() -> etree.HTMLParser:
-    """A parser for one page: UTF-8 input (the caller encodes), no comments, no PIs."""
-    return etree.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True)
+def parser(keep_comments: bool = False) -> etree.HTMLParser:
+    """A parser for one page: UTF-8 input (the caller encodes), no PIs, no comments unless
+    asked (a page's comments can mark its text, see :mod:`adsection`). ``huge_tree``
+    raises libxml2's depth limit from 255 to 2048: below 255 levels it dropped all text."""
+    return etree.HTMLParser(
+        encoding="utf-8", remove_comments=not keep_comments, remove_pis=True, huge_tree=True
+    )
 
 
 def text_of(element: Element) -> str:

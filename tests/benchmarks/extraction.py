@@ -7,7 +7,9 @@
 All extractors run in one process over the same decoded pages, interleaved page by page
 (their order rotates) so machine noise hits them equally. Speed is pages per second of
 the extraction call alone (``time.perf_counter`` around it). Scores are the project's
-token-shingle F1 (:mod:`newsstem.evaluation`).
+token-shingle F1 (:mod:`newsstem.evaluation`). Each corpus is also scored on two halves
+(page ids sorted: even positions are the half heuristics were tuned on, odd positions
+the held-out half), to show that a change generalizes.
 
 How the peers are called, and why:
 
@@ -126,6 +128,13 @@ def report_corpus(name: str, pages: list[CorpusPage], runs: dict[str, Run]) -> N
                 for extractor, run in runs.items()
             )
             print(f"    {site:<24} ({len(on_site):2d})  {figures}")
+    ordered = sorted(pages, key=lambda p: p.id)
+    for half, chosen in (("tune half (even)", ordered[0::2]), ("held-out half (odd)", ordered[1::2])):
+        figures = "  ".join(
+            f"{extractor} {score_corpus((run.outputs[p.id], p.gold) for p in chosen).f1:.3f}"
+            for extractor, run in runs.items()
+        )
+        print(f"  {half:<20} ({len(chosen):3d})  {figures}")
     cjk = [p for p in pages if name == "mozilla" and any(key in p.id for key in CJK_PAGES)]
     if cjk:
         figures = "  ".join(

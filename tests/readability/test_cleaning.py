@@ -13,8 +13,8 @@ PROSE = "This sentence has words, and commas, and it runs on for a while longer.
 
 def clean(html: str, flags: Flags | None = None):
     root = etree.fromstring(html.encode("utf-8"), parser()).find("body")[0]
-    article, scores = assemble([root], {})
-    removals = clean_article(article, scores, flags or Flags(), Options())
+    article = assemble([root])
+    removals = clean_article(article, flags or Flags(), Options())
     return article, removals
 
 
@@ -29,7 +29,29 @@ def test_fishy_containers_go_and_prose_stays():
     text = text_of(article)
     assert "One story" not in text and "Mail" not in text
     assert text.count("This sentence") == 5
-    assert {r.reason for r in removals} >= {"too many links"}
+    # The link list sits between two prose paragraphs: only its links condemn it.
+    assert {r.reason for r in removals} >= {"list of links"}
+
+
+def test_lists_and_tables_inside_the_prose_stay_but_a_list_after_it_goes():
+    steps = "".join(
+        f"<li>Open the <a href='/s{i}'>settings</a> and choose the option {i}.</li>"
+        for i in range(4)
+    )
+    table = "".join(
+        f"<tr><td><a href='/{team}'>{team}</a></td><td>won 3 of 5, lost 2</td></tr>"
+        for team in ("Team A", "Team B")
+    )
+    table = f"<table>{table}</table>"
+    related = "".join(f"<li><a href='/r{i}'>A related story {i}</a></li>" for i in range(3))
+    article, removals = clean(
+        f"<div><p>{PROSE * 2}</p><ol>{steps}</ol><p>{PROSE * 2}</p>{table}<p>{PROSE * 2}</p>"
+        f"<ul>{related}</ul></div>"
+    )
+    text = text_of(article)
+    assert text.count("Open the settings") == 4 and "Team A" in text
+    assert "A related story" not in text
+    assert [r.reason for r in removals if r.tag == "ul"] == ["too many links"]
 
 
 def test_a_div_without_blocks_is_a_paragraph_and_never_fishy():
@@ -65,3 +87,38 @@ def test_widgets_and_empty_paragraphs_go_but_images_stay():
     assert article.find(".//img") is not None
     assert "Choose" not in text_of(article) and "Subscribe" not in text_of(article)
     assert len(article.findall(".//p")) == 2
+
+
+def test_asides_and_footers_inside_the_article_go_but_a_selected_aside_stays():
+    article, removals = clean(
+        f"<div><p>{PROSE * 3}</p><aside><p>{PROSE} Related reading.</p></aside>"
+        f"<p>{PROSE}</p><footer><p>Filed under {PROSE}</p></footer></div>"
+    )
+    text = text_of(article)
+    assert "Related reading" not in text and "Filed under" not in text
+    assert text.count("This sentence") == 4
+    assert [r.reason for r in removals if r.tag in ("aside", "footer")] == ["aside or footer"] * 2
+    selected, _ = clean(f"<aside><p>{PROSE * 3}</p></aside>")
+    assert text_of(selected).count("This sentence") == 3
+
+
+def test_a_list_of_prose_is_not_condemned_by_the_score_of_its_tag():
+    # A <ul> starts at -3 (Readability's tag score); python-readability removed it when the
+    # paragraphs of its items credited it too little. Only a negative class name condemns.
+    items = "".join(f"<li><p>{PROSE}</p></li>" for _ in range(3))
+    article, _ = clean(f"<div><p>{PROSE * 3}</p><ul>{items}</ul></div>")
+    assert text_of(article).count("This sentence") == 6
+    _, named = clean(f"<div><p>{PROSE * 3}</p><ul class='sidebar-links'>{items}</ul></div>")
+    assert [r.reason for r in named if r.tag == "ul"] == ["negative class"]
+
+
+def test_the_parts_of_a_figure_are_not_too_short():
+    # A gallery figure: three images and a short credit in one wrapper.
+    images = "<img src='a.jpg'><img src='b.jpg'><img src='c.jpg'>"
+    article, _ = clean(
+        f"<div><p>{PROSE * 3}</p><figure><div class='photos'>{images}"
+        "<span>Crowds at the door (AP)</span></div></figure>"
+        f"<p>{PROSE}</p></div>"
+    )
+    assert "Crowds at the door" in text_of(article)
+    assert len(list(article.iter("img"))) == 3

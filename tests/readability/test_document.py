@@ -29,10 +29,10 @@ def test_unlikely_names_and_roles_are_found_but_maybe_names_are_kept():
         "<body><div class='sidebar'><p>side</p><div class='comment'>inner</div></div>"
         "<div class='main-sidebar'>maybe</div><div id='comments'>talk</div>"
         "<nav role='navigation'>nav</nav><div class='footer'><article>story</article></div>"
-        "<p>text</p></body>"
+        "<div class='modal fade' id='login'>Sign in first.</div><p>text</p></body>"
     )
     found = page.unlikely
-    assert [text_of(e) for e in found] == ["sideinner", "talk", "nav"]
+    assert [text_of(e) for e in found] == ["sideinner", "talk", "nav", "Sign in first."]
 
 
 def test_detached_elements_come_back_exactly_with_their_tails():
@@ -81,3 +81,27 @@ def test_content_after_a_stray_body_end_tag_is_still_read():
     )
     assert "A paragraph of the story" in text_of(page.body)
     assert "menu" in text_of(page.body) and "T" not in text_of(page.body)
+
+
+def test_a_broken_html_start_tag_does_not_end_the_document():
+    # l3s: a logo's <img> attributes pasted into <html ...>, closed by "/>": libxml2 kept
+    # nothing after it.
+    prose = "A paragraph of the story, long enough to count, with commas, and words. "
+    page = load(
+        '<!DOCTYPE html><html xmogo.jpg" alt="News &amp; PR" width="145" border="0" /></a>'
+        f"</td><td><title>Rice in Baghdad</title><table><tr><td><p>{prose}</p></td></tr>"
+        "</table></html>"
+    )
+    assert page.title == "Rice in Baghdad"
+    assert "A paragraph of the story" in text_of(page.body)
+
+
+def test_content_after_the_html_end_tag_is_read():
+    # l3s: two documents served as one; libxml2 dropped all of the second, HTML5 reads it.
+    prose = "A paragraph of the story, long enough to count, with commas, and words. "
+    page = load(
+        "<html><head><title>Weather</title></head><body><p>menu</p></body></html>"
+        f"<html><head><title>News</title></head><body><table><tr><td><span>{prose}<br><br>"
+        f"{prose}</span></td></tr></table></body></html>"
+    )
+    assert text_of(page.body).count("A paragraph of the story") == 2

@@ -113,6 +113,15 @@ def test_deeply_nested_and_huge_pages_do_not_raise():
     assert extract(huge).reason is None
 
 
+def test_text_nested_deeper_than_libxml2s_default_limit_is_read():
+    # libxml2 stops at 255 levels unless told the tree is huge; then the page read empty.
+    story = "<p>" + "Deep text, very deep, and long enough. " * 10 + "</p>"
+    deep = "<html><body>" + "<div>" * 400 + story * 3 + "</div>" * 400 + "</body></html>"
+    assert extract(deep).body.count("Deep text") == 30
+    inline = "<div>" + "<span>" * 1500 + story + "<br><br>" + story + "</span>" * 1500 + "</div>"
+    assert isinstance(extract(inline), Extraction)
+
+
 def test_links_are_made_absolute_when_the_url_is_given():
     html = (
         "<html><body><div class='story'>"
@@ -189,3 +198,63 @@ def test_body_html_has_no_layout_attributes_or_event_handlers():
     body_html = extract(html).body_html
     assert "<p>" in body_html and 'class="story"' in body_html
     assert "style=" not in body_html and "onclick" not in body_html and "width" not in body_html
+
+
+def test_section_front_of_teasers_is_not_an_article():
+    # Every extractor measured exports this page's three teasers as an article.
+    result = extract(page("en-bbc-section-front"))
+    assert result.body == "" and result.reason == "list of teasers"
+    assert result.title  # the page is still read
+
+
+def test_a_story_written_as_a_list_is_found_when_paragraphs_give_too_little():
+    # firefox-nightly-blog (mozilla): release notes are list items; the strict attempt
+    # found a newsletter box, and the relaxed one a reader comment.
+    item = "We landed the new importer, and it now reads passwords from Keepass files. "
+    notes = "".join(f"<li>{item}<a href='/bug'>Bug 1650645</a></li>" for _ in range(12))
+    comment = "<p>Great work, everyone! Are there plans to bring collections to the desktop?</p>"
+    html = (
+        "<html><body><article class='post'><h1>These weeks in Firefox</h1>"
+        f"<div class='entry-content'><h3>Highlights</h3><ul>{notes}</ul></div></article>"
+        f"<section id='comments'><div>{comment * 2}</div></section>"
+        "<form class='newsletter'><div class='form-title'>Get the newsletter, it is monthly,"
+        " and it tells you what changed.<input type='email'><input type='submit'></div>"
+        "</form></body></html>"
+    )
+    body = extract(html).body
+    assert body.count("We landed the new importer") == 12
+    assert "Great work" not in body and "newsletter" not in body
+
+
+def test_a_comment_thread_set_as_a_list_does_not_beat_the_story():
+    line = "The family gathered on Sunday, and friends came from far away to remember her. "
+    story = "".join(f"<p>{line * 2}</p>" for _ in range(4))
+    thread = "".join(
+        f"<li>So sorry to hear this, she was a wonderful person and a friend to all. {i}</li>"
+        for i in range(30)
+    )
+    html = f"<html><body><div id='memorial'>{story}</div><ul>{thread}</ul></body></html>"
+    body = extract(html).body
+    assert body.count("The family gathered") == 8 and "So sorry" not in body
+
+
+def test_comments_longer_than_the_article_stay_out():
+    # A blog post with a comment thread four times its length, in both of the common
+    # layouts: a named thread (WordPress) and an unnamed one after a tool line (l3s).
+    line = "The mayor opened the new library on Monday, and readers queued early for it. "
+    story = "".join(f"<p>{line * 3}{i}</p>" for i in range(4))
+    reply = "I was there too, and I have to say the queue was long but friendly, see you. "
+    named = "".join(f"<li class='comment'><p>{reply * 2}</p></li>" for _ in range(8))
+    unnamed = "".join(
+        f"<div class='b_box'>Posted by: reader {i}</div><div class='entry'>{reply * 2}</div>"
+        for i in range(8)
+    )
+    for thread in (f"<ol class='commentlist'>{named}</ol>", unnamed):
+        html = (
+            "<html><body><div class='post'><h1>Library opens</h1>"
+            f"{story}<a href='/print'>Print</a> <a href='/mail'>Email this</a>"
+            f"{thread}</div></body></html>"
+        )
+        body = extract(html).body
+        assert body.count("The mayor opened") == 12
+        assert "I was there too" not in body

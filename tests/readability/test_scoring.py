@@ -66,6 +66,18 @@ def test_a_div_without_blocks_scores_as_a_paragraph():
     assert by_id(scores, "box") > 5
 
 
+def test_text_set_with_double_breaks_inside_inline_markup_scores_as_paragraphs():
+    # An old layout (l3s): the story is <br><br>-separated text inside a <font>.
+    story = "<br><br>".join([PROSE * 2] * 4)
+    scores, options, _ = candidates(
+        f"<body><div id='story'><b>Headline</b><font>{story}</font><div>menu</div></div>"
+        f"<div id='side'><p>{PROSE * 2}</p></div></body>"
+    )
+    # Four paragraphs of about 6.5 points each, not one capped paragraph of the whole text.
+    assert by_id(scores, "story") > 5 + 4 * 6
+    assert best_candidate(scores, options).get("id") == "story"
+
+
 def test_cjk_paragraph_of_sixty_characters_scores_like_a_longer_english_one():
     japanese = "今日は朝から雨が降っていて、駅までの道がとても混んでいました。" * 2
     assert len(japanese) == 62
@@ -125,3 +137,22 @@ def test_segments_of_a_split_article_are_collected_in_order():
     selected = select_siblings(best, scores, options, measure)
     ids = [e.get("id") for e in add_segments(best, selected, scores, options, measure)]
     assert ids == ["one", "two"]
+
+
+def test_a_sibling_of_the_best_class_without_a_score_of_its_own_joins_by_its_content():
+    # quanta-1 (mozilla): the story is cut in <div class="part"> blocks nested deeper than
+    # the 5 levels a paragraph credits; the first part has no score of its own.
+    deep = "<div><div><div><div><div>{}</div><hr></div><hr></div><hr></div><hr></div>"
+    first = deep.format(f"<p>{PROSE * 3}</p>" * 3)
+    second = "".join(f"<p>{PROSE * 3}</p>" for _ in range(4))
+    scores, options, measure = candidates(
+        "<body><div id='wrap'>"
+        f"<div class='part' id='one'>{first}</div>"
+        "<div class='ad'><p>Advertisement</p></div>"
+        f"<div class='part' id='two'>{second}</div>"
+        "</div></body>"
+    )
+    best = best_candidate(scores, options)
+    assert best.get("id") == "two" and not any(e.get("id") == "one" for e in scores)
+    joined = [e.get("id") for e in select_siblings(best, scores, options, measure)]
+    assert joined == ["one", "two"]

@@ -1,0 +1,137 @@
+"""The end of an article: a line of sharing and printing tools after its prose (seed 003).
+
+ExtractContent scores blocks down for "waste expressions", words typical of footers,
+forms and affiliate links. The strongest such marker measured here is the tool line
+that closes a story on countless news sites ("Print | Email this | Comment",
+"Printer friendly page", "Share this article"): on old pages the reader comments,
+related links and site footer follow it inside the same container, so Readability
+keeps them. A block made only of tool and furniture words, with at least one tool word
+(print, email, share ...), met after a paragraph of some length, ends the article: it
+and everything after it are cut.
+
+Lines that merely *name* a section (a "Comments" heading, "See also", "Related") are
+not cut: the gold of the corpora keeps what follows them about as often as not.
+"""
+
+from __future__ import annotations
+
+import re
+
+from newsstem.readability.options import Options
+from newsstem.readability.prose import Block
+from newsstem.readability.tree import Element
+from newsstem.text import cjk_count
+
+__all__ = ["cut_after_tool_line", "is_tool_line", "may_have_tool_line"]
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# A tool line names at least one of these ...
+_TOOL_WORDS = _words(
+    "print printer printable email e mail send share save bookmark tweet digg reddit"
+    " facebook report subscribe rss"
+)
+# ... and nothing but these besides (English furniture; digits are ignored).
+_FURNITURE_WORDS = _TOOL_WORDS | _words(
+    """friendly version this article story page post posted comment comments reply replies
+    respond discuss add leave your a the to friend friends by on of and link links permalink
+    trackback related more other news stories articles also see read you view feed our in
+    an it its here click sign up log login register for top back return previous next"""
+)
+# Japanese and Chinese tool words (no spaces between words: a token is a tool line word
+# when these and the particles below make up all of it).
+_CJK_TOOL_WORDS = ("印刷", "打印", "分享", "シェア", "ツイート", "メール", "邮件", "转发", "收藏")
+_CJK_FILLER = re.compile(r"この記事を|記事|本文|する|送る|送信|で|を|に|到|此文|此页|这篇文章")
+_WORD = re.compile(r"\w+")
+# Characters a tool line may have per word, separators included ("Printer-friendly | ").
+_MAX_WORD_LENGTH = 20
+
+
+def may_have_tool_line(text: str, options: Options) -> bool:
+    r"""False when no paragraph of ``text`` (rendered, cut at ``<br>`` too) is a tool line.
+
+    A block that is a tool line is cut into paragraphs made of its words alone, one of
+    them a tool word; so without such a paragraph there is no tool-line block, and the
+    walk over the article's blocks is spared.
+
+    >>> may_have_tool_line("She shared the story.\n\nMore.", Options())
+    False
+    >>> may_have_tool_line("A story.\n\nPrint\n\nE-mail this", Options())
+    True
+    """
+    return any(is_tool_line(paragraph, options) for paragraph in text.split("\n\n"))
+
+
+def is_tool_line(text: str, options: Options) -> bool:
+    """True for a short line of sharing/printing tools.
+
+    >>> is_tool_line("Print | Email this | Comment", Options())
+    True
+    >>> is_tool_line("Printer friendly page", Options())
+    True
+    >>> is_tool_line("Comments (5 posted)", Options())
+    False
+    >>> is_tool_line("Print statements or log files", Options())
+    False
+    >>> is_tool_line("印刷 | メールで送る", Options())
+    True
+    """
+    if len(text) > options.tool_line_max_words * _MAX_WORD_LENGTH:
+        return False  # a paragraph, not a line of tools (skips the regex on long text)
+    words = [word.lower() for word in _WORD.findall(text) if not word.isdigit()]
+    if not words or len(words) > options.tool_line_max_words:
+        return False
+    tools = 0
+    for word in words:
+        if word in _TOOL_WORDS or (cjk_count(word) and _is_cjk_tool(word)):
+            tools += 1
+        elif word not in _FURNITURE_WORDS:
+            return False
+    return tools > 0
+
+
+def _is_cjk_tool(word: str) -> bool:
+    rest = word
+    found = False
+    for tool in _CJK_TOOL_WORDS:
+        if tool in rest:
+            found = True
+            rest = rest.replace(tool, "")
+    return found and not _CJK_FILLER.sub("", rest)
+
+
+def cut_after_tool_line(article: Element, blocks: list[Block], options: Options) -> int:
+    """Cut the article at its first tool line after a long paragraph.
+
+    ``blocks`` are the article's (:func:`prose.article_blocks`); returns how many of
+    them are left, all of them when no tool line was found.
+    """
+    seen_prose = False
+    for index, block in enumerate(blocks):
+        if seen_prose and is_tool_line(block.text, options):
+            _cut(article, block.start, block.at_tail)
+            return index
+        if block.prose >= options.tool_line_min_prose:
+            seen_prose = True
+    return len(blocks)
+
+
+def _cut(article: Element, start: Element, at_tail: bool) -> None:
+    """Remove everything from ``start`` (or from its tail) to the end of the article."""
+    node = start
+    while node is not article:
+        parent = node.getparent()
+        if parent is None:
+            return
+        for sibling in list(node.itersiblings()):
+            parent.remove(sibling)
+        if node is not start:
+            node.tail = None
+        node = parent
+    if at_tail:
+        start.tail = None
+    elif start is not article:
+        start.getparent().remove(start)

@@ -1,0 +1,45 @@
+"""JSON-LD articleBody: evidence used when the page's markup gives no article."""
+
+from __future__ import annotations
+
+import json
+
+from newsstem.readability import extract
+
+STORY = "The council voted on Tuesday to close the old bridge, and traffic will move east. "
+
+
+def page(body_html: str, article_body: str | None, raw_json: str | None = None) -> str:
+    data = {"@context": "https://schema.org", "@type": "NewsArticle", "headline": "Bridge"}
+    if article_body is not None:
+        data["articleBody"] = article_body
+    block = raw_json if raw_json is not None else json.dumps(data)
+    return (
+        "<html><head><title>Bridge to close | Daily Planet</title>"
+        f'<script type="application/ld+json">{block}</script></head>'
+        f"<body><div id='app'>{body_html}</div></body></html>"
+    )
+
+
+def test_a_script_rendered_page_falls_back_to_its_declared_article_body():
+    # The story is drawn by scripts: the HTML the crawler gets has a shell and a menu.
+    shell = "<nav><a href='/'>Home</a> <a href='/news'>News</a></nav><div>Loading...</div>"
+    declared = f"{STORY * 3}\n\n{STORY * 2}\n{STORY}"
+    result = extract(page(shell, declared))
+    assert result.reason is None
+    assert result.body.split("\n\n") == [(STORY * n).strip() for n in (3, 2, 1)]
+    assert result.body_html.startswith("<div><p>The council") and result.body_html.count("<p>") == 3
+
+
+def test_the_markup_wins_over_a_declared_teaser_and_a_declared_text_alike():
+    markup = "".join(f"<p>{STORY * 2} Paragraph {i}.</p>" for i in range(4))
+    teaser = extract(page(markup, "The council voted to close the bridge."))
+    full = extract(page(markup, STORY * 20))
+    assert teaser.body == full.body and teaser.body.count("Paragraph") == 4
+
+
+def test_short_or_broken_declarations_give_the_markups_reason():
+    shell = "<div>Loading...</div>"
+    assert extract(page(shell, "Too short to stand in for a story.")).reason
+    broken = extract(page(shell, None, raw_json='{"articleBody": "' + STORY * 5))
+    assert broken.body == "" and broken.reason
