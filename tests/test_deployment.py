@@ -9,12 +9,12 @@ import sys
 import zipfile
 
 import pytest
+from support.crawl import REPO, run_crawl
+from support.newssite import GeneratedNewsSite
 
 from newsstem.deployment import bundled_pattern_sets, installed_project_data_dir
 from newsstem.layout.learn import TrainingPage, learn
 from newsstem.layout.patterns import PatternFileError, dumps, pattern_file_name
-from support.crawl import REPO, run_crawl
-from support.newssite import GeneratedNewsSite
 
 SITE = "news.example"
 

@@ -6,10 +6,10 @@ import json
 
 from scrapy.statscollectors import MemoryStatsCollector
 from scrapy.utils.test import get_crawler
-
-from newsstem.operations import EXIT_NOTHING_REACHED, RunReport, summarize
 from support.crawl import run_crawl
 from support.redisserver import free_port
+
+from newsstem.operations import EXIT_NOTHING_REACHED, RunReport, summarize
 
 FINISHED = {
     "finish_reason": "finished",

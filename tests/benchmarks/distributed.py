@@ -47,10 +47,9 @@ HERE = Path(__file__).resolve()
 REPO = HERE.parents[2]
 sys.path[:0] = [str(REPO), str(HERE.parents[1])]
 
-import redis  # noqa: E402
-
-from support.newssite import GeneratedNewsSite  # noqa: E402
-from support.redisserver import RedisServer  # noqa: E402
+import redis
+from support.newssite import GeneratedNewsSite
+from support.redisserver import RedisServer
 
 SECTIONS, ARTICLES = 20, 100
 # A long news article (~1500 words): extraction, not Scrapy's per-request work, is the cost.
@@ -285,7 +284,7 @@ def main() -> None:
 
 
 def report(runs: dict[str, list[Run]]) -> None:
-    def median(label: str, value) -> float:  # noqa: ANN001
+    def median(label: str, value) -> float:
         return statistics.median(value(run) for run in runs[label])
 
     base = "1 worker" if "1 worker" in runs else None

@@ -8,14 +8,14 @@ from scrapy.exceptions import UsageError
 from scrapy.settings import Settings
 from scrapy.spidermiddlewares.depth import DepthMiddleware
 from scrapy.utils.project import get_project_settings
+from support.crawl import run_crawl
+from support.redisserver import free_port
 
 from newsstem.distributed import DistributedError, DistributedMode
 from newsstem.distributed.middlewares import ScopeDepthMiddleware, ScopeOffsiteMiddleware
 from newsstem.distributed.options import DistributedOptions
 from newsstem.distributed.worker import Worker
 from newsstem.middlewares import SafeRobotsTxtMiddleware
-from support.crawl import run_crawl
-from support.redisserver import free_port
 
 URL = "redis://127.0.0.1:6390/3"
 
