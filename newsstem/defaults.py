@@ -32,6 +32,10 @@ NEWSSTEM_BODY_HTML = False
 # them); pages of a site with patterns are extracted by pattern, others by readability.
 # Empty: no patterns.
 NEWSSTEM_PATTERNS_DIR = "patterns"
+# Also read the pattern files shipped inside the installed package (a scrapyd egg
+# carries the repository's patterns/); a file of NEWSSTEM_PATTERNS_DIR replaces the
+# package's file of the same site. A checkout has none.
+NEWSSTEM_PATTERNS_BUNDLED = True
 # Least similarity of a page to a pattern of its site (0-1): pages of a learned layout
 # score 0.78-1.0 on the cleanportal sites, pages of other layouts 0.0-0.2.
 NEWSSTEM_PATTERN_THRESHOLD = 0.7
@@ -79,3 +83,20 @@ NEWSSTEM_URLDB_SYNC_SECONDS = 5.0
 # crawl has finished); "item_scraped" = once it has passed every item pipeline,
 # for projects whose pipelines store the items themselves.
 NEWSSTEM_URLDB_MARK_AFTER = "feed"
+
+# Distributed mode (newsstem.distributed) --------------------------------------------
+# A Redis URL ("redis://host:6379/0") runs the news spider as one worker of a crawl
+# shared by any number of processes on any number of machines: scrapy-redis
+# scheduler queue, a duplicate filter and the URL store in that Redis, start URLs
+# also taken from the key newsstem:<spider>:start_urls. "" = a single process.
+NEWSSTEM_DISTRIBUTED = ""
+# A worker stops after this many seconds without work (nothing in the shared queue
+# or the start key, nothing in progress); 0 = never (stop it with SIGTERM/SIGINT).
+# A minute outlasts the gaps of a crawl (AutoThrottle waits up to 30 s between
+# requests) and lets workers started by cron end on their own.
+NEWSSTEM_DISTRIBUTED_IDLE = 60.0
+# The shared duplicate filter forgets a site's URLs this many seconds after the last
+# link to that site was seen: a crawl of the site started later fetches its hubs
+# again (the URL store still skips exported articles). Longer than the longest
+# pause inside a crawl, shorter than the interval between two crawls of a site.
+NEWSSTEM_DISTRIBUTED_FORGET = 600

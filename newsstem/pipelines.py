@@ -10,12 +10,16 @@ from typing import TYPE_CHECKING, NoReturn
 from scrapy.exceptions import DropItem, NotConfigured
 
 from newsstem import defaults, readability
+from newsstem.deployment import bundled_pattern_sets
 from newsstem.items import Article, Page
+from newsstem.layout.blocks import BlockParser
 from newsstem.layout.patterns import (
     Extraction,
     HubPage,
     MatchOptions,
     PatternLibrary,
+    SitePatterns,
+    load_patterns_dir,
 )
 from newsstem.metadata import FIELDS as METADATA_FIELDS
 from newsstem.metadata import MetadataOptions, extract_metadata
@@ -140,14 +144,32 @@ class ExtractionPipeline:
 
 
 def load_patterns(settings: object) -> PatternLibrary:
-    """The pattern files of ``NEWSSTEM_PATTERNS_DIR`` (a missing directory has none).
+    """The pattern files shipped in the package, overridden by those of ``NEWSSTEM_PATTERNS_DIR``.
 
-    A corrupt file raises :class:`~newsstem.layout.patterns.PatternFileError`
-    naming the file and the problem; the commands turn it into a usage error.
+    The package's files (:func:`newsstem.deployment.bundled_pattern_sets`: a
+    scrapyd egg carries the repository's ``patterns/``; a checkout has none)
+    come first, unless ``NEWSSTEM_PATTERNS_BUNDLED`` is off; a file of the
+    directory replaces the package's file of the same site. A missing
+    directory has none. A corrupt file raises
+    :class:`~newsstem.layout.patterns.PatternFileError` naming the file and the
+    problem; the commands turn it into a usage error.
     """
     get = settings.get  # type: ignore[attr-defined]
     directory = get("NEWSSTEM_PATTERNS_DIR", defaults.NEWSSTEM_PATTERNS_DIR)
-    if not directory:
+    bundled = settings.getbool(  # type: ignore[attr-defined]
+        "NEWSSTEM_PATTERNS_BUNDLED", defaults.NEWSSTEM_PATTERNS_BUNDLED
+    )
+    sets = bundled_pattern_sets() if bundled else {}
+    own: dict = {}
+    if directory:
+        if directory != defaults.NEWSSTEM_PATTERNS_DIR and not Path(directory).exists():
+            logger.warning(
+                "newsstem: NEWSSTEM_PATTERNS_DIR %s does not exist (relative to %s): "
+                "no pattern files from it", directory, Path.cwd(),
+            )
+        own = load_patterns_dir(Path(directory))
+        sets.update(own)
+    if not sets:
         return PatternLibrary({})
     options = MatchOptions(
         threshold=settings.getfloat(  # type: ignore[attr-defined]
@@ -157,12 +179,14 @@ def load_patterns(settings: object) -> PatternLibrary:
             "NEWSSTEM_PATTERN_STRICT", defaults.NEWSSTEM_PATTERN_STRICT
         ),
     )
-    library = PatternLibrary.from_directory(Path(directory), options)
-    if len(library):
-        logger.info(
-            "newsstem: layout patterns for %d site(s) from %s: %s",
-            len(library), directory, ", ".join(sorted(library)),
-        )
+    parser = BlockParser()
+    library = PatternLibrary(
+        {site: SitePatterns(pattern_set, options, parser) for site, pattern_set in sets.items()}
+    )
+    logger.info(
+        "newsstem: layout patterns for %d site(s) (%s from the package, the others from %s): %s",
+        len(library), len(library) - len(own), directory or "-", ", ".join(sorted(library)),
+    )
     return library
 
 

@@ -49,6 +49,9 @@ SPIDER_MIDDLEWARES = {
 
 EXTENSIONS = {
     "newsstem.extensions.OfflineTldExtract": 0,
+    # The run's summary (log, stats, exit status 3 when every request failed);
+    # before StatsFile, so the summary is in NEWSSTEM_STATS_FILE.
+    "newsstem.operations.RunReport": 400,
     "newsstem.extensions.StatsFile": 500,
 }
 
@@ -77,6 +80,12 @@ FEED_EXPORT_ENCODING = "utf-8"
 FEED_STORAGES = {
     "": "newsstem.urldb.feeds.DurableFileFeedStorage",
     "file": "newsstem.urldb.feeds.DurableFileFeedStorage",
+}
+
+# Distributed mode (newsstem.distributed): NEWSSTEM_DISTRIBUTED=redis://host:port/db
+# makes this crawl one worker of a crawl shared through Redis; off when empty.
+ADDONS = {
+    "newsstem.distributed.DistributedMode": 0,
 }
 
 # `scrapy crawl` that validates spider arguments first; `scrapy learn` and

@@ -9,18 +9,32 @@ file of ``NEWSSTEM_PATTERNS_DIR`` that cannot be used.
 The URL store (when its middleware is enabled) is opened and checked here too:
 an unwritable path, a corrupt file, an unreachable Redis or a bad URI ends in
 one error line and exit status 1, before any request.
+
+After the run: a crawl that reached nothing because every request failed
+(:class:`newsstem.operations.RunReport`) exits with status 3, so cron and
+schedulers see it.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.exceptions import UsageError
 
+from newsstem.deployment import check_setting_types
+from newsstem.distributed import DistributedError, DistributedMode
+from newsstem.distributed.connection import connect
+from newsstem.distributed.options import DistributedOptions
 from newsstem.layout.patterns import PatternFileError
+from newsstem.operations import EXIT_NOTHING_REACHED, RunReport
 from newsstem.pipelines import load_patterns
+
+if TYPE_CHECKING:
+    from scrapy import Spider
+    from scrapy.crawler import Crawler
 
 URLDB_MIDDLEWARE = "newsstem.urldb.middleware.UrlDbMiddleware"
 
@@ -35,24 +49,46 @@ class Command(ScrapyCrawlCommand):
             check = getattr(spidercls, "check_arguments", None)
             if check is not None:
                 check(self.settings, **opts.spargs)
+        check_setting_types(self.settings)  # values given as strings (-s, scrapyd)
         try:  # a corrupt pattern file: one clear line, before any request
             load_patterns(self.settings)
         except PatternFileError as error:
             raise UsageError(str(error), print_help=False) from None
-        if len(args) == 1 and self._check_url_store(opts) is False:
+        if len(args) == 1 and not (self._check_distributed() and self._check_url_store(opts)):
             self.exitcode = 1
             return None
+        self._crawler: Crawler | None = None
         super().run(args, opts)
+        report = self._crawler.get_extension(RunReport) if self._crawler is not None else None
+        if self.exitcode == 0 and report is not None and report.reached_nothing:
+            self.exitcode = EXIT_NOTHING_REACHED
+
+    def _create_crawler(self, spidercls: type[Spider] | str) -> Crawler:
+        self._crawler = super()._create_crawler(spidercls)
+        return self._crawler
+
+    def _check_distributed(self) -> bool:
+        """Distributed mode: its settings, and that its Redis answers; False (one line) if not."""
+        try:
+            options = DistributedOptions.from_settings(self.settings)
+            if options.url:
+                connect(options.url).close()
+        except DistributedError as exc:
+            print(f"newsstem: {exc}", file=sys.stderr)
+            return False
+        return True
 
     def _check_url_store(self, opts: argparse.Namespace) -> bool:
-        """Open the URL store the crawl will use; False (and one error line) if it cannot be used."""
-        if self.settings.getwithbase("SPIDER_MIDDLEWARES").get(URLDB_MIDDLEWARE) is None:
+        """Open the URL store the crawl will use; False (and one error line) if it is unusable."""
+        settings = self.settings.copy()
+        DistributedMode().update_settings(settings)  # distributed: the store may be its Redis
+        if settings.getwithbase("SPIDER_MIDDLEWARES").get(URLDB_MIDDLEWARE) is None:
             return True
         from newsstem.urldb import StoreError
         from newsstem.urldb.middleware import check_crawl
 
         try:
-            check_crawl(self.settings, opts.spargs)
+            check_crawl(settings, opts.spargs)
         except StoreError as exc:
             print(f"newsstem: URL store error: {exc}", file=sys.stderr)
             return False

@@ -14,14 +14,22 @@ sitemap or a given feed lists is crawled like a start page (depth 0), but under
 the URL rules, the same-site test and robots.txt, and only if newer than
 ``-a since`` where the listing dates it. A feed found on a page is a link of that
 page, and its entries are links of the feed (a hub, one level further).
+
+Scopes: each request carries the scope it belongs to (``meta["newsstem_scope"]``:
+the resolved spider arguments of its start URL, as compact JSON), and the links
+of a page are judged by the scope of its request. A single crawl has one; in
+distributed mode (:mod:`newsstem.distributed`) every start message pushed to
+Redis brings its own, and any worker applies it to any request of the shared
+queue.
 """
 
 from __future__ import annotations
 
+import json
 import logging
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from datetime import datetime, timezone
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 from urllib.parse import urlsplit
@@ -88,6 +96,30 @@ class AnchorBook:
         return self._texts.pop(key, [])
 
 
+def setting_list(settings: BaseSettings, name: str, default: list[str]) -> list[str] | str:
+    """A list setting; a string is kept (whitespace-separated) unless it is a JSON list.
+
+    Settings given on the command line or through scrapyd arrive as strings:
+    ``"+^https://a/ -/print/"`` and ``'["+^https://a/", "-/print/"]'`` mean the same.
+
+    >>> from scrapy.settings import Settings
+    >>> setting_list(Settings({"X": '["a", "b"]'}), "X", [])
+    ['a', 'b']
+    >>> setting_list(Settings({"X": "a b"}), "X", [])
+    'a b'
+    """
+    value = settings.get(name, default)
+    if isinstance(value, str) and value.lstrip().startswith("["):
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            raise UsageError(f"{name}: {value!r} is not a JSON list of strings") from None
+        if not isinstance(parsed, list) or not all(isinstance(v, str) for v in parsed):
+            raise UsageError(f"{name}: {value!r} is not a JSON list of strings")
+        return parsed
+    return value or []
+
+
 def _split_urls(value: str | Iterable[str] | None) -> list[str]:
     if not value:
         return []
@@ -112,6 +144,9 @@ class CrawlScope:
     feed_urls: tuple[str, ...] = ()
     robots_sitemaps: bool = False  # -a sitemap=robots: the Sitemap: lines of the sites' robots.txt
     since: datetime | None = None  # listed entries dated before this are skipped
+    # DEPTH_LIMIT of the process that made the scope, when -a depth was not given
+    depth_limit: int | None = None
+    key: str = ""  # names the scope in request meta (NewsSpider.scope_from)
 
     @classmethod
     def from_arguments(
@@ -125,7 +160,7 @@ class CrawlScope:
         since: str | None = None,
     ) -> CrawlScope:
         urls = _split_urls(start_url) or _split_urls(
-            settings.get("NEWSSTEM_START_URLS", defaults.NEWSSTEM_START_URLS)
+            setting_list(settings, "NEWSSTEM_START_URLS", defaults.NEWSSTEM_START_URLS)
         )
         sitemap_tokens = _split_urls(sitemap)
         robots_sitemaps = ROBOTS_SITEMAPS in sitemap_tokens
@@ -143,8 +178,8 @@ class CrawlScope:
             for url in values:
                 if not is_crawlable_scheme(url) or not site_of(url):
                     raise UsageError(f"news: {kind} {url!r} is not an http(s) URL with a host")
-        spec = rules if rules is not None else settings.get(
-            "NEWSSTEM_URL_RULES", defaults.NEWSSTEM_URL_RULES
+        spec = rules if rules is not None else setting_list(
+            settings, "NEWSSTEM_URL_RULES", defaults.NEWSSTEM_URL_RULES
         )
         # Listed articles can be anywhere on their site: the default rules accept the
         # whole site of a sitemap or feed, and a start URL's directory.
@@ -170,6 +205,12 @@ ROBOTS_SITEMAPS = "robots"
 LISTED_META_KEY = "newsstem_listed"
 # Request meta: a feed found on a page (its entries are links, not start pages).
 LINKED_FEED_META_KEY = "newsstem_linked_feed"
+# Request meta: the key of the request's CrawlScope (NewsSpider.scope_from).
+SCOPE_META_KEY = "newsstem_scope"
+# Request meta, distributed mode: the anchor texts the linking page had for the URL.
+ANCHORS_META_KEY = "newsstem_anchors"
+# In scope keys: the DEPTH_LIMIT that applies when no depth argument was given.
+_DEPTH_LIMIT_KEY = "depth_limit"
 _FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/rdf+xml")
 
 
@@ -229,9 +270,15 @@ class NewsSpider(Spider):
         }
 
     @classmethod
-    def check_arguments(cls, settings: BaseSettings, **arguments: Any) -> CrawlScope:
-        """Validate spider arguments before the crawl starts (the ``crawl`` command calls it)."""
+    def check_arguments(cls, settings: BaseSettings, **arguments: Any) -> CrawlScope | None:
+        """Validate spider arguments before the crawl starts (the ``crawl`` command calls it).
+
+        A distributed worker needs no start URL (it may get them from Redis).
+        """
         known = {k: arguments.get(k) for k in cls.ARGUMENTS}
+        if is_distributed(settings) and not _has_start(known, settings):
+            _parse_depth(known["depth"])
+            return None
         return CrawlScope.from_arguments(settings, **known)
 
     @classmethod
@@ -241,17 +288,24 @@ class NewsSpider(Spider):
         return spider
 
     def _configure(self, settings: BaseSettings) -> None:
-        scope = CrawlScope.from_arguments(settings, **self._arguments)
-        self.start_urls = list(scope.start_urls)
-        self.sites = scope.sites
-        self.url_rules = scope.rules
+        # Distributed mode (newsstem.distributed): start URLs may also come later,
+        # from Redis, each with its own scope; a worker may start without any.
+        self.distributed = is_distributed(settings)
+        depth = _parse_depth(self._arguments["depth"])
+        if depth is not None:
+            settings.set("DEPTH_LIMIT", depth, priority="cmdline")
+        # The depth limit of scopes that name none (DEPTH_LIMIT, 1 in this project).
+        self.default_depth = settings.getint("DEPTH_LIMIT")
+        self._scopes: dict[str, CrawlScope] = {}
+        self.scope: CrawlScope | None = None
+        if not self.distributed or _has_start(self._arguments, settings):
+            self.scope = self.scope_from(self._arguments)
+        scope = self.scope
+        self.start_urls = list(scope.start_urls) if scope else []
         # OffsiteMiddleware also checks redirects; it ignores ports (ours do not).
-        self.allowed_domains = sorted({urlsplit(url).hostname or "" for url in scope.start_urls})
-        if scope.depth is not None:
-            settings.set("DEPTH_LIMIT", scope.depth, priority="cmdline")
-        # DEPTH_LIMIT 0 means "no limit" to Scrapy; -a depth=0 means "start pages only".
-        self.follow_links = scope.depth != 0
-        self.depth_limit = settings.getint("DEPTH_LIMIT")
+        # Distributed: scopes come and go, newsstem.distributed.ScopeOffsiteMiddleware
+        # checks each request against its own.
+        self.allowed_domains = [] if self.distributed else allowed_hosts(scope)
         self.anchors = AnchorBook(
             settings.getint("NEWSSTEM_MAX_ANCHOR_TEXTS", defaults.NEWSSTEM_MAX_ANCHOR_TEXTS)
         )
@@ -259,16 +313,21 @@ class NewsSpider(Spider):
         # and non-page URLs are left to the rules (deny_extensions would
         # silently override what the user asked for).
         self.link_extractor = LinkExtractor(unique=False, deny_extensions=[])
-        self.scope = scope
         self.follow_feeds = settings.getbool(
             "NEWSSTEM_FOLLOW_FEEDS", defaults.NEWSSTEM_FOLLOW_FEEDS
         )
         self.max_listing_size = settings.getint("DOWNLOAD_MAXSIZE")
+        if scope is None:
+            logger.info("news: no start URL given: this worker crawls what Redis hands it")
+        else:
+            self.log_scope(scope)
+
+    def log_scope(self, scope: CrawlScope) -> None:
         logger.info(
             "news: start %s, depth %s, rules: %s",
-            " ".join(self.start_urls) or "-",
-            self.depth_limit if self.follow_links else 0,
-            self.url_rules,
+            " ".join(scope.start_urls) or "-",
+            scope.depth if scope.depth is not None else self.max_depth(scope),
+            scope.rules,
         )
         if scope.sitemap_urls or scope.feed_urls or scope.robots_sitemaps:
             logger.info(
@@ -279,26 +338,110 @@ class NewsSpider(Spider):
                 scope.since.isoformat() if scope.since else "-",
             )
 
+    # -- scopes -------------------------------------------------------------------------
+
+    def scope_from(self, arguments: Mapping[str, Any]) -> CrawlScope:
+        """The scope of spider arguments (UsageError if they are bad), named by its key.
+
+        The key is the compact JSON of the arguments with what this process's
+        settings fill in made explicit (start URLs, rules, the depth limit), so
+        every process that reads it builds the same scope, whatever its own
+        settings. Values may be strings, numbers or lists of strings (JSON).
+        """
+        args = {name: _argument_text(value) for name, value in arguments.items()}
+        args = {name: value for name, value in args.items() if value is not None}
+        limit_text = args.pop(_DEPTH_LIMIT_KEY, None)  # in keys made by scope_from
+        unknown = sorted(set(args) - set(self.ARGUMENTS))
+        if unknown:
+            raise UsageError(f"news: unknown argument(s): {', '.join(unknown)}")
+        scope = CrawlScope.from_arguments(self.settings, **args)
+        limit = None
+        if scope.depth is None:
+            limit = self.default_depth if limit_text is None else _parse_depth(limit_text)
+        rules = args.get("rules")
+        if rules is None:
+            rules = _argument_text(
+                setting_list(self.settings, "NEWSSTEM_URL_RULES", defaults.NEWSSTEM_URL_RULES)
+            )
+        resolved = {**args, "start_url": " ".join(scope.start_urls) or None, "rules": rules}
+        if limit is not None:
+            resolved[_DEPTH_LIMIT_KEY] = str(limit)
+        key = json.dumps(
+            {name: value for name, value in resolved.items() if value},
+            sort_keys=True,
+            separators=(",", ":"),
+        )
+        return self._scopes.setdefault(key, replace(scope, depth_limit=limit, key=key))
+
+    def scope_of(self, meta: Mapping[str, Any]) -> CrawlScope | None:
+        """The scope of a request or response (its meta), or None if it cannot be rebuilt."""
+        key = meta.get(SCOPE_META_KEY)
+        if key is None:
+            return self.scope
+        scope = self._scopes.get(key)
+        if scope is None:  # made by another process of a distributed crawl
+            try:
+                scope = self._scopes[key] = self.scope_from(json.loads(key))
+            except (ValueError, TypeError, AttributeError, UsageError) as exc:
+                self.crawler.stats.inc_value("newsstem/scope/unreadable")
+                logger.error("news: cannot rebuild the scope %r of a request (%s)", key, exc)
+                return None
+        return scope
+
+    def max_depth(self, scope: CrawlScope) -> int:
+        """The scope's limit in Scrapy's DEPTH_LIMIT terms (0: no limit)."""
+        if scope.depth is not None:
+            return scope.depth
+        return scope.depth_limit if scope.depth_limit is not None else self.default_depth
+
+    def follows(self, scope: CrawlScope, depth: int) -> bool:
+        """Whether the links of a page at ``depth`` are followed."""
+        if scope.depth == 0:  # DEPTH_LIMIT 0 is "no limit" to Scrapy; -a depth=0 "start pages"
+            return False
+        limit = self.max_depth(scope)
+        return limit <= 0 or depth < limit
+
+    def _meta(self, scope: CrawlScope, **meta: Any) -> dict[str, Any]:
+        return {SCOPE_META_KEY: scope.key, **meta}
+
+    # -- requests ---------------------------------------------------------------------
+
     async def start(self) -> AsyncIterator[Any]:
+        if self.scope is not None:
+            for request in self.start_requests_for(self.scope):
+                yield request
+
+    def start_requests_for(self, scope: CrawlScope) -> Iterator[Request]:
+        """The first requests of a scope: start pages, robots.txt sitemaps, listings."""
         # Not dont_filter=True (Scrapy's default start()): a JOBDIR resume would
         # fetch and export the start pages again.
-        for url in self.start_urls:
-            yield Request(url, callback=self.parse)
-        if self.scope.robots_sitemaps:
-            for site_root in sorted({urljoin(url, "/robots.txt") for url in self.start_urls}):
-                yield Request(site_root, callback=self.parse_robots)
-        for url in self.scope.sitemap_urls + self.scope.feed_urls:
-            yield Request(url, callback=self.parse_listing, meta={"depth_reset": True})
+        for url in scope.start_urls:
+            yield Request(url, callback=self.parse, meta=self._meta(scope))
+        if scope.robots_sitemaps:
+            for site_root in sorted({urljoin(url, "/robots.txt") for url in scope.start_urls}):
+                yield Request(site_root, callback=self.parse_robots, meta=self._meta(scope))
+        for url in scope.sitemap_urls + scope.feed_urls:
+            yield Request(
+                url, callback=self.parse_listing, meta=self._meta(scope, depth_reset=True)
+            )
 
     def parse_robots(self, response: Response) -> Iterable[Request]:
         """The ``Sitemap:`` lines of a robots.txt (Scrapy's reader)."""
+        scope = self.scope_of(response.meta)
+        if scope is None:
+            return
         for url in sitemap_urls_from_robots(response.body, base_url=response.url):
             if is_crawlable_scheme(url):
-                yield Request(url, callback=self.parse_listing, meta={"depth_reset": True})
+                yield Request(
+                    url, callback=self.parse_listing, meta=self._meta(scope, depth_reset=True)
+                )
 
     def parse_listing(self, response: Response) -> Iterable[Request]:
         """A sitemap, sitemap index or feed: request what it lists."""
         stats = self.crawler.stats
+        scope = self.scope_of(response.meta)
+        if scope is None:
+            return
         body = self._listing_body(response)
         listing = None
         if body is not None:
@@ -312,14 +455,16 @@ class NewsSpider(Spider):
         kind = "feed" if listing.kind == "feed" else "sitemap"
         stats.inc_value(f"newsstem/discovery/{kind}s")
         for entry in listing.entries:
-            if not entry.newer_than(self.scope.since):
+            if not entry.newer_than(scope.since):
                 stats.inc_value("newsstem/discovery/too_old")
                 continue
             if listing.kind == "sitemapindex":
-                yield Request(entry.url, callback=self.parse_listing, meta={"depth_reset": True})
+                yield Request(
+                    entry.url, callback=self.parse_listing, meta=self._meta(scope, depth_reset=True)
+                )
                 continue
             stats.inc_value(f"newsstem/discovery/{kind}_entries")
-            request = self._entry_request(entry, kind, linked)
+            request = self._entry_request(scope, entry, kind, linked)
             if request is not None:
                 yield request
 
@@ -333,13 +478,15 @@ class NewsSpider(Spider):
                 return None
         return body
 
-    def _entry_request(self, entry: Entry, kind: str, linked: bool) -> Request | None:
+    def _entry_request(
+        self, scope: CrawlScope, entry: Entry, kind: str, linked: bool
+    ) -> Request | None:
         stats = self.crawler.stats
         url = _defragment(entry.url)
         for reason, ok in (
             ("scheme", is_crawlable_scheme(url)),
-            ("offsite", same_site(url, self.sites)),
-            ("rules", self.url_rules.accepts(url)),
+            ("offsite", same_site(url, scope.sites)),
+            ("rules", scope.rules.accepts(url)),
         ):
             if not ok:
                 stats.inc_value(f"newsstem/discovery/rejected/{reason}")
@@ -349,16 +496,23 @@ class NewsSpider(Spider):
         listed = {"kind": kind, "published": entry.date.isoformat() if entry.date else None}
         # A given or robots.txt listing's entries are start pages (depth 0); a feed
         # found on a page is a hub one link further, its entries one link more.
-        meta: dict[str, Any] = {LISTED_META_KEY: listed}
+        meta = self._meta(scope, **{LISTED_META_KEY: listed})
         if not linked:
             meta["depth_reset"] = True
+        if self.distributed and entry.title:
+            meta[ANCHORS_META_KEY] = [normalize_space(entry.title)]
         return Request(url, callback=self.parse, meta=meta)
 
     def parse(self, response: Response) -> Iterable[Any]:
         stats = self.crawler.stats
-        anchor_texts = []
+        # Texts carried by the request (distributed mode: the linking page may
+        # have been parsed by another process), then those this process saw.
+        anchor_texts = list(response.meta.get(ANCHORS_META_KEY, []))
         for url in [*response.meta.get("redirect_urls", []), response.url]:
             anchor_texts.extend(t for t in self.anchors.pop(url) if t not in anchor_texts)
+        scope = self.scope_of(response.meta)
+        if scope is None:
+            return
         if (
             not isinstance(response, TextResponse)
             or not _is_html(response)
@@ -384,25 +538,32 @@ class NewsSpider(Spider):
                 listed_published=(response.meta.get(LISTED_META_KEY) or {}).get("published"),
             )
         depth = response.meta.get("depth", 0)
-        if self.follow_links and (self.depth_limit <= 0 or depth < self.depth_limit):
-            yield from self._follow(response)
+        if self.follows(scope, depth):
+            yield from self._follow(scope, response)
 
-    def _follow(self, response: TextResponse) -> Iterable[Request]:
+    def _follow(self, scope: CrawlScope, response: TextResponse) -> Iterable[Request]:
         stats = self.crawler.stats
-        requested: set[str] = set()
+        requested: dict[str, list[str]] = {}  # URL -> its anchor texts on this page
         for link in self.link_extractor.extract_links(response):
             url = _defragment(link.url)
-            if not self._allowed(link, url):
+            if not self._allowed(scope, link, url):
                 continue
             self.anchors.add(url, link.text)
-            if url not in requested:
-                requested.add(url)
-                yield Request(url, callback=self.parse)
+            texts = requested.setdefault(url, [])
+            if self.distributed:  # the texts travel with the request, to whichever worker
+                text = normalize_space(link.text)
+                if text and text not in texts and len(texts) < self.anchors.max_per_url:
+                    texts.append(text)
+        for url, texts in requested.items():
+            meta = self._meta(scope)
+            if texts:
+                meta[ANCHORS_META_KEY] = texts
+            yield Request(url, callback=self.parse, meta=meta)
         stats.inc_value("newsstem/links/followed", len(requested))
         if self.follow_feeds:
-            yield from self._feed_requests(response)
+            yield from self._feed_requests(scope, response)
 
-    def _feed_requests(self, response: TextResponse) -> Iterable[Request]:
+    def _feed_requests(self, scope: CrawlScope, response: TextResponse) -> Iterable[Request]:
         """Feeds the page announces (``<link rel="alternate" type="application/rss+xml">``).
 
         Same site only; the URL rules judge the feed's entries, not the feed.
@@ -410,11 +571,15 @@ class NewsSpider(Spider):
         types = " or ".join(f"@type='{t}'" for t in _FEED_TYPES)
         for href in response.xpath(f"//link[contains(@rel, 'alternate')][{types}]/@href").getall():
             url = _defragment(response.urljoin(href.strip()))
-            if is_crawlable_scheme(url) and same_site(url, self.sites):
+            if is_crawlable_scheme(url) and same_site(url, scope.sites):
                 self.crawler.stats.inc_value("newsstem/discovery/feeds_linked")
-                yield Request(url, callback=self.parse_listing, meta={LINKED_FEED_META_KEY: True})
+                yield Request(
+                    url,
+                    callback=self.parse_listing,
+                    meta=self._meta(scope, **{LINKED_FEED_META_KEY: True}),
+                )
 
-    def _allowed(self, link: Link, url: str) -> bool:
+    def _allowed(self, scope: CrawlScope, link: Link, url: str) -> bool:
         stats = self.crawler.stats
         if link.nofollow:
             stats.inc_value("newsstem/links/rejected/nofollow")
@@ -422,13 +587,50 @@ class NewsSpider(Spider):
         if not is_crawlable_scheme(url):
             stats.inc_value("newsstem/links/rejected/scheme")
             return False
-        if not same_site(url, self.sites):
+        if not same_site(url, scope.sites):
             stats.inc_value("newsstem/links/rejected/offsite")
             return False
-        if not self.url_rules.accepts(url):
+        if not scope.rules.accepts(url):
             stats.inc_value("newsstem/links/rejected/rules")
             return False
         return True
+
+
+def is_distributed(settings: BaseSettings) -> bool:
+    """Whether ``NEWSSTEM_DISTRIBUTED`` names a Redis server (newsstem.distributed)."""
+    return bool(
+        str(settings.get("NEWSSTEM_DISTRIBUTED", defaults.NEWSSTEM_DISTRIBUTED) or "").strip()
+    )
+
+
+def _argument_text(value: Any) -> str | None:
+    """A spider argument as the text ``-a`` would give (lists joined by spaces).
+
+    >>> _argument_text(["+^https://a/", "-/print/"]), _argument_text(2), _argument_text(None)
+    ('+^https://a/ -/print/', '2', None)
+    """
+    if value is None:
+        return None
+    if isinstance(value, (list, tuple)):
+        return " ".join(str(item) for item in value)
+    return str(value)
+
+
+def allowed_hosts(scope: CrawlScope | None) -> list[str]:
+    """The host names of a scope's start URLs (the ``allowed_domains`` of OffsiteMiddleware)."""
+    if scope is None:
+        return []
+    return sorted({urlsplit(url).hostname or "" for url in scope.start_urls})
+
+
+def _has_start(arguments: Mapping[str, Any], settings: BaseSettings) -> bool:
+    """Whether the arguments (or NEWSSTEM_START_URLS) name anything to start from."""
+    return bool(
+        arguments.get("start_url")
+        or arguments.get("sitemap")
+        or arguments.get("feed")
+        or _split_urls(setting_list(settings, "NEWSSTEM_START_URLS", defaults.NEWSSTEM_START_URLS))
+    )
 
 
 def _defragment(url: str) -> str:

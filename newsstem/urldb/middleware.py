@@ -37,6 +37,7 @@ from scrapy.utils.project import data_path
 from scrapy.utils.reactor import CallLaterOnce
 
 from newsstem import defaults
+from newsstem.deployment import installed_project_data_dir
 from newsstem.items import Article, Page
 from newsstem.urldb import StoreError, UrlStore, open_store, parse_uri, url_key
 from newsstem.urldb.feeds import (
@@ -166,10 +167,18 @@ class UrlDbOptions:
 
 
 def project_data_dir() -> str:
-    """Scrapy's project data dir (``.scrapy/``), where relative SQLite stores live."""
+    """The project data dir, where relative SQLite stores live.
+
+    Scrapy's (``.scrapy/`` next to ``scrapy.cfg``, or ``[datadir]`` of a
+    scrapy.cfg); for a scrapyd job, whose working directory has no scrapy.cfg,
+    ``<scrapyd's working dir>/.scrapy/<project>/`` (:mod:`newsstem.deployment`).
+    """
     try:
         return data_path("", createdir=True)
-    except NotConfigured as exc:  # e.g. under scrapyd, whose cwd has no scrapy.cfg
+    except NotConfigured as exc:
+        installed = installed_project_data_dir()
+        if installed is not None:
+            return installed
         raise StoreError(
             f"cannot locate the project data dir for the URL store ({exc}); set NEWSSTEM_URLDB "
             "to an absolute path, e.g. sqlite:////var/lib/newsstem/urldb.sqlite"

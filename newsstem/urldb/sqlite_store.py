@@ -178,9 +178,13 @@ class SqliteUrlStore(UrlStore):
     def _is_new(self) -> bool:
         """True for an empty file, False for a newsstem store; StoreError for anything else."""
         db = self._db
-        app_id = db.execute("PRAGMA application_id").fetchone()[0]
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        # One statement, so one snapshot: read apart, the three could straddle another
+        # process's creation commit (application id still 0, tables already there).
+        app_id, version, tables = db.execute(
+            "SELECT (SELECT application_id FROM pragma_application_id()),"
+            " (SELECT user_version FROM pragma_user_version()),"
+            " (SELECT count(*) FROM sqlite_master)"
+        ).fetchone()
         if app_id == 0 and tables == 0:
             return True
         if app_id != APPLICATION_ID:

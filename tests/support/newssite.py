@@ -4,7 +4,7 @@ Layout (depth from the home page):
 
 - ``/`` (0): the home page, linking every section page;
 - ``/section/<s>/`` (1): hub pages, each listing the articles of a section;
-- ``/<s>/<n>.html`` (2): articles: a headline and five paragraphs of text
+- ``/<s>/<n>.html`` (2): articles: a headline and five paragraphs (``paragraphs``) of text
   unique to the article (340+ words from a seeded generator), with the usual
   navigation links back to the home and section pages.
 
@@ -67,6 +67,7 @@ class GeneratedNewsSite:
     sections: int = 4
     articles_per_section: int = 10
     delay: float = 0.0  # seconds before each answer
+    paragraphs: int = 5  # per article
     seed: int = 1
     port: int = 0
     hits: list[str] = field(default_factory=list)
@@ -140,7 +141,7 @@ class GeneratedNewsSite:
 
     def _article(self, s: int, n: int) -> bytes:
         rng = random.Random(f"{self.seed}-{s}-{n}")
-        paragraphs = "".join(f"<p>{_paragraph(rng)}</p>" for _ in range(5))
+        paragraphs = "".join(f"<p>{_paragraph(rng)}</p>" for _ in range(self.paragraphs))
         headline = escape(self._headline(s, n))
         return self._page(
             headline,

@@ -1,0 +1,179 @@
+"""A worker of a distributed crawl: start messages from Redis, idle timeout, quick wake-ups.
+
+Start messages are pushed to the list ``newsstem:<spider>:start_urls`` (with
+``LPUSH``/``RPUSH``; workers pop from the left). Each is one of
+
+- a URL, or several separated by whitespace: ``https://site/news/``;
+- a JSON object of spider arguments, as ``-a`` would give them:
+  ``{"start_url": "https://site/", "depth": 2, "rules": "-/print/ +^https://site/",
+  "sitemap": "...", "feed": "...", "since": "2026-11-01"}`` (``url`` is accepted for
+  ``start_url``, as scrapy-redis writes it; lists of strings for the URL and
+  rule arguments).
+
+A worker takes messages when it has nothing else to do (up to
+``CONCURRENT_REQUESTS`` at a time), checks them like ``-a`` arguments (a bad one
+is logged and counted in ``newsstem/distributed/rejected_messages``) and puts
+their start requests in the shared queue, for every worker to fetch.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from scrapy import signals
+from scrapy.exceptions import CloseSpider, DontCloseSpider, NotConfigured, UsageError
+from scrapy.utils.asyncio import create_looping_call
+
+from newsstem.distributed.connection import START_KEY, connect, hide_password
+from newsstem.distributed.options import DistributedOptions
+
+if TYPE_CHECKING:
+    import redis
+    from scrapy import Spider
+    from scrapy.crawler import Crawler
+
+logger = logging.getLogger(__name__)
+
+STATS_PREFIX = "newsstem/distributed"
+# How often an idle worker looks at the shared queue. Scrapy's own check runs
+# every 5 s: a worker would join a crawl another one started seconds late.
+POLL_SECONDS = 0.5
+
+
+class StartMessageError(ValueError):
+    """A start message that is not a URL nor a JSON object of spider arguments."""
+
+
+def parse_start_message(data: bytes | str) -> dict[str, Any]:
+    """The spider arguments of a start message.
+
+    >>> parse_start_message(b"https://site/news/")
+    {'start_url': 'https://site/news/'}
+    >>> parse_start_message('{"url": "https://site/", "depth": 2}')
+    {'depth': 2, 'start_url': 'https://site/'}
+    >>> parse_start_message("[1]")
+    Traceback (most recent call last):
+    ...
+    newsstem.distributed.worker.StartMessageError: not a URL nor a JSON object of spider arguments
+    """
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    text = text.strip()
+    if not text.startswith(("{", "[", '"')):
+        if not text:
+            raise StartMessageError("an empty message")
+        return {"start_url": text}
+    try:
+        arguments = json.loads(text)
+    except ValueError as exc:
+        raise StartMessageError(f"not valid JSON ({exc})") from None
+    if not isinstance(arguments, dict):
+        raise StartMessageError("not a URL nor a JSON object of spider arguments")
+    if "url" in arguments:
+        if "start_url" in arguments:
+            raise StartMessageError('give "url" or "start_url", not both')
+        arguments["start_url"] = arguments.pop("url")
+    return arguments
+
+
+class Worker:
+    """Extension (enabled by distributed mode): keeps the spider working as a crawl worker.
+
+    - When the spider is idle it reads start messages from Redis and
+      schedules their start requests; it keeps the spider open (DontCloseSpider)
+      until there was no work for ``NEWSSTEM_DISTRIBUTED_IDLE`` seconds
+      (``finish_reason`` ``idle``), or forever if that is 0.
+    - An idle spider looks at the shared queue every :data:`POLL_SECONDS`.
+    - SIGTERM/SIGINT stop the worker as they stop any Scrapy crawl: requests in
+      progress are finished (their articles exported, their links queued for the
+      other workers); what is still queued stays in Redis. A second signal
+      stops at once.
+    """
+
+    def __init__(self, crawler: Crawler, server: redis.Redis, options: DistributedOptions) -> None:
+        self.crawler = crawler
+        self.server = server
+        self.options = options
+        self.stats = crawler.stats
+        self.start_key = ""
+        self.batch = max(1, crawler.settings.getint("CONCURRENT_REQUESTS"))
+        self._idle_since: float | None = None
+        self._poll = None
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Worker:
+        options = DistributedOptions.from_settings(crawler.settings)
+        if not options.url:
+            raise NotConfigured("NEWSSTEM_DISTRIBUTED is empty")
+        worker = cls(crawler, connect(options.url), options)
+        crawler.signals.connect(worker.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(worker.spider_idle, signal=signals.spider_idle)
+        crawler.signals.connect(worker.response_received, signal=signals.response_received)
+        crawler.signals.connect(worker.spider_closed, signal=signals.spider_closed)
+        return worker
+
+    def spider_opened(self, spider: Spider) -> None:
+        self.start_key = START_KEY % {"spider": spider.name}
+        idle = (
+            f"stops after {self.options.idle_seconds:g} s without work"
+            if self.options.idle_seconds
+            else "runs until stopped (SIGTERM/SIGINT)"
+        )
+        logger.info(
+            "newsstem: distributed worker on %s: start messages from %s; %s",
+            hide_password(self.options.url),
+            self.start_key,
+            idle,
+        )
+        self._poll = create_looping_call(self._wake)
+        self._poll.start(POLL_SECONDS, now=False)
+
+    def _wake(self) -> None:
+        """Let the engine look at the shared queue now (Scrapy itself looks every 5 s)."""
+        slot = getattr(self.crawler.engine, "_slot", None)
+        nextcall = getattr(slot, "nextcall", None)
+        if nextcall is not None:
+            nextcall.schedule()
+
+    def response_received(self, **kwargs: Any) -> None:
+        self._idle_since = None
+
+    def spider_idle(self, spider: Spider) -> None:
+        if self.schedule_start_messages(spider):
+            self._idle_since = None
+            raise DontCloseSpider
+        now = time.monotonic()
+        if self._idle_since is None:
+            self._idle_since = now
+        if self.options.idle_seconds and now - self._idle_since >= self.options.idle_seconds:
+            logger.info(
+                "newsstem: no work for %g s: the worker stops", self.options.idle_seconds
+            )
+            raise CloseSpider("idle")
+        raise DontCloseSpider
+
+    def schedule_start_messages(self, spider: Spider) -> int:
+        """Pop start messages and schedule their start requests; how many requests."""
+        messages = self.server.lpop(self.start_key, self.batch) or []
+        scheduled = 0
+        for message in messages:
+            try:
+                arguments = parse_start_message(message)
+                scope = spider.scope_from(arguments)  # type: ignore[attr-defined]
+            except (StartMessageError, UsageError) as exc:
+                self.stats.inc_value(f"{STATS_PREFIX}/rejected_messages")
+                logger.error("newsstem: start message %r rejected: %s", message[:500], exc)
+                continue
+            self.stats.inc_value(f"{STATS_PREFIX}/start_messages")
+            spider.log_scope(scope)  # type: ignore[attr-defined]
+            for request in spider.start_requests_for(scope):  # type: ignore[attr-defined]
+                self.crawler.engine.crawl(request)
+                scheduled += 1
+        return scheduled
+
+    def spider_closed(self, spider: Spider, reason: str) -> None:
+        if self._poll is not None and self._poll.running:
+            self._poll.stop()
+        self.server.close()

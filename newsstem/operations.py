@@ -1,0 +1,218 @@
+"""What an unattended run tells its operator: a summary, and whether it reached anything.
+
+A crawl run by cron or scrapyd is read by a person only when something looks
+wrong. :class:`RunReport` (an extension) ends every crawl with
+
+- one summary at INFO level: articles exported (by method), pages fetched,
+  pages not exported (by reason), known URLs skipped thanks to the URL store,
+  errors (by kind) and robots.txt refusals;
+- the same figures in the stats (``newsstem/summary/*``), so they are in
+  ``NEWSSTEM_STATS_FILE`` for monitoring;
+- a verdict: a run that fetched no page at all while its requests failed
+  (site down, DNS failure, every page an HTTP error, or refused by robots.txt)
+  logs one ERROR line, and ``scrapy crawl`` exits with status
+  :data:`EXIT_NOTHING_REACHED`.
+
+:func:`summarize` is plain Python over a stats dict; the extension is the
+Scrapy glue.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from scrapy import signals
+
+if TYPE_CHECKING:
+    from scrapy import Request, Spider
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+    from scrapy.statscollectors import StatsCollector
+
+logger = logging.getLogger(__name__)
+
+#: exit status of ``scrapy crawl`` when every request failed (1: could not start, 2: usage)
+EXIT_NOTHING_REACHED = 3
+
+OK = "ok"
+NOTHING_REACHED = "nothing_reached"
+IDLE = "idle"  # no request was made at all (a distributed worker that found no work)
+
+SUMMARY_PREFIX = "newsstem/summary"
+_HTTP_ERROR = 400  # statuses from here on are failures, not pages
+
+
+def _by_suffix(stats: dict[str, Any], prefix: str) -> dict[str, int]:
+    """``{suffix: count}`` of the stats named ``prefix + suffix``, largest first."""
+    found = {
+        name[len(prefix) :]: int(value)
+        for name, value in stats.items()
+        if name.startswith(prefix) and isinstance(value, (int, float)) and value
+    }
+    return dict(sorted(found.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """The figures of one run, from its stats."""
+
+    finish_reason: str | None
+    seconds: float | None
+    articles: int
+    by_method: dict[str, int]
+    pages: int  # successful (2xx) responses to the crawl's requests, robots.txt excluded
+    dropped: dict[str, int]
+    skipped_known: int  # links to articles exported by earlier runs, not fetched
+    withheld: int  # fetched anyway (start pages, redirect targets), not exported again
+    download_errors: dict[str, int]  # exception class -> count (each attempt)
+    http_errors: dict[str, int]  # status -> count (robots.txt excluded)
+    spider_errors: dict[str, int]
+    store_errors: int
+    robots_refused: int
+    outcome: str = field(default=OK)
+
+    @property
+    def errors(self) -> int:
+        return (
+            sum(self.download_errors.values())
+            + sum(self.http_errors.values())
+            + sum(self.spider_errors.values())
+            + self.store_errors
+        )
+
+    def lines(self) -> list[str]:
+        """The summary as short lines a person reads in a cron mail or a job log."""
+
+        def detail(counts: dict[str, int]) -> str:
+            return ", ".join(f"{name} {count}" for name, count in counts.items())
+
+        took = f", {self.seconds:.1f} s" if self.seconds is not None else ""
+        lines = [
+            f"newsstem run summary ({self.finish_reason or 'unknown'}{took}):",
+            f"  articles exported: {self.articles}"
+            + (f" ({detail(self.by_method)})" if self.by_method else ""),
+            f"  pages fetched: {self.pages}",
+            f"  pages not exported: {sum(self.dropped.values())}"
+            + (f" ({detail(self.dropped)})" if self.dropped else ""),
+            f"  known URLs skipped (URL store): {self.skipped_known}"
+            + (f", {self.withheld} fetched pages not exported again" if self.withheld else ""),
+        ]
+        kinds = []
+        if self.download_errors:
+            kinds.append(f"download: {detail(self.download_errors)}")
+        if self.http_errors:
+            kinds.append(f"HTTP: {detail(self.http_errors)}")
+        if self.spider_errors:
+            kinds.append(f"spider: {detail(self.spider_errors)}")
+        if self.store_errors:
+            kinds.append(f"URL store: {self.store_errors}")
+        lines.append(f"  errors: {self.errors}" + (f" ({'; '.join(kinds)})" if kinds else ""))
+        lines.append(f"  robots.txt refused: {self.robots_refused}")
+        return lines
+
+    def stats(self) -> dict[str, Any]:
+        """The figures under ``newsstem/summary/`` (methods and drop reasons are counted apart)."""
+        return {
+            f"{SUMMARY_PREFIX}/outcome": self.outcome,
+            f"{SUMMARY_PREFIX}/articles": self.articles,
+            f"{SUMMARY_PREFIX}/pages": self.pages,
+            f"{SUMMARY_PREFIX}/dropped": sum(self.dropped.values()),
+            f"{SUMMARY_PREFIX}/skipped_known": self.skipped_known,
+            f"{SUMMARY_PREFIX}/errors": self.errors,
+            f"{SUMMARY_PREFIX}/robots_refused": self.robots_refused,
+        }
+
+
+def summarize(stats: dict[str, Any], pages: int) -> RunSummary:
+    """The summary of a run from its stats and its count of successful page responses.
+
+    >>> s = summarize({"downloader/exception_type_count/twisted.internet.error.DNSLookupError": 2,
+    ...                "robotstxt/response_count": 0, "finish_reason": "finished"}, pages=0)
+    >>> s.outcome, s.errors, s.download_errors
+    ('nothing_reached', 2, {'DNSLookupError': 2})
+    >>> summarize({"item_scraped_count": 3, "newsstem/method/readability": 3}, pages=5).outcome
+    'ok'
+    >>> summarize({}, pages=0).outcome
+    'idle'
+    """
+    download = {}
+    for name, count in _by_suffix(stats, "downloader/exception_type_count/").items():
+        short = name.rsplit(".", 1)[-1]
+        download[short] = download.get(short, 0) + count
+    robots_statuses = _by_suffix(stats, "robotstxt/response_status_count/")
+    http = {}
+    for status, count in _by_suffix(stats, "downloader/response_status_count/").items():
+        count -= robots_statuses.get(status, 0)
+        if status.isdigit() and int(status) >= _HTTP_ERROR and count > 0:
+            http[status] = count
+    summary = RunSummary(
+        finish_reason=stats.get("finish_reason"),
+        seconds=stats.get("elapsed_time_seconds"),
+        articles=int(stats.get("item_scraped_count", 0)),
+        by_method=_by_suffix(stats, "newsstem/method/"),
+        pages=pages,
+        dropped=_by_suffix(stats, "newsstem/dropped/"),
+        skipped_known=int(stats.get("newsstem/urldb/skipped", 0)),
+        withheld=int(stats.get("newsstem/urldb/withheld", 0)),
+        download_errors=download,
+        http_errors=http,
+        spider_errors=_by_suffix(stats, "spider_exceptions/"),
+        store_errors=int(stats.get("newsstem/urldb/errors", 0)),
+        robots_refused=int(stats.get("robotstxt/forbidden", 0)),
+    )
+    if pages or summary.articles:
+        outcome = OK
+    elif summary.errors or summary.robots_refused:
+        outcome = NOTHING_REACHED
+    else:
+        outcome = IDLE
+    return RunSummary(**{**summary.__dict__, "outcome": outcome})
+
+
+class RunReport:
+    """Extension: log the run's summary at the end, put it in the stats, judge the run.
+
+    The summary is made when the engine stops, after every ``spider_closed``
+    handler has counted (the URL store's last marks, feeds being stored); it
+    runs before :class:`~newsstem.extensions.StatsFile` writes the stats (a
+    smaller ``EXTENSIONS`` order connects it first).
+    """
+
+    def __init__(self, stats: StatsCollector) -> None:
+        self.stats = stats
+        self.pages = 0
+        self.summary: RunSummary | None = None
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> RunReport:
+        report = cls(crawler.stats)
+        crawler.signals.connect(report.response_received, signal=signals.response_received)
+        crawler.signals.connect(report.engine_stopped, signal=signals.engine_stopped)
+        return report
+
+    def response_received(self, response: Response, request: Request, spider: Spider) -> None:
+        if request.meta.get("dont_obey_robotstxt"):  # robots.txt itself (RobotsTxtMiddleware)
+            return
+        if 200 <= response.status < 300:
+            self.pages += 1
+
+    def engine_stopped(self) -> None:
+        self.summary = summarize(self.stats.get_stats(), self.pages)
+        for name, value in self.summary.stats().items():
+            self.stats.set_value(name, value)
+        logger.info("\n".join(self.summary.lines()))
+        if self.summary.outcome == NOTHING_REACHED:
+            logger.error(
+                "newsstem: the crawl reached nothing: every request failed (%d errors, "
+                "%d refused by robots.txt) and no article was exported; check the start URLs, "
+                "the network and the site (exit status %d)",
+                self.summary.errors,
+                self.summary.robots_refused,
+                EXIT_NOTHING_REACHED,
+            )
+
+    @property
+    def reached_nothing(self) -> bool:
+        return self.summary is not None and self.summary.outcome == NOTHING_REACHED

@@ -1,0 +1,95 @@
+"""The switch of distributed mode: settings it changes, checks before a crawl starts."""
+
+from __future__ import annotations
+
+import pytest
+from scrapy.downloadermiddlewares.offsite import OffsiteMiddleware
+from scrapy.exceptions import UsageError
+from scrapy.settings import Settings
+from scrapy.spidermiddlewares.depth import DepthMiddleware
+from scrapy.utils.project import get_project_settings
+from support.crawl import run_crawl
+from support.redisserver import free_port
+
+from newsstem.distributed import DistributedError, DistributedMode
+from newsstem.distributed.middlewares import ScopeDepthMiddleware, ScopeOffsiteMiddleware
+from newsstem.distributed.options import DistributedOptions
+from newsstem.distributed.worker import Worker
+from newsstem.middlewares import SafeRobotsTxtMiddleware
+
+URL = "redis://127.0.0.1:6390/3"
+
+
+def project_settings(**values) -> Settings:
+    settings = get_project_settings()
+    for name, value in values.items():
+        settings.set(name, value, priority="cmdline")
+    return settings
+
+
+def components(settings: Settings, name: str) -> dict:
+    from scrapy.utils.misc import load_object
+
+    return {
+        load_object(k) if isinstance(k, str) else k: v
+        for k, v in settings.getwithbase(name).items()
+    }
+
+
+def test_without_the_setting_nothing_changes():
+    settings = project_settings()
+    before = settings.copy_to_dict()
+    DistributedMode().update_settings(settings)
+    assert settings.copy_to_dict() == before
+
+
+def test_the_setting_makes_a_worker_of_the_crawl():
+    settings = project_settings(NEWSSTEM_DISTRIBUTED=URL)
+    DistributedMode().update_settings(settings)
+    assert settings["SCHEDULER"] == "newsstem.distributed.scheduler.RedisScheduler"
+    assert settings["DUPEFILTER_CLASS"] == "newsstem.distributed.dupefilter.SiteDupeFilter"
+    assert settings["REDIS_URL"] == URL
+    assert settings.getbool("SCHEDULER_PERSIST") and settings.getint("SCHEDULER_IDLE_BEFORE_CLOSE") == 0
+    assert settings["NEWSSTEM_URLDB"] == URL, "the URL store on the same Redis"
+    downloader = components(settings, "DOWNLOADER_MIDDLEWARES")
+    assert downloader[SafeRobotsTxtMiddleware] == 100
+    assert downloader[OffsiteMiddleware] is None and downloader[ScopeOffsiteMiddleware] == 50
+    spider = components(settings, "SPIDER_MIDDLEWARES")
+    assert spider[DepthMiddleware] is None and spider[ScopeDepthMiddleware] == 900
+    assert Worker in components(settings, "EXTENSIONS")
+
+
+def test_choices_of_the_user_are_kept():
+    settings = project_settings(
+        NEWSSTEM_DISTRIBUTED=URL, NEWSSTEM_URLDB="sqlite:////srv/urldb.sqlite",
+        SCHEDULER_QUEUE_CLASS="scrapy_redis.queue.FifoQueue",
+    )
+    DistributedMode().update_settings(settings)
+    assert settings["NEWSSTEM_URLDB"] == "sqlite:////srv/urldb.sqlite"
+    assert settings["SCHEDULER_QUEUE_CLASS"] == "scrapy_redis.queue.FifoQueue"
+    off = project_settings(NEWSSTEM_DISTRIBUTED=URL, NEWSSTEM_URLDB="")
+    DistributedMode().update_settings(off)
+    assert off["NEWSSTEM_URLDB"] == ""
+
+
+def test_options_are_parsed_from_strings_and_checked():
+    options = DistributedOptions.from_settings(
+        Settings({"NEWSSTEM_DISTRIBUTED": URL, "NEWSSTEM_DISTRIBUTED_IDLE": "0",
+                  "NEWSSTEM_DISTRIBUTED_FORGET": "30"})
+    )
+    assert (options.url, options.idle_seconds, options.forget_seconds) == (URL, 0.0, 30)
+    with pytest.raises(UsageError):
+        DistributedOptions.from_settings(Settings({"NEWSSTEM_DISTRIBUTED_IDLE": "soon"}))
+    with pytest.raises(UsageError):
+        DistributedOptions.from_settings(Settings({"NEWSSTEM_DISTRIBUTED_FORGET": "0"}))
+    with pytest.raises(DistributedError, match="not a Redis URL"):
+        DistributedOptions.from_settings(Settings({"NEWSSTEM_DISTRIBUTED": "localhost:6379"}))
+
+
+def test_an_unreachable_redis_stops_the_command_before_anything_starts(tmp_path, site):
+    url = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    result = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html",
+                       settings={"NEWSSTEM_DISTRIBUTED": url})
+    assert result.returncode == 1
+    assert f"newsstem: distributed mode: cannot use Redis at {url}" in result.log
+    assert site.paths(status=None) == []

@@ -1,0 +1,110 @@
+"""Workers of one distributed crawl: real `scrapy crawl news` processes sharing a real Redis.
+
+Site (tests/support/newssite.py): / → /section/{s}/ → /{s}/{n}.html articles;
+the home page also links /private/ pages, disallowed by its robots.txt. Each
+answer is delayed a little, so the crawl lasts long enough for every worker to
+take part, and each worker takes few requests at a time (``CONCURRENT_REQUESTS``
+4), so the others find work in the shared queue.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from collections import Counter
+
+import pytest
+import redis
+from support.distributed import wait_ready
+from support.newssite import GeneratedNewsSite
+
+from newsstem.distributed.worker import StartMessageError, parse_start_message
+
+PRIVATE = [f"/private/{n}.html" for n in range(12)]
+START_KEY = "newsstem:news:start_urls"
+
+
+@pytest.fixture
+def slow_site():
+    """4 sections of 12 articles, 0.1 s per answer, /private/ linked from the home page."""
+    site = GeneratedNewsSite(sections=4, articles_per_section=12, delay=0.1, home_links=PRIVATE)
+    site.start()
+    yield site
+    site.stop()
+
+
+def fetched_twice(site: GeneratedNewsSite) -> dict[str, int]:
+    """Paths fetched more than once; robots.txt is fetched once by each worker."""
+    counts = Counter(p for p in site.paths() if p != "/robots.txt")
+    return {path: n for path, n in counts.items() if n > 1}
+
+
+def articles_fetched(site: GeneratedNewsSite) -> list[str]:
+    return [p for p in site.paths() if p.endswith(".html") and not p.startswith("/private/")]
+
+
+def test_two_workers_share_one_crawl_and_fetch_every_page_once(workers, redis_db, slow_site):
+    a = workers("a", CONCURRENT_REQUESTS="4")
+    b = workers("b", CONCURRENT_REQUESTS="4")
+    wait_ready(a, b)
+    client = redis.Redis.from_url(redis_db)
+    client.rpush(START_KEY, "not a url", json.dumps({"url": slow_site.url + "/", "depth": 2}))
+    assert a.wait() == 0, a.log()
+    assert b.wait() == 0, b.log()
+
+    urls = a.urls() + b.urls()
+    assert sorted(urls) == sorted(slow_site.article_urls()), "every article exactly once"
+    assert fetched_twice(slow_site) == {}
+    assert not [p for p in slow_site.paths() if p.startswith("/private/")]
+    assert slow_site.paths().count("/robots.txt") == 2
+    stats = [a.stats(), b.stats()]
+    assert all(s["newsstem/summary/pages"] > 0 for s in stats), "both workers fetched pages"
+    assert sum(s.get("robotstxt/forbidden", 0) for s in stats) == len(PRIVATE)
+    assert sum(s.get("newsstem/distributed/start_messages", 0) for s in stats) == 1
+    assert sum(s.get("newsstem/distributed/rejected_messages", 0) for s in stats) == 1
+    assert {s["finish_reason"] for s in stats} == {"idle"}
+    # anchor texts travel with the requests: the worker that fetched an article
+    # need not be the one that parsed the section page linking it
+    items = [json.loads(line) for line in a.lines() + b.lines()]
+    assert all(item["anchor_texts"] for item in items)
+    # the shared URL store recorded every export
+    exported = sum(s.get("newsstem/urldb/exported", 0) for s in stats)
+    assert exported == len(urls)
+
+
+def test_a_worker_stopped_by_sigterm_finishes_its_pages_and_the_others_go_on(
+    workers, redis_db, slow_site
+):
+    # a stays up until signalled; b ends the crawl on its own
+    a = workers("a", NEWSSTEM_DISTRIBUTED_IDLE="0", CONCURRENT_REQUESTS="2")
+    b = workers("b", CONCURRENT_REQUESTS="2")
+    wait_ready(a, b)
+    message = json.dumps({"start_url": slow_site.url + "/", "depth": "2"})
+    redis.Redis.from_url(redis_db).rpush(START_KEY, message)
+    deadline = time.monotonic() + 60
+    while len(articles_fetched(slow_site)) < 8:  # stop a in the middle of the crawl
+        assert time.monotonic() < deadline, a.log()
+        time.sleep(0.02)
+    os.kill(a.process.pid, signal.SIGTERM)
+    assert a.wait() == 0, a.log()
+    assert b.wait() == 0, b.log()
+
+    assert a.stats()["finish_reason"] == "shutdown"
+    urls = a.urls() + b.urls()
+    assert sorted(urls) == sorted(slow_site.article_urls()), "nothing lost, nothing twice"
+    assert len(b.urls()) > len(slow_site.article_urls()) // 2, "b did the rest"
+    assert fetched_twice(slow_site) == {}
+
+
+def test_start_messages_are_urls_or_json_objects_of_spider_arguments():
+    assert parse_start_message(b" https://a.example/ https://b.example/\n") == {
+        "start_url": "https://a.example/ https://b.example/"
+    }
+    assert parse_start_message('{"start_url": ["https://a.example/"], "depth": 3}') == {
+        "start_url": ["https://a.example/"], "depth": 3,
+    }
+    for bad in (b"", b"{not json", b'["https://a.example/"]', b'{"url": "x", "start_url": "y"}'):
+        with pytest.raises(StartMessageError):
+            parse_start_message(bad)

@@ -1,0 +1,124 @@
+"""newsstem run from an installed package: pattern files shipped inside it, a job's data dir."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+
+import pytest
+from support.crawl import REPO, run_crawl
+from support.newssite import GeneratedNewsSite
+
+from newsstem.deployment import bundled_pattern_sets, installed_project_data_dir
+from newsstem.layout.learn import TrainingPage, learn
+from newsstem.layout.patterns import PatternFileError, dumps, pattern_file_name
+
+SITE = "news.example"
+
+
+@pytest.fixture(scope="module")
+def pattern_text() -> str:
+    """A pattern file learned from generated pages of SITE."""
+    site = GeneratedNewsSite(sections=1, articles_per_section=6)
+    pages = [TrainingPage(f"http://{SITE}/0/{n}.html", site._article(0, n).decode())
+             for n in range(6)]
+    pages.append(TrainingPage(f"http://{SITE}/section/0/", site._section(0).decode()))
+    return dumps(learn(SITE, pages).pattern_set)
+
+
+def make_package(root, name, files: dict[str, str]):
+    package = root / name
+    (package / "patterns").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    for file_name, text in files.items():
+        (package / "patterns" / file_name).write_text(text)
+    return package
+
+
+def test_pattern_files_are_read_from_a_package_directory_or_a_zipped_egg(
+    tmp_path, monkeypatch, pattern_text
+):
+    files = {pattern_file_name(SITE): pattern_text, "README.md": "not a pattern file"}
+    make_package(tmp_path / "plain", "shipped_plain", files)
+    egg = tmp_path / "shipped.egg"
+    with zipfile.ZipFile(egg, "w") as archive:  # an egg is a zip: no directory to open
+        archive.writestr("shipped_zip/__init__.py", "")
+        for file_name, text in files.items():
+            archive.writestr(f"shipped_zip/patterns/{file_name}", text)
+    monkeypatch.syspath_prepend(str(tmp_path / "plain"))
+    monkeypatch.syspath_prepend(str(egg))
+    for package in ("shipped_plain", "shipped_zip"):
+        sets = bundled_pattern_sets(package)
+        assert list(sets) == [SITE]
+        assert sets[SITE].patterns
+    assert bundled_pattern_sets("newsstem") == {}, "a checkout ships none inside the package"
+
+
+def test_a_corrupt_or_doubled_shipped_file_is_named_in_the_error(
+    tmp_path, monkeypatch, pattern_text
+):
+    make_package(tmp_path, "shipped_bad", {"bad.json": "{"})
+    make_package(tmp_path, "shipped_twice", {"a.json": pattern_text, "b.json": pattern_text})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(PatternFileError, match=r"bad\.json \(shipped inside the shipped_bad"):
+        bundled_pattern_sets("shipped_bad")
+    with pytest.raises(PatternFileError, match="already has patterns in another file"):
+        bundled_pattern_sets("shipped_twice")
+
+
+def test_a_directory_of_the_job_overrides_the_shipped_file_of_its_site(tmp_path, pattern_text):
+    """The crawl's pattern loader, run from a zipped newsstem as scrapyd runs it."""
+    egg = tmp_path / "newsstem.egg"
+    with zipfile.ZipFile(egg, "w") as archive:
+        for path in (REPO / "newsstem").rglob("*.py"):
+            archive.write(path, path.relative_to(REPO).as_posix())
+        archive.writestr(f"newsstem/patterns/{pattern_file_name(SITE)}", pattern_text)
+    override = tmp_path / "override"
+    override.mkdir()
+    edited = json.loads(pattern_text)
+    edited["patterns"] = edited["patterns"][:1]
+    edited["patterns"][0]["id"] = f"{SITE}/edited"
+    (override / pattern_file_name(SITE)).write_text(json.dumps(edited))
+    probe = (
+        "import sys, newsstem; from scrapy.settings import Settings\n"
+        "from newsstem.pipelines import load_patterns\n"
+        "assert newsstem.__file__.startswith(sys.argv[1]), newsstem.__file__\n"
+        "for values in ({}, {'NEWSSTEM_PATTERNS_DIR': sys.argv[2]},"
+        " {'NEWSSTEM_PATTERNS_BUNDLED': 'False'}):\n"
+        "    library = load_patterns(Settings(values))\n"
+        "    site = library.get('news.example')\n"
+        "    print([p.id for p in site.pattern_set.patterns] if site else None)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe, str(egg), str(override)],
+        cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(egg)},
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    shipped, overridden, off = result.stdout.splitlines()
+    assert shipped.startswith(f"['{SITE}/1'")
+    assert overridden == f"['{SITE}/edited']"
+    assert off == "None"
+
+
+def test_a_scrapyd_job_keeps_its_data_in_scrapyds_directory(tmp_path, monkeypatch):
+    monkeypatch.delenv("SCRAPY_PROJECT", raising=False)
+    assert installed_project_data_dir(tmp_path) is None
+    monkeypatch.setenv("SCRAPY_PROJECT", "newsstem")
+    directory = installed_project_data_dir(tmp_path)
+    assert directory == str(tmp_path / ".scrapy" / "newsstem")
+    assert (tmp_path / ".scrapy" / "newsstem").is_dir()
+    monkeypatch.setenv("SCRAPY_PROJECT", "../elsewhere")
+    assert installed_project_data_dir(tmp_path) is None
+
+
+def test_a_setting_that_cannot_be_read_as_its_type_stops_the_crawl_with_one_line(tmp_path, site):
+    result = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html",
+                       settings={"NEWSSTEM_MIN_ARTICLE_CHARS": "two hundred"})
+    assert result.returncode == 2
+    assert "NEWSSTEM_MIN_ARTICLE_CHARS must be a whole number, not 'two hundred'" in result.log
+    assert "Traceback" not in result.log
+    assert site.paths(status=None) == []

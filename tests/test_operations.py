@@ -1,0 +1,93 @@
+"""The run summary and the exit status of `scrapy crawl` for unattended runs."""
+
+from __future__ import annotations
+
+import json
+
+from scrapy.statscollectors import MemoryStatsCollector
+from scrapy.utils.test import get_crawler
+from support.crawl import run_crawl
+from support.redisserver import free_port
+
+from newsstem.operations import EXIT_NOTHING_REACHED, RunReport, summarize
+
+FINISHED = {
+    "finish_reason": "finished",
+    "elapsed_time_seconds": 12.34,
+    "item_scraped_count": 5,
+    "newsstem/method/readability": 1,
+    "newsstem/method/pattern:site/1": 4,
+    "newsstem/dropped/too_short": 7,
+    "newsstem/dropped/not_html": 1,
+    "newsstem/urldb/skipped": 30,
+    "newsstem/urldb/withheld": 2,
+    "downloader/response_status_count/200": 14,
+    "downloader/response_status_count/404": 3,  # robots.txt and 2 pages
+    "robotstxt/response_status_count/404": 1,
+    "downloader/exception_type_count/twisted.internet.error.TimeoutError": 2,
+    "spider_exceptions/ValueError": 1,
+    "robotstxt/forbidden": 4,
+}
+
+
+def test_a_summary_counts_what_an_operator_looks_for():
+    summary = summarize(FINISHED, pages=13)
+    assert summary.outcome == "ok"
+    assert summary.articles == 5 and summary.by_method == {"pattern:site/1": 4, "readability": 1}
+    assert summary.dropped == {"too_short": 7, "not_html": 1}
+    assert summary.http_errors == {"404": 2}, "robots.txt's 404 is not an error"
+    assert summary.download_errors == {"TimeoutError": 2}
+    assert summary.errors == 2 + 2 + 1
+    lines = summary.lines()
+    assert lines[0] == "newsstem run summary (finished, 12.3 s):"
+    assert "  articles exported: 5 (pattern:site/1 4, readability 1)" in lines
+    assert "  pages not exported: 8 (too_short 7, not_html 1)" in lines
+    assert "  known URLs skipped (URL store): 30, 2 fetched pages not exported again" in lines
+    assert "  errors: 5 (download: TimeoutError 2; HTTP: 404 2; spider: ValueError 1)" in lines
+    assert "  robots.txt refused: 4" in lines
+    assert summary.stats()["newsstem/summary/dropped"] == 8
+
+
+def test_a_run_that_reached_nothing_is_told_apart_from_an_idle_one():
+    down = {"downloader/exception_type_count/twisted.internet.error.DNSLookupError": 2}
+    assert summarize(down, pages=0).outcome == "nothing_reached"
+    refused = {"robotstxt/forbidden": 1}
+    assert summarize(refused, pages=0).outcome == "nothing_reached"
+    errors_only = {"downloader/response_status_count/503": 3}
+    assert summarize(errors_only, pages=0).outcome == "nothing_reached"
+    # a recurring run that found nothing new still fetched its start page
+    assert summarize({"newsstem/urldb/skipped": 9}, pages=1).outcome == "ok"
+    assert summarize({}, pages=0).outcome == "idle"  # e.g. a worker given no work
+
+
+def test_the_report_goes_into_the_stats_before_the_stats_file_is_written(tmp_path):
+    crawler = get_crawler(settings_dict={})
+    stats = MemoryStatsCollector(crawler)
+    for name, value in FINISHED.items():
+        stats.set_value(name, value)
+    report = RunReport(stats)
+    report.pages = 13
+    report.engine_stopped()
+    assert stats.get_value("newsstem/summary/articles") == 5
+    assert stats.get_value("newsstem/summary/outcome") == "ok"
+    assert not report.reached_nothing
+
+
+def test_a_crawl_whose_every_request_fails_exits_3_with_one_clear_line(tmp_path):
+    dead = f"http://127.0.0.1:{free_port()}/"  # nothing listens there
+    result = run_crawl(tmp_path, "-a", f"start_url={dead}", settings={"RETRY_TIMES": "0"})
+    assert result.returncode == EXIT_NOTHING_REACHED, result.log
+    assert "the crawl reached nothing: every request failed" in result.log
+    assert result.stats["newsstem/summary/outcome"] == "nothing_reached"
+    assert result.stats["newsstem/summary/errors"] >= 1
+    assert result.items == []
+
+
+def test_a_start_page_answering_404_is_a_failed_run_and_a_good_crawl_is_not(tmp_path, site):
+    missing = run_crawl(tmp_path, "-a", f"start_url={site.url}/nowhere/", name="missing")
+    assert missing.returncode == EXIT_NOTHING_REACHED, missing.log
+    good = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html", name="good")
+    assert good.returncode == 0, good.log
+    stats = json.loads((tmp_path / "good.stats.json").read_text())
+    assert stats["newsstem/summary/articles"] == len(good.items) > 0
+    assert "newsstem run summary (finished" in good.log
