@@ -26,6 +26,8 @@ from newsstem.metadata import MetadataOptions, extract_metadata
 from newsstem.text import meaningful_length
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from scrapy.crawler import Crawler
     from scrapy.statscollectors import StatsCollector
 
@@ -84,21 +86,8 @@ class ExtractionPipeline:
             self._drop("no_article", item, result.reason or "no article found")
         if length < self.min_chars:
             self._drop("too_short", item, f"{length} meaningful characters < {self.min_chars}")
-        method = "readability"
-        self.stats.inc_value(f"newsstem/method/{method}")
-        return Article(
-            url=item.url,
-            site=item.site,
-            title=result.title,
-            body=result.body,
-            length=length,
-            method=method,
-            depth=item.depth,
-            fetched_at=item.fetched_at,
-            anchor_texts=item.anchor_texts,
-            body_html=result.body_html if self.keep_body_html else None,
-            page=item,
-        )
+        return self._article(item, "readability", result.title, result.body, length,
+                             lambda: result.body_html)
 
     def _by_pattern(self, page: Page, result: Extraction | HubPage | object) -> Article | None:
         """The article a pattern found, None to fall back to readability; drops hubs."""
@@ -114,20 +103,25 @@ class ExtractionPipeline:
         if length < self.min_chars:
             self.stats.inc_value(f"newsstem/patterns/{site}/too_short")
             return None
-        method = f"pattern:{result.pattern_id}"
+        return self._article(page, f"pattern:{result.pattern_id}", result.title, body, length,
+                             lambda: _paragraphs_html(body), sub=result.sub_text or None)
+
+    def _article(self, page: Page, method: str, title: str, body: str, length: int,
+                 body_html: Callable[[], str], sub: str | None = None) -> Article:
+        """The exported article of *page*; its cleaned HTML is built only when kept."""
         self.stats.inc_value(f"newsstem/method/{method}")
         return Article(
             url=page.url,
-            site=site,
-            title=result.title,
+            site=page.site,
+            title=title,
             body=body,
             length=length,
             method=method,
             depth=page.depth,
             fetched_at=page.fetched_at,
             anchor_texts=page.anchor_texts,
-            body_html=_paragraphs_html(body) if self.keep_body_html else None,
-            sub=result.sub_text or None,
+            body_html=body_html() if self.keep_body_html else None,
+            sub=sub,
             page=page,
         )
 

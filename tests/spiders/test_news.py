@@ -151,6 +151,7 @@ def test_several_start_urls(tmp_path, site):
         tmp_path, "-a", f"start_url={site.url}/news/index.html {site.url}/about.html",
         "-a", "depth=0",
     )
+    assert result.returncode == 0, result.log
     assert set(site.paths(status=None)) == {"/robots.txt", "/news/index.html", "/about.html"}
 
 
