@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler, SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -94,14 +94,28 @@ class FixtureSite:
                 self.end_headers()
                 self.wfile.write(body)
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
+        self._server = serve(Handler)
         self.port = self._server.server_address[1]
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
         return self
 
     def stop(self) -> None:
         if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
+            shut_down(self._server)
             self._server = None
+
+
+def serve(
+    handler: type[BaseHTTPRequestHandler],
+    server_class: type[ThreadingHTTPServer] = ThreadingHTTPServer,
+) -> ThreadingHTTPServer:
+    """A threaded HTTP server on 127.0.0.1, at a free port, serving from a daemon thread."""
+    server = server_class(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def shut_down(server: ThreadingHTTPServer) -> None:
+    """Stop serving and close the listening socket."""
+    server.shutdown()
+    server.server_close()

@@ -22,6 +22,8 @@ from html import escape
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
+from support.httpserver import serve, shut_down
+
 _SYLLABLES = [
     "ka",
     "ro",
@@ -207,16 +209,13 @@ class GeneratedNewsSite:
                 self.end_headers()
                 self.wfile.write(body)
 
-        self._server = _QuietServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
+        self._server = serve(Handler, _QuietServer)
         self.port = self._server.server_address[1]
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
         return self
 
     def stop(self) -> None:
         if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
+            shut_down(self._server)
             self._server = None
 
 
