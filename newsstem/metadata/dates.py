@@ -19,6 +19,7 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
 from dateutil import parser as dateutil_parser
+from lxml import etree
 
 from newsstem.metadata.evidence import Evidence, itemprop_value
 
@@ -309,14 +310,19 @@ def _text_after(element: Any, limit: int) -> str:
         if sibling is None:
             break
         node = sibling
-        if node.tag not in ("script", "style"):
-            for text in node.itertext():
+        if isinstance(node.tag, str) and node.tag not in ("script", "style"):  # not a comment
+            for text in _TEXTS_NOT_CODE(node):
                 pieces.append(text)
                 size += len(text)
                 if size >= limit:
                     break
         pieces.append(node.tail or "")
     return " ".join(" ".join(pieces).split())[:limit]
+
+
+# The texts inside an element, without those of scripts and styles in it (an ad script's
+# "created 12/15/2007" is no date of the article).
+_TEXTS_NOT_CODE = etree.XPath(".//text()[not(ancestor::script or ancestor::style)]")
 
 
 def _date_in(text: str, dayfirst: bool) -> PageDate | None:

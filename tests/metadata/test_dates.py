@@ -110,6 +110,20 @@ def test_text_dates_near_the_headline_and_in_the_title():
     assert extract_metadata(in_title).published == "2017-12-07"
 
 
+def test_scripts_after_the_headline_are_not_read_for_a_date():
+    # As on a news page of 2008 (l3s): an ad block whose script states when the ad slot
+    # was made, then a share bar, then the byline with the article's date.
+    html = _page(
+        "",
+        "<h1>Shuttle's ambitious itinerary causes doubt</h1>"
+        '<div><script>google_ad_client = "pub-1"; // 728x90, created 12/15/2007\n'
+        + "google_ad_width = 728; google_ad_height = 90; " * 8
+        + "</script><!-- share --></div>"
+        "<p>Print Email By Marc Kaufman</p><p>Article Launched: 01/06/2008 11:25 PM PST</p>",
+    )
+    assert extract_metadata(html).published == "2008-01-06"
+
+
 def test_day_first_follows_the_page_language():
     body = '<div class="date">03/04/2015</div>'
     assert extract_metadata(f"<html lang='en-US'><body>{body}</body></html>").published == "2015-03-04"
