@@ -503,10 +503,6 @@ class SitePatterns:
         """Match ``html`` to the best pattern and extract its title, main and sub text."""
         return self._extract_filtered(self.parser.decompose(html, self.key_filter))
 
-    def extract_layout(self, page: PageLayout) -> Extraction | HubPage | NoMatch:
-        """The same, for a page decomposed already."""
-        return self._extract_filtered(self.key_filter.apply(page))
-
     def _extract_filtered(self, page: PageLayout) -> Extraction | HubPage | NoMatch:
         if not page.blocks:
             return NoMatch("no text blocks")
