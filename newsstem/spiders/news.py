@@ -28,11 +28,10 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
-from datetime import datetime, timezone
 from dataclasses import dataclass, replace
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urljoin
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from scrapy import Request, Spider
 from scrapy.exceptions import UsageError
@@ -481,16 +480,11 @@ class NewsSpider(Spider):
     def _entry_request(
         self, scope: CrawlScope, entry: Entry, kind: str, linked: bool
     ) -> Request | None:
-        stats = self.crawler.stats
         url = _defragment(entry.url)
-        for reason, ok in (
-            ("scheme", is_crawlable_scheme(url)),
-            ("offsite", same_site(url, scope.sites)),
-            ("rules", scope.rules.accepts(url)),
-        ):
-            if not ok:
-                stats.inc_value(f"newsstem/discovery/rejected/{reason}")
-                return None
+        reason = _rejection(scope, url)
+        if reason is not None:
+            self.crawler.stats.inc_value(f"newsstem/discovery/rejected/{reason}")
+            return None
         if entry.title:
             self.anchors.add(url, entry.title)
         listed = {"kind": kind, "published": entry.date.isoformat() if entry.date else None}
@@ -525,19 +519,19 @@ class NewsSpider(Spider):
         html, encoding = decode_html(response.body, content_type)
         if encoding != response.encoding:
             response = response.replace(encoding=encoding)
+        depth = response.meta.get("depth", 0)
         if not response.meta.get(REVISIT_META_KEY, False):
             yield Page(
                 url=response.url,
                 site=site_of(response.url),
                 html=html,
                 encoding=encoding,
-                depth=response.meta.get("depth", 0),
+                depth=depth,
                 fetched_at=_utc_now(),
                 status=response.status,
                 anchor_texts=anchor_texts,
                 listed_published=(response.meta.get(LISTED_META_KEY) or {}).get("published"),
             )
-        depth = response.meta.get("depth", 0)
         if self.follows(scope, depth):
             yield from self._follow(scope, response)
 
@@ -580,20 +574,22 @@ class NewsSpider(Spider):
                 )
 
     def _allowed(self, scope: CrawlScope, link: Link, url: str) -> bool:
-        stats = self.crawler.stats
-        if link.nofollow:
-            stats.inc_value("newsstem/links/rejected/nofollow")
-            return False
-        if not is_crawlable_scheme(url):
-            stats.inc_value("newsstem/links/rejected/scheme")
-            return False
-        if not same_site(url, scope.sites):
-            stats.inc_value("newsstem/links/rejected/offsite")
-            return False
-        if not scope.rules.accepts(url):
-            stats.inc_value("newsstem/links/rejected/rules")
+        reason = "nofollow" if link.nofollow else _rejection(scope, url)
+        if reason is not None:
+            self.crawler.stats.inc_value(f"newsstem/links/rejected/{reason}")
             return False
         return True
+
+
+def _rejection(scope: CrawlScope, url: str) -> str | None:
+    """Why ``url`` is outside the scope (``scheme``, ``offsite``, ``rules``), or None."""
+    if not is_crawlable_scheme(url):
+        return "scheme"
+    if not same_site(url, scope.sites):
+        return "offsite"
+    if not scope.rules.accepts(url):
+        return "rules"
+    return None
 
 
 def is_distributed(settings: BaseSettings) -> bool:
