@@ -125,8 +125,10 @@ def decode_html(body: bytes | str, content_type: str | None = None) -> tuple[str
         if _ISO2022JP_ESCAPE.search(body):
             return body.decode("iso2022_jp", errors="replace"), "iso2022_jp"
         return body.decode("ascii"), _declared(body, content_type) or "utf-8"
-    if _is_utf8(body):
+    try:  # valid UTF-8 (decoded once: this is every page's path)
         return body.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
     if looks_binary(body):
         return body.decode("utf-8", errors="replace"), "utf-8"
     encoding = _choose(body, _declared(body, content_type))
@@ -182,14 +184,6 @@ def _declared(body: bytes, content_type: str | None) -> str | None:
 def _name(encoding: str) -> str:
     """Python's canonical name of an encoding ("utf-8", "euc_jp", "iso8859-2", "cp1252")."""
     return codecs.lookup(encoding).name
-
-
-def _is_utf8(body: bytes) -> bool:
-    try:
-        body.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 # Bytes that never occur in text: C0 controls except tab, LF, FF, CR and ESC
