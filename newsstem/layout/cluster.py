@@ -121,10 +121,6 @@ class Alignment:
     matched: float  # sum of the weights of matched elements, both sides
     pairs: tuple[tuple[int, int], ...]  # (index in a, index in b), increasing
 
-    def similarity(self, a: KeySequence, b: KeySequence) -> float:
-        total = a.total + b.total
-        return self.matched / total if total else 1.0
-
 
 def align(a: KeySequence, b: KeySequence, *, pairs: bool = True) -> Alignment:
     """Weighted LCS of two key sequences: matched weight and matched index pairs.

@@ -115,13 +115,6 @@ class LayoutPattern:
     sources: tuple[str, ...] = ()
     kind: str = "article"  # one of KINDS: "hub" layouts (index pages) have no main text
 
-    @property
-    def title_index(self) -> int | None:
-        for index, block in enumerate(self.blocks):
-            if block.role == "title":
-                return index
-        return None
-
 
 @dataclass(frozen=True)
 class PatternSet:
@@ -618,9 +611,6 @@ def _page_roles(
                 key.startswith(main_key + "/") for main_key in main_keys
             ):
                 roles[index] = "main"
-    if roles.count("title") > 1:  # an unaligned twin of the title block is not a second title
-        first = roles.index("title")
-        roles = [r if r != "title" or i == first else "none" for i, r in enumerate(roles)]
     return roles
 
 

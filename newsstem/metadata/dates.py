@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from dateutil import parser as dateutil_parser
@@ -68,9 +68,6 @@ class PageDate:
         if not self.has_time:
             return self.value.date().isoformat()
         return self.value.isoformat(timespec="seconds")
-
-    def day(self) -> date:
-        return self.value.date()
 
     def sort_key(self) -> datetime:
         """Comparable across aware and naive values (naive taken as UTC)."""
@@ -299,9 +296,9 @@ def _text_after(element: Any, limit: int) -> str:
     pieces: list[str] = [element.tail or ""]
     size = len(pieces[0])
     node = element
-    while size < limit and node is not None:
+    while size < limit:
         sibling = node.getnext()
-        while sibling is None and node is not None:
+        while sibling is None:
             node = node.getparent()
             if node is None:
                 break

@@ -69,7 +69,6 @@ class Evidence:
     """What a page says about itself, unchanged, for the field finders to weigh."""
 
     root: HtmlElement
-    url: str | None
     base_url: str | None
     # article-like JSON-LD objects first (news types, then other articles), then pages, then the rest
     jsonld: list[JsonLdObject] = field(default_factory=list)
@@ -140,7 +139,7 @@ def collect_evidence(root: HtmlElement, url: str | None = None, source: str = ""
     base_url = url
     if base is not None:
         base_url = urljoin(url or "", base.get("href", "").strip()) or url
-    evidence = Evidence(root=root, url=url, base_url=base_url, source=source)
+    evidence = Evidence(root=root, base_url=base_url, source=source)
     evidence.html_lang = root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang")
     _read_meta(root, evidence)
     _read_links(root, evidence)
