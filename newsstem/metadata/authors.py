@@ -25,6 +25,7 @@ from newsstem.metadata.evidence import (
     ORGANIZATION_TYPES,
     PERSON_TYPES,
     Evidence,
+    inside_other_content,
     itemprop_value,
     schema_types,
 )
@@ -365,23 +366,13 @@ _NOT_A_BYLINE = re.compile(
     re.I,
 )
 # A byline inside these belongs to a teaser, a box or a comment, not to the article.
-# Only the closest ancestors count: pages wrap everything in "content-sidebar-wrap".
 _OTHER_CONTENT = re.compile(
     r"(?:^|[\s_-])(?:related|sidebar|promo|teaser|comments?|recommend\w*)(?:$|[\s_-])", re.I
 )
-_OTHER_CONTENT_TAGS = frozenset({"aside", "footer"})
-CONTEXT_LEVELS = 4
 
 
 def _inside_other_content(element: HtmlElement) -> bool:
-    for level, ancestor in enumerate(element.iterancestors()):
-        if ancestor.tag in _OTHER_CONTENT_TAGS:
-            return True
-        if level < CONTEXT_LEVELS and _OTHER_CONTENT.search(
-            f"{ancestor.get('class', '')} {ancestor.get('id', '')}"
-        ):
-            return True
-    return False
+    return inside_other_content(element, _OTHER_CONTENT)
 
 
 _SKIPPED_TAGS = frozenset({"html", "body", "article", "main", "script", "style", "meta", "link"})

@@ -21,7 +21,7 @@ from typing import Any
 from dateutil import parser as dateutil_parser
 from lxml import etree
 
-from newsstem.metadata.evidence import Evidence, itemprop_value
+from newsstem.metadata.evidence import Evidence, inside_other_content, itemprop_value
 
 __all__ = ["PageDate", "parse_date", "find_published", "find_modified"]
 
@@ -235,18 +235,10 @@ _DATE_ELEMENTS = (
 )
 # ... unless they sit in a teaser, a comment or a sidebar (the closest ancestors tell).
 _ELSEWHERE = re.compile(r"(?:^|[\s_-])(?:related|comments?|sidebar|teaser|promo)(?:$|[\s_-])", re.I)
-CONTEXT_LEVELS = 4
 
 
 def _elsewhere(element: Any) -> bool:
-    for level, ancestor in enumerate(element.iterancestors()):
-        if ancestor.tag in ("aside", "footer"):
-            return True
-        if level < CONTEXT_LEVELS and _ELSEWHERE.search(
-            f"{ancestor.get('class', '')} {ancestor.get('id', '')}"
-        ):
-            return True
-    return False
+    return inside_other_content(element, _ELSEWHERE)
 # Text lines that say what date they give ("Published: 29 Dec, 2007").
 _DATE_LABELS = (
     "//body//text()[starts-with(normalize-space(.), 'Published') or starts-with(normalize-space(.), "

@@ -133,6 +133,24 @@ def parse_html(html: str) -> HtmlElement | None:
     return root if isinstance(root, HtmlElement) else None
 
 
+# Only the closest ancestors' names count: pages wrap everything in "content-sidebar-wrap".
+CONTEXT_LEVELS = 4
+_OTHER_CONTENT_TAGS = frozenset({"aside", "footer"})
+
+
+def inside_other_content(element: HtmlElement, names: re.Pattern[str]) -> bool:
+    """Whether ``element`` sits in an ``<aside>`` or ``<footer>``, or in one of its closest
+    ancestors whose class or id ``names`` matches (a teaser, a comment, a sidebar)."""
+    for level, ancestor in enumerate(element.iterancestors()):
+        if ancestor.tag in _OTHER_CONTENT_TAGS:
+            return True
+        if level < CONTEXT_LEVELS and names.search(
+            f"{ancestor.get('class', '')} {ancestor.get('id', '')}"
+        ):
+            return True
+    return False
+
+
 def collect_evidence(root: HtmlElement, url: str | None = None, source: str = "") -> Evidence:
     """Read JSON-LD, meta tags, microdata and links of a parsed page (``source``: its HTML)."""
     base = root.find(".//base[@href]")
