@@ -56,12 +56,17 @@ from newsstem.layout.cluster import (
     layout_weight,
     similarity,
 )
-from newsstem.layout.patterns import LayoutPattern, PatternBlock, PatternSet
+from newsstem.layout.patterns import (
+    FORM_KEY,
+    UNPROVEN_LINK_SHARE,
+    LayoutPattern,
+    PatternBlock,
+    PatternSet,
+)
 
 __all__ = ["ClusterOutcome", "LearnOptions", "LearnResult", "TrainingPage", "learn"]
 
 _WORD = re.compile(r"\w+")
-_FORM = re.compile(r"(^|/)form(:|/|$)")
 
 
 @dataclass(frozen=True)
@@ -303,9 +308,13 @@ def _evenly(indices: range, limit: int) -> list[int]:
 
 def _medoid(sequences: list[KeySequence]) -> int:
     candidates = _evenly(range(len(sequences)), MEDOID_CANDIDATES)
+    pair: dict[tuple[int, int], float] = {}  # similarity is symmetric: each pair once
+    for i, x in enumerate(candidates):
+        for y in candidates[i + 1 :]:
+            pair[x, y] = pair[y, x] = similarity(sequences[x], sequences[y])
     best, best_total = 0, -1.0
     for x in candidates:
-        total = sum(similarity(sequences[x], sequences[y]) for y in candidates if y != x)
+        total = sum(pair[x, y] for y in candidates if y != x)
         if total > best_total:
             best, best_total = x, total
     return best
@@ -439,7 +448,7 @@ def _is_prose(slot: _ScoredSlot, options: LearnOptions) -> bool:
     return (
         slot.diff >= options.diff_threshold
         and slot.link_share <= options.max_main_link_share
-        and not _FORM.search(slot.slot.key)  # labels of a form are not an article
+        and not FORM_KEY.search(slot.slot.key)  # labels of a form are not an article
     )
 
 
@@ -465,10 +474,7 @@ def _cores(scored: list[_ScoredSlot], options: LearnOptions) -> list[tuple[_Scor
     return cores
 
 
-# A slot seen on one page only has no other page to prove it is article text; it is
-# taken as main only if at most this share of it is links (an embedded post or a
-# "read also" box is more: readability drops such containers above 0.2-0.25).
-UNPROVEN_LINK_SHARE = 1 / 3
+# A slot seen on one page only is main only if it reads as prose (UNPROVEN_LINK_SHARE) ...
 # ... but a short slot whose text is new on every page (a cross-head opening the body)
 # stays main: bylines and datelines repeat words (names, months, "Updated").
 EDGE_MAX_DIFF = 0.95

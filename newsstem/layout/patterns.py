@@ -546,11 +546,12 @@ def _extract(
     return Extraction(compiled.pattern.id, score, title or page.title, tuple(main), tuple(sub))
 
 
-# Blocks no learned page had join the main text only if they read as prose: at most a
-# third link text (an embed or a "read also" box is more; the learning's rule for blocks
-# seen on one page), and never form labels.
-MAX_UNSEEN_LINK_SHARE = 1 / 3
-_FORM = re.compile(r"(^|/)form(:|/|$)")
+# A block no other page proves to be article text (seen on one learned page, or on none
+# when matching) is prose only if at most this share of it is links (an embedded post or
+# a "read also" box is more: readability drops such containers above 0.2-0.25) ...
+UNPROVEN_LINK_SHARE = 1 / 3
+# ... and it is never a form's label (keys through a <form>).
+FORM_KEY = re.compile(r"(^|/)form(:|/|$)")
 
 
 def _page_roles(
@@ -615,7 +616,7 @@ def _page_roles(
 
 
 def _is_prose(block: LayoutBlock) -> bool:
-    return block.link_share <= MAX_UNSEEN_LINK_SHARE and not _FORM.search(block.key)
+    return block.link_share <= UNPROVEN_LINK_SHARE and not FORM_KEY.search(block.key)
 
 
 def _tail(key: str, components: int = 2) -> str:
