@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import redis
 
 from newsstem import defaults
+from newsstem.urldb import REDIS_SCHEMES, hide_password
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
@@ -16,7 +17,6 @@ QUEUE_KEY = "newsstem:%(spider)s:requests"
 START_KEY = "newsstem:%(spider)s:start_urls"
 DUPEFILTER_KEY = "newsstem:%(spider)s:dupefilter:%(site)s"
 
-_SCHEMES = ("redis://", "rediss://", "unix://")
 # A worker that cannot reach Redis says so within seconds, not after redis-py's 30 s.
 CONNECT_TIMEOUT = 5.0
 
@@ -37,7 +37,7 @@ def distributed_url(settings: BaseSettings) -> str:
     newsstem.distributed.connection.DistributedError: NEWSSTEM_DISTRIBUTED '127.0.0.1:6379' is not a Redis URL; write redis://host:port/db (or rediss://, unix:///path.sock?db=N)
     """
     url = str(settings.get("NEWSSTEM_DISTRIBUTED", defaults.NEWSSTEM_DISTRIBUTED) or "").strip()
-    if url and not url.startswith(_SCHEMES):
+    if url and not url.startswith(REDIS_SCHEMES):
         raise DistributedError(
             f"NEWSSTEM_DISTRIBUTED {url!r} is not a Redis URL; write redis://host:port/db "
             "(or rediss://, unix:///path.sock?db=N)"
@@ -59,16 +59,3 @@ def connect(url: str) -> redis.Redis:
         ) from None
     return client
 
-
-def hide_password(url: str) -> str:
-    """The URL with any password replaced, for messages.
-
-    >>> hide_password("redis://:s3cret@h:6379/0"), hide_password("redis://h:6379/0")
-    ('redis://:***@h:6379/0', 'redis://h:6379/0')
-    """
-    scheme, sep, rest = url.partition("://")
-    credentials, at, host = rest.rpartition("@")
-    if not at or ":" not in credentials:
-        return url
-    user = credentials.split(":", 1)[0]
-    return f"{scheme}{sep}{user}:***@{host}"

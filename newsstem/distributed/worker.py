@@ -27,8 +27,9 @@ from scrapy import signals
 from scrapy.exceptions import CloseSpider, DontCloseSpider, NotConfigured, UsageError
 from scrapy.utils.asyncio import create_looping_call
 
-from newsstem.distributed.connection import START_KEY, connect, hide_password
+from newsstem.distributed.connection import START_KEY, connect
 from newsstem.distributed.options import DistributedOptions
+from newsstem.urldb import hide_password
 
 if TYPE_CHECKING:
     import redis

@@ -38,6 +38,7 @@ from newsstem.urldb.store import (
 )
 
 __all__ = [
+    "REDIS_SCHEMES",
     "Lease",
     "StoreBusy",
     "StoreError",
@@ -46,6 +47,7 @@ __all__ = [
     "UrlEntry",
     "UrlStore",
     "format_time",
+    "hide_password",
     "open_store",
     "parse_age",
     "parse_uri",
@@ -53,7 +55,8 @@ __all__ = [
 ]
 
 _SQLITE = "sqlite://"
-_REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+# Redis URLs (the URL store's and distributed mode's), as redis-py reads them.
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 _EXAMPLES = (
     "sqlite:///name.sqlite (in the project's .scrapy/ dir), sqlite:////absolute/path.sqlite, "
     "redis://host:port/db, or an empty value to switch the store off"
@@ -92,9 +95,26 @@ def parse_uri(uri: str) -> StoreUri:
         if not path or path.endswith("/") or "?" in path:
             raise StoreError(f"URL store URI {uri!r} does not name a file; use {_EXAMPLES}")
         return StoreUri("sqlite", path)
-    if uri.startswith(_REDIS_SCHEMES):
+    if uri.startswith(REDIS_SCHEMES):
         return StoreUri("redis", uri)
     raise StoreError(f"URL store URI {uri!r} is not one newsstem knows; use {_EXAMPLES}")
+
+
+def hide_password(url: str) -> str:
+    """The URL with any password replaced, for messages (nothing else is parsed: a URL
+    with a bad port is shown as it is).
+
+    >>> hide_password("redis://:s3cret@h:6379/0"), hide_password("redis://h:6379/0")
+    ('redis://:***@h:6379/0', 'redis://h:6379/0')
+    >>> hide_password("redis://user:pw@h:port/0")
+    'redis://user:***@h:port/0'
+    """
+    scheme, sep, rest = url.partition("://")
+    credentials, at, host = rest.rpartition("@")
+    if not at or ":" not in credentials:
+        return url
+    user = credentials.split(":", 1)[0]
+    return f"{scheme}{sep}{user}:***@{host}"
 
 
 def open_store(uri: str | StoreUri, data_dir: Callable[[], str] | None = None) -> UrlStore:

@@ -32,6 +32,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import redis
 
+from newsstem.urldb import hide_password
 from newsstem.urldb.store import (
     KEY_BYTES,
     Lease,
@@ -287,7 +288,7 @@ class RedisUrlStore(UrlStore):
         (default 60: how long a killed crawl blocks ``prune``).
         """
         parts = urlsplit(uri)
-        shown = _hide_password(uri)
+        shown = hide_password(uri)
         prefix, ttl_ms, rest = DEFAULT_PREFIX, LEASE_TTL_MS, []
         for name, value in parse_qsl(parts.query, keep_blank_values=True):
             if name == "prefix":
@@ -457,21 +458,6 @@ def _blob(keys: Sequence[bytes]) -> bytes:
             f"URL store keys are {KEY_BYTES}-byte md5 digests (newsstem.urldb.url_key)"
         )
     return blob
-
-
-def _hide_password(uri: str) -> str:
-    """The URI for messages, without its password.
-
-    >>> _hide_password("redis://:s3cret@h:6379/0"), _hide_password("redis://h:1/2")
-    ('redis://:***@h:6379/0', 'redis://h:1/2')
-    """
-    parts = urlsplit(uri)
-    if not parts.password:
-        return uri
-    user = parts.username or ""
-    host = parts.hostname or ""
-    port = f":{parts.port}" if parts.port else ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}{port}"))
 
 
 def _glob_escape(text: str) -> str:

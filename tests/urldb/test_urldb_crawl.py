@@ -183,6 +183,9 @@ BAD_STORES = {
     "unknown scheme": (lambda t: "mysql://db/urls", "is not one newsstem knows"),
     "bare path": (lambda t: "urldb.sqlite", "is not one newsstem knows"),
     "port not a number": (lambda t: "redis://127.0.0.1:port/0", "port is not a number"),
+    "port not a number, password": (
+        lambda t: "redis://:s3cret@127.0.0.1:port/0", "redis://:***@127.0.0.1:port/0"
+    ),
 }
 
 
