@@ -136,9 +136,11 @@ class SqliteUrlStore(UrlStore):
             raise self._open_error(exc) from None
         try:
             self._prepare()
-        except sqlite3.Error as exc:
+        except BaseException as exc:  # closed here only: an error is never masked by cleanup
             self._db.close()
-            raise self._open_error(exc) from None
+            if isinstance(exc, sqlite3.Error):
+                raise self._open_error(exc) from None
+            raise
 
     def _open_error(self, exc: sqlite3.Error) -> StoreError:
         if isinstance(exc, sqlite3.OperationalError):
@@ -159,11 +161,7 @@ class SqliteUrlStore(UrlStore):
         db.execute("PRAGMA synchronous=NORMAL")
         db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
         db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")
-        try:
-            db.execute("BEGIN IMMEDIATE")  # proves the file is writable; serialises creation
-        except sqlite3.Error:
-            db.close()
-            raise
+        db.execute("BEGIN IMMEDIATE")  # proves the file is writable; serialises creation
         try:
             if self._is_new():  # again, inside the lock: another process may have created it
                 db.execute(_SCHEMA)
@@ -171,8 +169,8 @@ class SqliteUrlStore(UrlStore):
                 db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
-            db.close()
+            if db.in_transaction:
+                db.execute("ROLLBACK")
             raise
 
     def _is_new(self) -> bool:
@@ -188,13 +186,11 @@ class SqliteUrlStore(UrlStore):
         if app_id == 0 and tables == 0:
             return True
         if app_id != APPLICATION_ID:
-            db.close()
             raise StoreError(
                 f"{self.path} is a SQLite database but not a newsstem URL store; "
                 "point NEWSSTEM_URLDB at another file"
             )
         if version > SCHEMA_VERSION:
-            db.close()
             raise StoreError(
                 f"URL store {self.path} was written by a newer newsstem "
                 f"(schema {version} > {SCHEMA_VERSION}); upgrade newsstem"
