@@ -80,7 +80,7 @@ class ExtractionPipeline:
             article = self._by_pattern(item, site_patterns.extract(item.html))
             if article is not None:
                 return article
-        result = readability.extract(item.html, url=item.url)
+        result = readability.extract(item.html, url=item.url, body_html=self.keep_body_html)
         length = meaningful_length(result.body)
         if not result.body:
             self._drop("no_article", item, result.reason or "no article found")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["cjk_count", "cjk_ratio", "meaningful_length", "normalize_space"]
+__all__ = ["cjk_count", "meaningful_length", "normalize_space"]
 
 # \w in Python's re is Unicode-aware: letters, digits, marks of every script,
 # CJK ideographs, kana and hangul, plus "_" (removed below).
@@ -57,16 +57,6 @@ def cjk_count(text: str) -> int:
     if text.isascii():
         return 0
     return len(_CJK.findall(text))
-
-
-def cjk_ratio(text: str) -> float:
-    """Share of CJK characters among the meaningful ones (0.0 for empty text).
-
-    >>> cjk_ratio("東京 Tokyo")
-    0.2857142857142857
-    """
-    total = meaningful_length(text)
-    return cjk_count(text) / total if total else 0.0
 
 
 def normalize_space(text: str) -> str:

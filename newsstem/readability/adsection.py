@@ -15,7 +15,7 @@ import re
 
 from lxml import etree
 
-from newsstem.readability.tree import Element, drop
+from newsstem.readability.tree import Element, cut_after, drop
 
 __all__ = ["MARKER", "marked_sections"]
 
@@ -64,7 +64,7 @@ def _copy_between(start: Element, end: Element) -> Element | None:
     twin = copy.deepcopy(common)
     twins = dict(zip(common.iter(), twin.iter()))
     start_twin, end_twin = twins[start], twins[end]
-    _cut_after(twin, end_twin)
+    cut_after(twin, end_twin)  # the end comment, its tail and all after it
     _cut_before(twin, start_twin)
     etree.strip_elements(twin, etree.Comment, with_tail=False)
     if twin.tag in ("body", "html"):
@@ -75,19 +75,6 @@ def _copy_between(start: Element, end: Element) -> Element | None:
 def _common_ancestor(first: Element, second: Element) -> Element | None:
     chain = set(first.iterancestors())  # holding the proxies keeps them the same objects
     return next((node for node in second.iterancestors() if node in chain), None)
-
-
-def _cut_after(root: Element, node: Element) -> None:
-    """Remove ``node`` (a comment), its tail and everything after it inside ``root``."""
-    current = node
-    while current is not root:
-        parent = current.getparent()
-        for sibling in list(current.itersiblings()):
-            parent.remove(sibling)
-        if current is not node:
-            current.tail = None
-        current = parent
-    node.getparent().remove(node)
 
 
 def _cut_before(root: Element, node: Element) -> None:

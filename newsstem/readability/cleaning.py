@@ -30,7 +30,7 @@ from newsstem.readability.patterns import (
     TANGENTIAL,
 )
 from newsstem.readability.prose import ends_sentence
-from newsstem.readability.tree import Element, drop, text_of
+from newsstem.readability.tree import Element, drop, is_below, text_of
 
 __all__ = ["Removal", "assemble", "clean_article"]
 
@@ -147,10 +147,6 @@ def _clean_conditionally(
             _remove(element, reason, removals)
 
 
-def _is_below(element: Element, ancestor: Element) -> bool:
-    return any(node is ancestor for node in element.iterancestors())
-
-
 def _wrappers(lists: set[Element], article: Element) -> dict[Element, list[Element]]:
     """The containers above each list or table of the prose, with the ones they hold."""
     wrapped: dict[Element, list[Element]] = {}
@@ -170,7 +166,7 @@ def _wraps_a_list(element: Element, lists: list[Element] | None, options: Option
     Readability's "90% of the text in lists"), judged like the list itself."""
     if not lists:
         return False
-    kept = [e for e in lists if _is_below(e, element)]  # not removed meanwhile
+    kept = [e for e in lists if is_below(e, element)]  # not removed meanwhile
     listed = sum(dense_length(text_of(e)) for e in kept)
     return listed >= options.list_wrapper_share * dense_length(text_of(element)) > 0
 

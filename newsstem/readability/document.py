@@ -24,7 +24,7 @@ from newsstem.readability.patterns import (
 )
 from newsstem.readability.structured import MARKER as DECLARED
 from newsstem.readability.structured import declared_article_body
-from newsstem.readability.tree import Element, drop, parser, text_of
+from newsstem.readability.tree import Element, drop, is_below, parser, text_of
 from newsstem.text import normalize_space
 
 __all__ = ["Page", "detached", "load_page"]
@@ -80,7 +80,7 @@ def load_page(html: str | bytes) -> Page | str:
         root = _parse(_TITLE_TAG.sub(b"", data, count=1), keep_comments)
         if root is None:
             return "empty document"
-    if not text_of(root).strip() and _HTML_TAG.search(data):
+    if not _has_text(root) and _HTML_TAG.search(data):
         # A broken <html ...> start tag (unbalanced quotes, a stray "/>") can end the
         # document at once in libxml2. Only then, parse again without that tag.
         root = _parse(_HTML_TAG.sub(b"", data, count=1), keep_comments)
@@ -90,7 +90,7 @@ def load_page(html: str | bytes) -> Page | str:
     declared_body = declared_article_body(root) if DECLARED in text else ""
     body = _content_root(root)
     etree.strip_elements(body, *JUNK_TAGS, with_tail=False)
-    if not text_of(body).strip():
+    if not _has_text(body):
         return "empty document"
     unlikely = _sweep(body)
     marked = marked_sections(body) if keep_comments else ()
@@ -172,7 +172,7 @@ def _sweep(body: Element) -> list[Element]:
     outermost: list[Element] = []
     dropped = set(hidden)
     for element in unlikely:
-        if outermost and _is_inside(element, outermost[-1]):
+        if outermost and is_below(element, outermost[-1]):
             continue
         if any(ancestor in dropped for ancestor in element.iterancestors()):
             continue
@@ -205,8 +205,9 @@ def _is_unlikely_name(names: str) -> bool:
     return UNLIKELY_CANDIDATES.search(names) is not None and MAYBE_CANDIDATE.search(names) is None
 
 
-def _is_inside(element: Element, ancestor: Element) -> bool:
-    return any(parent is ancestor for parent in element.iterancestors())
+def _has_text(element: Element) -> bool:
+    """Whether any text of ``element`` is not blank (stops at the first that is not)."""
+    return any(not text.isspace() for text in element.itertext() if text)
 
 
 @contextmanager

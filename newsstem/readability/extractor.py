@@ -62,12 +62,19 @@ class _Attempt:
     selected: tuple[Element, ...]  # the page elements the article was copied from
 
 
-def extract(html: str | bytes, url: str | None = None, options: Options | None = None) -> Extraction:
+def extract(
+    html: str | bytes,
+    url: str | None = None,
+    options: Options | None = None,
+    *,
+    body_html: bool = True,
+) -> Extraction:
     """Extract the article of one HTML page; never raises on bad input.
 
     ``html`` is the page as text or as its original bytes (decoded like the crawler
-    does). ``url`` makes the links of ``body_html`` absolute. A page without an
-    article gives an empty body and a short ``reason``.
+    does). ``url`` makes the links of ``body_html`` absolute; with ``body_html=False``
+    the cleaned HTML is not made (it is ``""``). A page without an article gives an
+    empty body and a short ``reason``.
 
     >>> page = "<title>Hi | Site</title><div class='post'><p>" + "Some words, more words. " * 20 + "</p></div>"
     >>> result = extract(page)
@@ -92,7 +99,8 @@ def extract(html: str | bytes, url: str | None = None, options: Options | None =
             return declared
     if reason:
         return Extraction(title=title, body="", body_html="", reason=reason)
-    return Extraction(title=title, body=attempt.text, body_html=_article_html(attempt.article, url, page))
+    cleaned = _article_html(attempt.article, url, page) if body_html else ""
+    return Extraction(title=title, body=attempt.text, body_html=cleaned)
 
 
 def _declared(page: Page, title: str, options: Options) -> Extraction | None:
@@ -131,11 +139,11 @@ def _grab_article(body: Element, flags: Flags, options: Options) -> _Attempt:
     best = best_candidate(scores, options)
     if best is None:
         return _finish(assemble([body]), flags, options, [body], found_candidate=False)
-    attempt = _attempt_around(best, body, scores, flags, options, measure)
+    attempt = _attempt_around(best, scores, flags, options, measure)
     wider = wider_candidate(best, scores)
     if wider is None:
         return attempt
-    alternative = _attempt_around(wider, body, scores, flags, options, measure)
+    alternative = _attempt_around(wider, scores, flags, options, measure)
     narrow, wide = article_blocks(attempt.article), article_blocks(alternative.article)
     if added_prose_share(narrow, wide, options) >= options.wider_prose_share:
         return alternative
@@ -144,7 +152,6 @@ def _grab_article(body: Element, flags: Flags, options: Options) -> _Attempt:
 
 def _attempt_around(
     best: Element,
-    body: Element,
     scores: CandidateScores,
     flags: Flags,
     options: Options,

@@ -101,13 +101,16 @@ def score_candidates(
     scores: dict[Element, float] = {}
     tags = (*SCORED_TAGS, "li") if flags.score_lists else SCORED_TAGS
     for element in body.iter(*tags, "div"):
+        text = None
         if element.tag == "div":
             runs = _text_runs(element)
             if len(runs) > 1:
                 for run in runs:
                     _credit(element, _paragraph_points(run, options), scores, flags, options)
                 continue
-        points = _paragraph_points(measure.text(element), options)
+            if runs:
+                text = runs[0]  # one run: the <div>'s whole text, read already
+        points = _paragraph_points(measure.text(element) if text is None else text, options)
         parent = element.getparent()
         if element.tag == "li":
             # A list item is a paragraph of its list's container, less its links.
@@ -225,10 +228,7 @@ def best_candidate(scores: CandidateScores, options: Options) -> Element | None:
             if sum(ancestor in chain for chain in alternatives) >= options.min_alternatives:
                 best = ancestor
                 break
-    parent = best.getparent()
-    while parent is not None and parent.tag not in ("body", "html") and len(parent) == 1:
-        best, parent = parent, parent.getparent()
-    return best
+    return _above_only_children(best)
 
 
 def wider_candidate(best: Element, scores: CandidateScores) -> Element | None:
@@ -250,10 +250,15 @@ def wider_candidate(best: Element, scores: CandidateScores) -> Element | None:
         last = score
     if wider is None:
         return None
-    parent = wider.getparent()
+    return _above_only_children(wider)
+
+
+def _above_only_children(element: Element) -> Element:
+    """``element``, or its highest ancestor below <body> reached through only children."""
+    parent = element.getparent()
     while parent is not None and parent.tag not in ("body", "html") and len(parent) == 1:
-        wider, parent = parent, parent.getparent()
-    return wider
+        element, parent = parent, parent.getparent()
+    return element
 
 
 def _ancestors_below_body(element: Element) -> Iterator[Element]:

@@ -19,7 +19,7 @@ import re
 
 from newsstem.readability.options import Options
 from newsstem.readability.prose import Block
-from newsstem.readability.tree import Element
+from newsstem.readability.tree import Element, cut_after
 from newsstem.text import cjk_count
 
 __all__ = ["cut_after_tool_line", "is_tool_line", "may_have_tool_line"]
@@ -121,17 +121,8 @@ def cut_after_tool_line(article: Element, blocks: list[Block], options: Options)
 
 def _cut(article: Element, start: Element, at_tail: bool) -> None:
     """Remove everything from ``start`` (or from its tail) to the end of the article."""
-    node = start
-    while node is not article:
-        parent = node.getparent()
-        if parent is None:
-            return
-        for sibling in list(node.itersiblings()):
-            parent.remove(sibling)
-        if node is not start:
-            node.tail = None
-        node = parent
-    if at_tail:
-        start.tail = None
-    elif start is not article:
-        start.getparent().remove(start)
+    if start is article:
+        if at_tail:
+            start.tail = None
+        return
+    cut_after(article, start, keep=at_tail)

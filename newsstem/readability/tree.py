@@ -67,6 +67,38 @@ def drop(element: Element) -> None:
     parent.remove(element)
 
 
+def is_below(element: Element, ancestor: Element) -> bool:
+    """Whether ``ancestor`` is an ancestor of ``element``."""
+    return any(parent is ancestor for parent in element.iterancestors())
+
+
+def cut_after(root: Element, node: Element, keep: bool = False) -> None:
+    """Remove everything after ``node`` inside ``root``, and ``node`` itself (only its tail
+    if ``keep``). Nothing happens if ``node`` is not inside ``root``.
+
+    >>> root = etree.fromstring("<div><p>a<b>x</b>t<i>y</i></p><p>z</p></div>")
+    >>> cut_after(root, root[0][0]); etree.tostring(root)
+    b'<div><p>a</p></div>'
+    >>> root = etree.fromstring("<div><p>a<b>x</b>t<i>y</i></p><p>z</p></div>")
+    >>> cut_after(root, root[0][0], keep=True); etree.tostring(root)
+    b'<div><p>a<b>x</b></p></div>'
+    """
+    if not is_below(node, root):
+        return
+    current = node
+    while current is not root:
+        parent = current.getparent()
+        for sibling in list(current.itersiblings()):
+            parent.remove(sibling)
+        if current is not node:
+            current.tail = None
+        current = parent
+    if keep:
+        node.tail = None
+    else:
+        node.getparent().remove(node)
+
+
 def make_links_absolute(element: Element, base_url: str) -> None:
     """Resolve the URL attributes below ``element`` against ``base_url``; bad URLs are left.
 

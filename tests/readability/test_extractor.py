@@ -150,7 +150,7 @@ def test_text_nested_deeper_than_libxml2s_default_limit_is_read():
     deep = "<html><body>" + "<div>" * 400 + story * 3 + "</div>" * 400 + "</body></html>"
     assert extract(deep).body.count("Deep text") == 30
     inline = "<div>" + "<span>" * 1500 + story + "<br><br>" + story + "</span>" * 1500 + "</div>"
-    assert isinstance(extract(inline), Extraction)
+    assert extract(inline).body.count("Deep text") == 20
 
 
 def test_links_are_made_absolute_when_the_url_is_given():
@@ -232,6 +232,13 @@ def test_body_html_has_no_layout_attributes_or_event_handlers():
     body_html = extract(html).body_html
     assert "<p>" in body_html and 'class="story"' in body_html
     assert "style=" not in body_html and "onclick" not in body_html and "width" not in body_html
+
+
+def test_body_html_can_be_skipped_without_changing_the_rest():
+    html = "<body><div class='story'>" + ("<p>" + PROSE * 2 + "</p>") * 4 + "</div></body>"
+    full, bare = extract(html), extract(html, body_html=False)
+    assert full.body_html.startswith("<div") and bare.body_html == ""
+    assert (bare.title, bare.body, bare.reason) == (full.title, full.body, full.reason)
 
 
 def test_section_front_of_teasers_is_not_an_article():
