@@ -20,7 +20,7 @@ Scrapy glue.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
@@ -168,7 +168,7 @@ def summarize(stats: dict[str, Any], pages: int) -> RunSummary:
         outcome = NOTHING_REACHED
     else:
         outcome = IDLE
-    return RunSummary(**{**summary.__dict__, "outcome": outcome})
+    return replace(summary, outcome=outcome)
 
 
 class RunReport:

@@ -23,6 +23,7 @@ Lease expiries use the Redis server's clock, not the hosts'.
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import struct
@@ -43,6 +44,8 @@ from newsstem.urldb.store import (
     UrlEntry,
     UrlStore,
 )
+
+logger = logging.getLogger(__name__)
 
 LAYOUT_VERSION = 1
 # 2**18 buckets keep each hash under Redis's listpack limit (128 entries by
@@ -208,7 +211,6 @@ class RedisLease(Lease):
         self.store = store
         self.exclusive = exclusive
         self.holder = _holder_id()
-        self.lapsed = 0  # times a crawl's lease had expired before renewal
         script = store._scripts["acquire_exclusive" if exclusive else "acquire_shared"]
         granted, other = store._run(script, self._keys, [self.holder, store.lease_ttl_ms])
         if not granted:
@@ -234,7 +236,12 @@ class RedisLease(Lease):
         script = self.store._scripts["renew_exclusive" if self.exclusive else "renew_shared"]
         result = self.store._run(script, self._keys, [self.holder, self.store.lease_ttl_ms])
         if result == 2:
-            self.lapsed += 1
+            logger.warning(
+                "newsstem: the lease on the URL store %s had expired (no renewal for %.0f s; "
+                "a prune may have run meanwhile) and was taken again; raise ?lease_ttl= if "
+                "the crawl pauses that long",
+                self.store.uri, self.store.lease_ttl_ms / 1000,
+            )
         elif result == 0:
             self._held = False
             raise StoreBusy(f"lost the lease on the URL store {self.store.uri}")

@@ -79,7 +79,6 @@ class FileLease(Lease):
 
     def __init__(self, path: Path, exclusive: bool) -> None:
         self.path = path
-        self.exclusive = exclusive
         self._fd: int | None = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(self._fd, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)

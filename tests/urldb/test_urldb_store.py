@@ -40,6 +40,12 @@ def _mark_in_child(uri: str, tag: str, n: int, exported: bool) -> None:
     store.close()
 
 
+def test_url_key_is_a_16_byte_md5_of_the_canonical_url():
+    assert len(url_key("http://a.example/")) == KEY_BYTES
+    assert url_key("http://a.example/p?b=1&a=2") == url_key("http://a.example/p?a=2&b=1#x")
+    assert url_key("http://a.example/p") != url_key("http://a.example/q")
+
+
 class StoreContract:
     """What every backend must do. Subclasses define ``uri`` (a fresh store per test)."""
 
@@ -47,11 +53,6 @@ class StoreContract:
 
     def open(self):
         return open_store(self.uri)
-
-    def test_url_key_is_a_16_byte_md5_of_the_canonical_url(self):
-        assert len(url_key("http://a.example/")) == KEY_BYTES
-        assert url_key("http://a.example/p?b=1&a=2") == url_key("http://a.example/p?a=2&b=1#x")
-        assert url_key("http://a.example/p") != url_key("http://a.example/q")
 
     def test_an_empty_store_knows_nothing(self):
         with self.open() as store:
@@ -240,3 +241,15 @@ class TestRedisStore(StoreContract):
             lease.release()
         assert len(added) > 3  # buckets, layout record, lease holders
         assert all(name.startswith(prefix) for name in added)
+
+    def test_a_lapsed_lease_is_taken_again_with_a_warning(self, caplog):
+        with self.open() as store:
+            lease = store.lease(exclusive=False)
+            time.sleep(self.lease_lapse_seconds + 0.5)  # no renewal for longer than lease_ttl
+            store.lease(exclusive=True).release()  # so a prune could run meanwhile
+            with caplog.at_level("WARNING", logger="newsstem.urldb.redis_store"):
+                lease.renew()
+            assert "had expired" in caplog.text
+            with pytest.raises(StoreBusy):  # held again: prune must wait
+                store.lease(exclusive=True)
+            lease.release()
