@@ -131,14 +131,14 @@ def test_pages_of_other_layouts_match_nothing(bbc, msnbc_set):
 
 
 def test_a_hub_layout_is_recognized(bbc):
-    learned = {name: p for name, p in bbc.items() if name != "news_05"}
+    index = BBC_INDEX_PAGES[1]
+    learned = {name: p for name, p in bbc.items() if name != index}
     pattern_set = learn(
         "bbc.co.uk", [TrainingPage(p.url, p.html) for p in learned.values()]
     ).pattern_set
     # news_04 alone made a hub pattern; news_05, another section index, has its layout
-    result = SitePatterns(pattern_set).extract(bbc["news_05"].html)
+    result = SitePatterns(pattern_set).extract(bbc[index].html)
     assert isinstance(result, HubPage) and result.similarity >= 0.7
-    assert BBC_INDEX_PAGES[1] == "news_05"
 
 
 def test_the_similarity_bound_holds_for_pages_of_any_layout(bbc, msnbc, msnbc_set):
