@@ -22,6 +22,7 @@ from typing import Any
 from lxml.html import HtmlElement
 
 from newsstem.metadata.evidence import (
+    CJK_LETTER,
     ORGANIZATION_TYPES,
     PERSON_TYPES,
     Evidence,
@@ -96,7 +97,6 @@ _GENERIC = frozenset(
      "anonymous", "guest", "unknown", "team", "desk", "webmaster", "user", "author",
      "none", "null", "by", "redaktion", "newsroom", "web", "online"}
 )
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _CJK_NAME = re.compile(r"^[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af·・_]{2,16}$")
 _LETTER = re.compile(r"[^\W\d_]")
 
@@ -134,7 +134,7 @@ def _split_names(raw: str) -> list[str]:
     if len(names) > 1:
         # "Roland Parry, Washington": next to full names a one-word part is a
         # place or a section, not a second author.
-        full = [n for n in names if len(n.split()) > 1 or _CJK.search(n)]
+        full = [n for n in names if len(n.split()) > 1 or CJK_LETTER.search(n)]
         names = full or names[:1]
     return names
 
@@ -168,7 +168,7 @@ def _as_name(text: str) -> str | None:
         return None
     if text.lower() in _GENERIC:
         return None
-    if _CJK.search(text):
+    if CJK_LETTER.search(text):
         compact = text.replace(" ", "")
         return compact if _CJK_NAME.match(compact) else None
     words = text.split()

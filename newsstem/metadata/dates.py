@@ -90,9 +90,8 @@ _CJK = re.compile(
 _NUMERIC = re.compile(r"(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})\2((?:19|20)\d{2})(?![\d/.-])")
 _TIMESTAMP = re.compile(r"^\d{10}(?:\d{3})?$")
 _HAS_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
-_MONTH_WORD = re.compile(
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\b", re.I
-)
+_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_MONTH_WORD = re.compile(rf"\b{_MONTHS}\b", re.I)
 
 
 def parse_date(value: str, now: datetime | None = None, dayfirst: bool = False) -> PageDate | None:
@@ -250,7 +249,6 @@ MAX_DATE_ELEMENTS = 40
 MAX_DATE_TEXT = 120
 # Characters of text after the headline searched for a date ("By X, January 10, 2008").
 HEADLINE_TAIL_CHARS = 300
-_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DATE_IN_TEXT = re.compile(
     rf"\b{_MONTHS}\s+\d{{1,2}},?\s+(?:19|20)\d{{2}}\b|(?<!\d)\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTHS},?\s+(?:19|20)\d{{2}}\b"
     r"|(?<![\d/.-])\d{1,2}[/.-]\d{1,2}[/.-](?:19|20)\d{2}(?![\d/.-])"

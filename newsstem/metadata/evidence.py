@@ -133,6 +133,8 @@ def parse_html(html: str) -> HtmlElement | None:
     return root if isinstance(root, HtmlElement) else None
 
 
+# Letters of the CJK scripts (kana, han, hangul): names and keyword lists written in them.
+CJK_LETTER = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 # Only the closest ancestors' names count: pages wrap everything in "content-sidebar-wrap".
 CONTEXT_LEVELS = 4
 _OTHER_CONTENT_TAGS = frozenset({"aside", "footer"})

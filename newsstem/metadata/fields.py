@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from newsstem.metadata.evidence import Evidence, itemprop_value
+from newsstem.metadata.evidence import CJK_LETTER, Evidence, itemprop_value
 from newsstem.text import normalize_space
 
 __all__ = [
@@ -27,7 +27,6 @@ __all__ = [
 # A tag longer than this is a sentence (a keywords field stuffed with a summary).
 MAX_TAG_CHARS = 60
 _TAG_SEPARATORS = re.compile(r"\s*[,;，；、|]\s*")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
 Found = tuple[str, str]  # (value, source)
 
@@ -181,7 +180,7 @@ def split_tags(values: Any) -> list[str]:
     for value in values:
         value = normalize_space(html.unescape(value))
         pieces = _TAG_SEPARATORS.split(value)
-        if len(pieces) == 1 and _CJK.search(value):
+        if len(pieces) == 1 and CJK_LETTER.search(value):
             pieces = value.split()
         parts.extend(pieces)
     return _dedupe_tags(parts)

@@ -18,7 +18,8 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 
-from newsstem.encoding import double_byte_chars
+# JAPANESE_MIN_KANA: the share of kana among CJK characters from which a text is Japanese.
+from newsstem.encoding import JAPANESE_MIN_KANA, double_byte_chars
 
 __all__ = ["normalize_tag", "detect_language", "resolve_language", "Detection"]
 
@@ -26,9 +27,6 @@ __all__ = ["normalize_tag", "detect_language", "resolve_language", "Detection"]
 SAMPLE_CHARS = 6000
 # Fewer letters than this in a script tell nothing.
 MIN_SCRIPT_LETTERS = 20
-# Share of kana among CJK characters from which a text is Japanese (Japanese
-# prose is 30-50 % kana; Chinese borrows a stray の in brand names).
-JAPANESE_MIN_KANA = 0.10
 # A script is the text's when it holds this share of its letters (CJK characters
 # count double: a Chinese page quotes English words of many letters each).
 DOMINANT_SCRIPT = 0.5
