@@ -31,6 +31,15 @@ _TAG_SEPARATORS = re.compile(r"\s*[,;，；、|]\s*")
 Found = tuple[str, str]  # (value, source)
 
 
+def _first_url(evidence: Evidence, candidates: Iterator[tuple[str, Any]]) -> Found | None:
+    """The first candidate that is an http(s) URL, made absolute, and where it came from."""
+    for source, value in candidates:
+        url = evidence.absolute(value) if isinstance(value, str) else None
+        if url:
+            return url, source
+    return None
+
+
 def _first_text(candidates: Iterator[tuple[str, Any]], junk: re.Pattern[str] | None = None) -> Found | None:
     for source, value in candidates:
         if isinstance(value, list):
@@ -100,11 +109,7 @@ def find_canonical_url(evidence: Evidence) -> Found | None:
             main = obj.get("mainEntityOfPage")
             yield "json-ld", main.get("@id") if isinstance(main, dict) else main
 
-    for source, value in candidates():
-        url = evidence.absolute(value) if isinstance(value, str) else None
-        if url:
-            return url, source
-    return None
+    return _first_url(evidence, candidates())
 
 
 def find_image(evidence: Evidence) -> Found | None:
@@ -119,11 +124,7 @@ def find_image(evidence: Evidence) -> Found | None:
         for element in evidence.itemprops.get("image", ()):
             yield "microdata", _microdata_image(element)
 
-    for source, value in candidates():
-        url = evidence.absolute(value) if isinstance(value, str) else None
-        if url:
-            return url, source
-    return None
+    return _first_url(evidence, candidates())
 
 
 def _jsonld_image(evidence: Evidence, value: Any) -> Any:
