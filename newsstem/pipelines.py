@@ -12,13 +12,11 @@ from scrapy.exceptions import DropItem, NotConfigured
 from newsstem import defaults, readability
 from newsstem.deployment import bundled_pattern_sets
 from newsstem.items import Article, Page
-from newsstem.layout.blocks import BlockParser
 from newsstem.layout.patterns import (
     Extraction,
     HubPage,
     MatchOptions,
     PatternLibrary,
-    SitePatterns,
     load_patterns_dir,
 )
 from newsstem.metadata import FIELDS as METADATA_FIELDS
@@ -173,10 +171,7 @@ def load_patterns(settings: object) -> PatternLibrary:
             "NEWSSTEM_PATTERN_STRICT", defaults.NEWSSTEM_PATTERN_STRICT
         ),
     )
-    parser = BlockParser()
-    library = PatternLibrary(
-        {site: SitePatterns(pattern_set, options, parser) for site, pattern_set in sets.items()}
-    )
+    library = PatternLibrary.from_sets(sets, options)
     logger.info(
         "newsstem: layout patterns for %d site(s) (%s from the package, the others from %s): %s",
         len(library), len(library) - len(own), directory or "-", ", ".join(sorted(library)),

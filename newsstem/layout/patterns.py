@@ -630,16 +630,20 @@ class PatternLibrary:
         self.sites = sites
 
     @classmethod
+    def from_sets(
+        cls, sets: dict[str, PatternSet], options: MatchOptions | None = None
+    ) -> PatternLibrary:
+        """The pattern sets of several sites, ready to match (one block parser for all)."""
+        parser = BlockParser()
+        return cls(
+            {site: SitePatterns(pattern_set, options, parser) for site, pattern_set in sets.items()}
+        )
+
+    @classmethod
     def from_directory(
         cls, directory: str | Path, options: MatchOptions | None = None
     ) -> PatternLibrary:
-        parser = BlockParser()
-        return cls(
-            {
-                site: SitePatterns(pattern_set, options, parser)
-                for site, pattern_set in load_patterns_dir(directory).items()
-            }
-        )
+        return cls.from_sets(load_patterns_dir(directory), options)
 
     def __contains__(self, site: str) -> bool:
         return site in self.sites
