@@ -105,6 +105,7 @@ class Command(ScrapyCommand):
             if opts.urldb is not None
             else self.settings.get("NEWSSTEM_URLDB", defaults.NEWSSTEM_URLDB)
         )
+        uri = str(uri or "").strip()  # blank is off, as in the crawl (UrlDbOptions)
         if not uri:
             raise UsageError(
                 "the URL store is switched off (NEWSSTEM_URLDB is empty); give --urldb URI",
