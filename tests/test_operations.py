@@ -60,7 +60,7 @@ def test_a_run_that_reached_nothing_is_told_apart_from_an_idle_one():
     assert summarize({}, pages=0).outcome == "idle"  # e.g. a worker given no work
 
 
-def test_the_report_goes_into_the_stats_before_the_stats_file_is_written(tmp_path):
+def test_the_report_puts_its_summary_into_the_stats_when_the_engine_stops():
     crawler = get_crawler(settings_dict={})
     stats = MemoryStatsCollector(crawler)
     for name, value in FINISHED.items():
