@@ -8,15 +8,25 @@ no corpora: :func:`corpora_root` returns None and callers skip with a message.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from newsstem.encoding import decode_html
 
-__all__ = ["CorpusPage", "corpora_root", "corpus_names", "load_corpus"]
+__all__ = [
+    "HALVES",
+    "CorpusPage",
+    "corpora_root",
+    "corpus_names",
+    "halves",
+    "load_corpus",
+    "split_key",
+]
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -63,3 +73,40 @@ def _pages(folder: Path, name: str) -> Iterator[CorpusPage]:
                 html=decode_html(raw)[0],
                 gold=(folder / entry["gold"]).read_text(encoding="utf-8"),
             )
+
+
+# The two fixed halves of every corpus: rules are tuned on the first and checked on the
+# second; a rule is kept only if the held-out half gains too.
+HALVES = ("tune", "held-out")
+# A host that more than this share of a corpus's pages have is a placeholder (mozilla's
+# "fakehost"), not a site.
+PLACEHOLDER_HOST_SHARE = 0.5
+
+
+def split_key(page: CorpusPage, placeholder_hosts: frozenset[str] = frozenset()) -> str:
+    """What decides a page's half: its site, else the host of its URL, else its id, so
+    that the pages of one site never straddle the halves."""
+    if page.site:
+        return page.site
+    host = (urlsplit(page.url).hostname or "") if page.url else ""
+    host = host.removeprefix("www.")
+    if host and host not in placeholder_hosts:
+        return host
+    return page.id
+
+
+def halves(pages: list[CorpusPage]) -> dict[str, str]:
+    """Page id -> "tune" or "held-out", fixed by a hash of the page's corpus and
+    :func:`split_key` (the same on every machine and in every run)."""
+    hosts: dict[str, int] = {}
+    for page in pages:
+        host = (urlsplit(page.url).hostname or "") if page.url else ""
+        hosts[host.removeprefix("www.")] = hosts.get(host.removeprefix("www."), 0) + 1
+    placeholders = frozenset(
+        host for host, count in hosts.items() if count > PLACEHOLDER_HOST_SHARE * len(pages)
+    )
+    result = {}
+    for page in pages:
+        digest = hashlib.sha1(f"{page.corpus}/{split_key(page, placeholders)}".encode()).digest()
+        result[page.id] = HALVES[digest[0] % 2]
+    return result
