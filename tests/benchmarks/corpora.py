@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,7 @@ __all__ = [
     "corpus_names",
     "halves",
     "load_corpus",
+    "site_keys",
     "split_key",
 ]
 
@@ -95,18 +97,25 @@ def split_key(page: CorpusPage, placeholder_hosts: frozenset[str] = frozenset())
     return page.id
 
 
-def halves(pages: list[CorpusPage]) -> dict[str, str]:
-    """Page id -> "tune" or "held-out", fixed by a hash of the page's corpus and
-    :func:`split_key` (the same on every machine and in every run)."""
-    hosts: dict[str, int] = {}
-    for page in pages:
-        host = (urlsplit(page.url).hostname or "") if page.url else ""
-        hosts[host.removeprefix("www.")] = hosts.get(host.removeprefix("www."), 0) + 1
+def site_keys(pages: list[CorpusPage]) -> dict[str, str]:
+    """Page id -> :func:`split_key` of the page, placeholder hosts (one host for most of
+    a corpus, such as mozilla's "fakehost") not counted as sites."""
+    hosts: Counter[str] = Counter(
+        ((urlsplit(page.url).hostname or "") if page.url else "").removeprefix("www.")
+        for page in pages
+    )
     placeholders = frozenset(
         host for host, count in hosts.items() if count > PLACEHOLDER_HOST_SHARE * len(pages)
     )
+    return {page.id: split_key(page, placeholders) for page in pages}
+
+
+def halves(pages: list[CorpusPage]) -> dict[str, str]:
+    """Page id -> "tune" or "held-out", fixed by a hash of the page's corpus and
+    :func:`split_key` (the same on every machine and in every run)."""
     result = {}
-    for page in pages:
-        digest = hashlib.sha1(f"{page.corpus}/{split_key(page, placeholders)}".encode()).digest()
-        result[page.id] = HALVES[digest[0] % 2]
+    for page_id, key in site_keys(pages).items():
+        corpus = pages[0].corpus
+        digest = hashlib.sha1(f"{corpus}/{key}".encode()).digest()
+        result[page_id] = HALVES[digest[0] % 2]
     return result

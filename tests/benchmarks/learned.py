@@ -1,0 +1,292 @@
+"""Learned layouts against the fallback, leave-one-out, on every site with 5 pages or more.
+
+    python tests/benchmarks/learned.py                 # every site of every corpus
+    python tests/benchmarks/learned.py --corpus dragnet -v
+    python tests/benchmarks/learned.py --worst 20      # the pages where patterns lose most
+
+**Protocol** (issue 11): for each site of ``../shared/corpora`` with at least
+``--min-pages`` pages (dragnet's 83 sites, cleanportal's 4, the chaos hosts with 5+),
+learn the site's layouts from all of its pages but one, each page with its headline as
+the anchor text of a link to it (as the crawler records it from an index page), and
+extract the left-out page exactly as a crawl does (:func:`newsstem.extraction.extract_page`
+with the learned patterns: pattern, guard, readability fallback); repeat for every page.
+The fallback alone is :func:`~newsstem.extraction.extract_page` without patterns. A body
+shorter than ``NEWSSTEM_MIN_ARTICLE_CHARS`` is a hub, dropped (an empty output), as a
+crawl exports it.
+
+The headline used as anchor text: the page's labelled headline where the corpus has one
+(cleanportal and chaos: the first paragraph of the gold text; fundus: ``meta.title``),
+else the page's ``<title>`` with the site name cut off (dragnet has no labelled
+headline). ``--no-anchors`` learns without any anchor text.
+
+Figures: token-shingle F1 of the body (:mod:`newsstem.evaluation`), pooled over the pages
+of a set and per site; the sites where learned is worse than the fallback by more than
+0.01 and 0.02; titles right (exact after case and punctuation are ignored) where a
+headline is labelled; how pages were extracted (method); learning CPU seconds. Each set
+is also reported by the fixed halves of :func:`corpora.halves` (by site): tune on the
+first, check on the second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repo, when run as a script
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # corpora.py beside this file
+
+from corpora import HALVES, CorpusPage, corpora_root, corpus_names, halves, load_corpus, site_keys
+
+from newsstem import defaults
+from newsstem.evaluation import score_corpus, score_page
+from newsstem.layout.blocks import decompose
+from newsstem.readability.title import clean_title
+from newsstem.text import meaningful_length
+
+MIN_CHARS = defaults.NEWSSTEM_MIN_ARTICLE_CHARS
+_WORD = re.compile(r"\w+")
+
+
+@dataclass
+class Outcome:
+    body: str
+    title: str
+    method: str
+
+
+@dataclass
+class PageResult:
+    page: CorpusPage
+    headline: str | None  # labelled headline, if the corpus has one
+    learned: Outcome
+    fallback: Outcome
+
+
+@dataclass
+class SiteResult:
+    corpus: str
+    site: str
+    half: str
+    pages: list[PageResult] = field(default_factory=list)
+    learn_seconds: float = 0.0
+    learned_pages: int = 0  # pages learned from, summed over the folds
+
+
+def labelled_headline(page: CorpusPage, meta: dict | None) -> str | None:
+    if page.corpus == "fundus" and meta:
+        return meta.get("title")
+    if page.corpus in ("cleanportal", "chaos") and page.gold.strip():
+        return " ".join(page.gold.strip().split("\n\n", 1)[0].split())
+    return None
+
+
+def anchor_text(page: CorpusPage, headline: str | None) -> str:
+    if headline:
+        return headline
+    return clean_title(decompose(page.html).title, [])
+
+
+def exported(body: str, title: str, method: str) -> Outcome:
+    if meaningful_length(body) < MIN_CHARS:
+        return Outcome("", "", method)
+    return Outcome(body, title, method)
+
+
+def _normalized(text: str) -> str:
+    return " ".join(_WORD.findall(text.lower()))
+
+
+def sites_of(
+    root: Path, corpora: list[str], min_pages: int
+) -> list[tuple[str, str, list[CorpusPage], str]]:
+    """(corpus, site, pages, half) of every site with at least ``min_pages`` pages."""
+    found = []
+    for corpus in corpora:
+        pages = load_corpus(root, corpus)
+        half_of = halves(pages)
+        keys = site_keys(pages)
+        by_site: dict[str, list[CorpusPage]] = defaultdict(list)
+        for page in pages:
+            key = keys[page.id]
+            if key != page.id:  # pages without a site are not a layout-learning set
+                by_site[key].append(page)
+        for site, site_pages in sorted(by_site.items()):
+            if len(site_pages) >= min_pages:
+                found.append((corpus, site, site_pages, half_of[site_pages[0].id]))
+    return found
+
+
+def run_site(
+    corpus: str, site: str, pages: list[CorpusPage], half: str, metas: dict, use_anchors: bool,
+    fallback_cache: dict,
+) -> SiteResult:
+    from newsstem.extraction import extract_page
+    from newsstem.layout.learn import TrainingPage, learn
+    from newsstem.layout.patterns import SitePatterns
+
+    result = SiteResult(corpus, site, half)
+    headlines = [labelled_headline(p, metas.get(p.id)) for p in pages]
+    anchors = [(anchor_text(p, h),) if use_anchors else () for p, h in zip(pages, headlines)]
+    training = [TrainingPage(p.url or p.id, p.html, a) for p, a in zip(pages, anchors)]
+
+    def fallback(page: TrainingPage):
+        if page.url not in fallback_cache:
+            fallback_cache[page.url] = extract_page(page.html, page.url)
+        return fallback_cache[page.url]
+
+    for index, page in enumerate(pages):
+        others = training[:index] + training[index + 1 :]
+        started = time.process_time()
+        learned = learn(site, others, fallback=lambda page: fallback(page).body)
+        result.learn_seconds += time.process_time() - started
+        result.learned_pages += len(others)
+        patterns = SitePatterns(learned.pattern_set)
+        by_pattern = extract_page(page.html, training[index].url, patterns, anchors[index])
+        alone = fallback(training[index])
+        result.pages.append(
+            PageResult(
+                page,
+                headlines[index],
+                exported(by_pattern.body, by_pattern.title, by_pattern.method),
+                exported(alone.body, alone.title, alone.method),
+            )
+        )
+    return result
+
+
+def f1(results: list[PageResult], which: Callable[[PageResult], Outcome]) -> float:
+    return score_corpus((which(r).body, r.page.gold) for r in results).f1
+
+
+def learned_of(r: PageResult) -> Outcome:
+    return r.learned
+
+
+def fallback_of(r: PageResult) -> Outcome:
+    return r.fallback
+
+
+def titles_right(results: list[PageResult], which: Callable[[PageResult], Outcome]) -> tuple[int, int]:
+    labelled = [r for r in results if r.headline]
+    right = sum(_normalized(which(r).title) == _normalized(r.headline or "") for r in labelled)
+    return right, len(labelled)
+
+
+def report(sites: list[SiteResult], verbose: bool, worst: int) -> None:
+    by_corpus: dict[str, list[SiteResult]] = defaultdict(list)
+    for site in sites:
+        by_corpus[site.corpus].append(site)
+    print(f"\n{'set':<26}{'sites':>6}{'pages':>6}{'learned':>9}{'fallback':>9}{'diff':>7}"
+          f"{'worse>.01':>10}{'worse>.02':>10}{'min site':>9}{'titles L/F':>14}{'learn s/page':>13}")
+    groups: list[tuple[str, list[SiteResult]]] = []
+    for corpus, corpus_sites in sorted(by_corpus.items()):
+        groups.append((corpus, corpus_sites))
+        for half in HALVES:
+            part = [s for s in corpus_sites if s.half == half]
+            if part and len(corpus_sites) > 1:
+                groups.append((f"  {corpus} {half}", part))
+    groups.append(("all", sites))
+    for name, group in groups:
+        pages = [r for s in group for r in s.pages]
+        learned, fallback = f1(pages, learned_of), f1(pages, fallback_of)
+        diffs = [f1(s.pages, learned_of) - f1(s.pages, fallback_of) for s in group]
+        worse1 = sum(d < -0.01 for d in diffs)
+        worse2 = sum(d < -0.02 for d in diffs)
+        lowest = min(f1(s.pages, learned_of) for s in group)
+        tl, tn = titles_right(pages, learned_of)
+        tf, _ = titles_right(pages, fallback_of)
+        titles = f"{tl}/{tf}/{tn}" if tn else "-"
+        seconds = sum(s.learn_seconds for s in group) / max(1, sum(s.learned_pages for s in group))
+        print(f"{name:<26}{len(group):>6}{len(pages):>6}{learned:>9.3f}{fallback:>9.3f}"
+              f"{learned - fallback:>+7.3f}{worse1:>10}{worse2:>10}{lowest:>9.3f}{titles:>14}"
+              f"{1000 * seconds:>10.2f} ms")
+    pages = [r for s in sites for r in s.pages]
+    best = score_corpus(
+        max(((r.learned.body, r.page.gold), (r.fallback.body, r.page.gold)),
+            key=lambda pair: score_page(*pair).f1)
+        for r in pages
+    )
+    print(f"\nper page the better of the two (the bound of any choice between them): {best.f1:.3f}")
+    methods = Counter(
+        r.learned.method.split(":")[0] if r.learned.method.startswith("pattern:") else r.learned.method
+        for s in sites for r in s.pages
+    )
+    print(f"\nmethods of the learned path: {dict(methods)}")
+    print("\nsites where learned is worse than the fallback by > 0.01:")
+    for site in sorted(sites, key=lambda s: f1(s.pages, learned_of) - f1(s.pages, fallback_of)):
+        learned, fallback = f1(site.pages, learned_of), f1(site.pages, fallback_of)
+        if learned - fallback < -0.01 or verbose:
+            print(f"  {site.corpus:<12}{site.site:<36}{site.half:<9}{len(site.pages):>4} pages"
+                  f"  learned {learned:.3f}  fallback {fallback:.3f}")
+    if worst:
+        print(f"\nthe {worst} pages where learned loses most against the fallback:")
+        rows = []
+        for site in sites:
+            for r in site.pages:
+                a = score_page(r.learned.body, r.page.gold)
+                b = score_page(r.fallback.body, r.page.gold)
+                rows.append((a.f1 - b.f1, site, r, a, b))
+        rows.sort(key=lambda row: row[0])
+        for delta, site, r, a, b in rows[:worst]:
+            print(f"  {delta:+.2f} {site.site:<28} {r.page.id:<40} {r.learned.method:<24}"
+                  f" P/R {a.precision:.2f}/{a.recall:.2f} vs {b.precision:.2f}/{b.recall:.2f}")
+        print(f"\nthe {worst} pages where learned gains most against the fallback:")
+        for delta, site, r, a, b in rows[::-1][:worst]:
+            print(f"  {delta:+.2f} {site.site:<28} {r.page.id:<40} {r.learned.method:<24}"
+                  f" P/R {a.precision:.2f}/{a.recall:.2f} vs {b.precision:.2f}/{b.recall:.2f}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", nargs="*", help="corpora to use (default: all)")
+    parser.add_argument("--min-pages", type=int, default=5, help="least pages of a site")
+    parser.add_argument("--no-anchors", action="store_true", help="learn without anchor texts")
+    parser.add_argument("--site", nargs="*", help="only these sites")
+    parser.add_argument("--worst", type=int, default=0, help="list the N worst pages")
+    parser.add_argument("-v", "--verbose", action="store_true", help="every site")
+    args = parser.parse_args(argv)
+    root = corpora_root()
+    if root is None:
+        print("No corpora found (../shared/corpora or $NEWSSTEM_CORPORA): benchmark skipped.")
+        return 0
+    corpora = args.corpus or corpus_names(root)
+    metas = _metas(root, corpora)
+    fallback_cache: dict = {}
+    results = []
+    started = time.perf_counter()
+    for corpus, site, pages, half in sites_of(root, corpora, args.min_pages):
+        if args.site and site not in args.site:
+            continue
+        results.append(
+            run_site(corpus, site, pages, half, metas, not args.no_anchors, fallback_cache)
+        )
+    if not results:
+        print("no site with enough pages")
+        return 0
+    report(results, args.verbose, args.worst)
+    print(f"\n{time.perf_counter() - started:.0f} s in all")
+    return 0
+
+
+def _metas(root: Path, corpora: list[str]) -> dict[str, dict]:
+    import json
+
+    metas = {}
+    for corpus in corpora:
+        with (root / corpus / "index.jsonl").open(encoding="utf-8") as index:
+            for line in index:
+                if line.strip():
+                    entry = json.loads(line)
+                    if entry.get("meta"):
+                        metas[str(entry["id"])] = entry["meta"]
+    return metas
+
+
+if __name__ == "__main__":
+    sys.exit(main())
