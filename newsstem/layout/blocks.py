@@ -93,7 +93,7 @@ MIN_TOKEN_PAGES = 2
 # A token that sits on its element in fewer than this share of the pages where the
 # element's steadiest other token is found is content, not layout: WordPress's
 # "tag-guns" next to "hentry", a section name ("technology") next to "has-no-ticker".
-MIN_COMPANION_SHARE = 0.5
+MIN_COMPANION_SHARE = 0.75
 
 _ALNUM_WITH_DIGIT = re.compile(r"[A-Za-z0-9]*[0-9][A-Za-z0-9]*")
 _DIGIT_RUN = re.compile(r"[0-9]{2,}")

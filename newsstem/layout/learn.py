@@ -39,14 +39,16 @@ For one site:
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
-from collections import Counter
-from collections.abc import Sequence
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 
-from newsstem.layout.blocks import BlockParser, KeyFilter, PageLayout, stable_tokens
+from newsstem import readability
+from newsstem.layout.blocks import BlockParser, KeyFilter, LayoutBlock, PageLayout, stable_tokens
 from newsstem.layout.cluster import (
     ClusterOptions,
     KeyInterner,
@@ -56,13 +58,15 @@ from newsstem.layout.cluster import (
     layout_weight,
     similarity,
 )
+from newsstem.layout.evidence import TextShingles, shingles
 from newsstem.layout.patterns import (
     FORM_KEY,
-    UNPROVEN_LINK_SHARE,
     LayoutPattern,
     PatternBlock,
     PatternSet,
+    line_form,
 )
+from newsstem.text import meaningful_length
 
 __all__ = ["ClusterOutcome", "LearnOptions", "LearnResult", "TrainingPage", "learn"]
 
@@ -136,16 +140,21 @@ class _Slot:
     texts: dict[int, str] = field(default_factory=dict)  # page -> text
     weights: dict[int, int] = field(default_factory=dict)  # page -> meaningful characters
     own: dict[int, int] = field(default_factory=dict)  # page -> characters outside links
+    # page -> characters outside links that the fallback took as the page's article
+    taken: dict[int, float] = field(default_factory=dict)
 
-    def add(self, page: int, text: str, weight: int, own: int) -> None:
+    def add(self, page: int, block: LayoutBlock, taken: float) -> None:
+        text, weight, own = block.text, block.weight, block.own_weight
         if page in self.texts:  # two blocks of one page aligned here: keep both
             self.texts[page] += "\n" + text
             self.weights[page] += weight
             self.own[page] += own
+            self.taken[page] += taken
         else:
             self.texts[page] = text
             self.weights[page] = weight
             self.own[page] = own
+            self.taken[page] = taken
 
     def mean_weight(self) -> float:
         return sum(self.weights.values()) / len(self.weights) if self.weights else 0.0
@@ -160,7 +169,14 @@ class _ScoredSlot:
     weight: float  # mean meaningful characters where present
     own_weight: float  # the same, outside links
     link_share: float
+    # share of the slot's characters outside links that the fallback took (pooled with
+    # the other slots of its key; None: the fallback found no article on the slot's pages)
+    agreement: float | None = None
     role: str = "none"
+
+    @property
+    def key(self) -> str:
+        return self.slot.key
 
 
 def learn(
@@ -168,10 +184,17 @@ def learn(
     pages: Sequence[TrainingPage],
     options: LearnOptions | None = None,
     parser: BlockParser | None = None,
+    fallback: Fallback | None = None,
 ) -> LearnResult:
-    """Learn the layout patterns of ``site`` from ``pages``."""
+    """Learn the layout patterns of ``site`` from ``pages``.
+
+    ``fallback`` gives the article text a generic extractor finds on a page (default:
+    the readability fallback's body); it is asked once for each page a pattern is
+    learned from.
+    """
     options = options or LearnOptions()
     parser = parser or BlockParser()
+    fallback = fallback or readability_text
     layouts = [parser.decompose(page.html) for page in pages]
     key_filter = KeyFilter(stable_tokens(layouts))
     layouts = [key_filter.apply(layout) for layout in layouts]
@@ -182,12 +205,14 @@ def learn(
     patterns: list[LayoutPattern] = []
     outcomes: list[ClusterOutcome] = []
     for members in clustering.clusters:
+        member_pages = [pages[i] for i in members]
         pattern, reason = _learn_cluster(
             [layouts[i] for i in members],
             [sequences[i] for i in members],
-            [pages[i] for i in members],
+            member_pages,
             intern,
             options,
+            lambda index: fallback(member_pages[index]),
             site_texts if len(members) == 1 else None,
         )
         if pattern is None:
@@ -220,9 +245,7 @@ def learn(
 
 
 def _renamed(pattern: LayoutPattern, new_id: str) -> LayoutPattern:
-    return LayoutPattern(
-        new_id, pattern.score, pattern.pages, pattern.blocks, pattern.sources, pattern.kind
-    )
+    return dataclasses.replace(pattern, id=new_id)
 
 
 def _sequence(layout: PageLayout, intern: KeyInterner) -> KeySequence:
@@ -230,6 +253,14 @@ def _sequence(layout: PageLayout, intern: KeyInterner) -> KeySequence:
         [intern(block.key) for block in layout.blocks],
         [layout_weight(block.weight) for block in layout.blocks],
     )
+
+
+Fallback = Callable[[TrainingPage], str]
+
+
+def readability_text(page: TrainingPage) -> str:
+    """The article text the readability fallback finds on ``page``."""
+    return readability.extract(page.html, url=page.url, body_html=False).body
 
 
 # Pattern sources listed per pattern (the file lists every page once, at the top).
@@ -244,42 +275,232 @@ def _learn_cluster(
     pages: list[TrainingPage],
     intern: KeyInterner,
     options: LearnOptions,
+    fallback: Callable[[int], str],
     site_texts: _SiteTexts | None = None,
 ) -> tuple[LayoutPattern | None, str]:
     size = len(layouts)
     sample = _evenly(range(size), options.sample_pages)
     center = _medoid([sequences[i] for i in sample])
-    slots = _align_pages(layouts, sequences, sample, sample[center], intern)
+    texts = {i: fallback(i) for i in sample}
+    found = [i for i in sample if meaningful_length(texts[i]) >= options.min_main_chars]
+    articles = {i: TextShingles.of(texts[i]) if i in found else None for i in sample}
+    taken = {i: _taken(layouts[i], articles[i]) for i in sample}
+    slots = _align_pages(layouts, sequences, sample, sample[center], intern, taken)
     scored = _score_slots(slots, len(sample), options, site_texts)
     sources = tuple(page.url for page in pages[:SOURCES_PER_PATTERN])
-    cores = _cores(scored, options)
-    biggest = cores[0][0].own_weight if cores else max((s.own_weight for s in scored), default=0)
-    if biggest < options.min_main_chars:
-        reason = f"hub layout: no page has {options.min_main_chars} characters of varying prose"
-        return _pattern(scored, size, sources, "hub"), reason
+    article_share = len(found) / len(sample)
+    # pages whose fallback article is not even half the least article: nothing there
+    empty = [i for i in sample if meaningful_length(texts[i]) < options.min_main_chars / 2]
+    if len(empty) >= (1 - HUB_MAX_ARTICLE_SHARE) * len(sample):
+        cores = _cores(scored, options)
+        biggest = cores[0][0].own_weight if cores else max((s.own_weight for s in scored), default=0)
+        if biggest < options.min_main_chars:
+            reason = f"hub layout: the fallback found no article on {len(empty)} of {len(sample)} pages"
+            return _pattern(scored, size, sources, "hub"), reason
     if size < options.min_pages:
         return None, "a layout of one page"
+    if article_share < MIN_ARTICLE_SHARE:
+        return None, (
+            f"refused: the fallback found an article on {len(found)} of {len(sample)} pages "
+            "only (a mixed layout: the fallback decides page by page)"
+        )
+    _mark_main_by_evidence(scored, options)
+    mains = [s for s in scored if s.role == "main"]
+    if not mains:
+        return None, "refused: no block of the layout holds the fallback's article text"
+    boilerplate = _boilerplate(scored, len(_distinct_articles(sample, articles)), articles)
     by_page = dict(zip(sample, (pages[i] for i in sample)))
+    cores = _cores(mains, options, require_prose=False)
     titles = []
-    for core, _ in cores:
-        core.role = "main"
+    headline_in_body = False
     for core, group in cores:
         title = _title(scored, core, group, by_page, layouts, options)
         if title is not None:
+            headline_in_body |= title.role == "main"  # the fallback took the headline
             title.role = "title"
             titles.append(title)
-    _mark_main(scored, [core for core, _ in cores], options)
     for slot in scored:
         if slot.role == "none" and slot.diff >= options.diff_threshold:
             slot.role = "sub"
     reason = "article layout" if titles else "article layout, no title block found"
     if len(cores) > 1:
         reason += f" ({len(cores)} variants)"
-    return _pattern(scored, size, sources, "article"), reason
+    pattern = _pattern(scored, size, sources, "article", boilerplate)
+    return dataclasses.replace(pattern, headline_in_body=headline_in_body), reason
+
+
+def _taken(layout: PageLayout, article: TextShingles | None) -> list[float]:
+    """Per block of ``layout``, its characters outside links that the fallback took: its
+    own weight × the share of its shingles in the fallback's article. Text already seen
+    in an earlier block of the page is not counted again: a comment quoting the article
+    is not article text."""
+    if article is None:
+        return [0.0] * len(layout.blocks)
+    seen: set[int] = set()
+    taken = []
+    for block in layout.blocks:
+        own = shingles(block.text)
+        if own and block.own_weight:
+            taken.append(block.own_weight * len((own & article.shingles) - seen) / len(own))
+        else:
+            taken.append(0.0)
+        seen |= own
+    return taken
+
+
+def _distinct_articles(
+    sample: list[int], articles: dict[int, TextShingles | None]
+) -> list[int]:
+    """The pages of ``sample`` that are not a copy of an earlier one (the same article
+    under two URLs would make all its lines look repeated)."""
+    distinct: list[int] = []
+    for page in sample:
+        article = articles[page]
+        if article is not None and any(
+            (other := articles[earlier]) is not None
+            and len(article.shingles & other.shingles)
+            >= DUPLICATE_SHARE * min(len(article.shingles), len(other.shingles))
+            for earlier in distinct
+        ):
+            continue
+        distinct.append(page)
+    return distinct
+
+
+# Two pages whose articles share this share of their shingles are one article.
+DUPLICATE_SHARE = 0.8
+
+
+# A cluster where the fallback finds an article on at most this share of the pages (and
+# not even half an article on the others) is a hub layout (index, section, gallery
+# pages): a hub pattern drops its pages unread, so it is learned only where the fallback
+# would have dropped nearly all of them anyway. A layout of short posts, where the
+# fallback's articles are just under the least length, is not one of hubs.
+HUB_MAX_ARTICLE_SHARE = 0.1
+# Below this share of pages with an article, the layout is neither: no pattern.
+MIN_ARTICLE_SHARE = 0.5
+# A varying prose slot is article text when the fallback took at least this share of its
+# characters on the layout's pages.
+MIN_AGREEMENT = 0.5
+
+
+def _mark_main_by_evidence(scored: list[_ScoredSlot], options: LearnOptions) -> None:
+    """Main slots: every slot of a *main key*, a key whose text varies from page to page,
+    reads as prose and was taken by the fallback on the layout's pages.
+
+    The decision is the key's, not each slot's: the slots of one key are one element of
+    the template (the article's paragraphs split by an inserted box, a blockquote seen
+    on two pages only), and the votes of all its pages decide it. Each page where the key
+    has text casts one vote, the share of that text the fallback took: a page whose
+    fallback took a comment thread (a short post, long comments) is outvoted by the
+    pages where it did not. Text a main key repeats on many pages (a promotion line, a
+    share bar) is left out line by line (:func:`_boilerplate`), not by its slot.
+    """
+    votes: dict[str, dict[int, list[float]]] = defaultdict(dict)
+    texts: dict[str, dict[int, list[str]]] = defaultdict(dict)
+    for slot in scored:
+        pages = votes[slot.key]
+        for page, own in slot.slot.own.items():
+            vote = pages.setdefault(page, [0.0, 0.0, 0.0])
+            vote[0] += slot.slot.taken[page]
+            vote[1] += own
+            vote[2] += slot.slot.weights[page]
+            texts[slot.key].setdefault(page, []).append(slot.slot.texts[page])
+    main_keys = set()
+    for key, pages in votes.items():
+        voting = [taken / own for taken, own, _ in pages.values() if own]
+        own = sum(o for _, o, _ in pages.values())
+        total = sum(w for _, _, w in pages.values())
+        if not voting or not total:
+            continue
+        rate = sum(voting) / len(voting)
+        for slot in scored:
+            if slot.key == key:
+                slot.agreement = rate
+        if (
+            rate >= MIN_AGREEMENT
+            and 1 - own / total <= options.max_main_link_share
+            and diff_score(["\n".join(t) for t in texts[key].values()]) >= options.diff_threshold
+        ):
+            main_keys.add(key)
+    for slot in scored:
+        if slot.key in main_keys:
+            slot.role = "main"
+    _mark_edges(scored)
+
+
+def _mark_edges(scored: list[_ScoredSlot]) -> None:
+    """Short main slots before or after all the substantial ones are a dateline or a
+    byline, not a cross-head (cross-heads sit between paragraphs), when their words
+    repeat from page to page ("Posted by", "Updated") or they are mostly a date."""
+    substantial = [
+        i for i, s in enumerate(scored) if s.role == "main" and s.own_weight >= MIN_NEIGHBOUR_CHARS
+    ]
+    if not substantial:
+        return
+    first, last = substantial[0], substantial[-1]
+    for index, slot in enumerate(scored):
+        if slot.role == "main" and not first <= index <= last and (
+            slot.diff < EDGE_MAX_DIFF or _digit_share(slot) >= EDGE_DIGIT_SHARE
+        ):
+            slot.role = "sub"
+
+
+# A main slot shorter than this (meaningful characters outside links) may be a byline or
+# a dateline; a cross-head or a paragraph opening the body is usually new on every page ...
+MIN_NEIGHBOUR_CHARS = 50
+EDGE_MAX_DIFF = 0.95
+# ... and a dateline is mostly digits: "2026年11月1日", "11/01/2026 10:32".
+EDGE_DIGIT_SHARE = 0.4
+
+
+def _digit_share(slot: _ScoredSlot) -> float:
+    text = "".join(slot.slot.texts.values())
+    meaningful = meaningful_length(text)
+    return sum(c.isdigit() for c in text) / meaningful if meaningful else 0.0
+
+
+# A line of the main text is boilerplate when it is on this share of the layout's pages
+# (and on two at least): "Share this:", "Posted in: ... | comments |", a promotion line
+# the site puts in every article.
+BOILERPLATE_SHARE = 0.3
+
+
+def _boilerplate(
+    scored: list[_ScoredSlot], pages: int, articles: dict[int, TextShingles | None]
+) -> tuple[str, ...]:
+    """The lines of the main slots that several pages repeat and that the fallback left
+    out of most of those pages' articles, in the form
+    :func:`~newsstem.layout.patterns.line_form` compares them."""
+    seen: dict[str, set[int]] = defaultdict(set)
+    taken: dict[str, int] = defaultdict(int)
+    for slot in scored:
+        if slot.role != "main":
+            continue
+        for page, text in slot.slot.texts.items():
+            article = articles.get(page)
+            for line in text.split("\n"):
+                form = line_form(line)
+                if form and page not in seen[form]:
+                    seen[form].add(page)
+                    if article is not None and article.share_of(line) >= MIN_AGREEMENT:
+                        taken[form] += 1
+    least = max(2, BOILERPLATE_SHARE * pages)
+    return tuple(
+        sorted(
+            form
+            for form, on in seen.items()
+            if len(on) >= least and taken[form] < MIN_AGREEMENT * len(on)
+        )
+    )
 
 
 def _pattern(
-    scored: list[_ScoredSlot], pages: int, sources: tuple[str, ...], kind: str
+    scored: list[_ScoredSlot],
+    pages: int,
+    sources: tuple[str, ...],
+    kind: str,
+    boilerplate: tuple[str, ...] = (),
 ) -> LayoutPattern:
     # a slot of one page in a cluster of several says little about the layout
     kept = [s for s in scored if s.role != "none" or len(s.slot.texts) > 1 or pages < 4]
@@ -295,7 +516,7 @@ def _pattern(
         )
         for s in kept
     )
-    return LayoutPattern("", round(score, 2), pages, blocks, sources, kind)
+    return LayoutPattern("", round(score, 2), pages, blocks, sources, kind, boilerplate)
 
 
 def _evenly(indices: range, limit: int) -> list[int]:
@@ -326,13 +547,14 @@ def _align_pages(
     sample: list[int],
     center: int,
     intern: KeyInterner,
+    taken: dict[int, list[float]],
 ) -> list[_Slot]:
     """Progressive alignment: the medoid's blocks are the first slots; each other page
     (most similar first) is aligned with the slots, its unmatched blocks become new slots."""
     slots: list[_Slot] = []
-    for block in layouts[center].blocks:
+    for block, chars in zip(layouts[center].blocks, taken[center]):
         slot = _Slot(block.key, intern(block.key))
-        slot.add(center, block.text, block.weight, block.own_weight)
+        slot.add(center, block, chars)
         slots.append(slot)
     others = [i for i in sample if i != center]
     others.sort(key=lambda i: -similarity(sequences[center], sequences[i]))
@@ -346,13 +568,14 @@ def _align_pages(
         next_block, next_slot = 0, 0
         for block_index, slot_index in (*pairs, (len(blocks), len(slots))):
             merged.extend(slots[next_slot:slot_index])
-            for unmatched in blocks[next_block:block_index]:
+            for unmatched, chars in zip(
+                blocks[next_block:block_index], taken[page][next_block:block_index]
+            ):
                 slot = _Slot(unmatched.key, intern(unmatched.key))
-                slot.add(page, unmatched.text, unmatched.weight, unmatched.own_weight)
+                slot.add(page, unmatched, chars)
                 merged.append(slot)
             if slot_index < len(slots):
-                block = blocks[block_index]
-                slots[slot_index].add(page, block.text, block.weight, block.own_weight)
+                slots[slot_index].add(page, blocks[block_index], taken[page][block_index])
                 merged.append(slots[slot_index])
             next_block, next_slot = block_index + 1, slot_index + 1
         slots = merged
@@ -452,10 +675,12 @@ def _is_prose(slot: _ScoredSlot, options: LearnOptions) -> bool:
     )
 
 
-def _cores(scored: list[_ScoredSlot], options: LearnOptions) -> list[tuple[_ScoredSlot, list[int]]]:
+def _cores(
+    scored: list[_ScoredSlot], options: LearnOptions, require_prose: bool = True
+) -> list[tuple[_ScoredSlot, list[int]]]:
     """The article's core slot, and, for pages of the cluster that lack it (a variant of
     the template that puts the article elsewhere), their own core: each with its pages."""
-    candidates = [s for s in scored if _is_prose(s, options)]
+    candidates = [s for s in scored if not require_prose or _is_prose(s, options)]
     uncovered = {page for s in scored for page in s.slot.texts}
     cores: list[tuple[_ScoredSlot, list[int]]] = []
     while uncovered and candidates:
@@ -474,56 +699,6 @@ def _cores(scored: list[_ScoredSlot], options: LearnOptions) -> list[tuple[_Scor
     return cores
 
 
-# A slot seen on one page only is main only if it reads as prose (UNPROVEN_LINK_SHARE) ...
-# ... but a short slot whose text is new on every page (a cross-head opening the body)
-# stays main: bylines and datelines repeat words (names, months, "Updated").
-EDGE_MAX_DIFF = 0.95
-# Main text also takes in the varying prose right next to it (a standfirst, a video
-# caption before the body) down to this many characters: shorter is a byline or a date.
-MIN_NEIGHBOUR_CHARS = 50
-
-
-def _mark_main(scored: list[_ScoredSlot], cores: list[_ScoredSlot], options: LearnOptions) -> None:
-    """Main slots: varying prose inside a core's element (continued paragraphs,
-    cross-heads, fact boxes), and varying prose adjacent to main slots."""
-    core_keys = [core.slot.key for core in cores]
-    several_pages = len({page for s in scored for page in s.slot.texts}) > 1
-
-    def eligible(slot: _ScoredSlot) -> bool:
-        if slot.role != "none" or not _is_prose(slot, options):
-            return False
-        # seen once and a third links: an embed or a reference, not proven prose
-        return not (
-            several_pages
-            and len(slot.slot.texts) == 1
-            and slot.link_share > UNPROVEN_LINK_SHARE
-        )
-
-    for slot in scored:
-        key = slot.slot.key
-        if eligible(slot) and any(key == k or key.startswith(k + "/") for k in core_keys):
-            slot.role = "main"
-
-    def neighbour(slot: _ScoredSlot) -> bool:
-        return eligible(slot) and slot.own_weight >= MIN_NEIGHBOUR_CHARS
-
-    for order in (range(1, len(scored)), range(len(scored) - 2, -1, -1)):
-        for index in order:
-            step = 1 if order.step == 1 else -1
-            if scored[index - step].role == "main" and neighbour(scored[index]):
-                scored[index].role = "main"
-    # Short main slots before or after all the substantial ones are a dateline or a
-    # byline, not a cross-head: cross-heads sit between paragraphs.
-    substantial = [
-        i for i, s in enumerate(scored) if s.role == "main" and s.own_weight >= MIN_NEIGHBOUR_CHARS
-    ]
-    if substantial:
-        first, last = substantial[0], substantial[-1]
-        for index, slot in enumerate(scored):
-            if slot.role == "main" and not first <= index <= last and slot.diff < EDGE_MAX_DIFF:
-                slot.role = "sub"
-
-
 def _title(
     scored: list[_ScoredSlot],
     core: _ScoredSlot,
@@ -540,7 +715,8 @@ def _title(
     for slot in scored:
         present = [p for p in slot.slot.texts if p in members]
         if (
-            slot.role == "none"
+            slot.role in ("none", "main")  # the fallback may take the headline too
+            and slot is not core
             and slot.diff >= options.diff_threshold
             and len(present) >= 0.5 * len(group)
             and 0 < slot.weight <= options.max_title_chars

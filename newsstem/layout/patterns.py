@@ -56,6 +56,7 @@ from typing import Any
 
 from newsstem.layout.blocks import BlockParser, KeyFilter, LayoutBlock, PageLayout
 from newsstem.layout.cluster import KeyInterner, KeySequence, align, layout_weight, layout_weights
+from newsstem.text import meaningful_length
 
 __all__ = [
     "FORMAT",
@@ -66,11 +67,13 @@ __all__ = [
     "LayoutPattern",
     "MatchOptions",
     "NoMatch",
+    "PageBlock",
     "PatternBlock",
     "PatternFileError",
     "PatternLibrary",
     "PatternSet",
     "SitePatterns",
+    "line_form",
     "load_pattern_file",
     "load_patterns_dir",
     "pattern_file_name",
@@ -114,6 +117,11 @@ class LayoutPattern:
     blocks: tuple[PatternBlock, ...]
     sources: tuple[str, ...] = ()
     kind: str = "article"  # one of KINDS: "hub" layouts (index pages) have no main text
+    # lines the main blocks repeat on many pages, left out of the article (line_form)
+    boilerplate: tuple[str, ...] = ()
+    # the article text starts with the headline, as the site's article element holds it
+    # (the fallback took the title block with the article on the learned pages)
+    headline_in_body: bool = False
 
 
 @dataclass(frozen=True)
@@ -172,6 +180,10 @@ def dumps(pattern_set: PatternSet) -> str:
         lines.append(f'      "score": {round(pattern.score, 2)},')
         lines.append(f'      "pages": {pattern.pages},')
         lines.append(f'      "sources": {json.dumps(list(pattern.sources), ensure_ascii=False)},')
+        lines.append(
+            f'      "boilerplate": {json.dumps(list(pattern.boilerplate), ensure_ascii=False)},'
+        )
+        lines.append(f'      "headline_in_body": {json.dumps(pattern.headline_in_body)},')
         lines.append('      "blocks": [')
         for b_index, block in enumerate(pattern.blocks):
             item = {
@@ -305,13 +317,19 @@ class _Validator:
         score = self.number(data, "score", where, float("-inf"), None)
         pages = self.field(data, "pages", int, where)
         sources = self.strings(data.get("sources", []), f"{where}.sources")
+        boilerplate = self.strings(data.get("boilerplate", []), f"{where}.boilerplate")
+        headline_in_body = data.get("headline_in_body", False)
+        if not isinstance(headline_in_body, bool):
+            raise self.fail(f"{where}.headline_in_body", "expected true or false")
         raw_blocks = self.field(data, "blocks", list, where)
         if not raw_blocks:
             raise self.fail(f"{where}.blocks", "a pattern needs at least one block")
         blocks = tuple(self.block(b, f"{where}.blocks[{i}]") for i, b in enumerate(raw_blocks))
         if kind == "article" and not any(b.role == "main" for b in blocks):
             raise self.fail(f"{where}.blocks", "no block has the role 'main'")
-        return LayoutPattern(pattern_id, score, pages, blocks, sources, kind)
+        return LayoutPattern(
+            pattern_id, score, pages, blocks, sources, kind, boilerplate, headline_in_body
+        )
 
     def block(self, data: Any, where: str) -> PatternBlock:
         if not isinstance(data, dict):
@@ -346,6 +364,19 @@ class MatchOptions:
     strict: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class PageBlock:
+    """A block of an extracted page: its key, text (lines separated by "\n") and
+    meaningful characters outside links, and whether the pattern knows it."""
+
+    key: str
+    text: str
+    own_weight: int
+    # the pattern learned this block (aligned with a pattern block, or with its key); a
+    # block of a key the pattern never saw is only a guess from where it sits
+    known: bool
+
+
 @dataclass(frozen=True)
 class Extraction:
     """What a pattern extracted from a page."""
@@ -355,6 +386,10 @@ class Extraction:
     title: str
     main: tuple[str, ...]  # main block texts, in page order (lines separated by "\n")
     sub: tuple[str, ...]
+    # the main blocks with their keys; and prose blocks of keys the pattern never saw
+    # that it did not take (the article may have moved there)
+    main_blocks: tuple[PageBlock, ...] = ()
+    unclaimed: tuple[PageBlock, ...] = ()
 
     @property
     def body(self) -> str:
@@ -364,6 +399,15 @@ class Extraction:
     @property
     def sub_text(self) -> str:
         return "\n\n".join(line for text in self.sub for line in text.split("\n"))
+
+    @property
+    def guessed_weight(self) -> int:
+        """Meaningful characters of the main blocks the pattern did not learn."""
+        return sum(block.own_weight for block in self.main_blocks if not block.known)
+
+    @property
+    def unclaimed_weight(self) -> int:
+        return sum(block.own_weight for block in self.unclaimed)
 
 
 @dataclass(frozen=True)
@@ -391,6 +435,7 @@ class _CompiledPattern:
     main_keys: tuple[str, ...]
     usual: tuple[tuple[int, float], ...]  # (slot, layout weight) of slots most pages have
     required: frozenset[int]  # slots every learned page had (strict mode)
+    boilerplate: frozenset[str]  # line_form of the lines left out of main blocks
     slot_roles: tuple[str, ...] = field(init=False)  # the role of each slot
     # the usual slots, their keys and weights, and the sum of their weights
     usual_slots: tuple[int, ...] = field(init=False)
@@ -490,6 +535,7 @@ class SitePatterns:
                 if b.presence >= USUAL_PRESENCE
             ),
             frozenset(i for i, b in enumerate(pattern.blocks) if b.presence >= 1.0),
+            frozenset(pattern.boilerplate),
         )
 
     def extract(self, html: str | bytes) -> Extraction | HubPage | NoMatch:
@@ -532,18 +578,50 @@ def _extract(
     pairs: Sequence[tuple[int, int]],
     score: float,
 ) -> Extraction:
-    roles = _page_roles(page, ids, compiled, pairs)
+    roles, known = _page_roles(page, ids, compiled, pairs)
     title = ""
-    main: list[str] = []
+    main: list[PageBlock] = []
     sub: list[str] = []
-    for block, role in zip(page.blocks, roles):
+    unclaimed: list[PageBlock] = []
+    boilerplate = compiled.boilerplate
+    for block, role, learned in zip(page.blocks, roles, known):
         if role == "main":
-            main.append(block.text)
+            text = block.text
+            if boilerplate:
+                text = "\n".join(
+                    line for line in text.split("\n") if line_form(line) not in boilerplate
+                )
+                if not text:
+                    continue
+            own = block.own_weight if text == block.text else meaningful_length(text)
+            main.append(PageBlock(block.key, text, own, learned))
         elif role == "sub":
             sub.append(block.text)
         elif role == "title" and not title:
             title = block.text.replace("\n", " ")
-    return Extraction(compiled.pattern.id, score, title or page.title, tuple(main), tuple(sub))
+            if compiled.pattern.headline_in_body:
+                main.append(PageBlock(block.key, block.text, block.own_weight, learned))
+        if (
+            role != "main"
+            and not learned
+            and block.own_weight >= UNCLAIMED_MIN_CHARS
+            and _is_prose(block)
+        ):
+            unclaimed.append(PageBlock(block.key, block.text, block.own_weight, False))
+    return Extraction(
+        compiled.pattern.id,
+        score,
+        title or page.title,
+        tuple(block.text for block in main),
+        tuple(sub),
+        tuple(main),
+        tuple(unclaimed),
+    )
+
+
+# A block of a key the pattern never saw, not taken as main, is worth a second look when
+# it holds this much prose (a paragraph): the article may have moved to a new element.
+UNCLAIMED_MIN_CHARS = 100
 
 
 # A block no other page proves to be article text (seen on one learned page, or on none
@@ -559,18 +637,17 @@ def _page_roles(
     ids: Sequence[int],
     compiled: _CompiledPattern,
     pairs: Sequence[tuple[int, int]],
-) -> list[str]:
-    """The role of every page block.
+) -> tuple[list[str], list[bool]]:
+    """The role of every page block, and whether the pattern learned the block.
 
     1. a block aligned with a pattern block takes its role;
     2. a block with a key the pattern has elsewhere takes the role of the nearest
        pattern block with that key (a second fact box);
-    3. if the page has no main block yet, unseen prose blocks whose key ends like a
-       main key (the same two innermost elements) are main: a variant of the
-       template that wraps the article differently;
-    4. a block the pattern has never seen, inside a main block's element, between main
-       blocks or right next to them, is main if it is prose (a list, a table or a
-       heading of this article only).
+    3. a block of a key the pattern has never seen is main if it is prose and sits
+       inside the element of a main block (a list, a table, a nested container of this
+       article only), or, on a page with no main block yet, if its key ends like a main
+       key (the same two innermost elements: a variant of the template that wraps the
+       article differently). These are guesses: ``known`` is False for them.
     """
     roles_by_key = compiled.roles_by_key
     roles = ["none"] * len(ids)
@@ -592,27 +669,38 @@ def _page_roles(
                 same_key, key=lambda item: (abs(item[0] - previous_slot - 0.5), item[0])
             )
             roles[index] = role
+    known = list(map(roles_by_key.__contains__, ids))
     unseen = [
-        i
-        for i in compress(range(len(ids)), map(not_, map(roles_by_key.__contains__, ids)))
-        if _is_prose(page.blocks[i])
+        i for i in compress(range(len(ids)), map(not_, known)) if _is_prose(page.blocks[i])
     ]
+    if not unseen:
+        return roles, known
+    main_keys = set(compiled.main_keys)
+    main_keys.update(page.blocks[i].key for i, role in enumerate(roles) if role == "main")
     if "main" not in roles:
         tails = {_tail(key) for key in compiled.main_keys}
         for index in unseen:
             tail = _tail(page.blocks[index].key)
             if "=" in tail and tail in tails:
                 roles[index] = "main"
-    mains = [i for i, role in enumerate(roles) if role == "main"]
-    if mains:
-        main_keys = {page.blocks[i].key for i in mains}
-        for index in unseen:
-            key = page.blocks[index].key
-            if mains[0] - 1 <= index <= mains[-1] + 1 and any(
-                key.startswith(main_key + "/") for main_key in main_keys
-            ):
-                roles[index] = "main"
-    return roles
+                main_keys.add(page.blocks[index].key)
+    for index in unseen:
+        key = page.blocks[index].key
+        if any(key.startswith(main_key + "/") for main_key in main_keys):
+            roles[index] = "main"
+    return roles, known
+
+
+def line_form(line: str) -> str:
+    """A line as boilerplate is compared: case, spacing and numbers ignored.
+
+    >>> line_form("  Posted in: NFL Network | 12 comments ")
+    'posted in: nfl network | 0 comments'
+    """
+    return _DIGITS.sub("0", " ".join(line.lower().split()))
+
+
+_DIGITS = re.compile(r"[0-9]+")
 
 
 def _is_prose(block: LayoutBlock) -> bool:
