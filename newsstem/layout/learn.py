@@ -316,7 +316,8 @@ def _learn_cluster(
     for core, group in cores:
         title = _title(scored, core, group, by_page, layouts, options)
         if title is not None:
-            headline_in_body |= title.role == "main"  # the fallback took the headline
+            # the fallback took the headline with the article
+            headline_in_body |= (title.agreement or 0.0) >= MIN_AGREEMENT
             title.role = "title"
             titles.append(title)
     for slot in scored:
@@ -426,38 +427,6 @@ def _mark_main_by_evidence(scored: list[_ScoredSlot], options: LearnOptions) -> 
     for slot in scored:
         if slot.key in main_keys:
             slot.role = "main"
-    _mark_edges(scored)
-
-
-def _mark_edges(scored: list[_ScoredSlot]) -> None:
-    """Short main slots before or after all the substantial ones are a dateline or a
-    byline, not a cross-head (cross-heads sit between paragraphs), when their words
-    repeat from page to page ("Posted by", "Updated") or they are mostly a date."""
-    substantial = [
-        i for i, s in enumerate(scored) if s.role == "main" and s.own_weight >= MIN_NEIGHBOUR_CHARS
-    ]
-    if not substantial:
-        return
-    first, last = substantial[0], substantial[-1]
-    for index, slot in enumerate(scored):
-        if slot.role == "main" and not first <= index <= last and (
-            slot.diff < EDGE_MAX_DIFF or _digit_share(slot) >= EDGE_DIGIT_SHARE
-        ):
-            slot.role = "sub"
-
-
-# A main slot shorter than this (meaningful characters outside links) may be a byline or
-# a dateline; a cross-head or a paragraph opening the body is usually new on every page ...
-MIN_NEIGHBOUR_CHARS = 50
-EDGE_MAX_DIFF = 0.95
-# ... and a dateline is mostly digits: "2026年11月1日", "11/01/2026 10:32".
-EDGE_DIGIT_SHARE = 0.4
-
-
-def _digit_share(slot: _ScoredSlot) -> float:
-    text = "".join(slot.slot.texts.values())
-    meaningful = meaningful_length(text)
-    return sum(c.isdigit() for c in text) / meaningful if meaningful else 0.0
 
 
 # A line of the main text is boilerplate when it is on this share of the layout's pages

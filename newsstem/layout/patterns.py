@@ -583,16 +583,12 @@ def _extract(
     main: list[PageBlock] = []
     sub: list[str] = []
     unclaimed: list[PageBlock] = []
-    boilerplate = compiled.boilerplate
+    said = set(compiled.boilerplate)  # lines left out: boilerplate, and lines said before
     for block, role, learned in zip(page.blocks, roles, known):
         if role == "main":
-            text = block.text
-            if boilerplate:
-                text = "\n".join(
-                    line for line in text.split("\n") if line_form(line) not in boilerplate
-                )
-                if not text:
-                    continue
+            text = _new_lines(block.text, said)
+            if not text:
+                continue
             own = block.own_weight if text == block.text else meaningful_length(text)
             main.append(PageBlock(block.key, text, own, learned))
         elif role == "sub":
@@ -684,11 +680,32 @@ def _page_roles(
             if "=" in tail and tail in tails:
                 roles[index] = "main"
                 main_keys.add(page.blocks[index].key)
+    parents = {main_key.rsplit("/", 1)[0] for main_key in main_keys}
     for index in unseen:
         key = page.blocks[index].key
-        if any(key.startswith(main_key + "/") for main_key in main_keys):
+        if key in parents or any(key.startswith(main_key + "/") for main_key in main_keys):
             roles[index] = "main"
     return roles, known
+
+
+def _new_lines(text: str, said: set[str]) -> str:
+    """The lines of ``text`` not in ``said`` (by :func:`line_form`); ``said`` learns the
+    lines long enough to be a sentence, so a caption repeated for every slide of a
+    gallery is read once."""
+    kept = []
+    for line in text.split("\n"):
+        form = line_form(line)
+        if form in said:
+            continue
+        if len(form) >= MIN_REPEATED_LINE:
+            said.add(form)
+        kept.append(line)
+    return "\n".join(kept)
+
+
+# A line at least this long (in characters) is said once in an article: shorter ones
+# ("Q:", "Photo:", a refrain) may repeat.
+MIN_REPEATED_LINE = 15
 
 
 def line_form(line: str) -> str:

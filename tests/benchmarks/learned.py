@@ -248,6 +248,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-pages", type=int, default=5, help="least pages of a site")
     parser.add_argument("--no-anchors", action="store_true", help="learn without anchor texts")
     parser.add_argument("--site", nargs="*", help="only these sites")
+    parser.add_argument("--half", choices=HALVES, help="only the sites of this half")
     parser.add_argument("--worst", type=int, default=0, help="list the N worst pages")
     parser.add_argument("-v", "--verbose", action="store_true", help="every site")
     args = parser.parse_args(argv)
@@ -261,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     started = time.perf_counter()
     for corpus, site, pages, half in sites_of(root, corpora, args.min_pages):
-        if args.site and site not in args.site:
+        if args.site and site not in args.site or args.half and half != args.half:
             continue
         results.append(
             run_site(corpus, site, pages, half, metas, not args.no_anchors, fallback_cache)

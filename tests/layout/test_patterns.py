@@ -219,9 +219,10 @@ def test_japanese_pages_are_learned_and_extracted():
     result = SitePatterns(pattern_set).extract(new_page)
     assert isinstance(result, Extraction)
     assert f'<h1 class="midashi">{result.title}</h1>' in new_page
-    # the fallback's articles of this site start with the headline: so does the pattern's
+    # the fallback's articles of this site start with the headline and the date line:
+    # so do the pattern's
     assert pattern.headline_in_body
-    headline, *paragraphs = result.body.split("\n\n")
-    assert headline == result.title
+    headline, date, *paragraphs = result.body.split("\n\n")
+    assert headline == result.title and date == "2026年11月9日"
     assert len(paragraphs) == 6 and all(f"<p>{p}</p>" in new_page for p in paragraphs)
     assert "関連記事" not in result.body and "Copyright" not in result.body
