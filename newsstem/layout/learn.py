@@ -304,10 +304,14 @@ def _learn_cluster(
             f"refused: the fallback found an article on {len(found)} of {len(sample)} pages "
             "only (a mixed layout: the fallback decides page by page)"
         )
-    _mark_main_by_evidence(scored, options)
+    votes = _KeyVotes.of(scored, set(found), options)
+    _mark_main_by_evidence(scored, votes)
     mains = [s for s in scored if s.role == "main"]
     if not mains:
         return None, "refused: no block of the layout holds the fallback's article text"
+    check = _self_check(scored, votes, articles)
+    if not check.passed:
+        return None, f"refused by the self-check: read leave-one-out, it {check}"
     boilerplate = _boilerplate(scored, len(_distinct_articles(sample, articles)), articles)
     by_page = dict(zip(sample, (pages[i] for i in sample)))
     cores = _cores(mains, options, require_prose=False)
@@ -326,6 +330,7 @@ def _learn_cluster(
     reason = "article layout" if titles else "article layout, no title block found"
     if len(cores) > 1:
         reason += f" ({len(cores)} variants)"
+    reason += f"; self-check: {check}"
     pattern = _pattern(scored, size, sources, "article", boilerplate)
     return dataclasses.replace(pattern, headline_in_body=headline_in_body), reason
 
@@ -385,7 +390,58 @@ MIN_ARTICLE_SHARE = 0.5
 MIN_AGREEMENT = 0.5
 
 
-def _mark_main_by_evidence(scored: list[_ScoredSlot], options: LearnOptions) -> None:
+@dataclass
+class _KeyVotes:
+    """The fallback's votes on the keys of a layout: per key, per page where the key has
+    text, the share of that text the fallback took as the page's article; and which keys
+    could be article text at all (their text varies and reads as prose)."""
+
+    votes: dict[str, dict[int, float]]
+    eligible: set[str]
+
+    @classmethod
+    def of(
+        cls, scored: list[_ScoredSlot], voters: set[int], options: LearnOptions
+    ) -> _KeyVotes:
+        """The votes of the pages of ``voters`` (those where the fallback found an
+        article: the others have no opinion)."""
+        counts: dict[str, dict[int, list[float]]] = defaultdict(dict)
+        texts: dict[str, dict[int, list[str]]] = defaultdict(dict)
+        for slot in scored:
+            pages = counts[slot.key]
+            for page, own in slot.slot.own.items():
+                texts[slot.key].setdefault(page, []).append(slot.slot.texts[page])
+                if page not in voters:
+                    continue
+                count = pages.setdefault(page, [0.0, 0.0, 0.0])
+                count[0] += slot.slot.taken[page]
+                count[1] += own
+                count[2] += slot.slot.weights[page]
+        votes: dict[str, dict[int, float]] = {}
+        eligible = set()
+        for key, pages in counts.items():
+            votes[key] = {page: t / o for page, (t, o, _) in pages.items() if o}
+            own = sum(o for _, o, _ in pages.values())
+            total = sum(w for _, _, w in pages.values())
+            if (
+                total
+                and 1 - own / total <= options.max_main_link_share
+                and diff_score(["\n".join(t) for t in texts[key].values()])
+                >= options.diff_threshold
+            ):
+                eligible.add(key)
+        return cls(votes, eligible)
+
+    def rate(self, key: str, without: int | None = None) -> float:
+        """The mean vote of the pages on ``key`` (leaving out page ``without``)."""
+        votes = [v for page, v in self.votes.get(key, {}).items() if page != without]
+        return sum(votes) / len(votes) if votes else 0.0
+
+    def main_keys(self, without: int | None = None) -> set[str]:
+        return {key for key in self.eligible if self.rate(key, without) >= MIN_AGREEMENT}
+
+
+def _mark_main_by_evidence(scored: list[_ScoredSlot], votes: _KeyVotes) -> None:
     """Main slots: every slot of a *main key*, a key whose text varies from page to page,
     reads as prose and was taken by the fallback on the layout's pages.
 
@@ -397,36 +453,64 @@ def _mark_main_by_evidence(scored: list[_ScoredSlot], options: LearnOptions) -> 
     pages where it did not. Text a main key repeats on many pages (a promotion line, a
     share bar) is left out line by line (:func:`_boilerplate`), not by its slot.
     """
-    votes: dict[str, dict[int, list[float]]] = defaultdict(dict)
-    texts: dict[str, dict[int, list[str]]] = defaultdict(dict)
+    main_keys = votes.main_keys()
     for slot in scored:
-        pages = votes[slot.key]
-        for page, own in slot.slot.own.items():
-            vote = pages.setdefault(page, [0.0, 0.0, 0.0])
-            vote[0] += slot.slot.taken[page]
-            vote[1] += own
-            vote[2] += slot.slot.weights[page]
-            texts[slot.key].setdefault(page, []).append(slot.slot.texts[page])
-    main_keys = set()
-    for key, pages in votes.items():
-        voting = [taken / own for taken, own, _ in pages.values() if own]
-        own = sum(o for _, o, _ in pages.values())
-        total = sum(w for _, _, w in pages.values())
-        if not voting or not total:
-            continue
-        rate = sum(voting) / len(voting)
-        for slot in scored:
-            if slot.key == key:
-                slot.agreement = rate
-        if (
-            rate >= MIN_AGREEMENT
-            and 1 - own / total <= options.max_main_link_share
-            and diff_score(["\n".join(t) for t in texts[key].values()]) >= options.diff_threshold
-        ):
-            main_keys.add(key)
-    for slot in scored:
+        slot.agreement = votes.rate(slot.key)
         if slot.key in main_keys:
             slot.role = "main"
+
+
+@dataclass(frozen=True)
+class SelfCheck:
+    """How a layout's pattern reads its own pages, each with the keys the other pages
+    voted for (leave-one-out), against the fallback's article of that page."""
+
+    pages: int  # pages where the fallback found an article
+    agreeing: int  # ... where the pattern's text agrees with it (shingle F1 >= 0.5)
+    mean_f1: float
+
+    @property
+    def passed(self) -> bool:
+        return self.pages == 0 or self.agreeing >= SELF_CHECK_MIN_SHARE * self.pages
+
+    def __str__(self) -> str:
+        return (
+            f"agrees with the fallback on {self.agreeing} of {self.pages} pages "
+            f"(mean F1 {self.mean_f1:.2f})"
+        )
+
+
+# A pattern is written when, read leave-one-out, its text agrees with the fallback's
+# article on at least this share of its pages: below, the layout's article is not where
+# its keys say (a template that varies more than its keys show), and nothing tells
+# which of the two is right on the other pages: the fallback alone is the safer choice.
+SELF_CHECK_MIN_SHARE = 0.5
+# A page's pattern text agrees with the fallback when their shingle F1 reaches this.
+SELF_CHECK_AGREEMENT = 0.5
+
+
+def _self_check(
+    scored: list[_ScoredSlot], votes: _KeyVotes, articles: dict[int, TextShingles | None]
+) -> SelfCheck:
+    scores = []
+    for page, article in articles.items():
+        if article is None:
+            continue
+        keys = votes.main_keys(without=page)
+        text = "\n".join(
+            slot.slot.texts[page]
+            for slot in scored
+            if slot.key in keys and page in slot.slot.texts
+        )
+        scores.append(_shingle_f1(TextShingles.of(text), article))
+    agreeing = sum(score >= SELF_CHECK_AGREEMENT for score in scores)
+    mean = sum(scores) / len(scores) if scores else 0.0
+    return SelfCheck(len(scores), agreeing, mean)
+
+
+def _shingle_f1(a: TextShingles, b: TextShingles) -> float:
+    common = len(a.shingles & b.shingles)
+    return 2 * common / (len(a.shingles) + len(b.shingles)) if common else 0.0
 
 
 # A line of the main text is boilerplate when it is on this share of the layout's pages

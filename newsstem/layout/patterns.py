@@ -386,7 +386,7 @@ class Extraction:
     title: str
     main: tuple[str, ...]  # main block texts, in page order (lines separated by "\n")
     sub: tuple[str, ...]
-    # the main blocks with their keys; and prose blocks of keys the pattern never saw
+    # the main blocks with their keys; and the prose blocks of keys the pattern never saw
     # that it did not take (the article may have moved there)
     main_blocks: tuple[PageBlock, ...] = ()
     unclaimed: tuple[PageBlock, ...] = ()
@@ -407,7 +407,11 @@ class Extraction:
 
     @property
     def unclaimed_weight(self) -> int:
-        return sum(block.own_weight for block in self.unclaimed)
+        """Meaningful characters of the unclaimed blocks that hold a paragraph or more."""
+        return sum(
+            block.own_weight for block in self.unclaimed
+            if block.own_weight >= UNCLAIMED_MIN_CHARS
+        )
 
 
 @dataclass(frozen=True)
@@ -597,12 +601,7 @@ def _extract(
             title = block.text.replace("\n", " ")
             if compiled.pattern.headline_in_body:
                 main.append(PageBlock(block.key, block.text, block.own_weight, learned))
-        if (
-            role != "main"
-            and not learned
-            and block.own_weight >= UNCLAIMED_MIN_CHARS
-            and _is_prose(block)
-        ):
+        if role != "main" and not learned and block.own_weight and _is_prose(block):
             unclaimed.append(PageBlock(block.key, block.text, block.own_weight, False))
     return Extraction(
         compiled.pattern.id,
