@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from newsstem import defaults, readability
 from newsstem.layout.evidence import TextShingles
-from newsstem.layout.patterns import Extraction, HubPage, PageBlock, SitePatterns
+from newsstem.layout.patterns import Extraction, HubPage, SitePatterns
 from newsstem.text import meaningful_length
 
 __all__ = ["PageExtraction", "extract_page"]
@@ -94,12 +94,20 @@ def extract_page(
             )
         fallback = readability.extract(html, url=url, body_html=body_html)
         article = TextShingles.of(fallback.body)
-        kept = _in_page_order(
-            [b for b in main if b.known or article.share_of(b.text) >= GUARD_AGREEMENT]
-            + [b for b in matched.unclaimed if article.share_of(b.text) >= GUARD_AGREEMENT],
-            main + matched.unclaimed,
-        )
-        body = "\n\n".join(line for block in kept for line in block.text.split("\n"))
+        kept = [
+            (index, block.text)
+            for index, block in enumerate(main)
+            if block.known or article.share_of(block.text) >= GUARD_AGREEMENT
+        ]
+        confirmed = [
+            (index, block.text)
+            for index, block in enumerate(matched.unclaimed, len(main))
+            if article.share_of(block.text) >= GUARD_AGREEMENT
+        ]
+        if confirmed:  # in page order, main and unclaimed blocks alike
+            order = matched.page_order()
+            kept = sorted(kept + confirmed, key=lambda item: order[item[0]])
+        body = "\n\n".join(line for _, text in kept for line in text.split("\n"))
         if meaningful_length(body) >= min_chars:
             return PageExtraction(
                 matched.title, body, method, sub=matched.sub_text,
@@ -121,8 +129,3 @@ def extract_page(
 GUARD_SHARE = 0.25
 # ... and such a block is kept when the fallback's article holds this share of its text.
 GUARD_AGREEMENT = 0.5
-
-
-def _in_page_order(blocks: list[PageBlock], order: Sequence[PageBlock]) -> list[PageBlock]:
-    position = {id(block): index for index, block in enumerate(order)}
-    return sorted(blocks, key=lambda block: position[id(block)])

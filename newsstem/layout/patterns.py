@@ -389,7 +389,9 @@ class Extraction:
     # the main blocks with their keys; and the prose blocks of keys the pattern never saw
     # that it did not take (the article may have moved there)
     main_blocks: tuple[PageBlock, ...] = ()
-    unclaimed: tuple[PageBlock, ...] = ()
+    unclaimed: tuple[LayoutBlock, ...] = ()
+    # the places on the page of the main blocks, then of the unclaimed ones
+    positions: tuple[int, ...] = ()
 
     @property
     def body(self) -> str:
@@ -399,6 +401,10 @@ class Extraction:
     @property
     def sub_text(self) -> str:
         return "\n\n".join(line for text in self.sub for line in text.split("\n"))
+
+    def page_order(self) -> tuple[int, ...]:
+        """The place on the page of each block of ``main_blocks + unclaimed``."""
+        return self.positions
 
     @property
     def guessed_weight(self) -> int:
@@ -586,23 +592,29 @@ def _extract(
     title = ""
     main: list[PageBlock] = []
     sub: list[str] = []
-    unclaimed: list[PageBlock] = []
-    said = set(compiled.boilerplate)  # lines left out: boilerplate, and lines said before
-    for block, role, learned in zip(page.blocks, roles, known):
+    unclaimed: list[LayoutBlock] = []
+    main_at: list[int] = []
+    unclaimed_at: list[int] = []
+    said: set[str] = set()  # the sentences of the main text so far
+    boilerplate = compiled.boilerplate
+    for position, (block, role, learned) in enumerate(zip(page.blocks, roles, known)):
         if role == "main":
-            text = _new_lines(block.text, said)
+            text = _new_lines(block.text, said, boilerplate)
             if not text:
                 continue
             own = block.own_weight if text == block.text else meaningful_length(text)
             main.append(PageBlock(block.key, text, own, learned))
+            main_at.append(position)
         elif role == "sub":
             sub.append(block.text)
         elif role == "title" and not title:
             title = block.text.replace("\n", " ")
             if compiled.pattern.headline_in_body:
                 main.append(PageBlock(block.key, block.text, block.own_weight, learned))
-        if role != "main" and not learned and block.own_weight and _is_prose(block):
-            unclaimed.append(PageBlock(block.key, block.text, block.own_weight, False))
+                main_at.append(position)
+        if not learned and role != "main" and block.own_weight and _is_prose(block):
+            unclaimed.append(block)
+            unclaimed_at.append(position)
     return Extraction(
         compiled.pattern.id,
         score,
@@ -611,6 +623,7 @@ def _extract(
         tuple(sub),
         tuple(main),
         tuple(unclaimed),
+        (*main_at, *unclaimed_at),
     )
 
 
@@ -687,19 +700,18 @@ def _page_roles(
     return roles, known
 
 
-def _new_lines(text: str, said: set[str]) -> str:
-    """The lines of ``text`` not in ``said`` (by :func:`line_form`); ``said`` learns the
-    lines long enough to be a sentence, so a caption repeated for every slide of a
-    gallery is read once."""
+def _new_lines(text: str, said: set[str], boilerplate: frozenset[str]) -> str:
+    """The lines of ``text`` that are not boilerplate (by :func:`line_form`) and not
+    said before (in ``said``, which learns the lines long enough to be a sentence: a
+    caption repeated for every slide of a gallery is read once)."""
     kept = []
     for line in text.split("\n"):
-        form = line_form(line)
-        if form in said:
+        if line in said or boilerplate and line_form(line) in boilerplate:
             continue
-        if len(form) >= MIN_REPEATED_LINE:
-            said.add(form)
+        if len(line) >= MIN_REPEATED_LINE:
+            said.add(line)
         kept.append(line)
-    return "\n".join(kept)
+    return "\n".join(kept) if len(kept) > 1 else kept[0] if kept else ""
 
 
 # A line at least this long (in characters) is said once in an article: shorter ones
