@@ -24,7 +24,16 @@ NEWSSTEM_MAX_ANCHOR_TEXTS = 20
 # short paragraph of Japanese; index pages that slip through readability rarely
 # keep that much unlinked text.
 NEWSSTEM_MIN_ARTICLE_CHARS = 200
-# Export the cleaned article HTML as ``body_html`` (null when off).
+# What an article's ``body`` holds: "text" (paragraphs separated by a blank line),
+# "markdown" (the same paragraphs with headings, lists, quotes and tables marked up:
+# what RAG and LLM pipelines read) or "html" (the cleaned article HTML). ``length``
+# counts the text in every format.
+NEWSSTEM_BODY_FORMAT = "text"
+# In Markdown bodies, write links as [text](url); off: their text only (readability
+# path; a learned layout keeps no link targets).
+NEWSSTEM_BODY_LINKS = False
+# Also export the cleaned article HTML as ``body_html`` (null when off), whatever
+# NEWSSTEM_BODY_FORMAT is (for pattern articles: the body's paragraphs as <p> elements).
 NEWSSTEM_BODY_HTML = False
 
 # Layout patterns (issue 4) ---------------------------------------------------------
