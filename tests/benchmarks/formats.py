@@ -11,7 +11,7 @@ the project's token-shingle F1, on the whole corpus and on its tuning and held-o
 the text body are counted.
 
 If markdownify is installed, it converts the same cleaned HTML side by side; its Markdown
-is read back to text through python-markdown (tables on) and
+is read back to text through markdown-it-py (CommonMark, tables on) and
 :func:`newsstem.readability.render.html_text`, and both converters are timed in the same
 loop (a ratio, never an absolute figure). Without the shared corpora the script prints
 a message and exits 0.
@@ -37,11 +37,11 @@ from newsstem.readability.render import html_text
 
 def markdownify_text(body_html: str) -> tuple[str, str]:
     """The text markdownify's Markdown of the cleaned HTML reads back to, and the Markdown."""
-    import markdown
+    from markdown_it import MarkdownIt
     from markdownify import markdownify
 
     converted = markdownify(body_html, heading_style="ATX")
-    return html_text(markdown.markdown(converted, extensions=["tables"])), converted
+    return html_text(MarkdownIt("commonmark").enable("table").render(converted)), converted
 
 
 def run_corpus(name: str, pages: list[CorpusPage], peer: bool) -> None:
@@ -98,10 +98,10 @@ def main(argv: list[str] | None = None) -> int:
     peer = not args.no_peer
     if peer:
         try:
-            import markdown  # noqa: F401
+            import markdown_it  # noqa: F401
             import markdownify  # noqa: F401
         except ImportError:
-            print("markdownify or markdown not installed: newsstem only.")
+            print("markdownify or markdown-it-py not installed: newsstem only.")
             peer = False
     for name in wanted:
         run_corpus(name, load_corpus(root, name), peer)
