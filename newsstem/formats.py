@@ -11,15 +11,16 @@
 Markdown is rendered here, by a walk of the cleaned article tree that cuts paragraphs
 exactly where :func:`newsstem.readability.render.element_text` cuts them, so the
 Markdown of a body holds the words of its text body, paragraph for paragraph:
-``markdown_text(html_to_markdown(h)) == html_text(h)``. General converters
-(markdownify, html2text, html-to-markdown) were not used: they re-parse the HTML with
-their own rules, so their paragraphs and whitespace differ from the text body's
-(markdownify joins ``<br>`` lines, keeps layout tables as Markdown tables of whole
-paragraphs and spaces CJK runs differently), html2text is GPL, and none knows the
-layout-pattern path, whose body is text blocks keyed by their element
-(:func:`blocks_to_markdown`).
+``markdown_text(html_to_markdown(h)) == html_text(h)``. General converters were not
+used: they re-parse the HTML with rules of their own, so their paragraphs differ from
+the text body's. markdownify, on the same cleaned HTML and read back to text, lost text
+on messy pages (F1 0.774 against 0.894 on cleaneval-dev: it keeps layout tables as
+Markdown tables of whole paragraphs and joins ``<br>`` lines) and ran 4-10x slower
+(``tests/benchmarks/formats.py``); html2text is GPL; and none knows the layout-pattern
+path, whose body is text blocks keyed by their element (:func:`blocks_to_markdown`).
 
-    >>> markdown = html_to_markdown("<h2>Rates</h2><p>Up <b>again</b>.</p><ul><li>one</li><li>two</li></ul>")
+    >>> markdown = html_to_markdown(
+    ...     "<h2>Rates</h2><p>Up <b>again</b>.</p><ul><li>one</li><li>two</li></ul>")
     >>> print(markdown)
     ## Rates
     <BLANKLINE>
@@ -410,7 +411,8 @@ def html_to_markdown(html: str, *, links: bool = False) -> str:
     | City | Pop. |
     | --- | --- |
     | Oslo | 709,037 |
-    >>> print(html_to_markdown("<ol start='3'><li>three<ul><li>sub</li></ul></li><li>four</li></ol>"))
+    >>> print(html_to_markdown(
+    ...     "<ol start='3'><li>three<ul><li>sub</li></ul></li><li>four</li></ol>"))
     3. three
        - sub
     4. four
@@ -495,7 +497,8 @@ def markdown_text(markdown: str) -> str:
     Gives the text body of the same article (paragraphs separated by one blank line):
     table rows are their cells separated by spaces, code blocks their non-blank lines.
 
-    >>> markdown_text("## A \\\\*star\\\\*\\n\\n> - [x](https://e.org) y\\n\\n| a | b \\\\| c |\\n| --- | --- |")
+    >>> markdown_text("## A \\\\*star\\\\*\\n\\n> - [x](https://e.org) y"
+    ...               "\\n\\n| a | b \\\\| c |\\n| --- | --- |")
     'A *star*\\n\\nx y\\n\\na b | c'
     """
     paragraphs: list[str] = []

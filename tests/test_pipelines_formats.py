@@ -6,6 +6,10 @@ and a table; sources in tests/fixtures/SOURCES.md) from a server on 127.0.0.1.
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,7 +22,7 @@ from newsstem.pipelines import ExtractionPipeline
 from newsstem.readability import extract
 from newsstem.readability.render import html_text
 from newsstem.text import meaningful_length
-from support.crawl import run_crawl
+from support.crawl import REPO, run_crawl
 from support.httpserver import FixtureSite
 
 FORMATS = Path(__file__).parent / "fixtures" / "formats"
@@ -71,6 +75,23 @@ def test_an_html_crawl_exports_the_cleaned_html_as_body_and_body_html_stays_its_
     for name, article in articles.items():
         assert article["body"].startswith("<") and article["body"] == article["body_html"]
         assert html_text(article["body"]) == text_body(name)
+
+
+def test_scrapy_extract_exports_the_same_markdown_as_the_crawl(tmp_path, formats_site):
+    archive = tmp_path / "crawl.warc.gz"
+    crawled = crawl(tmp_path, formats_site, NEWSSTEM_BODY_FORMAT="markdown",
+                    NEWSSTEM_ARCHIVE=archive)
+    output = tmp_path / "extracted.jsonl"
+    command = [sys.executable, "-m", "scrapy", "extract", "--input", str(archive),
+               "-O", str(output), "-s", "NEWSSTEM_BODY_FORMAT=markdown",
+               "-s", "LOG_LEVEL=WARNING"]
+    proc = subprocess.run(command, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    extracted = [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines()]
+    assert {item["url"].rsplit("/", 1)[-1]: item["body"] for item in extracted} == {
+        name: article["body"] for name, article in crawled.items()
+    }
 
 
 def test_a_bad_format_stops_the_crawl_before_any_request(tmp_path, formats_site):
