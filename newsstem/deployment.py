@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from scrapy.exceptions import UsageError
 
 from newsstem import defaults
+from newsstem.formats import BODY_FORMATS
 from newsstem.layout.patterns import PatternFileError, PatternSet, loads
 
 if TYPE_CHECKING:
@@ -112,6 +113,8 @@ _READERS = {
     int: ("getint", "a whole number"),
     float: ("getfloat", "a number"),
 }
+# Settings that take one of a few words.
+_CHOICES = {"NEWSSTEM_BODY_FORMAT": BODY_FORMATS}
 
 
 def check_setting_types(settings: BaseSettings) -> None:
@@ -127,7 +130,15 @@ def check_setting_types(settings: BaseSettings) -> None:
     Traceback (most recent call last):
     ...
     scrapy.exceptions.UsageError: NEWSSTEM_MIN_ARTICLE_CHARS must be a whole number, not 'many'
+    >>> check_setting_types(Settings({"NEWSSTEM_BODY_FORMAT": "pdf"}))
+    Traceback (most recent call last):
+    ...
+    scrapy.exceptions.UsageError: NEWSSTEM_BODY_FORMAT must be one of text, markdown, html, not 'pdf'
     """
+    for name, choices in _CHOICES.items():
+        value = settings.get(name, getattr(defaults, name))
+        if value not in choices:
+            raise UsageError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
     for name in sorted(vars(defaults)):
         default = getattr(defaults, name)
         reader = _READERS.get(type(default))

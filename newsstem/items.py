@@ -62,6 +62,10 @@ class Article:
     # The page the article came from, for the pipelines after extraction (its
     # HTML): not a field, never exported; MetadataPipeline lets go of it.
     page: InitVar[Page | None] = None
+    # The body as plain text when ``body`` is Markdown or HTML (NEWSSTEM_BODY_FORMAT),
+    # for the pipelines after extraction: not a field, never exported.
+    text: InitVar[str | None] = None
 
-    def __post_init__(self, page: Page | None) -> None:
+    def __post_init__(self, page: Page | None, text: str | None) -> None:
         self.source: Page | None = page
+        self.text: str = self.body if text is None else text

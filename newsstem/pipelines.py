@@ -11,6 +11,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 
 from newsstem import defaults, readability
 from newsstem.deployment import bundled_pattern_sets
+from newsstem.formats import blocks_to_markdown, html_to_markdown
 from newsstem.items import Article, Page
 from newsstem.layout.patterns import (
     Extraction,
@@ -54,11 +55,15 @@ class ExtractionPipeline:
         min_chars: int,
         keep_body_html: bool,
         patterns: PatternLibrary | None = None,
+        body_format: str = defaults.NEWSSTEM_BODY_FORMAT,
+        body_links: bool = defaults.NEWSSTEM_BODY_LINKS,
     ) -> None:
         self.stats = stats
         self.min_chars = min_chars
         self.keep_body_html = keep_body_html
         self.patterns = patterns or PatternLibrary({})
+        self.body_format = body_format
+        self.body_links = body_links
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExtractionPipeline:
@@ -68,6 +73,8 @@ class ExtractionPipeline:
             settings.getint("NEWSSTEM_MIN_ARTICLE_CHARS", defaults.NEWSSTEM_MIN_ARTICLE_CHARS),
             settings.getbool("NEWSSTEM_BODY_HTML", defaults.NEWSSTEM_BODY_HTML),
             load_patterns(settings),
+            settings.get("NEWSSTEM_BODY_FORMAT", defaults.NEWSSTEM_BODY_FORMAT),
+            settings.getbool("NEWSSTEM_BODY_LINKS", defaults.NEWSSTEM_BODY_LINKS),
         )
 
     def process_item(self, item: object) -> object:
@@ -78,14 +85,17 @@ class ExtractionPipeline:
             article = self._by_pattern(item, site_patterns.extract(item.html))
             if article is not None:
                 return article
-        result = readability.extract(item.html, url=item.url, body_html=self.keep_body_html)
+        needs_html = self.keep_body_html or self.body_format != "text"
+        result = readability.extract(item.html, url=item.url, body_html=needs_html)
         length = meaningful_length(result.body)
         if not result.body:
             self._drop("no_article", item, result.reason or "no article found")
         if length < self.min_chars:
             self._drop("too_short", item, f"{length} meaningful characters < {self.min_chars}")
-        return self._article(item, "readability", result.title, result.body, length,
-                             lambda: result.body_html)
+        return self._article(
+            item, "readability", result.title, result.body, length, lambda: result.body_html,
+            lambda: html_to_markdown(result.body_html, links=self.body_links),
+        )
 
     def _by_pattern(self, page: Page, result: Extraction | HubPage | object) -> Article | None:
         """The article a pattern found, None to fall back to readability; drops hubs."""
@@ -101,18 +111,26 @@ class ExtractionPipeline:
         if length < self.min_chars:
             self.stats.inc_value(f"newsstem/patterns/{site}/too_short")
             return None
-        return self._article(page, f"pattern:{result.pattern_id}", result.title, body, length,
-                             lambda: _paragraphs_html(body), sub=result.sub_text or None)
+        # The blocks' keys are not at hand here yet: their text comes as paragraphs.
+        blocks = [("", text) for text in result.main]
+        return self._article(
+            page, f"pattern:{result.pattern_id}", result.title, body, length,
+            lambda: _paragraphs_html(body), lambda: blocks_to_markdown(blocks),
+            sub=result.sub_text or None,
+        )
 
-    def _article(self, page: Page, method: str, title: str, body: str, length: int,
-                 body_html: Callable[[], str], sub: str | None = None) -> Article:
-        """The exported article of *page*; its cleaned HTML is built only when kept."""
+    def _article(self, page: Page, method: str, title: str, text: str, length: int,
+                 body_html: Callable[[], str], markdown: Callable[[], str],
+                 sub: str | None = None) -> Article:
+        """The exported article of *page*, its body in ``NEWSSTEM_BODY_FORMAT``: the HTML
+        and the Markdown are built only when exported."""
         self.stats.inc_value(f"newsstem/method/{method}")
+        formats = {"text": lambda: text, "markdown": markdown, "html": body_html}
         return Article(
             url=page.url,
             site=page.site,
             title=title,
-            body=body,
+            body=formats[self.body_format](),
             length=length,
             method=method,
             depth=page.depth,
@@ -121,6 +139,7 @@ class ExtractionPipeline:
             body_html=body_html() if self.keep_body_html else None,
             sub=sub,
             page=page,
+            text=text,
         )
 
     def _count_match(self, site: str, matched: bool) -> None:
@@ -222,7 +241,7 @@ class MetadataPipeline:
         if page is None:  # an Article made elsewhere, without its page
             self.stats.inc_value("newsstem/metadata/no_page")
             return item
-        metadata = extract_metadata(page.html, url=page.url, text=item.body, options=self.options)
+        metadata = extract_metadata(page.html, url=page.url, text=item.text, options=self.options)
         if metadata.published is None and page.listed_published:
             metadata.published = page.listed_published
         for name in METADATA_FIELDS:

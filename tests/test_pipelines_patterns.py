@@ -10,10 +10,12 @@ from scrapy.exceptions import DropItem
 from scrapy.utils.test import get_crawler
 
 from newsstem.encoding import decode_html
+from newsstem.formats import markdown_text
 from newsstem.items import Article, Page
 from newsstem.layout.learn import TrainingPage, learn
 from newsstem.layout.patterns import PatternFileError, PatternLibrary, save_pattern_file
 from newsstem.pipelines import ExtractionPipeline, load_patterns
+from newsstem.readability.render import html_text
 
 FIXTURES = Path(__file__).parent / "layout" / "fixtures"
 
@@ -87,3 +89,16 @@ def test_patterns_are_optional_and_a_corrupt_file_is_an_error(tmp_path):
         load_patterns(settings)
     empty = get_crawler(settings_dict={"NEWSSTEM_PATTERNS_DIR": ""}).settings
     assert isinstance(load_patterns(empty), PatternLibrary)
+
+
+def test_a_pattern_article_in_markdown_or_html_keeps_the_text_body_paragraphs(patterns_dir):
+    html = fixture_html("msnbc", "news_12")
+    text = pipeline(patterns_dir).process_item(page("tv.msnbc.com", html, "n12"))
+    markdown = pipeline(patterns_dir, NEWSSTEM_BODY_FORMAT="markdown").process_item(
+        page("tv.msnbc.com", html, "n12"))
+    as_html = pipeline(patterns_dir, NEWSSTEM_BODY_FORMAT="html").process_item(
+        page("tv.msnbc.com", html, "n12"))
+    assert text.method == markdown.method == as_html.method == "pattern:tv.msnbc.com/1"
+    assert markdown_text(markdown.body) == text.body == markdown.text
+    assert as_html.body.startswith("<p>") and html_text(as_html.body) == text.body
+    assert markdown.length == text.length

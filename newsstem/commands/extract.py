@@ -17,6 +17,7 @@ from scrapy.exceptions import UsageError
 
 from newsstem.archive import ArchiveError, read_archive
 from newsstem.commands.learn import is_html_page
+from newsstem.deployment import check_setting_types
 from newsstem.encoding import decode_html
 from newsstem.items import Page
 from newsstem.layout.patterns import PatternFileError
@@ -88,6 +89,7 @@ class Command(BaseRunSpiderCommand):
                 next(iter(read_archive(path)), None)
             except ArchiveError as error:
                 raise UsageError(f"extract: {error}", print_help=False) from None
+        check_setting_types(self.settings)
         try:
             load_patterns(self.settings)
         except PatternFileError as error:

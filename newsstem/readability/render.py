@@ -14,13 +14,13 @@ from lxml import etree
 from newsstem.readability.tree import Element, parser, text_of
 from newsstem.text import normalize_space
 
-__all__ = ["BLOCK_TAGS", "element_text", "html_text"]
+__all__ = ["BLOCK_TAGS", "CELL_TAGS", "SKIPPED_TAGS", "element_text", "html_text"]
 
 BLOCK_TAGS = frozenset(
     ["address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details", "dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "html", "legend", "li", "main", "menu", "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "tfoot", "thead", "tr", "ul"]
 )
-_CELL = frozenset({"td", "th"})
-_SKIPPED = frozenset({"script", "style", "noscript", "template", "head", "title"})
+CELL_TAGS = frozenset({"td", "th"})
+SKIPPED_TAGS = frozenset({"script", "style", "noscript", "template", "head", "title"})
 
 
 class _Paragraphs:
@@ -67,7 +67,7 @@ def element_text(element: Element) -> str:
                 out.add(node.tail)
             continue
         if event == "start":
-            if skipping or tag in _SKIPPED:
+            if skipping or tag in SKIPPED_TAGS:
                 skipping += 1
                 continue
             if tag == "pre":
@@ -85,7 +85,7 @@ def element_text(element: Element) -> str:
                 # leaving a skipped or preformatted element: only its tail is left
             elif tag in BLOCK_TAGS:
                 out.cut()
-            elif tag in _CELL:
+            elif tag in CELL_TAGS:
                 out.add(" ")
             if node is not element:
                 out.add(node.tail)

@@ -1,0 +1,132 @@
+"""Every stat newsstem counts, with what it means: the stats reference, declared once.
+
+Components count with Scrapy's stats collector, under ``newsstem/<component>/…``.
+The documentation's stats page is generated from :data:`STATS`, and
+``tests/test_stats.py`` reads every stat name the source writes and checks it against
+this table both ways: a stat counted without a line here, or a line for a stat that
+nothing counts, fails the tests. ``<…>`` marks a part of a name that varies.
+
+    >>> by_name = {stat.name: stat for stat in STATS}
+    >>> by_name["newsstem/dropped/<reason>"].group
+    'Extraction'
+    >>> len(by_name) == len(STATS)
+    True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["STATS", "Stat"]
+
+
+@dataclass(frozen=True)
+class Stat:
+    """One stat (or family of stats: ``<…>`` varies) and what it counts, in Markdown."""
+
+    name: str
+    meaning: str
+    group: str
+
+
+def _group(group: str, *stats: tuple[str, str]) -> tuple[Stat, ...]:
+    return tuple(Stat(name, meaning, group) for name, meaning in stats)
+
+
+STATS: tuple[Stat, ...] = (
+    *_group(
+        "Extraction",
+        ("newsstem/method/<method>",
+         "exported articles by extraction method (`readability`, `pattern:<id>`)"),
+        ("newsstem/dropped/<reason>",
+         "pages not exported: `too_short` (hubs), `no_article`, `not_html`, `hub_layout` "
+         "(a hub pattern matched)"),
+        ("newsstem/patterns/<site>/matched",
+         "pages of a site with patterns that matched one (article or hub)"),
+        ("newsstem/patterns/<site>/unmatched",
+         "pages of a site with patterns that matched none"),
+        ("newsstem/patterns/<site>/matched_rate", "matched / (matched + unmatched) so far"),
+        ("newsstem/patterns/<site>/too_short",
+         "matched an article pattern but its main text was too short: readability was used"),
+    ),
+    *_group(
+        "Archive",
+        ("newsstem/archive/responses", "`response` records written to `NEWSSTEM_ARCHIVE`"),
+        ("newsstem/archive/pages", "page `metadata` records written to `NEWSSTEM_ARCHIVE`"),
+        ("newsstem/archive/read", "`scrapy extract`: archived HTML pages read"),
+        ("newsstem/archive/skipped", "`scrapy extract`: other records skipped"),
+    ),
+    *_group(
+        "Links and discovery",
+        ("newsstem/links/followed", "link requests made (before duplicate filtering)"),
+        ("newsstem/links/rejected/<why>",
+         "links not followed: `rules`, `offsite`, `nofollow`, `scheme`"),
+        ("newsstem/depth/revisited",
+         "pages fetched again because they were found at a smaller depth"),
+        ("newsstem/discovery/sitemaps", "sitemaps (indexes included) read"),
+        ("newsstem/discovery/feeds", "feeds read"),
+        ("newsstem/discovery/sitemap_entries", "URLs the sitemaps listed (after `since`)"),
+        ("newsstem/discovery/feed_entries", "URLs the feeds listed (after `since`)"),
+        ("newsstem/discovery/too_old", "entries and sitemaps skipped by `since`"),
+        ("newsstem/discovery/rejected/<why>",
+         "listed URLs not crawled: `rules`, `offsite`, `scheme` (robots.txt refusals count "
+         "in Scrapy's `robotstxt/forbidden`)"),
+        ("newsstem/discovery/feeds_linked", "feeds announced by crawled pages"),
+        ("newsstem/discovery/unreadable", "listings that were neither a sitemap nor a feed"),
+        ("newsstem/scope/unreadable",
+         "responses whose request's scope could not be rebuilt (logged; neither exported "
+         "nor followed)"),
+    ),
+    *_group(
+        "Metadata",
+        ("newsstem/metadata/articles", "articles the metadata pipeline saw"),
+        ("newsstem/metadata/<field>",
+         "articles that got `<field>` (`published`, `authors`, `language`, …)"),
+        ("newsstem/metadata/no_page",
+         "articles that reached the pipeline without their page (made by other code)"),
+    ),
+    *_group(
+        "URL store",
+        ("newsstem/urldb/new", "URLs the store had never seen (links and fetched pages)"),
+        ("newsstem/urldb/skipped",
+         "links not followed: their article was exported by an earlier crawl"),
+        ("newsstem/urldb/withheld",
+         "pages fetched anyway (start pages, redirect targets) whose article was exported "
+         "before: not exported again"),
+        ("newsstem/urldb/exported", "articles recorded as exported (durably in the output)"),
+        ("newsstem/urldb/syncs", "batches of exports fsynced and recorded"),
+        ("newsstem/urldb/unmarked",
+         "articles exported but not recorded (no feed, a feed that failed to store): the "
+         "next crawl exports them again"),
+        ("newsstem/urldb/errors",
+         "store or fsync failures during the crawl (logged; the crawl goes on, fetching "
+         "rather than skipping)"),
+        ("newsstem/urldb/busy_seconds",
+         "time the crawl spent in the URL store (lookups, marks, fsyncs)"),
+    ),
+    *_group(
+        "Run summary",
+        ("newsstem/summary/outcome",
+         "`ok`, `nothing_reached` (every request failed: exit status 3) or `idle` (no "
+         "request made, e.g. a worker given no work)"),
+        ("newsstem/summary/articles", "articles exported"),
+        ("newsstem/summary/pages", "pages fetched (2xx, robots.txt aside)"),
+        ("newsstem/summary/dropped", "pages not exported"),
+        ("newsstem/summary/skipped_known", "links skipped by the URL store"),
+        ("newsstem/summary/errors",
+         "errors: download errors, HTTP errors ≥ 400 other than robots.txt's, spider "
+         "exceptions, URL store errors"),
+        ("newsstem/summary/robots_refused", "robots.txt refusals"),
+    ),
+    *_group(
+        "Distributed mode",
+        ("newsstem/distributed/start_messages", "start messages taken from Redis"),
+        ("newsstem/distributed/rejected_messages", "start messages dropped as unreadable"),
+        ("dupefilter/filtered",
+         "requests the duplicate filter refused (Scrapy's stat; in distributed mode counted "
+         "for the shared filter)"),
+        ("scheduler/enqueued/redis", "requests put in the shared queue (scrapy-redis's stat)"),
+        ("scheduler/dequeued/redis",
+         "requests taken from the shared queue (scrapy-redis's stat)"),
+    ),
+)
