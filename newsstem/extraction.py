@@ -5,21 +5,41 @@ Python API call, so a page gives the same article everywhere. No Scrapy import.
 
     >>> page = "<title>Hi</title><div><p>" + "Some words, more words. " * 20 + "</p></div>"
     >>> result = extract_page(page)
-    >>> result.method, result.body[:21]
-    ('readability', 'Some words, more words')
+    >>> result.method, result.body[:22], result.guard
+    ('readability', 'Some words, more words', 'none')
 """
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from newsstem import defaults, readability
+from newsstem.formats import blocks_to_markdown, html_to_markdown
 from newsstem.layout.evidence import TextShingles
 from newsstem.layout.patterns import Extraction, HubPage, SitePatterns
 from newsstem.text import meaningful_length
 
-__all__ = ["PageExtraction", "extract_page"]
+__all__ = [
+    "GUARD_AGREEMENT",
+    "GUARD_SHARE",
+    "PageExtraction",
+    "extract_page",
+]
+
+# What the guard did (PageExtraction.guard):
+NO_GUARD = "none"  # no pattern was used, or the pattern was sure of its text
+GUARD_AGREED = "agreed"  # the fallback confirmed the pattern's text as it was
+GUARD_CHANGED = "changed"  # the fallback's article decided the blocks the pattern was unsure of
+GUARD_REPLACED = "replaced"  # the pattern's text was too short: the fallback's article is used
+
+# The guard: blocks the pattern did not learn count as doubt when they weigh more than
+# this share of the learned main text (a second article body under a new element, a
+# gallery in the article's element, the article moved to a new container) ...
+GUARD_SHARE = 0.25
+# ... and such a block is kept when the fallback's article holds this share of its text.
+GUARD_AGREEMENT = 0.5
 
 
 @dataclass(frozen=True)
@@ -28,7 +48,10 @@ class PageExtraction:
 
     ``method`` is ``pattern:<id>`` (a learned layout of the site), ``readability``
     (the fallback) or ``hub`` (the page has a hub layout of its site: no article).
-    ``body`` is empty when the page has no article; ``reason`` then says why.
+    ``body`` is the text (paragraphs separated by a blank line); it is empty when the
+    page has no article, and ``reason`` then says why. ``pattern_id`` names the pattern
+    the page matched, even when the fallback's article was used; ``guard`` says what
+    the guard did (``none``, ``agreed``, ``changed``, ``replaced``).
     """
 
     title: str
@@ -36,16 +59,34 @@ class PageExtraction:
     method: str
     reason: str | None = None
     sub: str = ""
-    body_html: str = ""
-    pattern_id: str | None = None  # the pattern the page matched, even if not used
+    body_html: str = ""  # the cleaned article HTML (readability; when asked for)
+    blocks: tuple[tuple[str, str], ...] = ()  # a pattern's main blocks: (key, text)
+    pattern_id: str | None = None
     similarity: float = 0.0
-    # the page matched a pattern, and the guard changed the pattern's text or chose the
-    # fallback's article instead
-    disagreed: bool = False
+    guard: str = NO_GUARD
 
     @property
     def length(self) -> int:
+        """Meaningful characters of the body (:func:`newsstem.text.meaningful_length`)."""
         return meaningful_length(self.body)
+
+    @property
+    def disagreed(self) -> bool:
+        """The page matched a pattern, and the guard changed its text or replaced it."""
+        return self.guard in (GUARD_CHANGED, GUARD_REPLACED)
+
+    def html(self) -> str:
+        """The article as HTML: the fallback's cleaned HTML, or a pattern's paragraphs."""
+        if self.method == "readability":
+            return self.body_html
+        return "".join(f"<p>{html.escape(p)}</p>" for p in self.body.split("\n\n") if p)
+
+    def markdown(self, *, links: bool = False) -> str:
+        """The article as Markdown (:mod:`newsstem.formats`): headings, lists and quotes
+        from the fallback's cleaned HTML, or from the element of each pattern block."""
+        if self.method == "readability":
+            return html_to_markdown(self.body_html, links=links)
+        return blocks_to_markdown(self.blocks)
 
 
 def extract_page(
@@ -58,18 +99,22 @@ def extract_page(
     body_html: bool = False,
 ) -> PageExtraction:
     """The article of ``html``: by the site's learned patterns when one fits, else by the
-    readability fallback.
+    readability fallback. ``body_html=True`` makes the fallback's cleaned HTML too.
 
     The decision, in order:
 
     1. a page of a hub layout of the site has no article (method ``hub``);
     2. a page of an article layout gets the text of the pattern's main blocks, unless the
-       pattern is unsure of it (the guard): its main text is too short, or blocks of keys
-       the pattern never learned weigh more than ``GUARD_SHARE`` of it, taken as main by
-       their place or left out though they are prose. Then the readability fallback also
-       reads the page, and such blocks are kept only if the fallback took them; a main
-       text still too short gives way to the fallback's article;
+       pattern is unsure of it (the guard): its main text is shorter than ``min_chars``,
+       or blocks of keys the pattern never learned weigh more than :data:`GUARD_SHARE`
+       of it, whether taken as main for where they sit or left out though they are
+       prose. Then the readability fallback reads the page too, and such blocks are kept
+       when the fallback took them (:data:`GUARD_AGREEMENT`); a main text still too
+       short gives way to the fallback's article;
     3. any other page is the fallback's.
+
+    ``anchor_texts`` (the texts of the links to the page) are accepted for the headline
+    decision; the learned patterns already used them to find their title blocks.
     """
     matched = site_patterns.extract(html) if site_patterns is not None else None
     if isinstance(matched, HubPage):
@@ -77,55 +122,59 @@ def extract_page(
             "", "", "hub", f"layout of hub pages {matched.pattern_id}",
             pattern_id=matched.pattern_id, similarity=matched.similarity,
         )
-    fallback = None
-    if isinstance(matched, Extraction):
-        method = f"pattern:{matched.pattern_id}"
-        main = matched.main_blocks
-        known_weight = sum(block.own_weight for block in main if block.known)
-        doubt = GUARD_SHARE * max(known_weight, 1)
-        if (
-            known_weight >= min_chars
-            and matched.guessed_weight <= doubt
-            and matched.unclaimed_weight <= doubt
-        ):
-            return PageExtraction(
-                matched.title, matched.body, method, sub=matched.sub_text,
-                pattern_id=matched.pattern_id, similarity=matched.similarity,
-            )
-        fallback = readability.extract(html, url=url, body_html=body_html)
-        article = TextShingles.of(fallback.body)
-        kept = [
-            (index, block.text)
-            for index, block in enumerate(main)
-            if block.known or article.share_of(block.text) >= GUARD_AGREEMENT
-        ]
-        confirmed = [
-            (index, block.text)
-            for index, block in enumerate(matched.unclaimed, len(main))
-            if article.share_of(block.text) >= GUARD_AGREEMENT
-        ]
-        if confirmed:  # in page order, main and unclaimed blocks alike
-            order = matched.page_order()
-            kept = sorted(kept + confirmed, key=lambda item: order[item[0]])
-        body = "\n\n".join(line for _, text in kept for line in text.split("\n"))
-        if meaningful_length(body) >= min_chars:
-            return PageExtraction(
-                matched.title, body, method, sub=matched.sub_text,
-                pattern_id=matched.pattern_id, similarity=matched.similarity,
-                disagreed=body != matched.body,
-            )
-    if fallback is None:
-        fallback = readability.extract(html, url=url, body_html=body_html)
+    if not isinstance(matched, Extraction):
+        return _fallback(html, url, body_html, None)
+    main = matched.main_blocks
+    known_weight = sum(block.own_weight for block in main if block.known)
+    doubt = GUARD_SHARE * max(known_weight, 1)
+    if (
+        known_weight >= min_chars
+        and matched.guessed_weight <= doubt
+        and matched.unclaimed_weight <= doubt
+    ):
+        return _by_pattern(matched, matched.body, [(b.key, b.text) for b in main], NO_GUARD)
+    fallback = readability.extract(html, url=url, body_html=body_html)
+    article = TextShingles.of(fallback.body)
+    kept = [
+        (position, block.key, block.text)
+        for position, block in zip(matched.positions, main)
+        if block.known or article.share_of(block.text) >= GUARD_AGREEMENT
+    ]
+    kept += [
+        (position, block.key, block.text)
+        for position, block in zip(matched.positions[len(main) :], matched.unclaimed)
+        if article.share_of(block.text) >= GUARD_AGREEMENT
+    ]
+    kept.sort()
+    body = "\n\n".join(line for _, _, text in kept for line in text.split("\n"))
+    if meaningful_length(body) >= min_chars:
+        guard = GUARD_AGREED if body == matched.body else GUARD_CHANGED
+        return _by_pattern(matched, body, [(key, text) for _, key, text in kept], guard)
+    return _fallback(html, url, body_html, matched, fallback)
+
+
+def _by_pattern(
+    matched: Extraction, body: str, blocks: list[tuple[str, str]], guard: str
+) -> PageExtraction:
     return PageExtraction(
-        fallback.title, fallback.body, "readability", fallback.reason,
-        body_html=fallback.body_html,
-        pattern_id=matched.pattern_id if isinstance(matched, Extraction) else None,
-        disagreed=isinstance(matched, Extraction),
+        matched.title, body, f"pattern:{matched.pattern_id}",
+        sub=matched.sub_text, blocks=tuple(blocks), pattern_id=matched.pattern_id,
+        similarity=matched.similarity, guard=guard,
     )
 
 
-# The guard: blocks the pattern did not learn count as doubt when they weigh more than
-# this share of the learned main text ...
-GUARD_SHARE = 0.25
-# ... and such a block is kept when the fallback's article holds this share of its text.
-GUARD_AGREEMENT = 0.5
+def _fallback(
+    html: str | bytes,
+    url: str | None,
+    body_html: bool,
+    matched: Extraction | None,
+    result: readability.Extraction | None = None,
+) -> PageExtraction:
+    if result is None:
+        result = readability.extract(html, url=url, body_html=body_html)
+    return PageExtraction(
+        result.title, result.body, "readability", result.reason, body_html=result.body_html,
+        pattern_id=matched.pattern_id if matched is not None else None,
+        similarity=matched.similarity if matched is not None else 0.0,
+        guard=GUARD_REPLACED if matched is not None else NO_GUARD,
+    )

@@ -2,27 +2,20 @@
 
 from __future__ import annotations
 
-import html
 import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from scrapy.exceptions import DropItem, NotConfigured
 
-from newsstem import defaults, readability
+from newsstem import defaults
 from newsstem.deployment import bundled_pattern_sets
-from newsstem.formats import blocks_to_markdown, html_to_markdown
+from newsstem.extraction import GUARD_REPLACED, PageExtraction, extract_page
 from newsstem.items import Article, Page
-from newsstem.layout.patterns import (
-    Extraction,
-    HubPage,
-    MatchOptions,
-    PatternLibrary,
-    load_patterns_dir,
-)
+from newsstem.layout.patterns import MatchOptions, PatternLibrary, load_patterns_dir
+from newsstem.layout.redesign import SiteCounts, layout_change
 from newsstem.metadata import FIELDS as METADATA_FIELDS
 from newsstem.metadata import MetadataOptions, extract_metadata
-from newsstem.text import meaningful_length
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -41,12 +34,15 @@ class ExtractionPipeline:
     has followed their links already; they are not exported. Each drop counts
     in ``newsstem/dropped/<reason>``, each export in ``newsstem/method/<method>``.
 
-    Pages of a site with learned patterns (``NEWSSTEM_PATTERNS_DIR``, loaded
-    once) are matched first: an article layout gives the body (method
-    ``pattern:<id>``), a hub layout drops the page (``hub_layout``); no match,
-    or a main text too short, falls back to readability. Per site:
-    ``newsstem/patterns/<site>/matched``, ``.../unmatched``, ``.../matched_rate``
-    and ``.../too_short`` (matched, main text too short: readability was used).
+    The decision is :func:`newsstem.extraction.extract_page`'s: pages of a site with
+    learned patterns (``NEWSSTEM_PATTERNS_DIR``, loaded once) are matched first: an
+    article layout gives the body (method ``pattern:<id>``, checked by the guard), a hub
+    layout drops the page (``hub_layout``); no match, or a main text too short, falls
+    back to readability. Per site: ``newsstem/patterns/<site>/matched``,
+    ``.../unmatched``, ``.../matched_rate``, ``.../disagreed`` (the guard changed the
+    pattern's text or used the fallback's), ``.../too_short`` (the pattern's text was too
+    short: readability was used) and, when the crawl ends, ``.../layout_changed`` for a
+    site whose pages stopped fitting its patterns.
     """
 
     def __init__(
@@ -64,6 +60,7 @@ class ExtractionPipeline:
         self.patterns = patterns or PatternLibrary({})
         self.body_format = body_format
         self.body_links = body_links
+        self.sites: dict[str, SiteCounts] = {}  # sites with patterns: how pages matched
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExtractionPipeline:
@@ -81,73 +78,72 @@ class ExtractionPipeline:
         if not isinstance(item, Page):
             return item
         site_patterns = self.patterns.get(item.site)
+        result = extract_page(
+            item.html, item.url, site_patterns, item.anchor_texts,
+            min_chars=self.min_chars,
+            body_html=self.keep_body_html or self.body_format != "text",
+        )
         if site_patterns is not None:
-            article = self._by_pattern(item, site_patterns.extract(item.html))
-            if article is not None:
-                return article
-        needs_html = self.keep_body_html or self.body_format != "text"
-        result = readability.extract(item.html, url=item.url, body_html=needs_html)
-        length = meaningful_length(result.body)
+            self._count_match(item.site, result)
+        if result.method == "hub":
+            self._drop("hub_layout", item, result.reason or "a hub layout")
         if not result.body:
             self._drop("no_article", item, result.reason or "no article found")
+        length = result.length
         if length < self.min_chars:
             self._drop("too_short", item, f"{length} meaningful characters < {self.min_chars}")
-        return self._article(
-            item, "readability", result.title, result.body, length, lambda: result.body_html,
-            lambda: html_to_markdown(result.body_html, links=self.body_links),
-        )
+        return self._article(item, result, length)
 
-    def _by_pattern(self, page: Page, result: Extraction | HubPage | object) -> Article | None:
-        """The article a pattern found, None to fall back to readability; drops hubs."""
-        site = page.site
-        if not isinstance(result, (Extraction, HubPage)):
-            self._count_match(site, matched=False)
-            return None
-        self._count_match(site, matched=True)
-        if isinstance(result, HubPage):
-            self._drop("hub_layout", page, f"layout of hub pages {result.pattern_id}")
-        body = result.body
-        length = meaningful_length(body)
-        if length < self.min_chars:
-            self.stats.inc_value(f"newsstem/patterns/{site}/too_short")
-            return None
-        # The blocks' keys are not at hand here yet: their text comes as paragraphs.
-        blocks = [("", text) for text in result.main]
-        return self._article(
-            page, f"pattern:{result.pattern_id}", result.title, body, length,
-            lambda: _paragraphs_html(body), lambda: blocks_to_markdown(blocks),
-            sub=result.sub_text or None,
-        )
-
-    def _article(self, page: Page, method: str, title: str, text: str, length: int,
-                 body_html: Callable[[], str], markdown: Callable[[], str],
-                 sub: str | None = None) -> Article:
+    def _article(self, page: Page, result: PageExtraction, length: int) -> Article:
         """The exported article of *page*, its body in ``NEWSSTEM_BODY_FORMAT``: the HTML
         and the Markdown are built only when exported."""
-        self.stats.inc_value(f"newsstem/method/{method}")
-        formats = {"text": lambda: text, "markdown": markdown, "html": body_html}
+        self._count_method(result.method)
+        formats = {
+            "text": lambda: result.body,
+            "markdown": lambda: result.markdown(links=self.body_links),
+            "html": result.html,
+        }
         return Article(
             url=page.url,
             site=page.site,
-            title=title,
+            title=result.title,
             body=formats[self.body_format](),
             length=length,
-            method=method,
+            method=result.method,
             depth=page.depth,
             fetched_at=page.fetched_at,
             anchor_texts=page.anchor_texts,
-            body_html=body_html() if self.keep_body_html else None,
-            sub=sub,
+            body_html=result.html() if self.keep_body_html else None,
+            sub=result.sub or None,
             page=page,
-            text=text,
+            text=result.body,
         )
 
-    def _count_match(self, site: str, matched: bool) -> None:
+    def _count_method(self, method: str) -> None:
+        self.stats.inc_value(f"newsstem/method/{method}")
+
+    def _count_match(self, site: str, result: PageExtraction) -> None:
+        """Per site with patterns: how its pages matched them (the signs of a redesign)."""
         prefix = f"newsstem/patterns/{site}"
-        self.stats.inc_value(f"{prefix}/{'matched' if matched else 'unmatched'}")
-        hits = self.stats.get_value(f"{prefix}/matched", 0)
-        misses = self.stats.get_value(f"{prefix}/unmatched", 0)
-        self.stats.set_value(f"{prefix}/matched_rate", round(hits / (hits + misses), 4))
+        counts = self.sites.setdefault(site, SiteCounts())
+        counts.add(result)
+        self.stats.inc_value(f"{prefix}/{'matched' if result.pattern_id else 'unmatched'}")
+        self.stats.set_value(f"{prefix}/matched_rate", round(counts.matched_rate, 4))
+        if result.disagreed:
+            self.stats.inc_value(f"{prefix}/disagreed")
+        if result.guard == GUARD_REPLACED:
+            self.stats.inc_value(f"{prefix}/too_short")
+
+    def close_spider(self) -> None:
+        """Name the sites whose pages stopped fitting their patterns: a redesign."""
+        for site, counts in sorted(self.sites.items()):
+            site_patterns = self.patterns.get(site)
+            if site_patterns is None:
+                continue
+            change = layout_change(counts, site_patterns.pattern_set)
+            if change is not None:
+                self.stats.set_value(f"newsstem/patterns/{site}/layout_changed", change)
+                logger.warning("newsstem: %s: the layout seems to have changed: %s", site, change)
 
     def _drop(self, reason: str, page: Page, detail: str) -> NoReturn:
         self.stats.inc_value(f"newsstem/dropped/{reason}")
@@ -196,10 +192,6 @@ def load_patterns(settings: object) -> PatternLibrary:
         len(library), len(library) - len(own), directory or "-", ", ".join(sorted(library)),
     )
     return library
-
-
-def _paragraphs_html(body: str) -> str:
-    return "".join(f"<p>{html.escape(p)}</p>" for p in body.split("\n\n") if p)
 
 
 # -- metadata ------------------------------------------------------------------------

@@ -47,7 +47,15 @@ STATS: tuple[Stat, ...] = (
          "pages of a site with patterns that matched none"),
         ("newsstem/patterns/<site>/matched_rate", "matched / (matched + unmatched) so far"),
         ("newsstem/patterns/<site>/too_short",
-         "matched an article pattern but its main text was too short: readability was used"),
+         "matched an article pattern but its main text was too short, even with the blocks "
+         "the guard confirmed: readability's article was used"),
+        ("newsstem/patterns/<site>/disagreed",
+         "matched an article pattern, and the guard (the fallback read the page too: the "
+         "pattern was unsure of blocks it never learned) changed its text or used the "
+         "fallback's article"),
+        ("newsstem/patterns/<site>/layout_changed",
+         "set when the crawl ends, for a site whose pages stopped fitting its patterns (a "
+         "redesign): why, in words; the run summary names the site"),
     ),
     *_group(
         "Archive",

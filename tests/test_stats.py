@@ -122,8 +122,8 @@ def written():
 
 def test_the_scan_finds_the_stats_of_every_component(written):
     for expected in ("newsstem/method/<method>", "newsstem/urldb/skipped",
-                     "newsstem/summary/outcome", "newsstem/patterns/<…>/matched",
-                     "newsstem/patterns/<…>/unmatched", "newsstem/archive/<what>",
+                     "newsstem/summary/outcome", "newsstem/patterns/<site>/matched",
+                     "newsstem/patterns/<site>/unmatched", "newsstem/archive/<what>",
                      "newsstem/distributed/start_messages", "dupefilter/filtered"):
         assert expected in written, sorted(written)
 

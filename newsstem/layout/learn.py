@@ -61,14 +61,26 @@ from newsstem.layout.cluster import (
 from newsstem.layout.evidence import TextShingles, shingles
 from newsstem.layout.patterns import (
     FORM_KEY,
+    Extraction,
+    HubPage,
     LayoutPattern,
     PatternBlock,
     PatternSet,
+    SitePatterns,
     line_form,
 )
 from newsstem.text import meaningful_length
 
-__all__ = ["ClusterOutcome", "LearnOptions", "LearnResult", "TrainingPage", "learn"]
+__all__ = [
+    "ClusterOutcome",
+    "Fallback",
+    "LearnOptions",
+    "LearnResult",
+    "TrainingPage",
+    "learn",
+    "matched_share",
+    "readability_text",
+]
 
 _WORD = re.compile(r"\w+")
 
@@ -241,7 +253,29 @@ def learn(
         parameters={**options.as_dict(), "pages": len(pages), "cut": round(clustering.cut, 3)},
         sources=tuple(page.url for page in pages),
     )
+    # how its own pages fit it: a crawl whose pages fit far worse has met a redesign
+    matched = matched_share(pattern_set, pages)
+    pattern_set = dataclasses.replace(
+        pattern_set, parameters={**pattern_set.parameters, "matched": round(matched, 3)}
+    )
     return LearnResult(pattern_set, tuple(outcomes), clustering.cut)
+
+
+# Pages of a site read to measure how a pattern set fits them (evenly spread).
+MEASURED_PAGES = 200
+
+
+def matched_share(pattern_set: PatternSet, pages: Sequence[TrainingPage]) -> float:
+    """The share of ``pages`` that match one of the patterns (article or hub)."""
+    if not pages or not pattern_set.patterns:
+        return 0.0
+    step = max(1, len(pages) // MEASURED_PAGES)
+    measured = pages[::step]
+    site_patterns = SitePatterns(pattern_set)
+    fits = sum(
+        isinstance(site_patterns.extract(page.html), (Extraction, HubPage)) for page in measured
+    )
+    return fits / len(measured)
 
 
 def _renamed(pattern: LayoutPattern, new_id: str) -> LayoutPattern:

@@ -1,0 +1,185 @@
+"""Redesigns: noticing that a site's pages stopped fitting its patterns, and learning again.
+
+Sites change their templates. A crawl counts, per site with patterns, how its pages
+fared (:class:`SiteCounts`); :func:`layout_change` compares that with how the pages the
+patterns were learned from fared (the pattern file records it: ``parameters.matched``)
+and says, in words, when the site seems to have changed. :func:`relearn` learns the
+site again from recent pages, keeps the old patterns of layouts that recent pages still
+have and no new pattern covers, and says whether the result reads the recent pages
+better than the old patterns. No Scrapy here: the pipeline, ``scrapy learn`` and the
+crawl's end call these.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from newsstem.layout.learn import (
+    Fallback,
+    LearnOptions,
+    LearnResult,
+    TrainingPage,
+    learn,
+    matched_share,
+    readability_text,
+)
+from newsstem.layout.patterns import Extraction, HubPage, PatternSet, SitePatterns
+
+__all__ = [
+    "Relearned",
+    "SiteCounts",
+    "layout_change",
+    "relearn",
+]
+
+# A site is judged after this many pages of a crawl: a few odd pages (a live blog, an
+# error page) prove nothing.
+MIN_PAGES = 20
+# Its layout changed when its pages match its patterns at less than this share of the
+# rate of the pages the patterns were learned from ...
+MATCH_DROP = 0.5
+# ... or when the guard corrected more than this share of the pages that matched an
+# article pattern (the layout is still there, its content moved).
+MAX_DISAGREED = 1 / 3
+# The matched rate assumed for pattern files that do not record theirs (written before
+# newsstem recorded it): most pages of a crawl have a learned layout.
+ASSUMED_MATCHED = 0.9
+
+
+@dataclass
+class SiteCounts:
+    """How the pages of one site fared against its patterns in one crawl."""
+
+    pages: int = 0
+    matched: int = 0  # matched an article or a hub pattern
+    articles: int = 0  # matched an article pattern
+    disagreed: int = 0  # ... and the guard changed or replaced the pattern's text
+
+    def add(self, result: object) -> None:
+        """Count one :class:`~newsstem.extraction.PageExtraction`."""
+        self.pages += 1
+        if getattr(result, "pattern_id", None):
+            self.matched += 1
+            if getattr(result, "method", "") != "hub":
+                self.articles += 1
+                self.disagreed += bool(getattr(result, "disagreed", False))
+
+    @property
+    def matched_rate(self) -> float:
+        return self.matched / self.pages if self.pages else 0.0
+
+
+def learned_rate(pattern_set: PatternSet) -> float:
+    """The share of its own pages that a pattern set matched when it was learned."""
+    value = pattern_set.parameters.get("matched")
+    return float(value) if isinstance(value, (int, float)) else ASSUMED_MATCHED
+
+
+def layout_change(counts: SiteCounts, pattern_set: PatternSet) -> str | None:
+    """Why the site seems to have changed its layout, or None.
+
+    >>> from newsstem.layout.patterns import PatternSet
+    >>> patterns = PatternSet("example.com", (), parameters={"matched": 0.95})
+    >>> layout_change(SiteCounts(pages=40, matched=3, articles=3), patterns)
+    '3 of 40 pages matched its patterns (8%; 95% of the pages they were learned from)'
+    >>> layout_change(SiteCounts(pages=40, matched=38, articles=30, disagreed=2), patterns)
+    >>> layout_change(SiteCounts(pages=5, matched=0), patterns)
+    """
+    if counts.pages < MIN_PAGES:
+        return None
+    expected = learned_rate(pattern_set)
+    if counts.matched_rate < MATCH_DROP * expected:
+        return (
+            f"{counts.matched} of {counts.pages} pages matched its patterns "
+            f"({counts.matched_rate:.0%}; {expected:.0%} of the pages they were learned from)"
+        )
+    if counts.articles and counts.disagreed > MAX_DISAGREED * counts.articles:
+        return (
+            f"the guard corrected the patterns' text on {counts.disagreed} of "
+            f"{counts.articles} pages that matched an article pattern"
+        )
+    return None
+
+
+@dataclass(frozen=True)
+class Relearned:
+    """What learning a site again from recent pages gave."""
+
+    result: LearnResult  # the new learning
+    pattern_set: PatternSet  # new patterns, plus the old ones still needed
+    kept: tuple[str, ...]  # ids of the old patterns kept
+    old_fit: float  # share of the recent pages the old patterns read well
+    new_fit: float  # the same for pattern_set
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def better(self) -> bool:
+        """The new pattern set reads the recent pages better than the old one."""
+        return self.new_fit > self.old_fit
+
+
+def relearn(
+    site: str,
+    pages: Sequence[TrainingPage],
+    old: PatternSet | None,
+    options: LearnOptions | None = None,
+    fallback: Fallback | None = None,
+) -> Relearned:
+    """Learn ``site`` again from ``pages`` (recent pages of the site).
+
+    The old patterns of layouts that some recent pages still have, and that no new
+    pattern matches on those pages, are kept (renumbered after the new ones when their
+    ids collide). How well a pattern set reads the recent pages (its *fit*) is the
+    share of pages that match one of its patterns, less the share whose article the
+    guard had to correct: a redesign lowers the first, a move of the article inside a
+    kept template the second.
+    """
+    from newsstem.extraction import extract_page  # (extraction imports layout modules)
+
+    fallback = fallback or readability_text
+    result = learn(site, pages, options, fallback=fallback)
+    new = result.pattern_set
+    kept: list[str] = []
+    patterns = list(new.patterns)
+    if old is not None and old.patterns:
+        old_patterns = SitePatterns(old)
+        new_patterns = SitePatterns(new) if new.patterns else None
+        still_used: set[str] = set()
+        for page in pages:
+            by_old = old_patterns.extract(page.html)
+            if not isinstance(by_old, (Extraction, HubPage)):
+                continue
+            by_new = new_patterns.extract(page.html) if new_patterns is not None else None
+            if not isinstance(by_new, (Extraction, HubPage)):
+                still_used.add(by_old.pattern_id)
+        ids = {pattern.id for pattern in patterns}
+        number = len(patterns)
+        for pattern in old.patterns:
+            if pattern.id not in still_used:
+                continue
+            if pattern.id in ids:
+                number += 1
+                while f"{site}/{number}" in ids:
+                    number += 1
+                pattern = dataclasses.replace(pattern, id=f"{site}/{number}")
+            ids.add(pattern.id)
+            patterns.append(pattern)
+            kept.append(pattern.id)
+    merged = dataclasses.replace(new, patterns=tuple(patterns))
+
+    def fit(pattern_set: PatternSet | None) -> float:
+        if pattern_set is None or not pattern_set.patterns or not pages:
+            return 0.0
+        site_patterns = SitePatterns(pattern_set)
+        good = 0
+        for page in pages:
+            extraction = extract_page(page.html, page.url, site_patterns)
+            good += bool(extraction.pattern_id) and not extraction.disagreed
+        return good / len(pages)
+
+    merged = dataclasses.replace(
+        merged, parameters={**merged.parameters, "matched": round(matched_share(merged, pages), 3)}
+    )
+    return Relearned(result, merged, tuple(kept), fit(old), fit(merged))
