@@ -20,7 +20,7 @@ import gzip
 import json
 import logging
 import zlib
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass
 from http import HTTPStatus
 from io import BytesIO
@@ -33,7 +33,9 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from newsstem import defaults
+from newsstem.encoding import looks_binary
 from newsstem.items import Page
+from newsstem.rules import site_of
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -41,7 +43,15 @@ if TYPE_CHECKING:
     from scrapy.http import Response
     from scrapy.statscollectors import StatsCollector
 
-__all__ = ["PAGE_METADATA_TYPE", "ArchiveError", "ArchivedPage", "WarcArchive", "read_archive"]
+__all__ = [
+    "PAGE_METADATA_TYPE",
+    "ArchiveError",
+    "ArchivedPage",
+    "WarcArchive",
+    "html_pages_by_site",
+    "is_html_page",
+    "read_archive",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -171,6 +181,36 @@ class WarcArchive:
     def _count(self, what: str) -> None:
         if self.stats is not None:
             self.stats.inc_value(f"newsstem/archive/{what}")
+
+
+def is_html_page(page: ArchivedPage) -> bool:
+    """An HTML page fetched whole (status 200, an HTML content type, not binary)."""
+    content_type = (page.content_type or "").lower()
+    return page.status == 200 and "html" in content_type and not looks_binary(page.body)
+
+
+def html_pages_by_site(
+    paths: Iterable[str | Path], since: str | None = None, last: int | None = None
+) -> dict[str, list[ArchivedPage]]:
+    """The HTML pages of the archives by site, each URL once (its latest fetch), in the
+    order they were fetched: those fetched at ``since`` (ISO 8601 UTC, as ``fetched_at``
+    is written) or later, or the ``last`` fetched of each site. Raises
+    :class:`ArchiveError` for an archive that cannot be read."""
+    latest: dict[str, ArchivedPage] = {}
+    for path in paths:
+        for page in read_archive(path):
+            if not is_html_page(page):
+                continue
+            known = latest.get(page.url)
+            if known is None or page.fetched_at >= known.fetched_at:
+                latest[page.url] = page
+    by_site: dict[str, list[ArchivedPage]] = {}
+    for page in sorted(latest.values(), key=lambda page: page.fetched_at):
+        if since is None or page.fetched_at >= since:
+            by_site.setdefault(page.site or site_of(page.url), []).append(page)
+    if last is not None:
+        by_site = {site: pages[-last:] for site, pages in by_site.items()}
+    return by_site
 
 
 def read_archive(path: str | Path) -> Iterator[ArchivedPage]:

@@ -54,6 +54,16 @@ NEWSSTEM_PATTERN_THRESHOLD = 0.7
 # Strict matching (Webstemmer's -S): a page lacking any block that every learned page
 # of the layout had matches nothing.
 NEWSSTEM_PATTERN_STRICT = False
+# A site with patterns is judged redesigned after at least this many of its pages in a
+# crawl, when they fit its patterns at less than half the rate of the pages the patterns
+# were learned from, or when the guard corrected more than a third of them; a few odd
+# pages (a live blog, an error page) prove nothing.
+NEWSSTEM_REDESIGN_MIN_PAGES = 20
+# When a crawl ends, learn again the sites whose pages stopped fitting their patterns
+# (the run summary names them: "layout changed"), from this crawl's pages in
+# NEWSSTEM_ARCHIVE (needed), keeping the old patterns of layouts still in use; the new
+# file replaces the old one in NEWSSTEM_PATTERNS_DIR only if it reads those pages better.
+NEWSSTEM_RELEARN = False
 # Write every response, with the page's anchor texts and fetch time, to this WARC
 # file (gzipped; appended to if it exists). Empty: off.
 NEWSSTEM_ARCHIVE = ""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -13,6 +13,11 @@ from scrapy.exceptions import NotConfigured
 from tldextract import TLDExtract
 
 from newsstem import defaults
+from newsstem.archive import ArchiveError, html_pages_by_site
+from newsstem.commands.learn import training_page
+from newsstem.layout.learn import LearnOptions, TrainingPage
+from newsstem.layout.patterns import PatternSet, load_patterns_dir, save_pattern_file
+from newsstem.layout.redesign import relearn
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -96,3 +101,96 @@ def _json_default(value: object) -> str:
     if isinstance(value, datetime):
         return value.isoformat()
     return str(value)
+
+
+class Relearn:
+    """Learn again, when the crawl ends, the sites whose layout changed (``NEWSSTEM_RELEARN``).
+
+    A site the extraction pipeline found redesigned (``newsstem/patterns/<site>/
+    layout_changed``) is learned again from the pages of this crawl in its archive
+    (``NEWSSTEM_ARCHIVE``): :func:`newsstem.layout.redesign.relearn` keeps the old
+    patterns that recent pages still need, and the new file replaces the old one in
+    ``NEWSSTEM_PATTERNS_DIR`` only when it reads this crawl's pages better. Each site
+    counts ``newsstem/relearn/<site>``: ``written`` or why not.
+    """
+
+    def __init__(self, archive: str, patterns_dir: str, stats: StatsCollector,
+                 min_chars: int) -> None:
+        self.archive = archive
+        self.patterns_dir = patterns_dir
+        self.stats = stats
+        self.min_chars = min_chars
+        self.started: str | None = None
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Relearn:
+        settings = crawler.settings
+        if not settings.getbool("NEWSSTEM_RELEARN", defaults.NEWSSTEM_RELEARN):
+            raise NotConfigured
+        archive = settings.get("NEWSSTEM_ARCHIVE", defaults.NEWSSTEM_ARCHIVE)
+        patterns_dir = settings.get("NEWSSTEM_PATTERNS_DIR", defaults.NEWSSTEM_PATTERNS_DIR)
+        if not archive or not patterns_dir:
+            logger.warning(
+                "newsstem: NEWSSTEM_RELEARN needs NEWSSTEM_ARCHIVE (the pages to learn from) "
+                "and NEWSSTEM_PATTERNS_DIR (where to write): sites will not be learned again"
+            )
+            raise NotConfigured
+        extension = cls(
+            archive, patterns_dir, crawler.stats,
+            settings.getint("NEWSSTEM_MIN_ARTICLE_CHARS", defaults.NEWSSTEM_MIN_ARTICLE_CHARS),
+        )
+        crawler.signals.connect(extension.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(extension.engine_stopped, signal=signals.engine_stopped)
+        return extension
+
+    def spider_opened(self, spider: Spider) -> None:
+        self.started = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    def changed_sites(self) -> list[str]:
+        return sorted(
+            name[len("newsstem/patterns/") : -len("/layout_changed")]
+            for name in self.stats.get_stats()
+            if name.startswith("newsstem/patterns/") and name.endswith("/layout_changed")
+        )
+
+    def engine_stopped(self) -> None:
+        sites = self.changed_sites()
+        if not sites:
+            return
+        try:
+            by_site = html_pages_by_site([self.archive], since=self.started)
+        except ArchiveError as error:
+            logger.error("newsstem: cannot learn again, the archive is unreadable: %s", error)
+            return
+        old_sets = load_patterns_dir(self.patterns_dir)
+        for site in sites:
+            pages = [training_page(page) for page in by_site.get(site, ())]
+            outcome = self.relearn(site, pages, old_sets.get(site))
+            self.stats.set_value(f"newsstem/relearn/{site}", outcome)
+
+    def relearn(self, site: str, pages: list[TrainingPage], old: PatternSet | None) -> str:
+        """Learn ``site`` again from ``pages``; write its file if better. Says what it did."""
+        options = LearnOptions(min_main_chars=self.min_chars)
+        if len(pages) < options.min_pages:
+            logger.warning("newsstem: %s changed, but this crawl archived %d of its pages: "
+                           "too few to learn from", site, len(pages))
+            return "too few pages"
+        relearned = relearn(site, pages, old, options)
+        if not any(p.kind == "article" for p in relearned.pattern_set.patterns):
+            logger.warning("newsstem: %s changed, and no article layout was learned from the "
+                           "%d pages of this crawl: its pattern file is kept", site, len(pages))
+            return "no article layout"
+        if not relearned.better:
+            logger.warning(
+                "newsstem: %s changed; learned again from %d pages, the new patterns read "
+                "them no better (%.0f%% vs %.0f%%): its pattern file is kept",
+                site, len(pages), 100 * relearned.new_fit, 100 * relearned.old_fit,
+            )
+            return "not better"
+        path = save_pattern_file(relearned.pattern_set, self.patterns_dir)
+        logger.warning(
+            "newsstem: %s changed; learned again from %d pages of this crawl: %s written "
+            "(they read %.0f%% of them well, the old patterns %.0f%%)",
+            site, len(pages), path, 100 * relearned.new_fit, 100 * relearned.old_fit,
+        )
+        return "written"

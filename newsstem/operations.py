@@ -71,6 +71,9 @@ class RunSummary:
     spider_errors: dict[str, int]
     store_errors: int
     robots_refused: int
+    # sites whose pages stopped fitting their learned patterns -> why (a redesign)
+    layout_changes: dict[str, str] = field(default_factory=dict)
+    relearned: dict[str, str] = field(default_factory=dict)  # site -> NEWSSTEM_RELEARN's outcome
     outcome: str = field(default=OK)
 
     @property
@@ -110,6 +113,15 @@ class RunSummary:
             kinds.append(f"URL store: {self.store_errors}")
         lines.append(f"  errors: {self.errors}" + (f" ({'; '.join(kinds)})" if kinds else ""))
         lines.append(f"  robots.txt refused: {self.robots_refused}")
+        for site, why in self.layout_changes.items():
+            outcome = self.relearned.get(site)
+            if outcome == "written":
+                advice = "learned again from this crawl's pages (NEWSSTEM_RELEARN)"
+            elif outcome:
+                advice = f"learned again, file kept: {outcome}"
+            else:
+                advice = f"learn it again (scrapy learn {site} --input ARCHIVE --since DATE)"
+            lines.append(f"  layout changed: {site}: {why}; {advice}")
         return lines
 
     def stats(self) -> dict[str, Any]:
@@ -123,6 +135,20 @@ class RunSummary:
             f"{SUMMARY_PREFIX}/errors": self.errors,
             f"{SUMMARY_PREFIX}/robots_refused": self.robots_refused,
         }
+
+
+_PATTERNS_PREFIX = "newsstem/patterns/"
+_RELEARN_PREFIX = "newsstem/relearn/"
+_LAYOUT_CHANGED = "/layout_changed"
+
+
+def _layout_changes(stats: dict[str, Any]) -> dict[str, str]:
+    """Sites the extraction pipeline found redesigned -> why (``.../layout_changed``)."""
+    return {
+        name[len(_PATTERNS_PREFIX) : -len(_LAYOUT_CHANGED)]: str(value)
+        for name, value in sorted(stats.items())
+        if name.startswith(_PATTERNS_PREFIX) and name.endswith(_LAYOUT_CHANGED)
+    }
 
 
 def summarize(stats: dict[str, Any], pages: int) -> RunSummary:
@@ -161,6 +187,12 @@ def summarize(stats: dict[str, Any], pages: int) -> RunSummary:
         spider_errors=_by_suffix(stats, "spider_exceptions/"),
         store_errors=int(stats.get("newsstem/urldb/errors", 0)),
         robots_refused=int(stats.get("robotstxt/forbidden", 0)),
+        layout_changes=_layout_changes(stats),
+        relearned={
+            name[len(_RELEARN_PREFIX) :]: str(value)
+            for name, value in stats.items()
+            if name.startswith(_RELEARN_PREFIX)
+        },
     )
     if pages or summary.articles:
         outcome = OK

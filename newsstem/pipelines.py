@@ -53,6 +53,7 @@ class ExtractionPipeline:
         patterns: PatternLibrary | None = None,
         body_format: str = defaults.NEWSSTEM_BODY_FORMAT,
         body_links: bool = defaults.NEWSSTEM_BODY_LINKS,
+        redesign_min_pages: int = defaults.NEWSSTEM_REDESIGN_MIN_PAGES,
     ) -> None:
         self.stats = stats
         self.min_chars = min_chars
@@ -61,6 +62,7 @@ class ExtractionPipeline:
         self.body_format = body_format
         self.body_links = body_links
         self.sites: dict[str, SiteCounts] = {}  # sites with patterns: how pages matched
+        self.redesign_min_pages = redesign_min_pages
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExtractionPipeline:
@@ -72,6 +74,9 @@ class ExtractionPipeline:
             load_patterns(settings),
             settings.get("NEWSSTEM_BODY_FORMAT", defaults.NEWSSTEM_BODY_FORMAT),
             settings.getbool("NEWSSTEM_BODY_LINKS", defaults.NEWSSTEM_BODY_LINKS),
+            settings.getint(
+                "NEWSSTEM_REDESIGN_MIN_PAGES", defaults.NEWSSTEM_REDESIGN_MIN_PAGES
+            ),
         )
 
     def process_item(self, item: object) -> object:
@@ -140,7 +145,7 @@ class ExtractionPipeline:
             site_patterns = self.patterns.get(site)
             if site_patterns is None:
                 continue
-            change = layout_change(counts, site_patterns.pattern_set)
+            change = layout_change(counts, site_patterns.pattern_set, self.redesign_min_pages)
             if change is not None:
                 self.stats.set_value(f"newsstem/patterns/{site}/layout_changed", change)
                 logger.warning("newsstem: %s: the layout seems to have changed: %s", site, change)

@@ -53,6 +53,9 @@ EXTENSIONS = {
     # before StatsFile, so the summary is in NEWSSTEM_STATS_FILE.
     "newsstem.operations.RunReport": 400,
     "newsstem.extensions.StatsFile": 500,
+    # NEWSSTEM_RELEARN (off unless set): learn redesigned sites again at the crawl's end,
+    # before the summary that reports it.
+    "newsstem.extensions.Relearn": 300,
 }
 
 # Politeness: adapt the delay to the server, a few requests at a time per site.

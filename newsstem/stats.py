@@ -58,6 +58,13 @@ STATS: tuple[Stat, ...] = (
          "redesign): why, in words; the run summary names the site"),
     ),
     *_group(
+        "Learning again",
+        ("newsstem/relearn/<site>",
+         "`NEWSSTEM_RELEARN`: what became of a redesigned site at the crawl's end: "
+         "`written` (its new pattern file reads this crawl's pages better), `not better`, "
+         "`no article layout`, `too few pages`"),
+    ),
+    *_group(
         "Archive",
         ("newsstem/archive/responses", "`response` records written to `NEWSSTEM_ARCHIVE`"),
         ("newsstem/archive/pages", "page `metadata` records written to `NEWSSTEM_ARCHIVE`"),

@@ -15,8 +15,7 @@ from scrapy import Spider
 from scrapy.commands import BaseRunSpiderCommand
 from scrapy.exceptions import UsageError
 
-from newsstem.archive import ArchiveError, read_archive
-from newsstem.commands.learn import is_html_page
+from newsstem.archive import ArchiveError, is_html_page, read_archive
 from newsstem.deployment import check_setting_types
 from newsstem.encoding import decode_html
 from newsstem.items import Page

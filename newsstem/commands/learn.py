@@ -4,24 +4,36 @@ Reads the HTML pages of one or more WARC archives (``NEWSSTEM_ARCHIVE`` writes
 them during a crawl, with the anchor texts of the links to each page), learns
 the layouts of every site found (or of SITE only) and writes one pattern file
 per site to ``--out`` (default ``NEWSSTEM_PATTERNS_DIR``). A site where nothing
-was learned keeps its previous file.
+was learned keeps its previous file. Every layout is listed with what became of
+it: an article or hub pattern, or the reason it was refused (the self-check).
+
+``--since DATE`` or ``--last N`` learns again from the recent pages of a site (a
+redesign): the patterns learned from them replace the old file, except the old
+patterns of layouts that recent pages still have and no new pattern covers.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
-from collections import defaultdict
+from pathlib import Path
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from newsstem import defaults
-from newsstem.archive import ArchivedPage, ArchiveError, read_archive
-from newsstem.encoding import decode_html, looks_binary
+from newsstem.archive import ArchivedPage, ArchiveError, html_pages_by_site
+from newsstem.discovery import SinceError, parse_since
+from newsstem.encoding import decode_html
 from newsstem.layout.learn import LearnOptions, LearnResult, TrainingPage, learn
-from newsstem.layout.patterns import save_pattern_file
-from newsstem.rules import site_of
+from newsstem.layout.patterns import (
+    PatternFileError,
+    PatternSet,
+    load_pattern_file,
+    pattern_file_name,
+    save_pattern_file,
+)
+from newsstem.layout.redesign import Relearned, relearn
 
 
 class Command(ScrapyCommand):
@@ -29,7 +41,10 @@ class Command(ScrapyCommand):
     requires_crawler_process = False  # reads files, crawls nothing
 
     def syntax(self) -> str:
-        return "[SITE] --input ARCHIVE [--input ARCHIVE ...] [--out DIR]"
+        return (
+            "[SITE] --input ARCHIVE [--input ARCHIVE ...] [--out DIR] "
+            "[--since DATE | --last N]"
+        )
 
     def short_desc(self) -> str:
         return "Learn the layout patterns of sites from a WARC archive of their pages"
@@ -44,6 +59,17 @@ class Command(ScrapyCommand):
             "--out", metavar="DIR",
             help="directory of the pattern files (default: NEWSSTEM_PATTERNS_DIR)",
         )
+        recent = parser.add_mutually_exclusive_group()
+        recent.add_argument(
+            "--since", metavar="DATE",
+            help="learn again from the pages fetched since DATE (2026-11-01 or "
+            "2026-11-01T08:00:00Z), keeping old patterns still needed",
+        )
+        recent.add_argument(
+            "--last", metavar="N", type=int,
+            help="learn again from the N pages of each site fetched last, keeping old "
+            "patterns still needed",
+        )
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None
@@ -51,17 +77,25 @@ class Command(ScrapyCommand):
             raise UsageError("learn: give at most one SITE", print_help=False)
         if not opts.input:
             raise UsageError("learn: give the archive to learn from: --input crawl.warc.gz")
+        if opts.last is not None and opts.last < 2:
+            raise UsageError("learn: --last needs 2 pages or more", print_help=False)
+        try:
+            since = parse_since(opts.since).strftime("%Y-%m-%dT%H:%M:%SZ") if opts.since else None
+        except SinceError as error:
+            raise UsageError(f"learn: --{error}", print_help=False) from None
         out = opts.out or self.settings.get(
             "NEWSSTEM_PATTERNS_DIR", defaults.NEWSSTEM_PATTERNS_DIR
         )
         if not out:
             raise UsageError("learn: give the directory of the pattern files: --out DIR")
-        by_site = html_pages_by_site(opts.input)
+        by_site = training_pages(opts.input, since=since, last=opts.last)
         wanted = args[0] if args else None
         if wanted is not None and wanted not in by_site:
             known = ", ".join(sorted(by_site)) or "none"
+            recent = " (fetched in the period asked for)" if since or opts.last else ""
             raise UsageError(
-                f"learn: no HTML page of site {wanted!r} in the archive (sites: {known})",
+                f"learn: no HTML page of site {wanted!r} in the archive{recent} "
+                f"(sites: {known})",
                 print_help=False,
             )
         options = LearnOptions(
@@ -69,56 +103,78 @@ class Command(ScrapyCommand):
                 "NEWSSTEM_MIN_ARTICLE_CHARS", defaults.NEWSSTEM_MIN_ARTICLE_CHARS
             )
         )
+        again = since is not None or opts.last is not None
         learned_any = False
         for site in sorted(by_site) if wanted is None else [wanted]:
             started = time.process_time()
-            result = learn(site, by_site[site], options)
-            seconds = time.process_time() - started
-            learned_any |= _report(site, result, out, seconds)
+            if again:
+                relearned = relearn(site, by_site[site], _old_patterns(out, site), options)
+                seconds = time.process_time() - started
+                learned_any |= _report(site, relearned.result, out, seconds, relearned)
+            else:
+                result = learn(site, by_site[site], options)
+                seconds = time.process_time() - started
+                learned_any |= _report(site, result, out, seconds)
         if not learned_any:
             self.exitcode = 1
 
 
-def html_pages_by_site(paths: list[str]) -> dict[str, list[TrainingPage]]:
-    """The HTML pages (status 200) of the archives, decoded as the crawler does, by site."""
-    by_site: dict[str, list[TrainingPage]] = defaultdict(list)
-    seen: set[str] = set()
-    for path in paths:
-        try:
-            for page in read_archive(path):
-                if page.url in seen or not is_html_page(page):
-                    continue
-                seen.add(page.url)
-                html, _ = decode_html(page.body, page.content_type)
-                site = page.site or site_of(page.url)
-                by_site[site].append(TrainingPage(page.url, html, page.anchor_texts))
-        except ArchiveError as error:
-            raise UsageError(f"learn: {error}", print_help=False) from None
-    return dict(by_site)
+def _old_patterns(directory: str, site: str) -> PatternSet | None:
+    path = Path(directory) / pattern_file_name(site)
+    if not path.exists():
+        return None
+    try:
+        return load_pattern_file(path)
+    except PatternFileError as error:
+        raise UsageError(f"learn: {error}", print_help=False) from None
 
 
-def is_html_page(page: ArchivedPage) -> bool:
-    content_type = (page.content_type or "").lower()
-    return page.status == 200 and "html" in content_type and not looks_binary(page.body)
+def training_pages(
+    paths: list[str], since: str | None = None, last: int | None = None
+) -> dict[str, list[TrainingPage]]:
+    """The HTML pages of the archives by site (:func:`newsstem.archive.html_pages_by_site`),
+    decoded as the crawler decodes them, to learn from."""
+    try:
+        by_site = html_pages_by_site(paths, since, last)
+    except ArchiveError as error:
+        raise UsageError(f"learn: {error}", print_help=False) from None
+    return {site: [training_page(page) for page in pages] for site, pages in by_site.items()}
 
 
-def _report(site: str, result: LearnResult, out: str, seconds: float) -> bool:
-    pattern_set = result.pattern_set
-    articles = [p for p in pattern_set.patterns if p.kind == "article"]
-    pages = pattern_set.parameters.get("pages", 0)
+def training_page(page: ArchivedPage) -> TrainingPage:
+    return TrainingPage(page.url, decode_html(page.body, page.content_type)[0], page.anchor_texts)
+
+
+def _report(
+    site: str,
+    result: LearnResult,
+    out: str,
+    seconds: float,
+    relearned: Relearned | None = None,
+) -> bool:
+    pattern_set = relearned.pattern_set if relearned is not None else result.pattern_set
+    learned = result.pattern_set
+    articles = [p for p in learned.patterns if p.kind == "article"]
+    pages = learned.parameters.get("pages", 0)
     print(
         f"{site}: {pages} pages, {len(result.outcomes)} layouts, {len(articles)} article "
-        f"patterns, {len(pattern_set.patterns) - len(articles)} hub patterns "
-        f"({seconds:.1f} s)"
+        f"patterns, {len(learned.patterns) - len(articles)} hub patterns ({seconds:.1f} s)"
     )
     for outcome in result.outcomes:
         if outcome.pages > 1 or outcome.pattern_id:
             name = outcome.pattern_id or "-"
             print(f"  {name:<32} {outcome.pages:5d} pages  score {outcome.score:9.0f}  "
                   f"{outcome.reason}")
-    if not articles:
+    if relearned is not None:
+        for pattern_id in relearned.kept:
+            print(f"  {pattern_id:<32} kept from the old file: recent pages still have it")
+        print(
+            f"  recent pages read well: {relearned.new_fit:.0%} with these patterns, "
+            f"{relearned.old_fit:.0%} with the old file's"
+        )
+    if not any(p.kind == "article" for p in pattern_set.patterns):
         print(f"  no article layout learned: {site} keeps its previous pattern file, if any")
         return False
     path = save_pattern_file(pattern_set, out)
-    print(f"  written to {path}")
+    print(f"  written to {path} (its pages fit {pattern_set.parameters.get('matched', 0):.0%})")
     return True

@@ -34,8 +34,8 @@ __all__ = [
     "relearn",
 ]
 
-# A site is judged after this many pages of a crawl: a few odd pages (a live blog, an
-# error page) prove nothing.
+# A site is judged after this many pages of a crawl (NEWSSTEM_REDESIGN_MIN_PAGES): a few
+# odd pages (a live blog, an error page) prove nothing.
 MIN_PAGES = 20
 # Its layout changed when its pages match its patterns at less than this share of the
 # rate of the pages the patterns were learned from ...
@@ -77,7 +77,9 @@ def learned_rate(pattern_set: PatternSet) -> float:
     return float(value) if isinstance(value, (int, float)) else ASSUMED_MATCHED
 
 
-def layout_change(counts: SiteCounts, pattern_set: PatternSet) -> str | None:
+def layout_change(
+    counts: SiteCounts, pattern_set: PatternSet, min_pages: int = MIN_PAGES
+) -> str | None:
     """Why the site seems to have changed its layout, or None.
 
     >>> from newsstem.layout.patterns import PatternSet
@@ -87,7 +89,7 @@ def layout_change(counts: SiteCounts, pattern_set: PatternSet) -> str | None:
     >>> layout_change(SiteCounts(pages=40, matched=38, articles=30, disagreed=2), patterns)
     >>> layout_change(SiteCounts(pages=5, matched=0), patterns)
     """
-    if counts.pages < MIN_PAGES:
+    if counts.pages < min_pages:
         return None
     expected = learned_rate(pattern_set)
     if counts.matched_rate < MATCH_DROP * expected:

@@ -1,0 +1,164 @@
+"""A redesign, end to end: a site in layout A is crawled and learned, then redesigned.
+
+Layout A is 12 real article pages of one site (tests/layout/fixtures/msnbc, CleanPortalEval)
+behind a hub page. The redesign serves the same articles' texts (their gold texts) in a
+new template B at new URLs, the hub linking 12 of them and 4 pages of layout A still on
+the site. The crawl after the redesign must say the layout changed, learn the site again
+by itself (``NEWSSTEM_RELEARN``) from its archive, and a third crawl extracts the new
+pages by the new patterns; the old pages still extract well.
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from pathlib import Path
+
+import pytest
+from support.crawl import run_crawl
+from support.httpserver import FixtureSite
+from test_layout_commands import scrapy
+
+from newsstem.evaluation import score_page
+from newsstem.layout.patterns import load_pattern_file, pattern_file_name
+
+SITE = Path(__file__).resolve().parents[1] / "layout" / "fixtures" / "msnbc"
+ARTICLES = sorted(path.name.removesuffix(".html.gz") for path in SITE.glob("*.html.gz"))
+STILL_OLD = ARTICLES[:4]  # pages of layout A still linked after the redesign
+
+
+def gold(name: str) -> str:
+    return (SITE / f"{name}.txt").read_text(encoding="utf-8")
+
+
+def paragraphs(name: str) -> list[str]:
+    """The gold text's paragraphs (hard-wrapped lines joined); the first is the title."""
+    return [" ".join(p.split()) for p in gold(name).strip().split("\n\n")]
+
+
+def page_b(name: str) -> bytes:
+    """An article in the new template B: header, article with byline, related box."""
+    title, *body = paragraphs(name)
+    others = [n for n in ARTICLES if n != name][:3]
+    related = "".join(
+        f'<li><a href="/b/{n}.html">{escape(paragraphs(n)[0])}</a></li>' for n in others
+    )
+    story = "".join(f"<p>{escape(p)}</p>" for p in body)
+    return f"""<!DOCTYPE html><html><head><meta charset="utf-8">
+<title>{escape(title)} | The Show</title></head><body>
+<header class="site-header"><a class="logo" href="/index.html">The Show</a>
+<nav class="sections"><ul><li><a href="/politics">Politics</a></li>
+<li><a href="/world">World</a></li><li><a href="/video">Video</a></li></ul></nav></header>
+<main class="page"><article class="story">
+<h1 class="story-headline">{escape(title)}</h1>
+<p class="story-byline">By the show's staff</p>
+<div class="story-body">{story}</div>
+</article>
+<aside class="related"><h2>Related</h2><ul>{related}</ul></aside></main>
+<footer class="site-footer"><p>Copyright 2026 The Show. All rights reserved.</p>
+<p><a href="/privacy">Privacy</a> <a href="/terms">Terms</a></p></footer>
+</body></html>""".encode()
+
+
+def index_after_redesign() -> bytes:
+    links = [f'<li><a href="/b/{n}.html">{escape(paragraphs(n)[0])}</a></li>' for n in ARTICLES]
+    links += [f'<li><a href="/{n}.html">{escape(paragraphs(n)[0])}</a></li>' for n in STILL_OLD]
+    return (
+        '<!DOCTYPE html><html><head><meta charset="utf-8"><title>The Show</title></head>'
+        f'<body><h1>The Show</h1><ul class="stories">{"".join(links)}</ul></body></html>'
+    ).encode()
+
+
+@pytest.fixture(scope="module")
+def site():
+    server = FixtureSite(SITE).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def redesign(site, tmp_path_factory):
+    """Crawl A + learn; redesign; crawl with NEWSSTEM_RELEARN; crawl again."""
+    work = tmp_path_factory.mktemp("redesign")
+    patterns = work / "patterns"
+    first = run_crawl(
+        work, "-a", f"start_url={site.url}/index.html", name="a",
+        settings={"NEWSSTEM_ARCHIVE": str(work / "a.warc.gz"), "NEWSSTEM_PATTERNS_DIR": ""},
+    )
+    assert first.returncode == 0, first.log
+    learned = scrapy("learn", "--input", str(work / "a.warc.gz"), "--out", str(patterns))
+    assert learned.returncode == 0, learned.stdout + learned.stderr
+    site_name = f"127.0.0.1:{site.port}"
+    before = load_pattern_file(patterns / pattern_file_name(site_name))
+
+    site.routes["/index.html"] = (200, "text/html; charset=utf-8", index_after_redesign())
+    for name in ARTICLES:
+        site.routes[f"/b/{name}.html"] = (200, "text/html; charset=utf-8", page_b(name))
+    settings = {
+        "NEWSSTEM_PATTERNS_DIR": str(patterns),
+        "NEWSSTEM_ARCHIVE": str(work / "b.warc.gz"),
+        "NEWSSTEM_RELEARN": "True",
+        "NEWSSTEM_REDESIGN_MIN_PAGES": "10",
+    }
+    second = run_crawl(work, "-a", f"start_url={site.url}/index.html", name="b",
+                       settings=settings)
+    assert second.returncode == 0, second.log
+    after = load_pattern_file(patterns / pattern_file_name(site_name))
+    third = run_crawl(
+        work, "-a", f"start_url={site.url}/index.html", name="c",
+        settings={"NEWSSTEM_PATTERNS_DIR": str(patterns)},
+    )
+    assert third.returncode == 0, third.log
+    return site_name, before, second, after, third, work
+
+
+def test_the_crawl_after_the_redesign_says_the_layout_changed(redesign):
+    site_name, before, second, _, _, _ = redesign
+    assert before.parameters["matched"] >= 0.9  # its own pages fit the first patterns
+    # (the 4 old pages and the hub page, by the hub pattern)
+    assert second.stats[f"newsstem/patterns/{site_name}/layout_changed"].startswith(
+        "5 of 17 pages matched its patterns"
+    )
+    assert f"layout changed: {site_name}: 5 of 17 pages matched its patterns" in second.log
+    # the new pages were still exported, by the fallback
+    assert sum(item["url"].split("/")[-2] == "b" for item in second.items) == 12
+    assert {item["method"] for item in second.items if "/b/" in item["url"]} == {"readability"}
+
+
+def test_the_crawl_learns_the_site_again_and_keeps_what_still_fits(redesign):
+    site_name, before, second, after, _, _ = redesign
+    assert second.stats[f"newsstem/relearn/{site_name}"] == "written"
+    assert "learned again from this crawl's pages (NEWSSTEM_RELEARN)" in second.log
+    articles = [p for p in after.patterns if p.kind == "article"]
+    main_keys = {b.key for p in articles for b in p.blocks if b.role == "main"}
+    assert any(key.endswith("div:class=story-body") for key in main_keys)  # layout B
+    old_main = {b.key for p in before.patterns for b in p.blocks if b.role == "main"}
+    assert main_keys & old_main  # layout A: its 4 pages are still on the site
+
+
+def test_pages_of_both_layouts_extract_by_pattern(redesign):
+    _, _, _, _, third, work = redesign
+    by_url = {item["url"]: item for item in third.items}
+    assert len(by_url) == 16
+    for url, item in by_url.items():
+        name = url.rsplit("/", 1)[1].removesuffix(".html")
+        assert item["method"].startswith("pattern:"), url
+        assert score_page(item["body"], gold(name)).f1 >= 0.9, url
+        assert item["title"] == paragraphs(name)[0], url
+
+
+def test_learn_since_relearns_from_recent_pages_only(redesign, tmp_path):
+    site_name, _, _, _, _, work = redesign
+    out = tmp_path / "patterns"
+    result = scrapy(
+        "learn", site_name, "--input", str(work / "a.warc.gz"), "--input",
+        str(work / "b.warc.gz"), "--out", str(out), "--last", "13",
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "13 pages" in result.stdout
+    written = json.loads((out / pattern_file_name(site_name)).read_text(encoding="utf-8"))
+    after_redesign = {"index", *(f"b/{name}" for name in ARTICLES), *STILL_OLD}
+    sources = {url.split("/", 3)[3].removesuffix(".html") for url in written["sources"]}
+    assert len(sources) == 13 and sources <= after_redesign  # the second crawl's pages
+    bad = scrapy("learn", "--input", str(work / "a.warc.gz"), "--since", "yesterday")
+    assert bad.returncode == 2 and "--since must be a date like 2026-11-01" in bad.stderr
