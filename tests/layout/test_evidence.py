@@ -1,0 +1,100 @@
+"""Learning from the fallback's votes: what the site repeats is dropped, what the fallback
+missed on one page is kept, and a pattern that disagrees with the fallback is refused.
+
+The pages are real (tv.msnbc.com, fixtures/SOURCES.md); where a test needs a fallback that
+behaves in a certain way on a certain page, it wraps the real readability fallback.
+"""
+
+from __future__ import annotations
+
+import re
+
+import lxml.html
+
+from newsstem.layout.evidence import TextShingles, shingles
+from newsstem.layout.learn import TrainingPage, learn, readability_text
+from newsstem.layout.patterns import Extraction, SitePatterns
+
+BIO = (
+    "Melissa Harris-Perry hosts the program on weekend mornings. She is a professor of "
+    "political science and the author of several books on race, gender and politics."
+)
+
+
+def with_bio(html: str) -> str:
+    """The page with the same author's note opening its article element."""
+    box = f'<div class="note"><p>{BIO}</p></div>'
+    return html.replace('<div class="entry-content">', f'<div class="entry-content">{box}', 1)
+
+
+def training(pages, html=lambda page: page.html) -> list[TrainingPage]:
+    return [TrainingPage(page.url, html(page), (page.gold_title,)) for page in pages]
+
+
+def test_shingles_compare_texts_cut_and_spaced_differently():
+    article = TextShingles.of("The council voted on Tuesday.\n\nIt closes the old bridge.")
+    assert article.share_of("The council voted on Tuesday. It closes the old bridge.") > 0.7
+    assert article.share_of("Subscribe to our newsletter today") == 0.0
+    assert shingles("東京 都") == shingles("東京都")  # CJK read a character a token
+
+
+def test_a_box_the_site_repeats_is_dropped_though_the_fallback_takes_it(msnbc):
+    pages = training(msnbc[:8], lambda page: with_bio(page.html))
+    assert all(BIO in readability_text(page) for page in pages)  # the fallback takes it
+    pattern_set = learn("tv.msnbc.com", pages).pattern_set
+    [pattern] = pattern_set.patterns
+    [box] = [b for b in pattern.blocks if b.key.endswith("div:class=note")]
+    assert box.role == "none" and box.diff_score == 0.0  # the same on every page
+    result = SitePatterns(pattern_set).extract(with_bio(msnbc[8].html))
+    assert isinstance(result, Extraction)
+    assert BIO not in result.body
+    assert msnbc[8].gold.split("\n\n")[1].split()[0] in result.body
+
+
+def quotes(html: str) -> list[str]:
+    return [" ".join(q.text_content().split())
+            for q in lxml.html.fromstring(html).iter("blockquote")]
+
+
+def test_text_the_fallback_missed_on_one_page_is_kept(msnbc):
+    """The fallback leaves out a page's blockquotes: the other pages' votes keep them."""
+    pages = training(msnbc[:8])
+    quoted = next(page for page in pages if quotes(page.html))
+    left_out = TextShingles.of(" ".join(quotes(quoted.html)))
+
+    def forgetful(page: TrainingPage) -> str:
+        text = readability_text(page)
+        if page is not quoted:
+            return text
+        return "\n\n".join(p for p in text.split("\n\n") if left_out.share_of(p) < 0.5)
+
+    assert len(forgetful(quoted)) < len(readability_text(quoted))
+    pattern_set = learn("tv.msnbc.com", pages, fallback=forgetful).pattern_set
+    roles = {
+        b.role for p in pattern_set.patterns for b in p.blocks
+        if b.key.endswith("entry-content/blockquote")
+    }
+    assert roles == {"main"}
+    result = SitePatterns(pattern_set).extract(quoted.html)
+    body = " ".join(result.body.split())
+    assert all(quote[:40] in body for quote in quotes(quoted.html))
+
+
+def test_a_pattern_the_fallback_contradicts_is_refused_with_the_reason(msnbc):
+    """A fallback that takes the article on half the pages and the sidebar on the other
+    half: no key wins the vote of the pages read leave-one-out."""
+    pages = training(msnbc[:8])
+    sidebar = re.compile(r'<div id="sidebar".*', re.S)
+
+    def fickle(page: TrainingPage) -> str:
+        if pages.index(page) % 2:
+            return readability_text(page)
+        side = sidebar.search(page.html)
+        text = re.sub(r"<[^>]+>", "\n", side.group(0) if side else "")
+        return "\n\n".join(line.strip() for line in text.split("\n") if len(line.strip()) > 20)
+
+    result = learn("tv.msnbc.com", pages, fallback=fickle)
+    [outcome] = result.outcomes
+    assert outcome.pattern_id is None
+    assert outcome.reason.startswith("refused")
+    assert result.pattern_set.patterns == ()
