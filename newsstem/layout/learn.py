@@ -246,10 +246,11 @@ def learn(
         ClusterOutcome(o.pages, renamed.get(o.pattern_id or ""), o.reason, o.score)
         for o in outcomes
     ]
+    learned_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     pattern_set = PatternSet(
         site=site,
-        patterns=tuple(patterns),
-        learned_at=datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        patterns=tuple(dataclasses.replace(p, learned_at=learned_at) for p in patterns),
+        learned_at=learned_at,
         parameters={**options.as_dict(), "pages": len(pages), "cut": round(clustering.cut, 3)},
         sources=tuple(page.url for page in pages),
     )

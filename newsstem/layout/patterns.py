@@ -122,6 +122,9 @@ class LayoutPattern:
     # the article text starts with the headline, as the site's article element holds it
     # (the fallback took the title block with the article on the learned pages)
     headline_in_body: bool = False
+    # when it was learned: patterns learned together share the tokens their keys keep;
+    # a file may hold patterns of several learnings (old ones kept after a redesign)
+    learned_at: str = ""
 
 
 @dataclass(frozen=True)
@@ -184,6 +187,8 @@ def dumps(pattern_set: PatternSet) -> str:
             f'      "boilerplate": {json.dumps(list(pattern.boilerplate), ensure_ascii=False)},'
         )
         lines.append(f'      "headline_in_body": {json.dumps(pattern.headline_in_body)},')
+        if pattern.learned_at and pattern.learned_at != pattern_set.learned_at:
+            lines.append(f'      "learned_at": {json.dumps(pattern.learned_at)},')
         lines.append('      "blocks": [')
         for b_index, block in enumerate(pattern.blocks):
             item = {
@@ -291,7 +296,9 @@ class _Validator:
             raise self.fail("learned_at", "expected a string")
         sources = self.strings(data.get("sources", []), "sources")
         raw_patterns = self.field(data, "patterns", list, "top level")
-        patterns = tuple(self.pattern(p, f"patterns[{i}]") for i, p in enumerate(raw_patterns))
+        patterns = tuple(
+            self.pattern(p, f"patterns[{i}]", learned_at) for i, p in enumerate(raw_patterns)
+        )
         seen: set[str] = set()
         for index, pattern in enumerate(patterns):
             if pattern.id in seen:
@@ -304,7 +311,7 @@ class _Validator:
             raise self.fail(where, "expected a list of strings")
         return tuple(value)
 
-    def pattern(self, data: Any, where: str) -> LayoutPattern:
+    def pattern(self, data: Any, where: str, learned_at: str = "") -> LayoutPattern:
         if not isinstance(data, dict):
             raise self.fail(where, "expected an object")
         pattern_id = self.field(data, "id", str, where)
@@ -327,8 +334,12 @@ class _Validator:
         blocks = tuple(self.block(b, f"{where}.blocks[{i}]") for i, b in enumerate(raw_blocks))
         if kind == "article" and not any(b.role == "main" for b in blocks):
             raise self.fail(f"{where}.blocks", "no block has the role 'main'")
+        own_learned_at = data.get("learned_at", learned_at)
+        if not isinstance(own_learned_at, str):
+            raise self.fail(f"{where}.learned_at", "expected a string")
         return LayoutPattern(
-            pattern_id, score, pages, blocks, sources, kind, boilerplate, headline_in_body
+            pattern_id, score, pages, blocks, sources, kind, boilerplate, headline_in_body,
+            own_learned_at,
         )
 
     def block(self, data: Any, where: str) -> PatternBlock:
@@ -518,11 +529,21 @@ class SitePatterns:
         self.pattern_set = pattern_set
         self.options = options or MatchOptions()
         self.parser = parser or BlockParser()
-        self.key_filter = KeyFilter.from_keys(
-            b.key for p in pattern_set.patterns for b in p.blocks
-        )
         self._intern = KeyInterner()
-        self._patterns = tuple(self._compile(p) for p in pattern_set.patterns)
+        # patterns learned together share a key filter (the tokens their keys keep): a
+        # page is decomposed once per group (once, but for files holding old patterns
+        # kept after a redesign)
+        groups: dict[str, list[LayoutPattern]] = {}
+        for pattern in pattern_set.patterns:
+            groups.setdefault(pattern.learned_at, []).append(pattern)
+        self._groups = tuple(
+            (
+                KeyFilter.from_keys(b.key for p in patterns for b in p.blocks),
+                tuple(self._compile(p) for p in patterns),
+            )
+            for patterns in groups.values()
+        )
+        self.key_filter = self._groups[0][0] if self._groups else KeyFilter(())
 
     @property
     def site(self) -> str:
@@ -550,15 +571,25 @@ class SitePatterns:
 
     def extract(self, html: str | bytes) -> Extraction | HubPage | NoMatch:
         """Match ``html`` to the best pattern and extract its title, main and sub text."""
-        return self._extract_filtered(self.parser.decompose(html, self.key_filter))
+        if len(self._groups) == 1:
+            key_filter, patterns = self._groups[0]
+            return self._extract_filtered(self.parser.decompose(html, key_filter), patterns)
+        raw = self.parser.decompose(html)
+        results = [
+            self._extract_filtered(key_filter.apply(raw), patterns)
+            for key_filter, patterns in self._groups
+        ]
+        return max(results, key=_similarity, default=NoMatch("no patterns"))
 
-    def _extract_filtered(self, page: PageLayout) -> Extraction | HubPage | NoMatch:
+    def _extract_filtered(
+        self, page: PageLayout, patterns: Sequence[_CompiledPattern]
+    ) -> Extraction | HubPage | NoMatch:
         if not page.blocks:
             return NoMatch("no text blocks")
         ids = list(map(self._intern.ids.get, map(_KEY, page.blocks), repeat(-1)))
         sequence = KeySequence.of(ids, layout_weights(map(_WEIGHT, page.blocks)))
         best: tuple[float, _CompiledPattern, tuple[tuple[int, int], ...]] | None = None
-        for compiled in self._patterns:
+        for compiled in patterns:
             if best is not None and compiled.similarity_bound(sequence) < best[0] - BOUND_SLACK:
                 continue  # cannot beat the best so far: spare the alignment
             alignment = align(sequence, compiled.sequence)
@@ -579,6 +610,13 @@ class SitePatterns:
         if compiled.pattern.kind == "hub":
             return HubPage(compiled.pattern.id, score)
         return _extract(page, ids, compiled, pairs, score)
+
+
+def _similarity(result: Extraction | HubPage | NoMatch) -> float:
+    """How well a page fit the pattern of a result (a match beats any miss)."""
+    if isinstance(result, NoMatch):
+        return result.best_similarity - 1.0
+    return result.similarity
 
 
 def _extract(

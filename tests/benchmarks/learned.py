@@ -3,6 +3,7 @@
     python tests/benchmarks/learned.py                 # every site of every corpus
     python tests/benchmarks/learned.py --corpus dragnet -v
     python tests/benchmarks/learned.py --worst 20      # the pages where patterns lose most
+    python tests/benchmarks/learned.py --redesign      # the redesign scenario only
 
 **Protocol** (issue 11): for each site of ``../shared/corpora`` with at least
 ``--min-pages`` pages (dragnet's 83 sites, cleanportal's 4, the chaos hosts with 5+),
@@ -18,6 +19,14 @@ The headline used as anchor text: the page's labelled headline where the corpus 
 (cleanportal and chaos: the first paragraph of the gold text; fundus: ``meta.title``),
 else the page's ``<title>`` with the site name cut off (dragnet has no labelled
 headline). ``--no-anchors`` learns without any anchor text.
+
+**Redesign scenario** (``--redesign``): every site whose pages fall into two article
+layouts of 4 pages or more (two templates, as a site has before and after a redesign).
+Learn on layout A; read the pages of layout B (with a fifth as many of layout A mixed in)
+as a crawl does, and ask :func:`~newsstem.layout.redesign.layout_change` whether the site
+changed; learn again from the first half of those pages
+(:func:`~newsstem.layout.redesign.relearn`, the old patterns kept where still needed) and
+extract the second half with the result: how many by pattern, F1 against the fallback.
 
 Figures: token-shingle F1 of the body (:mod:`newsstem.evaluation`), pooled over the pages
 of a set and per site; the sites where learned is worse than the fallback by more than
@@ -242,6 +251,58 @@ def report(sites: list[SiteResult], verbose: bool, worst: int) -> None:
                   f" P/R {a.precision:.2f}/{a.recall:.2f} vs {b.precision:.2f}/{b.recall:.2f}")
 
 
+def redesigns(root: Path, corpora: list[str], metas: dict) -> None:
+    from newsstem.extraction import extract_page
+    from newsstem.layout.learn import TrainingPage, learn
+    from newsstem.layout.patterns import SitePatterns
+    from newsstem.layout.redesign import SiteCounts, layout_change, relearn
+
+    print("\nredesign scenario: learn layout A, then read layout B")
+    print(f"  {'site':<34}{'A':>4}{'B':>4}  {'detected':<9}{'relearned':<10}"
+          f"{'by pattern':>11}{'F1 new':>8}{'fallback':>9}  why")
+    found = 0
+    for _, site, pages, _ in sites_of(root, corpora, 8):
+        training = {
+            p.url or p.id: TrainingPage(p.url or p.id, p.html,
+                                        (anchor_text(p, labelled_headline(p, metas.get(p.id))),))
+            for p in pages
+        }
+        layouts = [
+            pattern for pattern in learn(site, list(training.values())).pattern_set.patterns
+            if pattern.kind == "article" and pattern.pages >= 4
+        ]
+        if len(layouts) < 2:
+            continue
+        found += 1
+        by_url = {p.url or p.id: p for p in pages}
+        a, b = ([by_url[u] for u in layout.sources if u in by_url] for layout in layouts[:2])
+        old = learn(site, [training[p.url or p.id] for p in a]).pattern_set
+        crawl = b + a[: max(1, len(b) // 5)]
+        counts = SiteCounts()
+        old_patterns = SitePatterns(old)
+        for page in crawl:
+            counts.add(extract_page(page.html, page.url, old_patterns))
+        change = layout_change(counts, old, min_pages=min(len(crawl), 20))
+        half = len(b) // 2
+        recent = [training[p.url or p.id] for p in b[:half] + a[: max(1, len(b) // 5)]]
+        again = relearn(site, recent, old)
+        new_patterns = SitePatterns(again.pattern_set)
+        rows, fallback_rows, by_pattern = [], [], 0
+        for page in b[half:]:
+            result = extract_page(page.html, page.url, new_patterns)
+            by_pattern += result.method.startswith("pattern:")
+            rows.append((exported(result.body, "", "").body, page.gold))
+            alone = extract_page(page.html, page.url)
+            fallback_rows.append((exported(alone.body, "", "").body, page.gold))
+        new_f1 = score_corpus(rows).f1
+        fallback_f1 = score_corpus(fallback_rows).f1
+        print(f"  {site:<34}{len(a):>4}{len(b):>4}  {'yes' if change else 'no':<9}"
+              f"{'better' if again.better else 'no':<10}{by_pattern:>6}/{len(b) - half:<4}"
+              f"{new_f1:>8.3f}{fallback_f1:>9.3f}  {change or '-'}")
+    if not found:
+        print("  no site with two article layouts of 4 pages or more")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", nargs="*", help="corpora to use (default: all)")
@@ -251,6 +312,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--half", choices=HALVES, help="only the sites of this half")
     parser.add_argument("--worst", type=int, default=0, help="list the N worst pages")
     parser.add_argument("-v", "--verbose", action="store_true", help="every site")
+    parser.add_argument("--redesign", action="store_true", help="the redesign scenario only")
     args = parser.parse_args(argv)
     root = corpora_root()
     if root is None:
@@ -258,6 +320,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     corpora = args.corpus or corpus_names(root)
     metas = _metas(root, corpora)
+    if args.redesign:
+        redesigns(root, corpora, metas)
+        return 0
     fallback_cache: dict = {}
     results = []
     started = time.perf_counter()
@@ -271,6 +336,8 @@ def main(argv: list[str] | None = None) -> int:
         print("no site with enough pages")
         return 0
     report(results, args.verbose, args.worst)
+    if not (args.site or args.half):
+        redesigns(root, corpora, metas)
     print(f"\n{time.perf_counter() - started:.0f} s in all")
     return 0
 
