@@ -17,24 +17,34 @@ For one site:
      ever-changing link lists (related stories, most read) compete with the
      article;
 
-4. roles: the slot of highest MainScore is the core of the article (pages
-   of the cluster without it, a template variant, get their own core); the
-   **main** blocks are the varying prose slots inside a core's element (the
-   core and its descendants: continued paragraphs, cross-heads, fact boxes)
-   and varying prose right next to main slots (a standfirst, a video caption),
-   so comments and other varying text beside the article are not taken;
-   short slots before or after all the substantial main ones whose words
-   repeat (bylines, datelines) are sub; a slot seen on one page only is main
-   only if at most a third of it is links (an embed is not proven prose). The
-   **title** is the short varying slot most similar to the anchor texts of the
-   links to the pages (recorded by the spider), or to the page's ``<title>``
-   when a page has no anchor text, or — Webstemmer's rule — to the main text,
-   before it; other varying slots are **sub**;
-5. pattern score = log(pages) × Σ MainScore of the main slots; a cluster
-   whose core carries less than ``min_main_chars`` characters is not an
-   article layout (index pages, galleries): it becomes a *hub* pattern, so
-   that pages of that layout are known as hubs later (not handed to the
-   readability fallback, which finds "articles" in lists of teasers).
+4. **evidence**: the readability fallback (or any extractor given as
+   ``fallback``) reads every page of the cluster; per block, the share of its
+   text found in the fallback's article (text already seen higher on the page
+   is not counted again: a comment quoting the article is not the article);
+5. roles, by the agreement of the pages: a *key* (an element of the template)
+   is article text when its text varies (DiffScore over its pages), it reads as
+   prose (at most half of it links) and the pages where the fallback found an
+   article vote for it, each with the share of the key's text the fallback took
+   (:class:`_KeyVotes`). All slots of a main key are **main**, so the pattern
+   drops what the site repeats even where the fallback took it (an author's note,
+   a copyright line: their DiffScore is low), keeps what the fallback missed on
+   one page but took on others, and leaves comment threads the fallback took on
+   one short post alone. Lines the main slots repeat on several pages and the
+   fallback left out are the pattern's ``boilerplate``. The **title** is the short
+   varying slot most similar to the anchor texts of the links to the pages
+   (recorded by the spider), or to the page's ``<title>`` when a page has no
+   anchor text, or — Webstemmer's rule — to the main text, before it; when the
+   fallback took the headline with the article, the pattern's text starts with
+   it too (``headline_in_body``); other varying slots are **sub**;
+6. the **self-check** (:func:`_self_check`): each page is read with the keys the
+   other pages voted for and compared with its fallback article; a pattern that
+   disagrees on most of its pages is not written, and the outcome says why;
+7. a cluster where the fallback found (nearly) nothing on 90% of the pages, and
+   whose varying prose is short, is a *hub* layout (index pages, galleries): its
+   pattern marks later pages of that layout as hubs, not handed to a fallback
+   that finds "articles" in lists of teasers; one where the fallback found an
+   article on fewer than half of the pages gives no pattern. Pattern score =
+   log(pages) × Σ MainScore of the main slots.
 """
 
 from __future__ import annotations
