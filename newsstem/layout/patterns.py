@@ -56,6 +56,7 @@ from typing import Any
 
 from newsstem.layout.blocks import BlockParser, KeyFilter, LayoutBlock, PageLayout
 from newsstem.layout.cluster import KeyInterner, KeySequence, align, layout_weight, layout_weights
+from newsstem.readability.title import clean_title
 from newsstem.text import meaningful_length
 
 __all__ = [
@@ -656,7 +657,7 @@ def _extract(
     return Extraction(
         compiled.pattern.id,
         score,
-        title or page.title,
+        title or clean_title(page.title, ()),
         tuple(block.text for block in main),
         tuple(sub),
         tuple(main),
