@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["cjk_count", "meaningful_length", "normalize_space"]
+__all__ = ["cjk_count", "meaningful_length", "normalize_space", "xml_safe"]
 
 # \w in Python's re is Unicode-aware: letters, digits, marks of every script,
 # CJK ideographs, kana and hangul, plus "_" (removed below).
@@ -68,3 +68,21 @@ def normalize_space(text: str) -> str:
     if not text.isascii():  # ASCII is NFC already
         text = unicodedata.normalize("NFC", text)
     return " ".join(text.split())  # str.split's whitespace is re's \\s
+
+
+# Characters no XML text may hold (lxml refuses them in a text it is given): the C0
+# controls but tab, line feed and carriage return, lone surrogates (a str never decoded
+# from bytes may hold them) and the noncharacters U+FFFE/FFFF. Pages pasted from word
+# processors carry controls (a vertical tab for a line break, a backspace); each becomes
+# a space, so the words they separate stay apart.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_safe(text: str) -> str:
+    r"""``text`` without the characters an XML tree cannot hold (each becomes a space).
+    Applied where page text enters an lxml tree.
+
+    >>> xml_safe("a\x08b\x0bc\x00d" + chr(0xD800) + "e\tf")
+    'a b c d e\tf'
+    """
+    return _NOT_XML.sub(" ", text)

@@ -46,10 +46,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import compress
 
+from lxml import etree
+from lxml.html import HTMLParser
 from selectolax.lexbor import LexborDocumentOptions, LexborHTMLParser, LexborNode
 
 from newsstem.encoding import decode_html
-from newsstem.text import meaningful_length
+from newsstem.text import meaningful_length, xml_safe
 
 __all__ = [
     "BlockParser",
@@ -255,6 +257,8 @@ class BlockParser:
             html = decode_html(html)[0]
         if not html or html.isspace():
             return PageLayout(blocks=(), title="")
+        if html.count("<") - 2 * html.count("</") > MAX_UNCLOSED_TAGS:
+            return _flat_layout(html)
         # Without mutation events (the DOM callbacks a browser needs, e.g. <selectedcontent>
         # copies) lexbor parses faster; the walk reads nothing they change.
         document = LexborHTMLParser(html, options=LexborDocumentOptions.WO_EVENTS)
@@ -392,6 +396,31 @@ class BlockParser:
 # Deeper than this, a subtree is one run of text (a guard for pathological nesting: the
 # walk recurses; real pages nest 20-60 elements deep).
 MAX_DEPTH = 250
+# lexbor's parse slows down with the square of the nesting of block elements (100,000
+# <div>s opened and never closed: 15 s; 20,000: 0.5 s). A page holding more tags than
+# this that are not closed (start tags, less twice the end tags: void elements count
+# too) is read as one block of text, without lexbor: real pages hold a few hundred.
+MAX_UNCLOSED_TAGS = 20_000
+
+
+def _flat_layout(html: str) -> PageLayout:
+    """A page too deeply nested for the layout parser, as one block of its text (it then
+    matches no pattern; libxml2, which gives up below 256 levels, reads it)."""
+    try:
+        root = etree.fromstring(
+            xml_safe(html).encode("utf-8"), HTMLParser(encoding="utf-8", remove_comments=True)
+        )
+    except (etree.ParserError, ValueError):
+        return PageLayout(blocks=(), title="")
+    if root is None:
+        return PageLayout(blocks=(), title="")
+    title = " ".join(root.findtext(".//title", "").split())
+    etree.strip_elements(root, *SKIPPED_TAGS, with_tail=False)
+    body = root.find("body")
+    text = _normalize_lines((body if body is not None else root).text_content())
+    weight = meaningful_length(text)
+    blocks = (LayoutBlock("body", text, weight, 0),) if weight else ()
+    return PageLayout(blocks=blocks, title=title)
 
 
 def _read_flat(
