@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
+from scrapy.exceptions import IgnoreRequest
 from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.defer import Deferred
 
 if TYPE_CHECKING:
     from scrapy import Request
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
     from scrapy.robotstxt import RobotParser
+    from scrapy.statscollectors import StatsCollector
+
+logger = logging.getLogger(__name__)
 
 
 class SafeRobotsTxtMiddleware(RobotsTxtMiddleware):
@@ -42,3 +49,115 @@ class SafeRobotsTxtMiddleware(RobotsTxtMiddleware):
             await maybe_deferred_to_future(done)
             return self._parsers.get(netloc)
         return await super().robot_parser(request)
+
+
+# What failed, by the exception's class name (and module for the ambiguous ones).
+_ERROR_KINDS = {
+    "DNSLookupError": "dns",
+    "ConnectionRefusedError": "refused",
+    "TimeoutError": "timeout",
+    "TCPTimedOutError": "timeout",
+    "DownloadTimeoutError": "timeout",
+    "DownloadCancelledError": "size_limit",
+    "ConnectionLost": "connection",
+    "ConnectionDone": "connection",
+    "ResponseFailed": "connection",
+    "ResponseNeverReceived": "connection",
+    "PotentialDataLoss": "connection",
+    "DownloadFailedError": "connection",
+    "DownloadConnectionRefusedError": "refused",
+    "CannotResolveHostError": "dns",
+    "NoRouteError": "unreachable",
+    "ConnectError": "unreachable",
+    "SSLError": "tls",
+    "Error": "tls",  # OpenSSL.SSL.Error
+}
+
+
+def error_kind(exception: BaseException) -> str:
+    """The kind of a download failure: ``dns``, ``refused``, ``timeout``, ``size_limit``,
+    ``connection``, ``unreachable``, ``tls`` or ``other``.
+
+    >>> from twisted.internet.error import DNSLookupError
+    >>> error_kind(DNSLookupError("no such host")), error_kind(ValueError())
+    ('dns', 'other')
+    """
+    name = type(exception).__name__
+    kind = _ERROR_KINDS.get(name, "other")
+    if kind == "tls" and "SSL" not in type(exception).__module__.upper():
+        return "other"
+    return kind
+
+
+class DownloadErrors:
+    """A request that failed ends in one log line naming the URL and why, and a count.
+
+    Placed next to the engine, it sees what the other middlewares let through: a network
+    failure after Scrapy's retries gave up (their last "Gave up retrying" line is left at
+    DEBUG: ``RETRY_GIVE_UP_LOG_LEVEL``), or an HTTP error status (4xx, 5xx) that no one
+    asked to handle. It logs one WARNING line (``newsstem: download failed (refused, 3
+    attempts): http://…``), counts ``newsstem/errors/<kind>`` (``http_<status>`` for
+    statuses) and drops the request, so no traceback follows: these are events of any
+    crawl, not bugs. A robots.txt that cannot be fetched is the same event: one line, and
+    the site's pages are allowed (Scrapy's rule). A failed download larger than
+    ``DOWNLOAD_MAXSIZE`` is counted; Scrapy's own warning is its one line.
+    """
+
+    def __init__(self, stats: StatsCollector, allowed_codes: frozenset[int], allow_all: bool):
+        self.stats = stats
+        self.allowed_codes = allowed_codes
+        self.allow_all = allow_all
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> DownloadErrors:
+        settings = crawler.settings
+        return cls(
+            crawler.stats,
+            frozenset(settings.getlist("HTTPERROR_ALLOWED_CODES")),
+            settings.getbool("HTTPERROR_ALLOW_ALL"),
+        )
+
+    def process_response(self, request: Request, response: Response) -> Response:
+        status = response.status
+        if status < 400 or self._wanted(request, status):
+            return response
+        self._fail(request, f"http_{status}", f"HTTP status {status}")
+        raise IgnoreRequest(f"HTTP status {status}")
+
+    def process_exception(self, request: Request, exception: Exception) -> None:
+        if isinstance(exception, IgnoreRequest):
+            return None  # refused on purpose (robots.txt, the URL store): not a failure
+        kind = error_kind(exception)
+        if kind == "other" and not _is_network_error(exception):
+            return None  # a bug somewhere: Scrapy logs it with its traceback
+        self._fail(request, kind, str(exception) or type(exception).__name__)
+        raise IgnoreRequest(f"download failed ({kind})")
+
+    def _wanted(self, request: Request, status: int) -> bool:
+        """Statuses a request or the settings ask for; robots.txt's own (404: no rules)."""
+        meta = request.meta
+        return (
+            bool(meta.get("dont_obey_robotstxt"))  # robots.txt, read by its middleware
+            or self.allow_all
+            or bool(meta.get("handle_httpstatus_all"))
+            or status in meta.get("handle_httpstatus_list", ())
+            or status in self.allowed_codes
+        )
+
+    def _fail(self, request: Request, kind: str, reason: str) -> None:
+        self.stats.inc_value(f"newsstem/errors/{kind}")
+        attempts = request.meta.get("retry_times", 0) + 1
+        what = "robots.txt unreadable, its site's pages are allowed" if request.meta.get(
+            "dont_obey_robotstxt"
+        ) else "download failed"
+        level = logging.DEBUG if kind == "size_limit" else logging.WARNING
+        logger.log(
+            level, "newsstem: %s (%s%s): %s: %s", what, kind,
+            f", {attempts} attempts" if attempts > 1 else "", request.url, reason,
+        )
+
+
+def _is_network_error(exception: Exception) -> bool:
+    """An exception raised by the network stack (Twisted, OpenSSL, Scrapy's handlers)."""
+    module = type(exception).__module__
+    return module.startswith(("twisted.", "OpenSSL.", "scrapy.core.downloader", "scrapy.exceptions"))

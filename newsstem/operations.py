@@ -71,6 +71,8 @@ class RunSummary:
     spider_errors: dict[str, int]
     store_errors: int
     robots_refused: int
+    # requests that failed for good, by kind (newsstem/errors/<kind>: dns, refused, http_404…)
+    failed: dict[str, int] = field(default_factory=dict)
     # sites whose pages stopped fitting their learned patterns -> why (a redesign)
     layout_changes: dict[str, str] = field(default_factory=dict)
     relearned: dict[str, str] = field(default_factory=dict)  # site -> NEWSSTEM_RELEARN's outcome
@@ -112,6 +114,10 @@ class RunSummary:
         if self.store_errors:
             kinds.append(f"URL store: {self.store_errors}")
         lines.append(f"  errors: {self.errors}" + (f" ({'; '.join(kinds)})" if kinds else ""))
+        if self.failed:
+            lines.append(
+                f"  requests failed: {sum(self.failed.values())} ({detail(self.failed)})"
+            )
         lines.append(f"  robots.txt refused: {self.robots_refused}")
         for site, why in self.layout_changes.items():
             outcome = self.relearned.get(site)
@@ -187,6 +193,7 @@ def summarize(stats: dict[str, Any], pages: int) -> RunSummary:
         spider_errors=_by_suffix(stats, "spider_exceptions/"),
         store_errors=int(stats.get("newsstem/urldb/errors", 0)),
         robots_refused=int(stats.get("robotstxt/forbidden", 0)),
+        failed=_by_suffix(stats, "newsstem/errors/"),
         layout_changes=_layout_changes(stats),
         relearned={
             name[len(_RELEARN_PREFIX) :]: str(value)

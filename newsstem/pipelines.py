@@ -83,11 +83,16 @@ class ExtractionPipeline:
         if not isinstance(item, Page):
             return item
         site_patterns = self.patterns.get(item.site)
-        result = extract_page(
-            item.html, item.url, site_patterns, item.anchor_texts,
-            min_chars=self.min_chars,
-            body_html=self.keep_body_html or self.body_format != "text",
-        )
+        try:
+            result = extract_page(
+                item.html, item.url, site_patterns, item.anchor_texts,
+                min_chars=self.min_chars,
+                body_html=self.keep_body_html or self.body_format != "text",
+            )
+        except Exception:  # a bug: its traceback is logged, the crawl's other pages go on
+            logger.exception("newsstem: extraction failed on %s (a bug: please report it)",
+                             item.url)
+            self._drop("error", item, "extraction failed")
         if site_patterns is not None:
             self._count_match(item.site, result)
         if result.method == "hub":
@@ -238,7 +243,16 @@ class MetadataPipeline:
         if page is None:  # an Article made elsewhere, without its page
             self.stats.inc_value("newsstem/metadata/no_page")
             return item
-        metadata = extract_metadata(page.html, url=page.url, text=item.text, options=self.options)
+        try:
+            metadata = extract_metadata(
+                page.html, url=page.url, text=item.text, options=self.options
+            )
+        except Exception:  # a bug: the article goes out without metadata, the traceback logged
+            logger.exception("newsstem: metadata failed on %s (a bug: please report it)",
+                             page.url)
+            self.stats.inc_value("newsstem/metadata/error")
+            item.source = None
+            return item
         if metadata.published is None and page.listed_published:
             metadata.published = page.listed_published
         for name in METADATA_FIELDS:

@@ -21,7 +21,12 @@ ROBOTSTXT_OBEY = True
 DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
     "newsstem.middlewares.SafeRobotsTxtMiddleware": 100,
+    # A failed request is one WARNING line and a count (newsstem/errors/<kind>), not a
+    # traceback: next to the engine, after retries and redirects had their turn.
+    "newsstem.middlewares.DownloadErrors": 50,
 }
+# Retries that give up are logged by DownloadErrors, in one line with the URL and why.
+RETRY_GIVE_UP_LOG_LEVEL = "DEBUG"
 
 # Depth: 1 = the start pages and the pages they link to (Webstemmer's default).
 # `-a depth=N` overrides it. Breadth-first order so that pages within the limit

@@ -40,7 +40,8 @@ STATS: tuple[Stat, ...] = (
          "exported articles by extraction method (`readability`, `pattern:<id>`)"),
         ("newsstem/dropped/<reason>",
          "pages not exported: `too_short` (hubs), `no_article`, `not_html`, `hub_layout` "
-         "(a hub pattern matched)"),
+         "(a hub pattern matched), `error` (extraction raised: a bug, logged with its "
+         "traceback and the page's URL; the crawl goes on)"),
         ("newsstem/patterns/<site>/matched",
          "pages of a site with patterns that matched one (article or hub)"),
         ("newsstem/patterns/<site>/unmatched",
@@ -97,6 +98,9 @@ STATS: tuple[Stat, ...] = (
         ("newsstem/metadata/articles", "articles the metadata pipeline saw"),
         ("newsstem/metadata/<field>",
          "articles that got `<field>` (`published`, `authors`, `language`, …)"),
+        ("newsstem/metadata/error",
+         "articles whose metadata could not be read (a bug, logged with its traceback): "
+         "exported without it"),
         ("newsstem/metadata/no_page",
          "articles that reached the pipeline without their page (made by other code)"),
     ),
@@ -118,6 +122,14 @@ STATS: tuple[Stat, ...] = (
          "rather than skipping)"),
         ("newsstem/urldb/busy_seconds",
          "time the crawl spent in the URL store (lookups, marks, fsyncs)"),
+    ),
+    *_group(
+        "Failed requests",
+        ("newsstem/errors/<kind>",
+         "requests that failed for good, one WARNING line each (URL and reason), no "
+         "traceback: `dns`, `refused`, `timeout`, `connection`, `unreachable`, `tls`, "
+         "`size_limit` (over `DOWNLOAD_MAXSIZE`), `http_<status>` (4xx/5xx), `other`; a "
+         "robots.txt that failed counts here too (its site's pages are then allowed)"),
     ),
     *_group(
         "Run summary",
