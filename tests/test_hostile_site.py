@@ -93,7 +93,7 @@ class HostileSite:
                     return self.send(200, {"Content-Type": "text/html; charset=utf-8"},
                                      article.html.encode())
                 if name == "slow":
-                    time.sleep(4)
+                    time.sleep(12)
                     return self.send(200, {"Content-Type": "text/html"}, b"<p>late</p>")
                 if name == "loop":
                     return self.send(302, {"Location": "/loop.html"}, b"")
@@ -139,7 +139,7 @@ def hostile_site():
 def test_a_crawl_of_a_hostile_site_ends_well(hostile_site, tmp_path):
     result = run_crawl(
         tmp_path, "-a", f"start_url={hostile_site.url}/index.html",
-        settings={"DOWNLOAD_TIMEOUT": "2", "RETRY_TIMES": "0", "CONCURRENT_REQUESTS": "4"},
+        settings={"DOWNLOAD_TIMEOUT": "5", "RETRY_TIMES": "0", "CONCURRENT_REQUESTS": "4"},
         timeout=300,
     )
     peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
@@ -149,8 +149,9 @@ def test_a_crawl_of_a_hostile_site_ends_well(hostile_site, tmp_path):
     assert "Traceback" not in result.log, result.log[result.log.find("Traceback") - 500:][:3000]
     assert peak_mb <= 600
     stats = result.stats
-    assert stats["newsstem/errors/timeout"] == 1  # the slow page, in one line
-    assert "download failed (timeout" in result.log and "/slow.html" in result.log
+    assert stats["newsstem/errors/timeout"] >= 1  # the slow page (a loaded machine: more)
+    assert any("download failed (timeout" in line and "/slow.html" in line
+               for line in result.log.splitlines())
 
 
 def test_an_unreachable_start_url_ends_with_status_3_and_no_traceback(tmp_path):
