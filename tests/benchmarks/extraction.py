@@ -272,7 +272,8 @@ def report_comparison(corpora: list[CorpusRun], saved: dict[str, dict], count: i
                 gains = sum(1 for d, _, _ in moved if d > 0)
                 losses = sum(1 for d, _, _ in moved if d < 0)
                 print(f"    {len(moved)} pages changed: {gains} better, {losses} worse")
-                for delta, page_id, half in moved[:count] + moved[-count:][::-1]:
+                shown = moved[:count] + moved[max(count, len(moved) - count):][::-1]
+                for delta, page_id, half in shown:
                     if delta:
                         print(f"      {delta:+.3f} {half:<8} {page_id}")
 
