@@ -19,6 +19,7 @@ from newsstem.readability.adsection import MARKER, marked_sections
 from newsstem.readability.patterns import (
     JUNK_TAGS,
     MAYBE_CANDIDATE,
+    NEVER_ARTICLE,
     UNLIKELY_CANDIDATES,
     UNLIKELY_ROLES,
 )
@@ -46,13 +47,15 @@ _HOLDS_ARTICLE = "boolean(descendant::article or descendant::main or ancestor::p
 
 @dataclass(frozen=True)
 class Page:
-    """A parsed page: its body (junk and hidden elements removed), its <title> text, and
-    the unlikely candidates that the first attempt of the sieve detaches."""
+    """A parsed page: its body (junk and hidden elements removed), its <title> text, the
+    unlikely candidates that the first attempts of the sieve detach, and those of them
+    that every attempt detaches (comment threads and footers: never the article)."""
 
     root: Element
     body: Element
     title: str
     unlikely: tuple[Element, ...]
+    never_article: tuple[Element, ...] = ()
     # Copies of the text the page marks for AdSense section targeting (adsection.py).
     marked: tuple[Element, ...] = ()
     # The article text the page declares in JSON-LD (structured.py), or "".
@@ -92,13 +95,14 @@ def load_page(html: str | bytes) -> Page | str:
     etree.strip_elements(body, *JUNK_TAGS, with_tail=False)
     if not _has_text(body):
         return "empty document"
-    unlikely = _sweep(body)
+    unlikely, never_article = _sweep(body)
     marked = marked_sections(body) if keep_comments else ()
     return Page(
         root=root,
         body=body,
         title=title,
         unlikely=tuple(unlikely),
+        never_article=tuple(never_article),
         marked=marked,
         declared_body=declared_body,
     )
@@ -142,8 +146,9 @@ def _title_text(root: Element) -> str:
     return ""
 
 
-def _sweep(body: Element) -> list[Element]:
-    """Drop hidden elements; return the outermost unlikely candidates (seed 000 scoreNode).
+def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
+    """Drop hidden elements; return the outermost unlikely candidates (seed 000 scoreNode)
+    and the outermost of them named as never the article (:data:`NEVER_ARTICLE`).
 
     One walk over the elements with attributes does both. An element is unlikely when
     its class, id or role names page furniture, unless the name also matches "maybe a
@@ -169,9 +174,16 @@ def _sweep(body: Element) -> list[Element]:
             unlikely.append(element)
     for element in hidden:
         drop(element)
-    outermost: list[Element] = []
     dropped = set(hidden)
-    for element in unlikely:
+    never = [element for element in unlikely if _is_never_article(element)]
+    return _outermost(unlikely, dropped), _outermost(never, dropped)
+
+
+def _outermost(elements: list[Element], dropped: set[Element]) -> list[Element]:
+    """The elements (in document order) not below another of them nor below a dropped
+    one, that hold no <article> or <main> and are not in code."""
+    outermost: list[Element] = []
+    for element in elements:
         if outermost and is_below(element, outermost[-1]):
             continue
         if any(ancestor in dropped for ancestor in element.iterancestors()):
@@ -179,6 +191,11 @@ def _sweep(body: Element) -> list[Element]:
         if not element.xpath(_HOLDS_ARTICLE):
             outermost.append(element)
     return outermost
+
+
+def _is_never_article(element: Element) -> bool:
+    names = f"{element.get('class') or ''} {element.get('id') or ''}".lower()
+    return NEVER_ARTICLE.search(names) is not None
 
 
 def _is_hidden(element: Element) -> bool:

@@ -120,7 +120,7 @@ def _sieve(page: Page, options: Options) -> _Attempt:
     best: _Attempt | None = None
     flags: Flags | None = Flags()
     while flags is not None:
-        with detached(page.unlikely if flags.strip_unlikelys else ()):
+        with detached(page.unlikely if flags.strip_unlikelys else page.never_article):
             attempt = _grab_article(page.body, flags, options)
         if best is None or attempt.length > best.length:
             best = attempt

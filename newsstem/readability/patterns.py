@@ -22,6 +22,7 @@ __all__ = [
     "MAYBE_CANDIDATE",
     "MEDIA_TAGS",
     "NEGATIVE",
+    "NEVER_ARTICLE",
     "PLUGINS",
     "POSITIVE",
     "SCORED_TAGS",
@@ -43,6 +44,11 @@ UNLIKELY_CANDIDATES = re.compile(
 )
 # ... unless the name also says it may hold the article ("main-header", "article-footer").
 MAYBE_CANDIDATE = re.compile(r"and|article|body|column|content|main|shadow")
+# Unlikely names that are never the article's own container: stripped in every attempt
+# of the sieve, also the relaxed ones (which read the other unlikely names, often set on
+# wrappers: "header-wrap", "l-sidebar-fixed"). The relaxed attempts used to find reader
+# comments when the strict one found a short story.
+NEVER_ARTICLE = re.compile(r"comment|disqus|replies|foot")
 # Class/id weights (FLAG_WEIGHT_CLASSES): +25 for a positive name, -25 for a negative one.
 POSITIVE = re.compile(
     r"article|body|content|entry|hentry|main|page|pagination|post|text|blog|story"
