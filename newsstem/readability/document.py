@@ -16,6 +16,7 @@ from lxml import etree
 
 from newsstem.encoding import decode_html, looks_binary
 from newsstem.readability.adsection import MARKER, marked_sections
+from newsstem.readability.measure import dense_length
 from newsstem.readability.patterns import (
     JUNK_TAGS,
     MAYBE_CANDIDATE,
@@ -35,6 +36,10 @@ _HIDDEN_STYLE = re.compile(
     r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)",
     re.IGNORECASE,
 )
+# A block with the `hidden` attribute and this much text (not counting spaces) is read:
+# content that the page's scripts reveal. In the tune halves, hidden menus, consent
+# notices and captions had 200-300 characters, hidden story text 1,000 and more.
+_REVEALED_TEXT_LENGTH = 1000
 # An opening <title> tag, for the one case that parses a page twice (see load_page).
 _TITLE_TAG = re.compile(rb"<title\b[^>]*>", re.IGNORECASE)
 _HTML_END = re.compile(rb"</html\s*>", re.IGNORECASE)
@@ -199,7 +204,11 @@ def _is_never_article(element: Element) -> bool:
 
 
 def _is_hidden(element: Element) -> bool:
-    if element.get("hidden") is not None or element.get("aria-hidden") == "true":
+    if element.get("hidden") is not None:
+        # Hidden until a script reveals it: a menu or a dialog, or the rest of the story
+        # behind a paywall or in a React streamed segment (<div hidden id="S:1">).
+        return dense_length(text_of(element)) < _REVEALED_TEXT_LENGTH
+    if element.get("aria-hidden") == "true":
         return True
     style = element.get("style")
     return bool(style) and _HIDDEN_STYLE.search(style) is not None

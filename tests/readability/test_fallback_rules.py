@@ -7,6 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from newsstem.readability import extract
+from newsstem.readability.document import load_page
+from newsstem.readability.tree import text_of
+from newsstem.text import normalize_space
 
 RULES = Path(__file__).parent / "fixtures" / "rules"
 
@@ -24,3 +27,16 @@ def test_relaxed_attempts_still_leave_out_the_comment_thread():
     assert "After all, silence and slowness lead to reflection." in body
     assert "this sticks out like a sore thumb" not in body
     assert "online etymology dictionary" not in body
+
+
+def test_a_hidden_story_is_read_and_a_hidden_notice_is_not():
+    # The story goes on in <div class="paywall" hidden>, revealed by a script (ABC,
+    # 2026); a consent notice with the same attribute (Canada.com, 2026) stays out.
+    body = body_of("paywall-hidden-story")
+    assert body.startswith("Tras seis derrotas consecutivas, el Córdoba Patrimonio")
+    assert "El encuentro en Vista Alegre comenzó con toda una declaración" in body
+    assert "Final frenético en Vista Alegre" in body
+    page = load_page((RULES / "hidden-consent-notice.html").read_text(encoding="utf-8"))
+    text = normalize_space(text_of(page.body))
+    assert "Set on 700 acres inside Jasper National Park" in text
+    assert "This website uses cookies" not in text
