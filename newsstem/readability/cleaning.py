@@ -73,6 +73,11 @@ def clean_article(article: Element, flags: Flags, options: Options) -> list[Remo
     for element in list(article.iter(*TANGENTIAL)):
         if element.getparent() is not article:  # a selected <aside> is the article
             _remove(element, "aside or footer", removals)
+    # A figure's caption describes the picture, not the story: trafilatura and Fundus
+    # leave it out, and so do the human-made gold texts of the modern corpora (fundus,
+    # chaos); Mozilla Readability keeps it.
+    for element in list(article.iter("figcaption")):
+        _remove(element, "caption", removals)
     _drop_empty_paragraphs(article, removals)
     return removals
 

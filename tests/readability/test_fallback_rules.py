@@ -40,3 +40,12 @@ def test_a_hidden_story_is_read_and_a_hidden_notice_is_not():
     text = normalize_space(text_of(page.body))
     assert "Set on 700 acres inside Jasper National Park" in text
     assert "This website uses cookies" not in text
+
+
+def test_a_figure_caption_is_not_the_story():
+    # El País, 2024: a photo between two paragraphs, its <figcaption> a sentence and a credit.
+    body = body_of("figure-caption")
+    assert "Pese a la apertura de Von der Leyen a legislar" in body
+    assert "Deberíamos seguir explorando posibles formas" in body
+    assert "Agentes de la policía italiana en el campamento" not in body
+    assert "Florion Goga (REUTERS)" not in body
