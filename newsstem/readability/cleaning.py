@@ -30,7 +30,9 @@ from newsstem.readability.patterns import (
     TANGENTIAL,
 )
 from newsstem.readability.prose import ends_sentence
+from newsstem.readability.render import BLOCK_TAGS
 from newsstem.readability.tree import Element, drop, is_below, text_of
+from newsstem.text import normalize_space
 
 __all__ = ["Removal", "assemble", "clean_article"]
 
@@ -79,6 +81,7 @@ def clean_article(article: Element, flags: Flags, options: Options) -> list[Remo
     for element in list(article.iter("figcaption")):
         _remove(element, "caption", removals)
     _drop_empty_paragraphs(article, removals)
+    _drop_repeated_captions(article, options, removals)
     return removals
 
 
@@ -271,6 +274,41 @@ _SPANNED = ("ul", "ol", "dl", "table")
 
 def _count(element: Element, *tags: str) -> int:
     return sum(1 for _ in element.iterdescendants(*tags))
+
+
+def _drop_repeated_captions(article: Element, options: Options, removals: list[Removal]) -> None:
+    """Drop a caption whose text the article already had (trafilatura's duplicate test,
+    for captions only): galleries repeat a photo's caption on every slide.
+
+    A caption is a block without blocks inside, named a caption (class or id) or inside
+    an element so named, of ``repeated_caption_length`` characters or more. Other
+    repeated blocks stay: gold texts keep a story the page prints twice (l3s), and test
+    pages repeat paragraphs (mozilla).
+    """
+    seen: set[str] = set()
+    for block in list(article.iter(*BLOCK_TAGS)):
+        if block is article or _has_any_block(block) or not _in_caption(block, article):
+            continue
+        text = normalize_space(text_of(block))
+        if len(text) < options.repeated_caption_length:
+            continue
+        if text in seen:
+            _remove(block, "repeated caption", removals)
+        else:
+            seen.add(text)
+
+
+def _in_caption(block: Element, article: Element) -> bool:
+    for node in (block, *block.iterancestors()):
+        if node is article:
+            return False
+        if "caption" in f"{node.get('class', '')} {node.get('id', '')}".lower():
+            return True
+    return False
+
+
+def _has_any_block(element: Element) -> bool:
+    return next(element.iterdescendants(*BLOCK_TAGS), None) is not None
 
 
 def _drop_empty_paragraphs(article: Element, removals: list[Removal]) -> None:

@@ -58,6 +58,10 @@ class Options:
     # is judged like them (Mozilla Readability's share for "is a list").
     list_wrapper_share: float = 0.9
 
+    # A caption repeating an earlier one of the article goes when it has this many
+    # characters (trafilatura's MIN_DUPLICATE_LENGTH).
+    repeated_caption_length: int = 50
+
     # --- the end of the article (trailer.py): a tool line after a paragraph of 200+
     # characters outside links ends it (counting the prose of all blocks instead cut
     # three l3s stories at a tool line above them: -0.0019). Both figures are the first tried; measured on the corpora:

@@ -49,3 +49,11 @@ def test_a_figure_caption_is_not_the_story():
     assert "Deberíamos seguir explorando posibles formas" in body
     assert "Agentes de la policía italiana en el campamento" not in body
     assert "Florion Goga (REUTERS)" not in body
+
+
+def test_a_caption_repeated_for_each_slide_is_kept_once():
+    # Houston Chronicle, 2017: a photo gallery above the story repeats one caption in a
+    # full and a truncated version on every slide.
+    body = body_of("gallery-repeated-captions")
+    assert body.count('Architectural concepts for NASA\'s "3D-Printed Habitat Challenge,"') == 1
+    assert "President Donald Trump signed a sweeping NASA policy bill Tuesday" in body
