@@ -21,6 +21,7 @@ from newsstem.readability.measure import (
 )
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.patterns import (
+    BOILERPLATE,
     COMMAS,
     CONDITIONALLY_CLEANED,
     DROPPED_IN_ARTICLE,
@@ -30,9 +31,7 @@ from newsstem.readability.patterns import (
     TANGENTIAL,
 )
 from newsstem.readability.prose import ends_sentence
-from newsstem.readability.render import BLOCK_TAGS
 from newsstem.readability.tree import Element, drop, is_below, text_of
-from newsstem.text import normalize_space
 
 __all__ = ["Removal", "assemble", "clean_article"]
 
@@ -66,6 +65,8 @@ def clean_article(article: Element, flags: Flags, options: Options) -> list[Remo
     # container holding a Flash object is not fishy. Form inputs still count, then go.
     for element in list(article.iter(*PLUGINS)):
         _remove(element, "plugin", removals)
+    if flags.weight_classes:
+        _drop_named_furniture(article, options, removals)
     if flags.clean_conditionally:
         _clean_conditionally(article, CONDITIONALLY_CLEANED, flags, options, removals)
     for element in list(article.iter(*DROPPED_IN_ARTICLE)):
@@ -81,8 +82,38 @@ def clean_article(article: Element, flags: Flags, options: Options) -> list[Remo
     for element in list(article.iter("figcaption")):
         _remove(element, "caption", removals)
     _drop_empty_paragraphs(article, removals)
-    _drop_repeated_captions(article, options, removals)
     return removals
+
+
+# The elements a furniture name condemns (trafilatura's OVERALL_DISCARD_XPATH tags).
+_NAMED_FURNITURE = ("div", "p", "span", "section", "ul", "ol", "li", "dl")
+
+
+def _drop_named_furniture(article: Element, options: Options, removals: list[Removal]) -> None:
+    """Remove the elements named as furniture (:data:`patterns.BOILERPLATE`: bylines,
+    captions, share bars, tags, related links ...), as trafilatura does.
+
+    Furniture is short: an element so named with more than ``furniture_max_length``
+    characters is a wrapper (a caption left open holds the story). And nothing goes
+    when less than ``furniture_keep_share`` of the text would stay.
+    """
+    found: list[Element] = []
+    for element in article.iter(*_NAMED_FURNITURE):
+        if element is article or (found and is_below(element, found[-1])):
+            continue
+        names = f"{element.get('class') or ''} {element.get('id') or ''}".lower().strip()
+        if not names or BOILERPLATE.search(names) is None:
+            continue
+        if dense_length(text_of(element)) <= options.furniture_max_length:
+            found.append(element)
+    if not found:
+        return
+    total = dense_length(text_of(article))
+    removed = sum(dense_length(text_of(element)) for element in found)
+    if total - removed <= total * options.furniture_keep_share:
+        return
+    for element in found:
+        _remove(element, "furniture name", removals)
 
 
 def _remove(element: Element, reason: str, removals: list[Removal]) -> None:
@@ -274,41 +305,6 @@ _SPANNED = ("ul", "ol", "dl", "table")
 
 def _count(element: Element, *tags: str) -> int:
     return sum(1 for _ in element.iterdescendants(*tags))
-
-
-def _drop_repeated_captions(article: Element, options: Options, removals: list[Removal]) -> None:
-    """Drop a caption whose text the article already had (trafilatura's duplicate test,
-    for captions only): galleries repeat a photo's caption on every slide.
-
-    A caption is a block without blocks inside, named a caption (class or id) or inside
-    an element so named, of ``repeated_caption_length`` characters or more. Other
-    repeated blocks stay: gold texts keep a story the page prints twice (l3s), and test
-    pages repeat paragraphs (mozilla).
-    """
-    seen: set[str] = set()
-    for block in list(article.iter(*BLOCK_TAGS)):
-        if block is article or _has_any_block(block) or not _in_caption(block, article):
-            continue
-        text = normalize_space(text_of(block))
-        if len(text) < options.repeated_caption_length:
-            continue
-        if text in seen:
-            _remove(block, "repeated caption", removals)
-        else:
-            seen.add(text)
-
-
-def _in_caption(block: Element, article: Element) -> bool:
-    for node in (block, *block.iterancestors()):
-        if node is article:
-            return False
-        if "caption" in f"{node.get('class', '')} {node.get('id', '')}".lower():
-            return True
-    return False
-
-
-def _has_any_block(element: Element) -> bool:
-    return next(element.iterdescendants(*BLOCK_TAGS), None) is not None
 
 
 def _drop_empty_paragraphs(article: Element, removals: list[Removal]) -> None:

@@ -58,9 +58,12 @@ class Options:
     # is judged like them (Mozilla Readability's share for "is a list").
     list_wrapper_share: float = 0.9
 
-    # A caption repeating an earlier one of the article goes when it has this many
-    # characters (trafilatura's MIN_DUPLICATE_LENGTH).
-    repeated_caption_length: int = 50
+    # Elements named as furniture (bylines, captions, share bars ...) go from the article
+    # (cleaning.py), unless less than a seventh of its text would stay (trafilatura's
+    # prune_unwanted_nodes backup rule). One with more text than this is a wrapper
+    # whatever its name (500, 1000 and 2000 tried on the tune halves: 500 best).
+    furniture_keep_share: float = 1 / 7
+    furniture_max_length: int = 500
 
     # --- the end of the article (trailer.py): a tool line after a paragraph of 200+
     # characters outside links ends it (counting the prose of all blocks instead cut

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "BOILERPLATE",
     "COMMAS",
     "CONDITIONALLY_CLEANED",
     "DIV_TO_P_BLOCKS",
@@ -49,6 +50,18 @@ MAYBE_CANDIDATE = re.compile(r"and|article|body|column|content|main|shadow")
 # wrappers: "header-wrap", "l-sidebar-fixed"). The relaxed attempts used to find reader
 # comments when the strict one found a short story.
 NEVER_ARTICLE = re.compile(r"comment|disqus|replies|foot")
+# Class/id names of the furniture inside an article's container, removed from the
+# assembled article while class names are read (cleaning.py): trafilatura's
+# OVERALL_DISCARD_XPATH, TEASER_DISCARD_XPATH and DISCARD_IMAGE_ELEMENTS vocabulary,
+# lowercased, without its single-site tokens.
+BOILERPLATE = re.compile(
+    r"^shar|share|social|viral|sociable|newsletter|syndication|cookie|consent|"
+    r"tags|tag-list|sidebar|banner|bread-?crumb|button|author|byline|footer|"
+    r"(?:^|[ _-])nav|navigation|menu|related|next-|-stories|most-popular|more-on|"
+    r"(?:^| )ad(?:$| |-)|-ad-|dfpad|outbrain|taboola|criteo|paid-?content|widget|"
+    r"meta|rating|attachment|timestamp|user-info|user-profile|-icon|article-infos|"
+    r"slide|viewport|overlay|expand|obfuscated|blurred|caption|teaser"
+)
 # Class/id weights (FLAG_WEIGHT_CLASSES): +25 for a positive name, -25 for a negative one.
 POSITIVE = re.compile(
     r"article|body|content|entry|hentry|main|page|pagination|post|text|blog|story"
