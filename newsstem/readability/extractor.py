@@ -31,6 +31,7 @@ from newsstem.readability.scoring import (
     select_siblings,
     wider_candidate,
 )
+from newsstem.readability.structured import extends
 from newsstem.readability.title import clean_title
 from newsstem.readability.trailer import cut_after_tool_line, may_have_tool_line
 from newsstem.readability.tree import Element, make_links_absolute, strip_presentation, text_of
@@ -92,8 +93,15 @@ def extract(
     reason = _rejection(attempt, page, options)
     if logger.isEnabledFor(logging.DEBUG):
         _log_attempt(attempt, reason, url)
-    if reason or attempt.length < options.min_article_length:
-        # A declared article beats no article and a short page alike ("Loading...").
+    if (
+        reason
+        or attempt.length < options.min_article_length
+        or extends(
+            page.declared_body, attempt.text, options.declared_ratio, options.declared_share
+        )
+    ):
+        # A declared article beats no article and a short page alike ("Loading..."), and
+        # an extraction it holds and much more (a story the markup gives in part).
         declared = _declared(page, title, options)
         if declared is not None:
             return declared

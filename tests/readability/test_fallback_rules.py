@@ -68,3 +68,11 @@ def test_elements_named_as_furniture_leave_the_article():
     assert "NASA’s Dawn spacecraft determined the hydrogen content" not in body
     assert "Share this" not in body
     assert "Nancy Atkinson is currently Universe Today" not in body
+
+
+def test_a_declared_article_body_that_holds_the_extraction_and_more_replaces_it():
+    # ABC, 2026, as a page whose markup has only the first paragraph (the rest of the
+    # story, loaded for subscribers, cut): its JSON-LD articleBody has the whole story.
+    body = body_of("declared-longer-story")
+    assert body.startswith("Tras seis derrotas consecutivas")
+    assert "El encuentro en Vista Alegre comenzó con toda una declaración" in body
