@@ -96,8 +96,11 @@ def extract(
     if (
         reason
         or attempt.length < options.min_article_length
-        or extends(
-            page.declared_body, attempt.text, options.declared_ratio, options.declared_share
+        or (
+            page.declared_body
+            and extends(
+                page.declared_body, attempt.text, options.declared_ratio, options.declared_share
+            )
         )
     ):
         # A declared article beats no article and a short page alike ("Loading..."), and
