@@ -98,11 +98,16 @@ def _drop_named_furniture(article: Element, options: Options, removals: list[Rem
     when less than ``furniture_keep_share`` of the text would stay.
     """
     found: list[Element] = []
+    verdicts: dict[tuple[str | None, str | None], bool] = {}  # match each name once
     for element in article.iter(*_NAMED_FURNITURE):
-        if element is article or (found and is_below(element, found[-1])):
+        key = (element.get("class"), element.get("id"))
+        if key == (None, None) or element is article:
             continue
-        names = f"{element.get('class') or ''} {element.get('id') or ''}".lower().strip()
-        if not names or BOILERPLATE.search(names) is None:
+        verdict = verdicts.get(key)
+        if verdict is None:
+            names = f"{key[0] or ''} {key[1] or ''}".lower()
+            verdict = verdicts[key] = BOILERPLATE.search(names) is not None
+        if not verdict or (found and is_below(element, found[-1])):
             continue
         if dense_length(text_of(element)) <= options.furniture_max_length:
             found.append(element)
