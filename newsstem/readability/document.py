@@ -18,6 +18,8 @@ from newsstem.encoding import decode_html, looks_binary
 from newsstem.readability.adsection import MARKER, marked_sections
 from newsstem.readability.measure import dense_length
 from newsstem.readability.patterns import (
+    ARTICLE_NAMES,
+    COMMENTS,
     JUNK_TAGS,
     MAYBE_CANDIDATE,
     NEVER_ARTICLE,
@@ -228,6 +230,10 @@ def _has_unlikely_name(element: Element, verdicts: dict[str, bool]) -> bool:
 
 
 def _is_unlikely_name(names: str) -> bool:
+    if COMMENTS.search(names):
+        # "commentbody", "comment-content": a "maybe" word does not save a comment, the
+        # article's own name does ("article comments-enabled").
+        return ARTICLE_NAMES.search(names) is None
     return UNLIKELY_CANDIDATES.search(names) is not None and MAYBE_CANDIDATE.search(names) is None
 
 

@@ -13,7 +13,9 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "ARTICLE_NAMES",
     "BOILERPLATE",
+    "COMMENTS",
     "COMMAS",
     "CONDITIONALLY_CLEANED",
     "DIV_TO_P_BLOCKS",
@@ -45,6 +47,10 @@ UNLIKELY_CANDIDATES = re.compile(
 )
 # ... unless the name also says it may hold the article ("main-header", "article-footer").
 MAYBE_CANDIDATE = re.compile(r"and|article|body|column|content|main|shadow")
+# Reader comments are unlikely whatever "maybe" word they have ("commentbody",
+# "comment-content"), unless the name is also the article's own ("article comments-on").
+COMMENTS = re.compile(r"comment|disqus|replies")
+ARTICLE_NAMES = re.compile(r"article|main")
 # Unlikely names that are never the article's own container: stripped in every attempt
 # of the sieve, also the relaxed ones (which read the other unlikely names, often set on
 # wrappers: "header-wrap", "l-sidebar-fixed"). The relaxed attempts used to find reader

@@ -76,3 +76,13 @@ def test_a_declared_article_body_that_holds_the_extraction_and_more_replaces_it(
     body = body_of("declared-longer-story")
     assert body.startswith("Tras seis derrotas consecutivas")
     assert "El encuentro en Vista Alegre comenzó con toda una declaración" in body
+
+
+def test_comment_bodies_are_comments_whatever_their_maybe_word():
+    # Schneier on Security, 2012: a short post, then its comments in
+    # <div class="commentbody ...">, a name Readability's "maybe a candidate" words
+    # ("body") used to save.
+    body = body_of("comment-body-names")
+    assert "Dan Boneh of Stanford University is offering a free online cryptography course." in body
+    assert "Recommended!" not in body
+    assert "family drama prevented me" not in body
