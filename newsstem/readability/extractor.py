@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 from urllib.parse import urljoin
 
@@ -18,6 +18,7 @@ from lxml import etree
 
 from newsstem.readability.cleaning import Removal, assemble, clean_article
 from newsstem.readability.document import Page, detached, load_page
+from newsstem.readability.lead import description_words, find_headline, lead_blocks
 from newsstem.readability.listing import is_listing
 from newsstem.readability.measure import Measure, capped_weight, navigation_density
 from newsstem.readability.options import Flags, Options
@@ -110,8 +111,40 @@ def extract(
             return declared
     if reason:
         return Extraction(title=title, body="", body_html="", reason=reason)
+    attempt = _with_lead(attempt, page, options)
     cleaned = _article_html(attempt.article, url, page) if body_html else ""
     return Extraction(title=title, body=attempt.text, body_html=cleaned)
+
+
+def _with_lead(attempt: _Attempt, page: Page, options: Options) -> _Attempt:
+    """The attempt with the story's lead put first, when it lies between the headline and
+    the selected body and agrees with the page's description (lead.py)."""
+    if not attempt.selected:
+        return attempt
+    titles = [page.title]
+    titles.extend(meta.get("content") or "" for meta in page.root.iterfind(_OG_TITLE))
+    headline = find_headline(page.body, titles, options)
+    if headline is None:
+        return attempt
+    described = description_words(page.root)
+    if not described:
+        return attempt
+    known = normalize_space(attempt.text)
+    leads = [
+        block
+        for block in lead_blocks(headline, attempt.selected[0], described, options)
+        if normalize_space(text_of(block)) not in known
+    ]
+    if not leads:
+        return attempt
+    for index, block in enumerate(leads):
+        paragraph = etree.Element("p")
+        paragraph.text = normalize_space(text_of(block))
+        attempt.article.insert(index, paragraph)
+    return replace(attempt, text=element_text(attempt.article))
+
+
+_OG_TITLE = "head/meta[@property='og:title']"
 
 
 def _declared(page: Page, title: str, options: Options) -> Extraction | None:

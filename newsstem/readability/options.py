@@ -80,6 +80,19 @@ class Options:
     prose_block_length: int = 80
     wider_prose_share: float = 0.85
 
+    # --- the lead (lead.py): the headline is the first h1-h3 with 3+ words, 80% of them
+    # in the <title> or og:title; up to 2 blocks between it and the selected body, of 40+
+    # characters with few links, 60% of whose words are in the page's meta description,
+    # are the story's lead. (Without the description, taking every prose block there
+    # also took newsletter prompts and reprint notices: tune halves of cleanportal, l3s,
+    # mozilla, fundus lost up to 0.003.)
+    headline_min_words: int = 3
+    headline_title_share: float = 0.8
+    lead_max_blocks: int = 2
+    lead_min_length: int = 40
+    lead_link_density: float = 0.2
+    lead_description_share: float = 0.6
+
     # --- the retry sieve (seed 000 grabArticle)
     retry_length: int = 250  # an attempt with less text retries with relaxed flags
 

@@ -4,6 +4,7 @@ it keeps and the ones it drops."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from newsstem.readability import extract
@@ -86,3 +87,15 @@ def test_comment_bodies_are_comments_whatever_their_maybe_word():
     assert "Dan Boneh of Stanford University is offering a free online cryptography course." in body
     assert "Recommended!" not in body
     assert "family drama prevented me" not in body
+
+
+def test_the_lead_under_the_headline_is_put_first_when_the_description_says_it():
+    # El País, 2024: the standfirst (<h2 class="a_st">) sits in the story's header with
+    # the headline, apart from the body's <div>; the page's description repeats it.
+    body = body_of("lead-under-headline")
+    assert body.startswith("La Comisión endurecerá la regulación sobre deportaciones")
+    assert "La presidenta de la Comisión Europea, Ursula von der Leyen" in body
+    assert "Migración" not in body  # the section link above the headline
+    html = (RULES / "lead-under-headline.html").read_text(encoding="utf-8")
+    undescribed = re.sub(r'<meta (?:name|property)="(?:og:)?description"[^>]*>', "", html)
+    assert extract(undescribed).body.startswith("La presidenta de la Comisión Europea")
