@@ -18,7 +18,8 @@ from lxml import etree
 
 from newsstem.readability.cleaning import Removal, assemble, clean_article
 from newsstem.readability.document import Page, detached, load_page
-from newsstem.readability.lead import description_words, find_headline, lead_blocks
+from newsstem.readability.described import coverage, description_words, key_words
+from newsstem.readability.lead import find_headline, lead_blocks
 from newsstem.readability.listing import is_listing
 from newsstem.readability.measure import Measure, capped_weight, navigation_density
 from newsstem.readability.options import Flags, Options
@@ -35,7 +36,13 @@ from newsstem.readability.scoring import (
 from newsstem.readability.structured import extends
 from newsstem.readability.title import clean_title
 from newsstem.readability.trailer import cut_after_tool_line, may_have_tool_line
-from newsstem.readability.tree import Element, make_links_absolute, strip_presentation, text_of
+from newsstem.readability.tree import (
+    Element,
+    is_below,
+    make_links_absolute,
+    strip_presentation,
+    text_of,
+)
 from newsstem.text import normalize_space
 
 __all__ = ["Extraction", "extract"]
@@ -161,11 +168,12 @@ def _declared(page: Page, title: str, options: Options) -> Extraction | None:
 
 def _sieve(page: Page, options: Options) -> _Attempt:
     """Run attempts with ever more lenient flags until one has enough text; keep the longest."""
+    described = key_words(description_words(page.root))
     best: _Attempt | None = None
     flags: Flags | None = Flags()
     while flags is not None:
         with detached(page.unlikely if flags.strip_unlikelys else page.never_article):
-            attempt = _grab_article(page.body, flags, options)
+            attempt = _grab_article(page.body, flags, options, described)
         if best is None or attempt.length > best.length:
             best = attempt
         if attempt.length >= options.retry_length:
@@ -175,7 +183,9 @@ def _sieve(page: Page, options: Options) -> _Attempt:
     return best
 
 
-def _grab_article(body: Element, flags: Flags, options: Options) -> _Attempt:
+def _grab_article(
+    body: Element, flags: Flags, options: Options, described: set[str] = frozenset()
+) -> _Attempt:
     """Score, select and clean; or the selection around a higher-scoring ancestor, when
     what that adds reads as prose (:func:`prose.added_prose_share`)."""
     measure = Measure(options)
@@ -183,6 +193,8 @@ def _grab_article(body: Element, flags: Flags, options: Options) -> _Attempt:
     best = best_candidate(scores, options)
     if best is None:
         return _finish(assemble([body]), flags, options, [body], found_candidate=False)
+    if len(described) >= options.described_min_words:
+        best = _described_candidate(best, scores, described, options, measure)
     attempt = _attempt_around(best, scores, flags, options, measure)
     wider = wider_candidate(best, scores)
     if wider is None:
@@ -192,6 +204,29 @@ def _grab_article(body: Element, flags: Flags, options: Options) -> _Attempt:
     if added_prose_share(narrow, wide, options) >= options.wider_prose_share:
         return alternative
     return attempt
+
+
+def _described_candidate(
+    best: Element,
+    scores: CandidateScores,
+    described: frozenset[str],
+    options: Options,
+    measure: Measure,
+) -> Element:
+    """The best candidate, or, when it holds few of the words of the page's description
+    (described.py) and another of the top candidates holds most of them, that one: the
+    densest prose of the page is not always its story (terms in a sign-up dialog, the
+    next story of an endless scroll)."""
+    if coverage(measure.text(best), described) >= options.described_far:
+        return best
+    above = set(best.iterancestors())
+    floor = scores.get(best, 0.0) * options.described_min_score_share
+    for candidate in scores.top(options.described_candidates):
+        if candidate in above or is_below(candidate, best) or scores[candidate] < floor:
+            continue
+        if coverage(measure.text(candidate), described) >= options.described_near:
+            return candidate
+    return best
 
 
 def _attempt_around(

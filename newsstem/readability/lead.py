@@ -19,15 +19,13 @@ from newsstem.readability.patterns import BOILERPLATE, HEADINGS
 from newsstem.readability.tree import Element, is_below, text_of
 from newsstem.text import cjk_count, normalize_space
 
-__all__ = ["description_words", "find_headline", "lead_blocks"]
+__all__ = ["find_headline", "lead_blocks"]
 
 _WORD = re.compile(r"\w+")
 # Headline tokens: words, and each CJK character alone (CJK headlines have no spaces).
 _CJK_CHARACTER = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 # Blocks that may be a lead: paragraphs, and the elements that serve as one in headers.
 _LEAD_TAGS = ("p", "div", "h2", "h3", "span")
-# The meta elements that describe the story.
-_DESCRIPTIONS = frozenset({"description", "og:description", "twitter:description"})
 
 
 def _tokens(text: str) -> set[str]:
@@ -62,28 +60,12 @@ def find_headline(body: Element, titles: Iterable[str], options: Options) -> Ele
     return None
 
 
-def description_words(root: Element) -> set[str]:
-    """The words of the page's meta descriptions, case folded.
-
-    >>> from lxml import etree
-    >>> head = etree.fromstring("<html><head><meta name='Description' content='Storm hits.'/></head></html>")
-    >>> sorted(description_words(head))
-    ['hits', 'storm']
-    """
-    words: set[str] = set()
-    for meta in root.iterfind("head/meta"):
-        name = (meta.get("name") or meta.get("property") or "").lower()
-        if name in _DESCRIPTIONS:
-            words.update(_WORD.findall((meta.get("content") or "").casefold()))
-    return words
-
-
 def lead_blocks(
     headline: Element, body_start: Element, described: set[str], options: Options
 ) -> list[Element]:
     """The blocks after ``headline`` and before ``body_start`` in their closest common
     container (none when that is the whole page) that say what the page's description
-    says (``described``: :func:`description_words`).
+    says (``described``: :func:`described.description_words`).
 
     >>> from lxml import etree
     >>> page = etree.fromstring(

@@ -80,6 +80,16 @@ class Options:
     prose_block_length: int = 80
     wider_prose_share: float = 0.85
 
+    # --- the page's description (described.py): when the best candidate holds less than
+    # 30% of the description's key words (given 5 or more) and one of the 10 top
+    # candidates, not above nor below it and scoring a fifth of it, holds 60%, that one is
+    # the article. The figures are the first tried.
+    described_min_words: int = 5
+    described_far: float = 0.3
+    described_near: float = 0.6
+    described_candidates: int = 10
+    described_min_score_share: float = 0.2
+
     # --- the lead (lead.py): the headline is the first h1-h3 with 3+ words, 80% of them
     # in the <title> or og:title; up to 2 blocks between it and the selected body, of 40+
     # characters with few links, 60% of whose words are in the page's meta description,

@@ -99,3 +99,13 @@ def test_the_lead_under_the_headline_is_put_first_when_the_description_says_it()
     html = (RULES / "lead-under-headline.html").read_text(encoding="utf-8")
     undescribed = re.sub(r'<meta (?:name|property)="(?:og:)?description"[^>]*>', "", html)
     assert extract(undescribed).body.startswith("La presidenta de la Comisión Europea")
+
+
+def test_the_candidate_that_says_what_the_description_says_beats_a_denser_one():
+    # Mondaq, 2017: the sign-up dialog's terms and conditions outscore the story; the
+    # page's description ("There is a widespread assumption that brand franchise
+    # agreements are not negotiable ...") names the story.
+    body = body_of("described-story-beside-terms")
+    assert "There is a widespread assumption that brand franchise agreements" in body
+    assert "Terms and Conditions" not in body
+    assert "Mondaq.com (the Website) is owned" not in body
