@@ -182,16 +182,25 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
     for element in hidden:
         drop(element)
     dropped = set(hidden)
+    outermost = _outermost(unlikely, dropped)
     never = [element for element in unlikely if _is_never_article(element)]
-    return _outermost(unlikely, dropped), _outermost(never, dropped)
+    if not never:
+        return outermost, []
+    return outermost, _outermost(never, dropped, known=set(outermost))
 
 
-def _outermost(elements: list[Element], dropped: set[Element]) -> list[Element]:
+def _outermost(
+    elements: list[Element], dropped: set[Element], known: set[Element] = frozenset()
+) -> list[Element]:
     """The elements (in document order) not below another of them nor below a dropped
-    one, that hold no <article> or <main> and are not in code."""
+    one, that hold no <article> or <main> and are not in code (as the ``known`` ones
+    were found to be)."""
     outermost: list[Element] = []
     for element in elements:
         if outermost and is_below(element, outermost[-1]):
+            continue
+        if element in known:
+            outermost.append(element)
             continue
         if any(ancestor in dropped for ancestor in element.iterancestors()):
             continue

@@ -97,7 +97,8 @@ def extract(
     if isinstance(page, str):
         return Extraction(title="", body="", body_html="", reason=page)
     title = clean_title(page.title, (text_of(h) for h in page.body.iter("h1", "h2")))
-    attempt = _marked_attempt(page, options) or _sieve(page, options)
+    described = description_words(page.root)
+    attempt = _marked_attempt(page, options) or _sieve(page, options, key_words(described))
     reason = _rejection(attempt, page, options)
     if logger.isEnabledFor(logging.DEBUG):
         _log_attempt(attempt, reason, url)
@@ -118,12 +119,13 @@ def extract(
             return declared
     if reason:
         return Extraction(title=title, body="", body_html="", reason=reason)
-    attempt = _with_lead(attempt, page, options)
+    if described:
+        attempt = _with_lead(attempt, page, described, options)
     cleaned = _article_html(attempt.article, url, page) if body_html else ""
     return Extraction(title=title, body=attempt.text, body_html=cleaned)
 
 
-def _with_lead(attempt: _Attempt, page: Page, options: Options) -> _Attempt:
+def _with_lead(attempt: _Attempt, page: Page, described: set[str], options: Options) -> _Attempt:
     """The attempt with the story's lead put first, when it lies between the headline and
     the selected body and agrees with the page's description (lead.py)."""
     if not attempt.selected:
@@ -132,9 +134,6 @@ def _with_lead(attempt: _Attempt, page: Page, options: Options) -> _Attempt:
     titles.extend(meta.get("content") or "" for meta in page.root.iterfind(_OG_TITLE))
     headline = find_headline(page.body, titles, options)
     if headline is None:
-        return attempt
-    described = description_words(page.root)
-    if not described:
         return attempt
     known = normalize_space(attempt.text)
     leads = [
@@ -166,9 +165,10 @@ def _declared(page: Page, title: str, options: Options) -> Extraction | None:
     return Extraction(title=title, body=text, body_html=f"<div>{body_html}</div>")
 
 
-def _sieve(page: Page, options: Options) -> _Attempt:
-    """Run attempts with ever more lenient flags until one has enough text; keep the longest."""
-    described = key_words(description_words(page.root))
+def _sieve(page: Page, options: Options, described: frozenset[str] = frozenset()) -> _Attempt:
+    """Run attempts with ever more lenient flags until one has enough text; keep the longest.
+
+    ``described``: the key words of the page's description (described.py)."""
     best: _Attempt | None = None
     flags: Flags | None = Flags()
     while flags is not None:
@@ -184,7 +184,7 @@ def _sieve(page: Page, options: Options) -> _Attempt:
 
 
 def _grab_article(
-    body: Element, flags: Flags, options: Options, described: set[str] = frozenset()
+    body: Element, flags: Flags, options: Options, described: frozenset[str] = frozenset()
 ) -> _Attempt:
     """Score, select and clean; or the selection around a higher-scoring ancestor, when
     what that adds reads as prose (:func:`prose.added_prose_share`)."""

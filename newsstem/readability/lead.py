@@ -13,10 +13,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from lxml import etree
+
 from newsstem.readability.measure import has_block, link_density
 from newsstem.readability.options import Options
 from newsstem.readability.patterns import BOILERPLATE, HEADINGS
-from newsstem.readability.tree import Element, is_below, text_of
+from newsstem.readability.tree import Element, text_of
 from newsstem.text import cjk_count, normalize_space
 
 __all__ = ["find_headline", "lead_blocks"]
@@ -84,20 +86,20 @@ def lead_blocks(
         return []
     leads: list[Element] = []
     after_headline = False
-    for element in container.iter():
-        if element is headline:
-            after_headline = True
-            continue
+    walker = etree.iterwalk(container, events=("start", "end"))
+    for event, element in walker:
         if element is body_start:
             break
-        if not after_headline or not isinstance(element.tag, str) or is_below(element, headline):
+        if event == "end":
+            after_headline = after_headline or element is headline
             continue
-        if leads and is_below(element, leads[-1]):
+        if element is headline or not after_headline or not isinstance(element.tag, str):
             continue
         if _is_lead(element, container, described, options):
             leads.append(element)
             if len(leads) == options.lead_max_blocks:
                 break
+            walker.skip_subtree()
     return leads
 
 
