@@ -14,7 +14,7 @@ import re
 
 from newsstem.readability.tree import Element
 
-__all__ = ["coverage", "description_words", "key_words"]
+__all__ = ["KeyWords", "description_words"]
 
 _WORD = re.compile(r"\w+")
 # The meta elements that describe the story.
@@ -40,23 +40,28 @@ def description_words(root: Element) -> set[str]:
     return words
 
 
-def key_words(words: set[str]) -> frozenset[str]:
-    """The words that say what a description is about (not its short Latin words).
+class KeyWords:
+    """The words that say what a description is about (not its short Latin words), and
+    how much of them a text holds.
 
-    >>> sorted(key_words({"the", "storm", "hits", "東京"}))
-    ['hits', 'storm', '東京']
-    """
-    return frozenset(w for w in words if len(w) >= _MIN_KEY_WORD or not w.isascii())
-
-
-def coverage(text: str, words: frozenset[str]) -> float:
-    """Share of ``words`` found as words in ``text`` (0.0 without words).
-
-    >>> coverage("A storm hit the coastal towns.", frozenset({"storm", "coast", "towns"}))
+    >>> key = KeyWords({"the", "storm", "hits", "東京"})
+    >>> sorted(key.words), len(key)
+    (['hits', 'storm', '東京'], 3)
+    >>> KeyWords({"storm", "coast", "towns"}).coverage("A storm hit the coastal towns.")
     0.6666666666666666
     """
-    if not words:
-        return 0.0
-    # One scan for the few key words, not a split of the whole (long) text into words.
-    pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(words))) + r")\b")
-    return len(set(pattern.findall(text.casefold()))) / len(words)
+
+    def __init__(self, words: set[str]) -> None:
+        self.words = frozenset(w for w in words if len(w) >= _MIN_KEY_WORD or not w.isascii())
+        # One scan of a text for the few key words, not a split of the (long) text.
+        alternatives = "|".join(map(re.escape, sorted(self.words)))
+        self._pattern = re.compile(rf"\b(?:{alternatives})\b") if self.words else None
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def coverage(self, text: str) -> float:
+        """Share of the key words found as words in ``text`` (0.0 without key words)."""
+        if self._pattern is None:
+            return 0.0
+        return len(set(self._pattern.findall(text.casefold()))) / len(self.words)

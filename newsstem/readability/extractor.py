@@ -18,7 +18,7 @@ from lxml import etree
 
 from newsstem.readability.cleaning import Removal, assemble, clean_article
 from newsstem.readability.document import Page, detached, load_page
-from newsstem.readability.described import coverage, description_words, key_words
+from newsstem.readability.described import KeyWords, description_words
 from newsstem.readability.lead import find_headline, lead_blocks
 from newsstem.readability.listing import is_listing
 from newsstem.readability.measure import Measure, capped_weight, navigation_density
@@ -98,7 +98,7 @@ def extract(
         return Extraction(title="", body="", body_html="", reason=page)
     title = clean_title(page.title, (text_of(h) for h in page.body.iter("h1", "h2")))
     described = description_words(page.root)
-    attempt = _marked_attempt(page, options) or _sieve(page, options, key_words(described))
+    attempt = _marked_attempt(page, options) or _sieve(page, options, KeyWords(described))
     reason = _rejection(attempt, page, options)
     if logger.isEnabledFor(logging.DEBUG):
         _log_attempt(attempt, reason, url)
@@ -165,7 +165,7 @@ def _declared(page: Page, title: str, options: Options) -> Extraction | None:
     return Extraction(title=title, body=text, body_html=f"<div>{body_html}</div>")
 
 
-def _sieve(page: Page, options: Options, described: frozenset[str] = frozenset()) -> _Attempt:
+def _sieve(page: Page, options: Options, described: KeyWords | None = None) -> _Attempt:
     """Run attempts with ever more lenient flags until one has enough text; keep the longest.
 
     ``described``: the key words of the page's description (described.py)."""
@@ -184,7 +184,7 @@ def _sieve(page: Page, options: Options, described: frozenset[str] = frozenset()
 
 
 def _grab_article(
-    body: Element, flags: Flags, options: Options, described: frozenset[str] = frozenset()
+    body: Element, flags: Flags, options: Options, described: KeyWords | None = None
 ) -> _Attempt:
     """Score, select and clean; or the selection around a higher-scoring ancestor, when
     what that adds reads as prose (:func:`prose.added_prose_share`)."""
@@ -193,7 +193,7 @@ def _grab_article(
     best = best_candidate(scores, options)
     if best is None:
         return _finish(assemble([body]), flags, options, [body], found_candidate=False)
-    if len(described) >= options.described_min_words:
+    if described is not None and len(described) >= options.described_min_words:
         best = _described_candidate(best, scores, described, options, measure)
     attempt = _attempt_around(best, scores, flags, options, measure)
     wider = wider_candidate(best, scores)
@@ -209,7 +209,7 @@ def _grab_article(
 def _described_candidate(
     best: Element,
     scores: CandidateScores,
-    described: frozenset[str],
+    described: KeyWords,
     options: Options,
     measure: Measure,
 ) -> Element:
@@ -217,14 +217,14 @@ def _described_candidate(
     (described.py) and another of the top candidates holds most of them, that one: the
     densest prose of the page is not always its story (terms in a sign-up dialog, the
     next story of an endless scroll)."""
-    if coverage(measure.text(best), described) >= options.described_far:
+    if described.coverage(measure.text(best)) >= options.described_far:
         return best
     above = set(best.iterancestors())
     floor = scores.get(best, 0.0) * options.described_min_score_share
     for candidate in scores.top(options.described_candidates):
         if candidate in above or is_below(candidate, best) or scores[candidate] < floor:
             continue
-        if coverage(measure.text(candidate), described) >= options.described_near:
+        if described.coverage(measure.text(candidate)) >= options.described_near:
             return candidate
     return best
 
