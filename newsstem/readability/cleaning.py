@@ -269,7 +269,7 @@ def _fishy(element: Element, flags: Flags, options: Options, in_prose: bool) -> 
     paragraphs = _count(element, "p")
     images = _count(element, "img")
     items = _count(element, "li") - options.fishy_li_allowance
-    inputs = len(element.xpath(".//input[not(@type='hidden')]"))
+    inputs = int(_VISIBLE_INPUTS(element))
     length = capped_weight(text, options.fishy_min_length, options.cjk_char_weight)
     # A figure's parts (image wrappers, its caption) are short by nature (Mozilla).
     in_figure = next(element.iterancestors("figure"), None) is not None
@@ -304,6 +304,8 @@ def _fishy(element: Element, flags: Flags, options: Options, in_prose: bool) -> 
     return None
 
 
+# Compiled once: an XPath string is compiled again at each call.
+_VISIBLE_INPUTS = etree.XPath("count(.//input[not(@type='hidden')])")
 # Lists and tables: kept inside the article's prose unless mostly links.
 _SPANNED = ("ul", "ol", "dl", "table")
 

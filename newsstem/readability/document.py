@@ -49,7 +49,9 @@ _HTML_END = re.compile(rb"</html\s*>", re.IGNORECASE)
 _HTML_TAG = re.compile(rb"<html\b[^>]*>", re.IGNORECASE)
 # Never stripped as unlikely: the page itself, code, and anything holding the article.
 _NEVER_UNLIKELY_TAGS = frozenset({"html", "body", "article", "main", "a"})
-_HOLDS_ARTICLE = "boolean(descendant::article or descendant::main or ancestor::pre or ancestor::code)"
+_HOLDS_ARTICLE = etree.XPath(
+    "boolean(descendant::article or descendant::main or ancestor::pre or ancestor::code)"
+)
 
 
 @dataclass(frozen=True)
@@ -204,7 +206,7 @@ def _outermost(
             continue
         if any(ancestor in dropped for ancestor in element.iterancestors()):
             continue
-        if not element.xpath(_HOLDS_ARTICLE):
+        if not _HOLDS_ARTICLE(element):
             outermost.append(element)
     return outermost
 
