@@ -53,15 +53,32 @@ class KeyWords:
 
     def __init__(self, words: set[str]) -> None:
         self.words = frozenset(w for w in words if len(w) >= _MIN_KEY_WORD or not w.isascii())
-        # One scan of a text for the few key words, not a split of the (long) text.
-        alternatives = "|".join(map(re.escape, sorted(self.words)))
-        self._pattern = re.compile(rf"\b(?:{alternatives})\b") if self.words else None
 
     def __len__(self) -> int:
         return len(self.words)
 
     def coverage(self, text: str) -> float:
         """Share of the key words found as words in ``text`` (0.0 without key words)."""
-        if self._pattern is None:
+        if not self.words:
             return 0.0
-        return len(set(self._pattern.findall(text.casefold()))) / len(self.words)
+        folded = text.casefold()
+        return sum(1 for word in self.words if _holds_word(folded, word)) / len(self.words)
+
+
+def _holds_word(text: str, word: str) -> bool:
+    """Whether ``word`` stands in ``text`` as a whole word: a look-up per key word (a
+    page's text is long, its description's key words are few; a regular expression
+    of them cost more to compile than the search).
+
+    >>> _holds_word("the coastal towns", "coast"), _holds_word("the coast, then", "coast")
+    (False, True)
+    """
+    start = text.find(word)
+    while start >= 0:
+        end = start + len(word)
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+            return True
+        start = text.find(word, start + 1)
+    return False
