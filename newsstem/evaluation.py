@@ -9,6 +9,10 @@ their own gold texts. The definition (shared/README.md of the project corpora):
 3. per page TP = sum of min counts, FP = excess predicted, FN = missing gold;
 4. precision is the mean of TP/(TP+FP) over pages, recall the mean of
    TP/(TP+FN); both are 1 when FP = FN = 0; F1 = 2PR/(P+R) of the means.
+
+Chinese and Japanese write no spaces, so a ``\\w+`` token there is a whole clause; they
+are also scored on characters (``by_character=True``): each CJK ideograph, kana or
+hangul syllable is a token of its own, other words stay whole.
 """
 
 from __future__ import annotations
@@ -22,6 +26,10 @@ __all__ = ["PageScore", "CorpusScore", "shingles", "score_page", "score_corpus"]
 
 SHINGLE_SIZE = 4
 _TOKEN = re.compile(r"\w+")
+# CJK Unified Ideographs (+ext. A, compatibility), Hiragana, Katakana, Hangul syllables:
+# one token each; any other run of word characters is one token.
+_CJK_CHARACTER = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_CHARACTER_TOKEN = re.compile(rf"[{_CJK_CHARACTER}]|[^\W{_CJK_CHARACTER}]+")
 
 
 @dataclass(frozen=True)
@@ -60,8 +68,11 @@ class CorpusScore:
         return 2 * p * r / (p + r) if p + r else 0.0
 
 
-def shingles(text: str, size: int = SHINGLE_SIZE) -> Counter[tuple[str, ...]]:
-    """Multiset of the token windows of ``text``.
+def shingles(
+    text: str, size: int = SHINGLE_SIZE, *, by_character: bool = False
+) -> Counter[tuple[str, ...]]:
+    """Multiset of the token windows of ``text`` (CJK characters one token each if
+    ``by_character``).
 
     >>> sorted(shingles("a b c d e").items())
     [(('a', 'b', 'c', 'd'), 1), (('b', 'c', 'd', 'e'), 1)]
@@ -69,8 +80,10 @@ def shingles(text: str, size: int = SHINGLE_SIZE) -> Counter[tuple[str, ...]]:
     Counter({('only', 'two'): 1})
     >>> shingles("")
     Counter()
+    >>> shingles("東京 Tokyo", by_character=True)
+    Counter({('東', '京', 'Tokyo'): 1})
     """
-    tokens = _TOKEN.findall(text)
+    tokens = (_CHARACTER_TOKEN if by_character else _TOKEN).findall(text)
     if not tokens:
         return Counter()
     if len(tokens) < size:
@@ -78,19 +91,25 @@ def shingles(text: str, size: int = SHINGLE_SIZE) -> Counter[tuple[str, ...]]:
     return Counter(tuple(tokens[i : i + size]) for i in range(len(tokens) - size + 1))
 
 
-def score_page(predicted: str, gold: str) -> PageScore:
+def score_page(predicted: str, gold: str, *, by_character: bool = False) -> PageScore:
     """TP/FP/FN of one page.
 
     >>> s = score_page("the cat sat on the mat", "the cat sat on the mat today")
     >>> (s.tp, s.fp, s.fn)
     (3, 0, 1)
+    >>> s = score_page("東京は晴れ。", "今日の東京は晴れ。", by_character=True)
+    >>> (s.tp, s.fp, s.fn), score_page("東京は晴れ。", "今日の東京は晴れ。").tp
+    ((2, 0, 3), 0)
     """
-    pred, ref = shingles(predicted), shingles(gold)
+    pred = shingles(predicted, by_character=by_character)
+    ref = shingles(gold, by_character=by_character)
     tp = sum((pred & ref).values())
     return PageScore(tp=tp, fp=sum(pred.values()) - tp, fn=sum(ref.values()) - tp)
 
 
-def score_corpus(pages: Iterable[tuple[str, str]]) -> CorpusScore:
+def score_corpus(
+    pages: Iterable[tuple[str, str]], *, by_character: bool = False
+) -> CorpusScore:
     """Mean precision over pages with output and mean recall over pages with gold.
 
     ``pages`` yields ``(predicted, gold)`` pairs. A page with neither output nor
@@ -101,7 +120,7 @@ def score_corpus(pages: Iterable[tuple[str, str]]) -> CorpusScore:
     n = 0
     for predicted, gold in pages:
         n += 1
-        s = score_page(predicted, gold)
+        s = score_page(predicted, gold, by_character=by_character)
         has_output, has_gold = s.tp + s.fp > 0, s.tp + s.fn > 0
         if has_output or not has_gold:
             precisions.append(s.precision)

@@ -21,6 +21,7 @@ from newsstem.readability.measure import (
 )
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.patterns import (
+    BOILERPLATE,
     COMMAS,
     CONDITIONALLY_CLEANED,
     DROPPED_IN_ARTICLE,
@@ -64,6 +65,8 @@ def clean_article(article: Element, flags: Flags, options: Options) -> list[Remo
     # container holding a Flash object is not fishy. Form inputs still count, then go.
     for element in list(article.iter(*PLUGINS)):
         _remove(element, "plugin", removals)
+    if flags.weight_classes:
+        _drop_named_furniture(article, options, removals)
     if flags.clean_conditionally:
         _clean_conditionally(article, CONDITIONALLY_CLEANED, flags, options, removals)
     for element in list(article.iter(*DROPPED_IN_ARTICLE)):
@@ -73,8 +76,49 @@ def clean_article(article: Element, flags: Flags, options: Options) -> list[Remo
     for element in list(article.iter(*TANGENTIAL)):
         if element.getparent() is not article:  # a selected <aside> is the article
             _remove(element, "aside or footer", removals)
+    # A figure's caption describes the picture, not the story: trafilatura and Fundus
+    # leave it out, and so do the human-made gold texts of the modern corpora (fundus,
+    # chaos); Mozilla Readability keeps it.
+    for element in list(article.iter("figcaption")):
+        _remove(element, "caption", removals)
     _drop_empty_paragraphs(article, removals)
     return removals
+
+
+# The elements a furniture name condemns (trafilatura's OVERALL_DISCARD_XPATH tags).
+_NAMED_FURNITURE = ("div", "p", "span", "section", "ul", "ol", "li", "dl")
+
+
+def _drop_named_furniture(article: Element, options: Options, removals: list[Removal]) -> None:
+    """Remove the elements named as furniture (:data:`patterns.BOILERPLATE`: bylines,
+    captions, share bars, tags, related links ...), as trafilatura does.
+
+    Furniture is short: an element so named with more than ``furniture_max_length``
+    characters is a wrapper (a caption left open holds the story). And nothing goes
+    when less than ``furniture_keep_share`` of the text would stay.
+    """
+    found: list[Element] = []
+    verdicts: dict[tuple[str | None, str | None], bool] = {}  # match each name once
+    for element in article.iter(*_NAMED_FURNITURE):
+        key = (element.get("class"), element.get("id"))
+        if key == (None, None) or element is article:
+            continue
+        verdict = verdicts.get(key)
+        if verdict is None:
+            names = f"{key[0] or ''} {key[1] or ''}".lower()
+            verdict = verdicts[key] = BOILERPLATE.search(names) is not None
+        if not verdict or (found and is_below(element, found[-1])):
+            continue
+        if dense_length(text_of(element)) <= options.furniture_max_length:
+            found.append(element)
+    if not found:
+        return
+    total = dense_length(text_of(article))
+    removed = sum(dense_length(text_of(element)) for element in found)
+    if total - removed <= total * options.furniture_keep_share:
+        return
+    for element in found:
+        _remove(element, "furniture name", removals)
 
 
 def _remove(element: Element, reason: str, removals: list[Removal]) -> None:
@@ -225,7 +269,7 @@ def _fishy(element: Element, flags: Flags, options: Options, in_prose: bool) -> 
     paragraphs = _count(element, "p")
     images = _count(element, "img")
     items = _count(element, "li") - options.fishy_li_allowance
-    inputs = len(element.xpath(".//input[not(@type='hidden')]"))
+    inputs = int(_VISIBLE_INPUTS(element))
     length = capped_weight(text, options.fishy_min_length, options.cjk_char_weight)
     # A figure's parts (image wrappers, its caption) are short by nature (Mozilla).
     in_figure = next(element.iterancestors("figure"), None) is not None
@@ -260,6 +304,8 @@ def _fishy(element: Element, flags: Flags, options: Options, in_prose: bool) -> 
     return None
 
 
+# Compiled once: an XPath string is compiled again at each call.
+_VISIBLE_INPUTS = etree.XPath("count(.//input[not(@type='hidden')])")
 # Lists and tables: kept inside the article's prose unless mostly links.
 _SPANNED = ("ul", "ol", "dl", "table")
 

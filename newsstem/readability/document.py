@@ -16,9 +16,13 @@ from lxml import etree
 
 from newsstem.encoding import decode_html, looks_binary
 from newsstem.readability.adsection import MARKER, marked_sections
+from newsstem.readability.measure import dense_length
 from newsstem.readability.patterns import (
+    ARTICLE_NAMES,
+    COMMENTS,
     JUNK_TAGS,
     MAYBE_CANDIDATE,
+    NEVER_ARTICLE,
     UNLIKELY_CANDIDATES,
     UNLIKELY_ROLES,
 )
@@ -34,6 +38,10 @@ _HIDDEN_STYLE = re.compile(
     r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)",
     re.IGNORECASE,
 )
+# A block with the `hidden` attribute and this much text (not counting spaces) is read:
+# content that the page's scripts reveal. In the tune halves, hidden menus, consent
+# notices and captions had 200-300 characters, hidden story text 1,000 and more.
+_REVEALED_TEXT_LENGTH = 1000
 # An opening <title> tag, for the one case that parses a page twice (see load_page).
 _TITLE_TAG = re.compile(rb"<title\b[^>]*>", re.IGNORECASE)
 _HTML_END = re.compile(rb"</html\s*>", re.IGNORECASE)
@@ -41,18 +49,22 @@ _HTML_END = re.compile(rb"</html\s*>", re.IGNORECASE)
 _HTML_TAG = re.compile(rb"<html\b[^>]*>", re.IGNORECASE)
 # Never stripped as unlikely: the page itself, code, and anything holding the article.
 _NEVER_UNLIKELY_TAGS = frozenset({"html", "body", "article", "main", "a"})
-_HOLDS_ARTICLE = "boolean(descendant::article or descendant::main or ancestor::pre or ancestor::code)"
+_HOLDS_ARTICLE = etree.XPath(
+    "boolean(descendant::article or descendant::main or ancestor::pre or ancestor::code)"
+)
 
 
 @dataclass(frozen=True)
 class Page:
-    """A parsed page: its body (junk and hidden elements removed), its <title> text, and
-    the unlikely candidates that the first attempt of the sieve detaches."""
+    """A parsed page: its body (junk and hidden elements removed), its <title> text, the
+    unlikely candidates that the first attempts of the sieve detach, and those of them
+    that every attempt detaches (comment threads and footers: never the article)."""
 
     root: Element
     body: Element
     title: str
     unlikely: tuple[Element, ...]
+    never_article: tuple[Element, ...] = ()
     # Copies of the text the page marks for AdSense section targeting (adsection.py).
     marked: tuple[Element, ...] = ()
     # The article text the page declares in JSON-LD (structured.py), or "".
@@ -94,13 +106,14 @@ def load_page(html: str | bytes) -> Page | str:
     etree.strip_elements(body, *JUNK_TAGS, with_tail=False)
     if not _has_text(body):
         return "empty document"
-    unlikely = _sweep(body)
+    unlikely, never_article = _sweep(body)
     marked = marked_sections(body) if keep_comments else ()
     return Page(
         root=root,
         body=body,
         title=title,
         unlikely=tuple(unlikely),
+        never_article=tuple(never_article),
         marked=marked,
         declared_body=declared_body,
     )
@@ -144,8 +157,9 @@ def _title_text(root: Element) -> str:
     return ""
 
 
-def _sweep(body: Element) -> list[Element]:
-    """Drop hidden elements; return the outermost unlikely candidates (seed 000 scoreNode).
+def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
+    """Drop hidden elements; return the outermost unlikely candidates (seed 000 scoreNode)
+    and the outermost of them named as never the article (:data:`NEVER_ARTICLE`).
 
     One walk over the elements with attributes does both. An element is unlikely when
     its class, id or role names page furniture, unless the name also matches "maybe a
@@ -171,20 +185,45 @@ def _sweep(body: Element) -> list[Element]:
             unlikely.append(element)
     for element in hidden:
         drop(element)
-    outermost: list[Element] = []
     dropped = set(hidden)
-    for element in unlikely:
+    outermost = _outermost(unlikely, dropped)
+    never = [element for element in unlikely if _is_never_article(element)]
+    if not never:
+        return outermost, []
+    return outermost, _outermost(never, dropped, known=set(outermost))
+
+
+def _outermost(
+    elements: list[Element], dropped: set[Element], known: set[Element] = frozenset()
+) -> list[Element]:
+    """The elements (in document order) not below another of them nor below a dropped
+    one, that hold no <article> or <main> and are not in code (as the ``known`` ones
+    were found to be)."""
+    outermost: list[Element] = []
+    for element in elements:
         if outermost and is_below(element, outermost[-1]):
+            continue
+        if element in known:
+            outermost.append(element)
             continue
         if any(ancestor in dropped for ancestor in element.iterancestors()):
             continue
-        if not element.xpath(_HOLDS_ARTICLE):
+        if not _HOLDS_ARTICLE(element):
             outermost.append(element)
     return outermost
 
 
+def _is_never_article(element: Element) -> bool:
+    names = f"{element.get('class') or ''} {element.get('id') or ''}".lower()
+    return NEVER_ARTICLE.search(names) is not None
+
+
 def _is_hidden(element: Element) -> bool:
-    if element.get("hidden") is not None or element.get("aria-hidden") == "true":
+    if element.get("hidden") is not None:
+        # Hidden until a script reveals it: a menu or a dialog, or the rest of the story
+        # behind a paywall or in a React streamed segment (<div hidden id="S:1">).
+        return dense_length(text_of(element)) < _REVEALED_TEXT_LENGTH
+    if element.get("aria-hidden") == "true":
         return True
     style = element.get("style")
     return bool(style) and _HIDDEN_STYLE.search(style) is not None
@@ -204,6 +243,10 @@ def _has_unlikely_name(element: Element, verdicts: dict[str, bool]) -> bool:
 
 
 def _is_unlikely_name(names: str) -> bool:
+    if COMMENTS.search(names):
+        # "commentbody", "comment-content": a "maybe" word does not save a comment, the
+        # article's own name does ("article comments-enabled").
+        return ARTICLE_NAMES.search(names) is None
     return UNLIKELY_CANDIDATES.search(names) is not None and MAYBE_CANDIDATE.search(names) is None
 
 

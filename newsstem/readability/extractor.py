@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 from urllib.parse import urljoin
 
@@ -18,6 +18,8 @@ from lxml import etree
 
 from newsstem.readability.cleaning import Removal, assemble, clean_article
 from newsstem.readability.document import Page, detached, load_page
+from newsstem.readability.described import KeyWords, description_words
+from newsstem.readability.lead import find_headline, lead_blocks
 from newsstem.readability.listing import is_listing
 from newsstem.readability.measure import Measure, capped_weight, navigation_density
 from newsstem.readability.options import Flags, Options
@@ -31,9 +33,16 @@ from newsstem.readability.scoring import (
     select_siblings,
     wider_candidate,
 )
+from newsstem.readability.structured import extends
 from newsstem.readability.title import clean_title
 from newsstem.readability.trailer import cut_after_tool_line, may_have_tool_line
-from newsstem.readability.tree import Element, make_links_absolute, strip_presentation, text_of
+from newsstem.readability.tree import (
+    Element,
+    is_below,
+    make_links_absolute,
+    strip_presentation,
+    text_of,
+)
 from newsstem.text import normalize_space
 
 __all__ = ["Extraction", "extract"]
@@ -88,19 +97,60 @@ def extract(
     if isinstance(page, str):
         return Extraction(title="", body="", body_html="", reason=page)
     title = clean_title(page.title, (text_of(h) for h in page.body.iter("h1", "h2")))
-    attempt = _marked_attempt(page, options) or _sieve(page, options)
+    described = description_words(page.root)
+    attempt = _marked_attempt(page, options) or _sieve(page, options, KeyWords(described))
     reason = _rejection(attempt, page, options)
     if logger.isEnabledFor(logging.DEBUG):
         _log_attempt(attempt, reason, url)
-    if reason or attempt.length < options.min_article_length:
-        # A declared article beats no article and a short page alike ("Loading...").
+    if (
+        reason
+        or attempt.length < options.min_article_length
+        or (
+            page.declared_body
+            and extends(
+                page.declared_body, attempt.text, options.declared_ratio, options.declared_share
+            )
+        )
+    ):
+        # A declared article beats no article and a short page alike ("Loading..."), and
+        # an extraction it holds and much more (a story the markup gives in part).
         declared = _declared(page, title, options)
         if declared is not None:
             return declared
     if reason:
         return Extraction(title=title, body="", body_html="", reason=reason)
+    if described:
+        attempt = _with_lead(attempt, page, described, options)
     cleaned = _article_html(attempt.article, url, page) if body_html else ""
     return Extraction(title=title, body=attempt.text, body_html=cleaned)
+
+
+def _with_lead(attempt: _Attempt, page: Page, described: set[str], options: Options) -> _Attempt:
+    """The attempt with the story's lead put first, when it lies between the headline and
+    the selected body and agrees with the page's description (lead.py)."""
+    if not attempt.selected:
+        return attempt
+    titles = [page.title]
+    titles.extend(meta.get("content") or "" for meta in page.root.iterfind(_OG_TITLE))
+    headline = find_headline(page.body, titles, options)
+    if headline is None:
+        return attempt
+    known = normalize_space(attempt.text)
+    leads = [
+        block
+        for block in lead_blocks(headline, attempt.selected[0], described, options)
+        if normalize_space(text_of(block)) not in known
+    ]
+    if not leads:
+        return attempt
+    for index, block in enumerate(leads):
+        paragraph = etree.Element("p")
+        paragraph.text = normalize_space(text_of(block))
+        attempt.article.insert(index, paragraph)
+    return replace(attempt, text=element_text(attempt.article))
+
+
+_OG_TITLE = "head/meta[@property='og:title']"
 
 
 def _declared(page: Page, title: str, options: Options) -> Extraction | None:
@@ -115,13 +165,15 @@ def _declared(page: Page, title: str, options: Options) -> Extraction | None:
     return Extraction(title=title, body=text, body_html=f"<div>{body_html}</div>")
 
 
-def _sieve(page: Page, options: Options) -> _Attempt:
-    """Run attempts with ever more lenient flags until one has enough text; keep the longest."""
+def _sieve(page: Page, options: Options, described: KeyWords | None = None) -> _Attempt:
+    """Run attempts with ever more lenient flags until one has enough text; keep the longest.
+
+    ``described``: the key words of the page's description (described.py)."""
     best: _Attempt | None = None
     flags: Flags | None = Flags()
     while flags is not None:
-        with detached(page.unlikely if flags.strip_unlikelys else ()):
-            attempt = _grab_article(page.body, flags, options)
+        with detached(page.unlikely if flags.strip_unlikelys else page.never_article):
+            attempt = _grab_article(page.body, flags, options, described)
         if best is None or attempt.length > best.length:
             best = attempt
         if attempt.length >= options.retry_length:
@@ -131,7 +183,9 @@ def _sieve(page: Page, options: Options) -> _Attempt:
     return best
 
 
-def _grab_article(body: Element, flags: Flags, options: Options) -> _Attempt:
+def _grab_article(
+    body: Element, flags: Flags, options: Options, described: KeyWords | None = None
+) -> _Attempt:
     """Score, select and clean; or the selection around a higher-scoring ancestor, when
     what that adds reads as prose (:func:`prose.added_prose_share`)."""
     measure = Measure(options)
@@ -139,6 +193,8 @@ def _grab_article(body: Element, flags: Flags, options: Options) -> _Attempt:
     best = best_candidate(scores, options)
     if best is None:
         return _finish(assemble([body]), flags, options, [body], found_candidate=False)
+    if described is not None and len(described) >= options.described_min_words:
+        best = _described_candidate(best, scores, described, options, measure)
     attempt = _attempt_around(best, scores, flags, options, measure)
     wider = wider_candidate(best, scores)
     if wider is None:
@@ -148,6 +204,29 @@ def _grab_article(body: Element, flags: Flags, options: Options) -> _Attempt:
     if added_prose_share(narrow, wide, options) >= options.wider_prose_share:
         return alternative
     return attempt
+
+
+def _described_candidate(
+    best: Element,
+    scores: CandidateScores,
+    described: KeyWords,
+    options: Options,
+    measure: Measure,
+) -> Element:
+    """The best candidate, or, when it holds few of the words of the page's description
+    (described.py) and another of the top candidates holds most of them, that one: the
+    densest prose of the page is not always its story (terms in a sign-up dialog, the
+    next story of an endless scroll)."""
+    if described.coverage(measure.text(best)) >= options.described_far:
+        return best
+    above = set(best.iterancestors())
+    floor = scores.get(best, 0.0) * options.described_min_score_share
+    for candidate in scores.top(options.described_candidates):
+        if candidate in above or is_below(candidate, best) or scores[candidate] < floor:
+            continue
+        if described.coverage(measure.text(candidate)) >= options.described_near:
+            return candidate
+    return best
 
 
 def _attempt_around(

@@ -58,6 +58,13 @@ class Options:
     # is judged like them (Mozilla Readability's share for "is a list").
     list_wrapper_share: float = 0.9
 
+    # Elements named as furniture (bylines, captions, share bars ...) go from the article
+    # (cleaning.py), unless less than a seventh of its text would stay (trafilatura's
+    # prune_unwanted_nodes backup rule). One with more text than this is a wrapper
+    # whatever its name (500, 1000 and 2000 tried on the tune halves: 500 best).
+    furniture_keep_share: float = 1 / 7
+    furniture_max_length: int = 500
+
     # --- the end of the article (trailer.py): a tool line after a paragraph of 200+
     # characters outside links ends it (counting the prose of all blocks instead cut
     # three l3s stories at a tool line above them: -0.0019). Both figures are the first tried; measured on the corpora:
@@ -72,6 +79,29 @@ class Options:
     # characters outside links, ending a sentence, without waste expressions (prose.py).
     prose_block_length: int = 80
     wider_prose_share: float = 0.85
+
+    # --- the page's description (described.py): when the best candidate holds less than
+    # 30% of the description's key words (given 5 or more) and one of the 10 top
+    # candidates, not above nor below it and scoring a fifth of it, holds 60%, that one is
+    # the article. The figures are the first tried.
+    described_min_words: int = 5
+    described_far: float = 0.3
+    described_near: float = 0.6
+    described_candidates: int = 10
+    described_min_score_share: float = 0.2
+
+    # --- the lead (lead.py): the headline is the first h1-h3 with 3+ words, 80% of them
+    # in the <title> or og:title; up to 2 blocks between it and the selected body, of 40+
+    # characters with few links, 60% of whose words are in the page's meta description,
+    # are the story's lead. (Without the description, taking every prose block there
+    # also took newsletter prompts and reprint notices: tune halves of cleanportal, l3s,
+    # mozilla, fundus lost up to 0.003.)
+    headline_min_words: int = 3
+    headline_title_share: float = 0.8
+    lead_max_blocks: int = 2
+    lead_min_length: int = 40
+    lead_link_density: float = 0.2
+    lead_description_share: float = 0.6
 
     # --- the retry sieve (seed 000 grabArticle)
     retry_length: int = 250  # an attempt with less text retries with relaxed flags
@@ -96,6 +126,10 @@ class Options:
     # A JSON-LD articleBody stands in for a page whose markup gave no article when it has
     # this much text (structured.py); declared teasers on the corpora have 134-298.
     declared_min_length: int = 250
+    # ... and for an extraction it holds (80% of its words) with twice as many words:
+    # the markup gave part of the story (set before measuring: no tune page has it).
+    declared_ratio: float = 2.0
+    declared_share: float = 0.8
     listing_min_teasers: int = 3
     teaser_max_prose: int = 300
     listing_teaser_share: float = 0.6

@@ -13,6 +13,9 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "ARTICLE_NAMES",
+    "BOILERPLATE",
+    "COMMENTS",
     "COMMAS",
     "CONDITIONALLY_CLEANED",
     "DIV_TO_P_BLOCKS",
@@ -22,6 +25,7 @@ __all__ = [
     "MAYBE_CANDIDATE",
     "MEDIA_TAGS",
     "NEGATIVE",
+    "NEVER_ARTICLE",
     "PLUGINS",
     "POSITIVE",
     "SCORED_TAGS",
@@ -43,6 +47,27 @@ UNLIKELY_CANDIDATES = re.compile(
 )
 # ... unless the name also says it may hold the article ("main-header", "article-footer").
 MAYBE_CANDIDATE = re.compile(r"and|article|body|column|content|main|shadow")
+# Reader comments are unlikely whatever "maybe" word they have ("commentbody",
+# "comment-content"), unless the name is also the article's own ("article comments-on").
+COMMENTS = re.compile(r"comment|disqus|replies")
+ARTICLE_NAMES = re.compile(r"article|main")
+# Unlikely names that are never the article's own container: stripped in every attempt
+# of the sieve, also the relaxed ones (which read the other unlikely names, often set on
+# wrappers: "header-wrap", "l-sidebar-fixed"). The relaxed attempts used to find reader
+# comments when the strict one found a short story.
+NEVER_ARTICLE = re.compile(r"comment|disqus|replies|foot")
+# Class/id names of the furniture inside an article's container, removed from the
+# assembled article while class names are read (cleaning.py): trafilatura's
+# OVERALL_DISCARD_XPATH, TEASER_DISCARD_XPATH and DISCARD_IMAGE_ELEMENTS vocabulary,
+# lowercased, without its single-site tokens.
+BOILERPLATE = re.compile(
+    r"^shar|share|social|viral|sociable|newsletter|syndication|cookie|consent|"
+    r"tags|tag-list|sidebar|banner|bread-?crumb|button|author|byline|footer|"
+    r"(?:^|[ _-])nav|navigation|menu|related|next-|-stories|most-popular|more-on|"
+    r"(?:^| )ad(?:$| |-)|-ad-|dfpad|outbrain|taboola|criteo|paid-?content|widget|"
+    r"meta|rating|attachment|timestamp|user-info|user-profile|-icon|article-infos|"
+    r"slide|viewport|overlay|expand|obfuscated|blurred|caption|teaser"
+)
 # Class/id weights (FLAG_WEIGHT_CLASSES): +25 for a positive name, -25 for a negative one.
 POSITIVE = re.compile(
     r"article|body|content|entry|hentry|main|page|pagination|post|text|blog|story"

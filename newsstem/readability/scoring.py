@@ -103,6 +103,8 @@ def score_candidates(
     for element in body.iter(*tags, "div"):
         text = None
         if element.tag == "div":
+            if _holds_blocks_only(element):
+                continue  # a wrapper: its runs are blank, its blocks are scored themselves
             runs = _text_runs(element)
             if len(runs) > 1:
                 for run in runs:
@@ -119,6 +121,17 @@ def score_candidates(
             parent = parent.getparent() if parent is not None else None
         _credit(parent, points, scores, flags, options)
     return CandidateScores(scores, measure)
+
+
+def _holds_blocks_only(div: Element) -> bool:
+    """True when a <div> has no text of its own: blank text, and only block children
+    (neither inline nor <br>) with blank tails."""
+    if div.text and not div.text.isspace():
+        return False
+    for child in div:
+        if child.tag in _INLINE or child.tag == "br" or (child.tail and not child.tail.isspace()):
+            return False
+    return True
 
 
 def _paragraph_points(text: str, options: Options) -> float:

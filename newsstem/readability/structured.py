@@ -11,16 +11,18 @@ no article (see :func:`newsstem.readability.extractor.extract`).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
 from newsstem.readability.tree import Element
 
-__all__ = ["MARKER", "declared_article_body"]
+__all__ = ["MARKER", "declared_article_body", "extends"]
 
 # Looked for in the page text first: pages without it pay nothing.
 MARKER = "articleBody"
 _JSON_LD = "application/ld+json"
+_WORD = re.compile(r"\w+")
 
 
 def declared_article_body(root: Element) -> str:
@@ -66,3 +68,23 @@ def _article_bodies(data: Any) -> Iterator[str]:
                     stack.append(item)
         elif isinstance(value, list):
             stack.extend(value)
+
+
+def extends(declared: str, extracted: str, min_ratio: float, min_share: float) -> bool:
+    """Whether the declared text is the extracted one and much more: at least ``min_ratio``
+    times as many words, holding ``min_share`` of the extracted words (a story the markup
+    cut short: a "read more" box, a part loaded by a script).
+
+    >>> story = "The storm hit the coast on Tuesday. Officials said the damage was severe."
+    >>> extends(story * 3, story, 2.0, 0.8), extends(story, story, 2.0, 0.8)
+    (True, False)
+    >>> extends("Other words entirely, " * 30, story, 2.0, 0.8)
+    False
+    """
+    extracted_words = _WORD.findall(extracted.casefold())
+    declared_words = _WORD.findall(declared.casefold())
+    if not extracted_words or len(declared_words) < min_ratio * len(extracted_words):
+        return False
+    known = set(declared_words)
+    shared = sum(1 for word in extracted_words if word in known)
+    return shared >= min_share * len(extracted_words)

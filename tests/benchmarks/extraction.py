@@ -2,14 +2,26 @@
 
     python tests/benchmarks/extraction.py                       # every corpus, every extractor
     python tests/benchmarks/extraction.py --corpus mozilla l3s  # some corpora
+    python tests/benchmarks/extraction.py --extractors newsstem --compare before.json
     python tests/benchmarks/extraction.py --per-page mozilla    # per-page F1, worst first
 
 All extractors run in one process over the same decoded pages, interleaved page by page
 (their order rotates) so machine noise hits them equally. Speed is pages per second of
 the extraction call alone (``time.perf_counter`` around it). Scores are the project's
-token-shingle F1 (:mod:`newsstem.evaluation`). Each corpus is also scored on two halves
-(page ids sorted: even positions are the half heuristics were tuned on, odd positions
-the held-out half), to show that a change generalizes.
+token-shingle F1 (:mod:`newsstem.evaluation`); pages whose gold is mostly Chinese,
+Japanese or Korean are also scored on characters (``by_character``).
+
+Every corpus is reported on its two fixed halves (:func:`corpora.halves`, by site, else
+URL host, else page id): heuristics are tuned on the first, and a change is kept only
+if the held-out half gains too. Under each corpus, the pages where newsstem loses most
+to trafilatura are listed with the figures that tell why (precision or recall, lengths,
+newsstem's ``reason``).
+
+``--save FILE`` writes every page's outputs and scores as JSON; ``--compare FILE`` reads
+such a file and prints, per corpus and half, the F1 change of each extractor run now
+against the saved run (the extractors not run now are taken from the file, so a change
+to newsstem is measured in seconds with the peers' saved outputs), and the pages that
+changed most.
 
 How the peers are called, and why:
 
@@ -30,6 +42,7 @@ Without the shared corpora the script prints a message and exits 0.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from collections.abc import Callable
@@ -39,32 +52,38 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repo, when run as a script
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # corpora.py beside this file
 
-from corpora import CorpusPage, corpora_root, corpus_names, load_corpus
+from corpora import HALVES, CorpusPage, corpora_root, corpus_names, halves, load_corpus
 
-from newsstem.evaluation import score_corpus, score_page
+from newsstem.evaluation import CorpusScore, score_corpus, score_page
 from newsstem.readability import extract as newsstem_extract
 from newsstem.readability.render import html_text
-
-# The Chinese and Japanese pages of the mozilla corpus (shared/README.md).
-CJK_PAGES = ("gmw", "hukumusume", "pixnet", "qq", "yahoo-4", "youth")
-
-Extractor = Callable[[str, "str | None"], str]
+from newsstem.text import cjk_count, meaningful_length
 
 
-def run_newsstem(html: str, url: str | None) -> str:
-    return newsstem_extract(html, url=url).body
+@dataclass(frozen=True)
+class Output:
+    text: str
+    note: str = ""  # newsstem's reason for an empty body
 
 
-def run_trafilatura(html: str, url: str | None) -> str:
+Extractor = Callable[[str, "str | None"], Output]
+
+
+def run_newsstem(html: str, url: str | None) -> Output:
+    result = newsstem_extract(html, url=url, body_html=False)
+    return Output(result.body, result.reason or "")
+
+
+def run_trafilatura(html: str, url: str | None) -> Output:
     import trafilatura
 
-    return trafilatura.extract(html, url=url, include_comments=False) or ""
+    return Output(trafilatura.extract(html, url=url, include_comments=False) or "")
 
 
-def run_readability_lxml(html: str, url: str | None) -> str:
+def run_readability_lxml(html: str, url: str | None) -> Output:
     from readability import Document
 
-    return html_text(Document(html, url=url).summary(html_partial=True))
+    return Output(html_text(Document(html, url=url).summary(html_partial=True)))
 
 
 EXTRACTORS: dict[str, Extractor] = {
@@ -72,18 +91,48 @@ EXTRACTORS: dict[str, Extractor] = {
     "trafilatura": run_trafilatura,
     "readability-lxml": run_readability_lxml,
 }
+OURS, PEER = "newsstem", "trafilatura"
+# A page is scored on characters too when CJK characters are this share of its gold's
+# meaningful characters (a Japanese page quoting English names is still Japanese).
+CJK_PAGE_SHARE = 0.3
+# Pages listed under each corpus where newsstem loses most to trafilatura.
+WORST_PAGES = 5
 
 
 @dataclass
 class Run:
     """One extractor's outputs and timings over one corpus."""
 
-    outputs: dict[str, str] = field(default_factory=dict)
+    outputs: dict[str, Output] = field(default_factory=dict)
     seconds: float = 0.0
     errors: int = 0
 
     def pages_per_second(self) -> float:
         return len(self.outputs) / self.seconds if self.seconds else 0.0
+
+
+@dataclass
+class CorpusRun:
+    name: str
+    pages: list[CorpusPage]
+    half: dict[str, str]  # page id -> "tune" / "held-out"
+    runs: dict[str, Run]
+
+    def chosen(self, half: str | None) -> list[CorpusPage]:
+        return [p for p in self.pages if half is None or self.half[p.id] == half]
+
+    def score(self, extractor: str, half: str | None, by_character: bool = False) -> CorpusScore:
+        outputs = self.runs[extractor].outputs
+        pages = self.chosen(half)
+        if by_character:
+            pages = [p for p in pages if is_cjk(p.gold)]
+        pairs = ((outputs[p.id].text, p.gold) for p in pages)
+        return score_corpus(pairs, by_character=by_character)
+
+
+def is_cjk(text: str) -> bool:
+    meaningful = meaningful_length(text)
+    return bool(meaningful) and cjk_count(text) >= CJK_PAGE_SHARE * meaningful
 
 
 def run_corpus(pages: list[CorpusPage], names: list[str]) -> dict[str, Run]:
@@ -96,7 +145,7 @@ def run_corpus(pages: list[CorpusPage], names: list[str]) -> dict[str, Run]:
             try:
                 output = EXTRACTORS[name](page.html, page.url)
             except Exception as error:  # noqa: BLE001 - a peer's crash is a counted result
-                output = ""
+                output = Output("", f"error: {error!r}")
                 run.errors += 1
                 print(f"  {name} failed on {page.corpus}/{page.id}: {error!r}", file=sys.stderr)
             run.seconds += time.perf_counter() - started
@@ -104,58 +153,164 @@ def run_corpus(pages: list[CorpusPage], names: list[str]) -> dict[str, Run]:
     return runs
 
 
-def report_corpus(name: str, pages: list[CorpusPage], runs: dict[str, Run]) -> None:
-    print(f"\n{name} ({len(pages)} pages)")
-    print(f"  {'extractor':<18} {'F1':>6} {'P':>6} {'R':>6} {'pages/s':>8} {'errors':>6}")
-    for extractor, run in runs.items():
-        score = score_corpus((run.outputs[p.id], p.gold) for p in pages)
-        print(
-            f"  {extractor:<18} {score.f1:6.3f} {score.precision:6.3f} {score.recall:6.3f}"
-            f" {run.pages_per_second():8.1f} {run.errors:6d}"
-        )
-    ours = runs.get("newsstem")
-    if ours is not None:
-        for peer, run in runs.items():
-            if peer != "newsstem" and run.pages_per_second():
-                ratio = ours.pages_per_second() / run.pages_per_second()
-                print(f"  speed newsstem / {peer}: {ratio:.2f}x")
-    sites = sorted({p.site for p in pages if p.site})
-    if len(sites) > 1:
-        for site in sites:
-            on_site = [p for p in pages if p.site == site]
-            figures = "  ".join(
-                f"{extractor} {score_corpus((run.outputs[p.id], p.gold) for p in on_site).f1:.3f}"
-                for extractor, run in runs.items()
+def report_corpus(corpus: CorpusRun, worst: int) -> None:
+    counts = {half: len(corpus.chosen(half)) for half in HALVES}
+    print(f"\n{corpus.name} ({len(corpus.pages)} pages: "
+          + ", ".join(f"{counts[h]} {h}" for h in HALVES) + ")")
+    print(f"  {'extractor':<18} {'half':<9} {'F1':>6} {'P':>6} {'R':>6}")
+    for extractor in corpus.runs:
+        for half in (*HALVES, None):
+            score = corpus.score(extractor, half)
+            print(
+                f"  {extractor:<18} {half or 'all':<9} {score.f1:6.3f} {score.precision:6.3f}"
+                f" {score.recall:6.3f}"
             )
-            print(f"    {site:<24} ({len(on_site):2d})  {figures}")
-    ordered = sorted(pages, key=lambda p: p.id)
-    for half, chosen in (("tune half (even)", ordered[0::2]), ("held-out half (odd)", ordered[1::2])):
-        figures = "  ".join(
-            f"{extractor} {score_corpus((run.outputs[p.id], p.gold) for p in chosen).f1:.3f}"
-            for extractor, run in runs.items()
-        )
-        print(f"  {half:<20} ({len(chosen):3d})  {figures}")
-    cjk = [p for p in pages if name == "mozilla" and any(key in p.id for key in CJK_PAGES)]
+    cjk = [p for p in corpus.pages if is_cjk(p.gold)]
     if cjk:
-        figures = "  ".join(
-            f"{extractor} {_mean_f1(run, cjk):.3f}" for extractor, run in runs.items()
+        for by_character, unit in ((False, "tokens"), (True, "characters")):
+            figures = "  ".join(
+                f"{extractor} {corpus.score(extractor, None, by_character).f1:.3f}"
+                if by_character
+                else f"{extractor} {_cjk_token_f1(corpus, extractor, cjk):.3f}"
+                for extractor in corpus.runs
+            )
+            print(f"  CJK pages ({len(cjk)}) on {unit:<10}: {figures}")
+    timed = {name: run for name, run in corpus.runs.items() if run.seconds}
+    if timed:
+        speeds = "  ".join(f"{n} {r.pages_per_second():.1f}" for n, r in timed.items())
+        errors = "".join(f"  ({n} errors: {r.errors})" for n, r in timed.items() if r.errors)
+        print(f"  pages/s: {speeds}{errors}")
+        ours = timed.get(OURS)
+        for peer, run in timed.items():
+            if ours is not None and peer != OURS and run.pages_per_second():
+                ratio = ours.pages_per_second() / run.pages_per_second()
+                print(f"  speed {OURS} / {peer}: {ratio:.2f}x")
+    if worst and OURS in corpus.runs and PEER in corpus.runs:
+        report_worst(corpus, worst)
+
+
+def _cjk_token_f1(corpus: CorpusRun, extractor: str, cjk: list[CorpusPage]) -> float:
+    outputs = corpus.runs[extractor].outputs
+    return score_corpus((outputs[p.id].text, p.gold) for p in cjk).f1
+
+
+def report_worst(corpus: CorpusRun, count: int) -> None:
+    """The pages where newsstem's F1 falls furthest below trafilatura's."""
+    ours, peer = corpus.runs[OURS].outputs, corpus.runs[PEER].outputs
+    losses = []
+    for page in corpus.pages:
+        mine = score_page(ours[page.id].text, page.gold)
+        theirs = score_page(peer[page.id].text, page.gold)
+        if mine.f1 < theirs.f1:
+            losses.append((theirs.f1 - mine.f1, page, mine, theirs))
+    losses.sort(key=lambda loss: -loss[0])
+    print(f"  newsstem below trafilatura on {len(losses)} pages; the worst:")
+    for gap, page, mine, theirs in losses[:count]:
+        output = ours[page.id]
+        print(
+            f"    -{gap:.2f} {corpus.half[page.id]:<8} {page.id[:40]:<40}"
+            f" newsstem P {mine.precision:.2f} R {mine.recall:.2f} ({len(output.text)} chars"
+            f"{', ' + output.note if output.note else ''})"
+            f" trafilatura P {theirs.precision:.2f} R {theirs.recall:.2f}"
+            f" ({len(peer[page.id].text)} chars), gold {len(page.gold)} chars"
         )
-        print(f"  CJK pages ({len(cjk)}) mean F1: {figures}")
 
 
-def report_pages(pages: list[CorpusPage], runs: dict[str, Run]) -> None:
-    names = list(runs)
+def report_summary(corpora: list[CorpusRun]) -> None:
+    """One Markdown table: F1 per corpus and half for every extractor, and the speed ratio."""
+    names = list(corpora[0].runs)
+    print("\n| corpus | half | pages | " + " | ".join(names) + f" | {OURS} - {PEER} |")
+    print("| --- | --- | --- | " + " | ".join("---" for _ in names) + " | --- |")
+    for corpus in corpora:
+        for half in (*HALVES, None):
+            f1 = {n: corpus.score(n, half).f1 for n in names}
+            margin = f"{f1[OURS] - f1[PEER]:+.3f}" if OURS in f1 and PEER in f1 else ""
+            print(
+                f"| {corpus.name} | {half or 'all'} | {len(corpus.chosen(half))} | "
+                + " | ".join(f"{f1[n]:.3f}" for n in names)
+                + f" | {margin} |"
+            )
+    timed = [c for c in corpora if c.runs.get(OURS) and c.runs[OURS].seconds
+             and c.runs.get(PEER) and c.runs[PEER].seconds]
+    if timed:
+        print(f"\nspeed {OURS} / {PEER} (pages/s of the extraction call, same run):")
+        ratios = []
+        for corpus in timed:
+            ratio = corpus.runs[OURS].pages_per_second() / corpus.runs[PEER].pages_per_second()
+            ratios.append(ratio)
+            print(f"  {corpus.name:<14} {ratio:5.2f}x")
+        seconds = {n: sum(c.runs[n].seconds for c in timed) for n in (OURS, PEER)}
+        print(f"  {'all pages':<14} {seconds[PEER] / seconds[OURS]:5.2f}x"
+              f"  (lowest corpus {min(ratios):.2f}x)")
+
+
+def report_comparison(corpora: list[CorpusRun], saved: dict[str, dict], count: int) -> None:
+    """F1 now against a saved run, per corpus and half, and the pages that moved most."""
+    print("\nchange against the saved run (F1 now - F1 then):")
+    for corpus in corpora:
+        then_outputs = saved.get(corpus.name, {})
+        for extractor in corpus.runs:
+            if not corpus.runs[extractor].seconds:
+                continue  # taken from the file: unchanged by definition
+            then = CorpusRun(corpus.name, corpus.pages, corpus.half, {extractor: _saved_run(
+                then_outputs, extractor, corpus.pages)})
+            figures = []
+            for half in (*HALVES, None):
+                before, after = then.score(extractor, half).f1, corpus.score(extractor, half).f1
+                change = f"{before:.3f} -> {after:.3f} ({after - before:+.4f})"
+                figures.append(f"{half or 'all'} {change}")
+            print(f"  {corpus.name:<14} {extractor:<12} " + "   ".join(figures))
+            moved = []
+            for page in corpus.pages:
+                before = then.runs[extractor].outputs[page.id].text
+                after = corpus.runs[extractor].outputs[page.id].text
+                if before != after:
+                    delta = score_page(after, page.gold).f1 - score_page(before, page.gold).f1
+                    moved.append((delta, page.id, corpus.half[page.id]))
+            moved.sort()
+            if moved:
+                gains = sum(1 for d, _, _ in moved if d > 0)
+                losses = sum(1 for d, _, _ in moved if d < 0)
+                print(f"    {len(moved)} pages changed: {gains} better, {losses} worse")
+                shown = moved[:count] + moved[max(count, len(moved) - count):][::-1]
+                for delta, page_id, half in shown:
+                    if delta:
+                        print(f"      {delta:+.3f} {half:<8} {page_id}")
+
+
+def _saved_run(outputs: dict, extractor: str, pages: list[CorpusPage]) -> Run:
+    run = Run()
+    for page in pages:
+        entry = outputs.get(page.id, {}).get(extractor)
+        run.outputs[page.id] = Output(entry["text"], entry.get("note", "")) if entry else Output("")
+    return run
+
+
+def save(corpora: list[CorpusRun], path: Path) -> None:
+    data = {
+        corpus.name: {
+            page.id: {
+                name: {"text": run.outputs[page.id].text, "note": run.outputs[page.id].note}
+                for name, run in corpus.runs.items()
+            }
+            for page in corpus.pages
+        }
+        for corpus in corpora
+    }
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+
+
+def report_pages(corpus: CorpusRun) -> None:
+    names = list(corpus.runs)
     rows = [
-        (p.id, [score_page(runs[n].outputs[p.id], p.gold).f1 for n in names]) for p in pages
+        (p.id, [score_page(corpus.runs[n].outputs[p.id].text, p.gold).f1 for n in names])
+        for p in corpus.pages
     ]
     rows.sort(key=lambda row: row[1][0])
-    print("  " + " ".join(f"{n[:12]:>12}" for n in names) + "  page")
+    print("  " + " ".join(f"{n[:12]:>12}" for n in names) + "  half      page")
     for page_id, f1s in rows:
-        print("  " + " ".join(f"{f1:12.3f}" for f1 in f1s) + f"  {page_id}")
-
-
-def _mean_f1(run: Run, pages: list[CorpusPage]) -> float:
-    return sum(score_page(run.outputs[p.id], p.gold).f1 for p in pages) / len(pages)
+        figures = " ".join(f"{f1:12.3f}" for f1 in f1s)
+        print(f"  {figures}  {corpus.half[page_id]:<9} {page_id}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -165,23 +320,47 @@ def main(argv: list[str] | None = None) -> int:
         "--extractors", nargs="+", choices=list(EXTRACTORS), default=list(EXTRACTORS)
     )
     parser.add_argument("--per-page", metavar="CORPUS", help="print per-page F1 of one corpus")
+    parser.add_argument("--worst", type=int, default=WORST_PAGES, metavar="N",
+                        help=f"pages listed where newsstem loses most (default {WORST_PAGES})")
+    parser.add_argument("--save", type=Path, metavar="FILE", help="write every output as JSON")
+    parser.add_argument("--compare", type=Path, metavar="FILE",
+                        help="a --save file: report the change against it; extractors not "
+                        "run now are read from it")
     args = parser.parse_args(argv)
 
     root = corpora_root()
     if root is None:
         print("No corpora found (../shared/corpora or $NEWSSTEM_CORPORA): benchmark skipped.")
         return 0
+    saved: dict[str, dict] = {}
+    if args.compare:
+        try:
+            saved = json.loads(args.compare.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            parser.error(f"cannot read {args.compare}: {error}")
     available = corpus_names(root)
     wanted = [args.per_page] if args.per_page else (args.corpus or available)
     unknown = sorted(set(wanted) - set(available))
     if unknown:
         parser.error(f"unknown corpus {', '.join(unknown)}; available: {', '.join(available)}")
+    done = []
     for name in wanted:
         pages = load_corpus(root, name)
         runs = run_corpus(pages, args.extractors)
-        report_corpus(name, pages, runs)
+        for extractor in EXTRACTORS:
+            if extractor not in runs and saved:
+                runs[extractor] = _saved_run(saved.get(name, {}), extractor, pages)
+        runs = {n: runs[n] for n in EXTRACTORS if n in runs}
+        corpus = CorpusRun(name, pages, halves(pages), runs)
+        report_corpus(corpus, args.worst)
         if args.per_page:
-            report_pages(pages, runs)
+            report_pages(corpus)
+        done.append(corpus)
+    report_summary(done)
+    if saved:
+        report_comparison(done, saved, args.worst)
+    if args.save:
+        save(done, args.save)
     return 0
 
 

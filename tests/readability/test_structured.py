@@ -34,8 +34,16 @@ def test_a_script_rendered_page_falls_back_to_its_declared_article_body():
 def test_the_markup_wins_over_a_declared_teaser_and_a_declared_text_alike():
     markup = "".join(f"<p>{STORY * 2} Paragraph {i}.</p>" for i in range(4))
     teaser = extract(page(markup, "The council voted to close the bridge."))
-    full = extract(page(markup, STORY * 20))
-    assert teaser.body == full.body and teaser.body.count("Paragraph") == 4
+    full = extract(page(markup, STORY * 8))
+    other = extract(page(markup, "Another text on other matters, at length. " * 40))
+    assert teaser.body == full.body == other.body and teaser.body.count("Paragraph") == 4
+
+
+def test_a_declared_text_holding_the_markups_and_twice_as_long_wins():
+    # The markup shows the start of the story (the rest comes by script or for subscribers).
+    markup = f"<p>{STORY * 3}</p>"
+    declared = f"{STORY * 3}\n\nThe mayor said the new bridge opens in May. {STORY * 3}"
+    assert extract(page(markup, declared)).body.count("The mayor said") == 1
 
 
 def test_a_declared_article_body_beats_a_short_page():

@@ -1,0 +1,84 @@
+"""What the page says its story is about: the words of its meta description.
+
+Pages summarise their story for search engines and social networks in
+``<meta name="description">``, ``og:description`` and ``twitter:description``. The
+summary is evidence, not text: an extraction that holds almost none of its words is
+about something else (terms and conditions in a sign-up dialog, the next story of an
+endless scroll), and the standfirst under a headline is the block that repeats it
+(:mod:`lead`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from newsstem.readability.tree import Element
+
+__all__ = ["KeyWords", "description_words"]
+
+_WORD = re.compile(r"\w+")
+# The meta elements that describe the story.
+_DESCRIPTIONS = frozenset({"description", "og:description", "twitter:description"})
+# Latin words this short are mostly function words ("the", "and", "von"); words in other
+# scripts are kept whatever their length (a CJK word is one or two characters).
+_MIN_KEY_WORD = 4
+
+
+def description_words(root: Element) -> set[str]:
+    """The words of the page's meta descriptions, case folded.
+
+    >>> from lxml import etree
+    >>> page = "<html><head><meta name='Description' content='Storm hits.'/></head></html>"
+    >>> sorted(description_words(etree.fromstring(page)))
+    ['hits', 'storm']
+    """
+    words: set[str] = set()
+    for meta in root.iterfind("head/meta"):
+        name = (meta.get("name") or meta.get("property") or "").lower()
+        if name in _DESCRIPTIONS:
+            words.update(_WORD.findall((meta.get("content") or "").casefold()))
+    return words
+
+
+class KeyWords:
+    """The words that say what a description is about (not its short Latin words), and
+    how much of them a text holds.
+
+    >>> key = KeyWords({"the", "storm", "hits", "東京"})
+    >>> sorted(key.words), len(key)
+    (['hits', 'storm', '東京'], 3)
+    >>> KeyWords({"storm", "coast", "towns"}).coverage("A storm hit the coastal towns.")
+    0.6666666666666666
+    """
+
+    def __init__(self, words: set[str]) -> None:
+        self.words = frozenset(w for w in words if len(w) >= _MIN_KEY_WORD or not w.isascii())
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def coverage(self, text: str) -> float:
+        """Share of the key words found as words in ``text`` (0.0 without key words)."""
+        if not self.words:
+            return 0.0
+        folded = text.casefold()
+        return sum(1 for word in self.words if _holds_word(folded, word)) / len(self.words)
+
+
+def _holds_word(text: str, word: str) -> bool:
+    """Whether ``word`` stands in ``text`` as a whole word: a look-up per key word (a
+    page's text is long, its description's key words are few; a regular expression
+    of them cost more to compile than the search).
+
+    >>> _holds_word("the coastal towns", "coast"), _holds_word("the coast, then", "coast")
+    (False, True)
+    """
+    start = text.find(word)
+    while start >= 0:
+        end = start + len(word)
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+            return True
+        start = text.find(word, start + 1)
+    return False

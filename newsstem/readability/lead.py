@@ -1,0 +1,130 @@
+"""The lead: a story's summary paragraph between its headline and its body.
+
+News pages set a standfirst under the headline, in the story's header, apart from the
+container of the body paragraphs that Readability selects. The page names its story in
+its ``<title>`` (and ``og:title``): the heading that repeats it is the headline. And it
+summarises the story in its meta description (``description``, ``og:description``,
+``twitter:description``): a block between the headline and the selected body that says
+what the description says is the lead.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from lxml import etree
+
+from newsstem.readability.measure import has_block, link_density
+from newsstem.readability.options import Options
+from newsstem.readability.patterns import BOILERPLATE, HEADINGS
+from newsstem.readability.tree import Element, text_of
+from newsstem.text import cjk_count, normalize_space
+
+__all__ = ["find_headline", "lead_blocks"]
+
+_WORD = re.compile(r"\w+")
+# Headline tokens: words, and each CJK character alone (CJK headlines have no spaces).
+_CJK_CHARACTER = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+# Blocks that may be a lead: paragraphs, and the elements that serve as one in headers.
+_LEAD_TAGS = ("p", "div", "h2", "h3", "span")
+
+
+def _tokens(text: str) -> set[str]:
+    text = text.casefold()
+    if cjk_count(text):
+        words = _WORD.findall(_CJK_CHARACTER.sub(" ", text))
+        return set(_CJK_CHARACTER.findall(text)) | set(words)
+    return set(_WORD.findall(text))
+
+
+def find_headline(body: Element, titles: Iterable[str], options: Options) -> Element | None:
+    """The first h1-h3 whose words are (nearly) all in one of the page's titles.
+
+    >>> from lxml import etree
+    >>> body = etree.fromstring(
+    ...     "<body><h1>Site</h1><h2>Menu</h2><h1>Business: Hotel deals are negotiable</h1></body>"
+    ... )
+    >>> find_headline(body, ["Hotel deals are negotiable - Business"], Options()).text
+    'Business: Hotel deals are negotiable'
+    >>> find_headline(body, [""], Options()) is None
+    True
+    """
+    known = [tokens for tokens in map(_tokens, titles) if tokens]
+    if not known:
+        return None
+    for heading in body.iter(*HEADINGS[:3]):
+        words = _tokens(text_of(heading))
+        if len(words) < options.headline_min_words:
+            continue
+        if max(len(words & title) for title in known) >= options.headline_title_share * len(words):
+            return heading
+    return None
+
+
+def lead_blocks(
+    headline: Element, body_start: Element, described: set[str], options: Options
+) -> list[Element]:
+    """The blocks after ``headline`` and before ``body_start`` in their closest common
+    container (none when that is the whole page) that say what the page's description
+    says (``described``: :func:`described.description_words`).
+
+    >>> from lxml import etree
+    >>> page = etree.fromstring(
+    ...     "<body><article><header><h1>Storm hits</h1><p class='byline'>By A. Writer</p>"
+    ...     "<p>The storm hit the coast on Tuesday, and the damage was severe.</p>"
+    ...     "<p>Sign up for our daily newsletter, it is free.</p></header>"
+    ...     "<div class='body'><p>Body.</p></div></article></body>"
+    ... )
+    >>> described = set("the storm hit the coast on tuesday".split())
+    >>> leads = lead_blocks(page.find('.//h1'), page.find('.//div'), described, Options())
+    >>> [text_of(block) for block in leads]
+    ['The storm hit the coast on Tuesday, and the damage was severe.']
+    """
+    container = _common_ancestor(headline, body_start)
+    if container is None or container.tag in ("body", "html"):
+        return []
+    leads: list[Element] = []
+    after_headline = False
+    walker = etree.iterwalk(container, events=("start", "end"))
+    for event, element in walker:
+        if element is body_start:
+            break
+        if event == "end":
+            after_headline = after_headline or element is headline
+            continue
+        if element is headline or not after_headline or not isinstance(element.tag, str):
+            continue
+        if _is_lead(element, container, described, options):
+            leads.append(element)
+            if len(leads) == options.lead_max_blocks:
+                break
+            walker.skip_subtree()
+    return leads
+
+
+def _is_lead(element: Element, container: Element, described: set[str], options: Options) -> bool:
+    if element.tag not in _LEAD_TAGS or has_block(element):
+        return False
+    text = normalize_space(text_of(element))
+    if len(text) < options.lead_min_length:
+        return False
+    words = _WORD.findall(text.casefold())
+    if sum(word in described for word in words) < options.lead_description_share * len(words):
+        return False
+    if link_density(element) > options.lead_link_density:
+        return False
+    for node in (element, *element.iterancestors()):
+        if node is container:
+            return True
+        if node.tag in ("figure", "figcaption", "a"):
+            return False
+        names = f"{node.get('class') or ''} {node.get('id') or ''}".lower()
+        if BOILERPLATE.search(names):
+            return False
+    return True
+
+
+def _common_ancestor(first: Element, second: Element) -> Element | None:
+    chain = set(first.iterancestors())
+    return next((node for node in second.iterancestors() if node in chain), None)

@@ -1,0 +1,111 @@
+"""Each rule added to the fallback for sites it was never tuned on, on the real page where
+it matters (excerpts in fixtures/rules/, sources in fixtures/SOURCES.md): the paragraphs
+it keeps and the ones it drops."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from newsstem.readability import extract
+from newsstem.readability.document import load_page
+from newsstem.readability.tree import text_of
+from newsstem.text import normalize_space
+
+RULES = Path(__file__).parent / "fixtures" / "rules"
+
+
+def body_of(name: str, url: str | None = None) -> str:
+    result = extract((RULES / f"{name}.html").read_text(encoding="utf-8"), url=url)
+    assert result.reason is None, result.reason
+    return result.body
+
+
+def test_relaxed_attempts_still_leave_out_the_comment_thread():
+    # A short post (under the sieve's 250 characters) makes the sieve relax its flags;
+    # the relaxed attempts used to read the longer reader comments as the article.
+    body = body_of("comments-after-short-post")
+    assert "After all, silence and slowness lead to reflection." in body
+    assert "this sticks out like a sore thumb" not in body
+    assert "online etymology dictionary" not in body
+
+
+def test_a_hidden_story_is_read_and_a_hidden_notice_is_not():
+    # The story goes on in <div class="paywall" hidden>, revealed by a script (ABC,
+    # 2026); a consent notice with the same attribute (Canada.com, 2026) stays out.
+    body = body_of("paywall-hidden-story")
+    assert body.startswith("Tras seis derrotas consecutivas, el Córdoba Patrimonio")
+    assert "El encuentro en Vista Alegre comenzó con toda una declaración" in body
+    assert "Final frenético en Vista Alegre" in body
+    page = load_page((RULES / "hidden-consent-notice.html").read_text(encoding="utf-8"))
+    text = normalize_space(text_of(page.body))
+    assert "Set on 700 acres inside Jasper National Park" in text
+    assert "This website uses cookies" not in text
+
+
+def test_a_figure_caption_is_not_the_story():
+    # El País, 2024: a photo between two paragraphs, its <figcaption> a sentence and a credit.
+    body = body_of("figure-caption")
+    assert "Pese a la apertura de Von der Leyen a legislar" in body
+    assert "Deberíamos seguir explorando posibles formas" in body
+    assert "Agentes de la policía italiana en el campamento" not in body
+    assert "Florion Goga (REUTERS)" not in body
+
+
+def test_a_gallery_caption_repeated_for_each_slide_leaves_with_the_furniture():
+    # Houston Chronicle, 2017: a photo gallery above the story repeats one caption in a
+    # full and a truncated version on every slide (<div class="caption-full">).
+    body = body_of("gallery-repeated-captions")
+    assert "Architectural concepts for NASA" not in body
+    assert "President Donald Trump signed a sweeping NASA policy bill Tuesday" in body
+
+
+def test_elements_named_as_furniture_leave_the_article():
+    # Universe Today, 2017: a photo in <div class="wp-caption">, a "sharedaddy" share
+    # bar and <p class="cont-author"> (byline and author bio) inside the story's div.
+    body = body_of("named-furniture")
+    assert "Sometimes they see it, sometimes they don’t." in body
+    assert "came up empty" in body
+    assert "NASA’s Dawn spacecraft determined the hydrogen content" not in body
+    assert "Share this" not in body
+    assert "Nancy Atkinson is currently Universe Today" not in body
+
+
+def test_a_declared_article_body_that_holds_the_extraction_and_more_replaces_it():
+    # ABC, 2026, as a page whose markup has only the first paragraph (the rest of the
+    # story, loaded for subscribers, cut): its JSON-LD articleBody has the whole story.
+    body = body_of("declared-longer-story")
+    assert body.startswith("Tras seis derrotas consecutivas")
+    assert "El encuentro en Vista Alegre comenzó con toda una declaración" in body
+
+
+def test_comment_bodies_are_comments_whatever_their_maybe_word():
+    # Schneier on Security, 2012: a short post, then its comments in
+    # <div class="commentbody ...">, a name Readability's "maybe a candidate" words
+    # ("body") used to save.
+    body = body_of("comment-body-names")
+    assert "Dan Boneh of Stanford University is offering a free online cryptography course." in body
+    assert "Recommended!" not in body
+    assert "family drama prevented me" not in body
+
+
+def test_the_lead_under_the_headline_is_put_first_when_the_description_says_it():
+    # El País, 2024: the standfirst (<h2 class="a_st">) sits in the story's header with
+    # the headline, apart from the body's <div>; the page's description repeats it.
+    body = body_of("lead-under-headline")
+    assert body.startswith("La Comisión endurecerá la regulación sobre deportaciones")
+    assert "La presidenta de la Comisión Europea, Ursula von der Leyen" in body
+    assert "Migración" not in body  # the section link above the headline
+    html = (RULES / "lead-under-headline.html").read_text(encoding="utf-8")
+    undescribed = re.sub(r'<meta (?:name|property)="(?:og:)?description"[^>]*>', "", html)
+    assert extract(undescribed).body.startswith("La presidenta de la Comisión Europea")
+
+
+def test_the_candidate_that_says_what_the_description_says_beats_a_denser_one():
+    # Mondaq, 2017: the sign-up dialog's terms and conditions outscore the story; the
+    # page's description ("There is a widespread assumption that brand franchise
+    # agreements are not negotiable ...") names the story.
+    body = body_of("described-story-beside-terms")
+    assert "There is a widespread assumption that brand franchise agreements" in body
+    assert "Terms and Conditions" not in body
+    assert "Mondaq.com (the Website) is owned" not in body
