@@ -458,6 +458,7 @@ class _CompiledPattern:
     usual: tuple[tuple[int, float], ...]  # (slot, layout weight) of slots most pages have
     required: frozenset[int]  # slots every learned page had (strict mode)
     boilerplate: frozenset[str]  # line_form of the lines left out of main blocks
+    heaviest: dict[int, float]  # key id -> the largest mean weight of its blocks
     slot_roles: tuple[str, ...] = field(init=False)  # the role of each slot
     # the usual slots, their keys and weights, and the sum of their weights
     usual_slots: tuple[int, ...] = field(init=False)
@@ -568,6 +569,7 @@ class SitePatterns:
             ),
             frozenset(i for i, b in enumerate(pattern.blocks) if b.presence >= 1.0),
             frozenset(pattern.boilerplate),
+            _heaviest(ids, pattern.blocks),
         )
 
     def extract(self, html: str | bytes) -> Extraction | HubPage | NoMatch:
@@ -613,6 +615,13 @@ class SitePatterns:
         return _extract(page, ids, compiled, pairs, score)
 
 
+def _heaviest(ids: Sequence[int], blocks: Sequence[PatternBlock]) -> dict[int, float]:
+    heaviest: dict[int, float] = {}
+    for key_id, block in zip(ids, blocks):
+        heaviest[key_id] = max(heaviest.get(key_id, 0.0), block.weight)
+    return heaviest
+
+
 def _similarity(result: Extraction | HubPage | NoMatch) -> float:
     """How well a page fit the pattern of a result (a match beats any miss)."""
     if isinstance(result, NoMatch):
@@ -635,7 +644,7 @@ def _extract(
     main_at: list[int] = []
     unclaimed_at: list[int] = []
     said: set[str] = set()  # the sentences of the main text so far
-    boilerplate = compiled.boilerplate
+    boilerplate, heaviest = compiled.boilerplate, compiled.heaviest
     for position, (block, role, learned) in enumerate(zip(page.blocks, roles, known)):
         if role == "main":
             text = _new_lines(block.text, said, boilerplate)
@@ -651,7 +660,11 @@ def _extract(
             if compiled.pattern.headline_in_body:
                 main.append(PageBlock(block.key, block.text, block.own_weight, learned))
                 main_at.append(position)
-        if not learned and role != "main" and block.own_weight and _is_prose(block):
+        if role != "main" and block.own_weight and (
+            not learned or block.own_weight >= OVERSIZE * heaviest[ids[position]]
+        ) and _is_prose(block):
+            # a key never learned, or far more prose than the key ever held (an article
+            # set inside its photo's caption box): the guard may want a second look
             unclaimed.append(block)
             unclaimed_at.append(position)
     return Extraction(
@@ -667,8 +680,11 @@ def _extract(
 
 
 # A block of a key the pattern never saw, not taken as main, is worth a second look when
-# it holds this much prose (a paragraph): the article may have moved to a new element.
+# it holds this much prose (a paragraph): the article may have moved to a new element ...
 UNCLAIMED_MIN_CHARS = 100
+# ... and so is a block of a known key that holds this many times the most its key held
+# on the learned pages.
+OVERSIZE = 3.0
 
 
 # A block no other page proves to be article text (seen on one learned page, or on none
