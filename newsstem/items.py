@@ -65,7 +65,13 @@ class Article:
     # The body as plain text when ``body`` is Markdown or HTML (NEWSSTEM_BODY_FORMAT),
     # for the pipelines after extraction: not a field, never exported.
     text: InitVar[str | None] = None
+    # The site-name affixes the site's pattern file records (removed from the headline
+    # by MetadataPipeline): not a field, never exported.
+    title_affixes: InitVar[tuple[str, ...]] = ()
 
-    def __post_init__(self, page: Page | None, text: str | None) -> None:
+    def __post_init__(
+        self, page: Page | None, text: str | None, title_affixes: tuple[str, ...]
+    ) -> None:
         self.source: Page | None = page
         self.text: str = self.body if text is None else text
+        self.title_affixes: tuple[str, ...] = tuple(title_affixes)

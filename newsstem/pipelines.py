@@ -16,6 +16,7 @@ from newsstem.layout.patterns import MatchOptions, PatternLibrary, load_patterns
 from newsstem.layout.redesign import SiteCounts, layout_change
 from newsstem.metadata import FIELDS as METADATA_FIELDS
 from newsstem.metadata import MetadataOptions, extract_metadata
+from newsstem.metadata.headline import SiteNames
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -102,9 +103,12 @@ class ExtractionPipeline:
         length = result.length
         if length < self.min_chars:
             self._drop("too_short", item, f"{length} meaningful characters < {self.min_chars}")
-        return self._article(item, result, length)
+        affixes = site_patterns.pattern_set.site_names if site_patterns is not None else ()
+        return self._article(item, result, length, affixes)
 
-    def _article(self, page: Page, result: PageExtraction, length: int) -> Article:
+    def _article(
+        self, page: Page, result: PageExtraction, length: int, title_affixes: tuple[str, ...]
+    ) -> Article:
         """The exported article of *page*, its body in ``NEWSSTEM_BODY_FORMAT``: the HTML
         and the Markdown are built only when exported."""
         self._count_method(result.method)
@@ -127,6 +131,7 @@ class ExtractionPipeline:
             sub=result.sub or None,
             page=page,
             text=result.body,
+            title_affixes=title_affixes,
         )
 
     def _count_method(self, method: str) -> None:
@@ -208,17 +213,24 @@ def load_patterns(settings: object) -> PatternLibrary:
 
 
 class MetadataPipeline:
-    """Fill the metadata fields of each :class:`Article` from its page's HTML.
+    """Fill the metadata fields of each :class:`Article` from its page's HTML, and
+    decide its headline.
 
     Runs after extraction, so the language is checked against the article text.
     A date a sitemap or feed gave the page is the fallback when the page states
-    none. Counts ``newsstem/metadata/articles`` and, per field, the articles that
-    got it: ``newsstem/metadata/<field>``.
+    none. The ``title`` becomes the headline :mod:`newsstem.metadata.headline`
+    decides from the extraction's title, the page's own statements, the anchor
+    texts of links to it and the site's name (learned from the ``<title>``s of the
+    site's pages in this crawl, and recorded in its pattern file). Counts
+    ``newsstem/metadata/articles``, per field the articles that got it
+    (``newsstem/metadata/<field>``), and where each headline came from
+    (``newsstem/metadata/headline/<source>``).
     """
 
     def __init__(self, stats: StatsCollector, options: MetadataOptions) -> None:
         self.stats = stats
         self.options = options
+        self.site_names: dict[str, SiteNames] = {}  # per site: its <title> affixes so far
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> MetadataPipeline:
@@ -243,9 +255,14 @@ class MetadataPipeline:
         if page is None:  # an Article made elsewhere, without its page
             self.stats.inc_value("newsstem/metadata/no_page")
             return item
+        names = self.site_names.get(item.site)
+        if names is None:
+            names = self.site_names[item.site] = SiteNames(item.title_affixes)
         try:
             metadata = extract_metadata(
-                page.html, url=page.url, text=item.text, options=self.options
+                page.html, url=page.url, text=item.text, options=self.options,
+                title_candidates=[("extraction", item.title)] if item.title else [],
+                anchor_texts=item.anchor_texts, site_names=names.names(),
             )
         except Exception:  # a bug: the article goes out without metadata, the traceback logged
             logger.exception("newsstem: metadata failed on %s (a bug: please report it)",
@@ -253,6 +270,10 @@ class MetadataPipeline:
             self.stats.inc_value("newsstem/metadata/error")
             item.source = None
             return item
+        names.add(metadata.page_title)
+        if metadata.headline:
+            item.title = metadata.headline
+            self.stats.inc_value(f"newsstem/metadata/headline/{metadata.sources['headline']}")
         if metadata.published is None and page.listed_published:
             metadata.published = page.listed_published
         for name in METADATA_FIELDS:

@@ -53,7 +53,7 @@ import dataclasses
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 
@@ -69,6 +69,7 @@ from newsstem.layout.cluster import (
     similarity,
 )
 from newsstem.layout.evidence import TextShingles, shingles
+from newsstem.metadata.headline import SiteNames
 from newsstem.layout.patterns import (
     FORM_KEY,
     Extraction,
@@ -263,6 +264,7 @@ def learn(
         learned_at=learned_at,
         parameters={**options.as_dict(), "pages": len(pages), "cut": round(clustering.cut, 3)},
         sources=tuple(page.url for page in pages),
+        site_names=tuple(_site_names(layout.title for layout in layouts)),
     )
     # how its own pages fit it: a crawl whose pages fit far worse has met a redesign
     matched = matched_share(pattern_set, pages)
@@ -270,6 +272,14 @@ def learn(
         pattern_set, parameters={**pattern_set.parameters, "matched": round(matched, 3)}
     )
     return LearnResult(pattern_set, tuple(outcomes), clustering.cut)
+
+
+def _site_names(titles: Iterable[str]) -> list[str]:
+    """The affixes the site's ``<title>``s share: its name (see :class:`SiteNames`)."""
+    names = SiteNames()
+    for title in titles:
+        names.add(title)
+    return names.names()
 
 
 # Pages of a site read to measure how a pattern set fits them (evenly spread).

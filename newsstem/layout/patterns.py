@@ -10,6 +10,7 @@ written to be read and edited by a person (one block per line; wrapped here)::
       "version": 1,
       "site": "example.com",
       "learned_at": "2026-11-22T10:00:00Z",
+      "site_names": ["Example News"],
       "parameters": {...},
       "sources": ["https://example.com/a.html", ...],
       "patterns": [
@@ -138,6 +139,9 @@ class PatternSet:
     parameters: dict[str, Any] = field(default_factory=dict)
     sources: tuple[str, ...] = ()
     version: int = VERSION
+    # the site-name affixes of the site's <title>s ("Example News" of "Storm | Example
+    # News"): removed from headlines (newsstem.metadata.headline)
+    site_names: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------------------- files
@@ -170,6 +174,7 @@ def dumps(pattern_set: PatternSet) -> str:
         "version": pattern_set.version,
         "site": pattern_set.site,
         "learned_at": pattern_set.learned_at,
+        "site_names": list(pattern_set.site_names),
         "parameters": pattern_set.parameters,
         "sources": list(pattern_set.sources),
     }
@@ -296,6 +301,7 @@ class _Validator:
         if not isinstance(learned_at, str):
             raise self.fail("learned_at", "expected a string")
         sources = self.strings(data.get("sources", []), "sources")
+        site_names = self.strings(data.get("site_names", []), "site_names")
         raw_patterns = self.field(data, "patterns", list, "top level")
         patterns = tuple(
             self.pattern(p, f"patterns[{i}]", learned_at) for i, p in enumerate(raw_patterns)
@@ -305,7 +311,7 @@ class _Validator:
             if pattern.id in seen:
                 raise self.fail(f"patterns[{index}].id", f"{pattern.id!r} is used twice")
             seen.add(pattern.id)
-        return PatternSet(site, patterns, learned_at, parameters, sources, version)
+        return PatternSet(site, patterns, learned_at, parameters, sources, version, site_names)
 
     def strings(self, value: Any, where: str) -> tuple[str, ...]:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from htmldate import find_date
@@ -17,6 +18,7 @@ from newsstem.metadata.dates import (
     parse_date,
 )
 from newsstem.metadata.evidence import Evidence, collect_evidence, parse_html
+from newsstem.metadata.headline import decide_headline, headline_candidates, host_names
 from newsstem.metadata.fields import (
     find_canonical_url,
     find_description,
@@ -60,6 +62,12 @@ class Metadata:
     tags: list[str] = field(default_factory=list)
     section: str | None = None
     sources: dict[str, str] = field(default_factory=dict)
+    # The headline decided from every source (``sources["headline"]`` names the one
+    # taken), and the page's <title> as written (the site-name affixes are learned
+    # from it across a site's pages). Neither is in FIELDS: the crawl exports the
+    # headline as the article's ``title``.
+    headline: str | None = None
+    page_title: str | None = None
 
 
 @dataclass(frozen=True)
@@ -79,8 +87,17 @@ def extract_metadata(
     url: str | None = None,
     text: str | None = None,
     options: MetadataOptions | None = None,
+    *,
+    title_candidates: Sequence[tuple[str, str]] = (),
+    anchor_texts: Sequence[str] = (),
+    site_names: Sequence[str] = (),
 ) -> Metadata:
     """Metadata of a page. ``text`` is the article text, if known (checks the language).
+
+    The headline (:mod:`newsstem.metadata.headline`) is decided from the page's own
+    statements, ``title_candidates`` (``(source, text)``: the title the extraction
+    found, as ``("extraction", ...)``), the ``anchor_texts`` of links to the page, and
+    ``site_names``, the site-name affixes learned from the site's other pages.
 
     Never raises on bad input: an unparsable page gives empty metadata.
 
@@ -107,7 +124,26 @@ def extract_metadata(
         metadata.authors, metadata.sources["authors"] = authors.names, authors.source
     _fill_language(evidence, metadata, text)
     _fill_dates(evidence, metadata, url, options)
+    _fill_headline(evidence, metadata, url, title_candidates, anchor_texts,
+                   [*site_names, *publisher, *host_names(url)])
     return metadata
+
+
+def _fill_headline(
+    evidence: Evidence,
+    metadata: Metadata,
+    url: str | None,
+    title_candidates: Sequence[tuple[str, str]],
+    anchor_texts: Sequence[str],
+    site_names: list[str],
+) -> None:
+    candidates = headline_candidates(evidence)
+    metadata.page_title = next((text for source, text in candidates if source == "title"), None)
+    candidates += [(source, text) for source, text in title_candidates if text]
+    candidates += [("anchor", text) for text in anchor_texts if text]
+    headline = decide_headline(candidates, site_names)
+    if headline is not None:
+        metadata.headline, metadata.sources["headline"] = headline.text, headline.source
 
 
 def _fill_simple_fields(evidence: Evidence, metadata: Metadata) -> None:

@@ -11,7 +11,9 @@ worse fails there. The figures (:data:`METRICS`):
 - ``body_f1``: token-shingle F1 of ``newsstem.readability.extract(html, url).body`` against
   the gold text, per corpus and half (:func:`corpora.halves`);
 - ``title_match``: on ``fundus`` (the corpus with labelled headlines), the share of pages
-  whose extracted title is the publisher's headline (case and spacing ignored).
+  whose exported title (the extraction's title weighed with the page's own headline
+  statements by :func:`newsstem.metadata.extract_metadata`, as a crawl exports it) is
+  the publisher's headline (case and spacing ignored).
 
 The floors live in ``tests/eval_floors.json`` with a fingerprint of each corpus: if a
 corpus changed, its floors say nothing and the gate asks for a re-pin. The rules:
@@ -43,7 +45,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # corpora.py beside th
 from corpora import HALVES, CorpusPage, corpora_root, corpus_names, halves, load_corpus
 
 from newsstem.evaluation import score_corpus
-from newsstem.readability import extract
+from newsstem.metadata import extract_metadata
+from newsstem.readability import Extraction, extract
 from newsstem.text import normalize_space
 
 __all__ = [
@@ -119,6 +122,15 @@ METRICS = (
 )
 
 
+def _exported_title(page: CorpusPage, result: Extraction) -> str:
+    """The title a crawl exports: the extraction's, weighed with the page's own headline
+    statements (:func:`newsstem.metadata.extract_metadata`)."""
+    metadata = extract_metadata(
+        page.html, page.url, title_candidates=[("extraction", result.title)] if result.title else []
+    )
+    return metadata.headline or result.title
+
+
 def fingerprint(root: Path, name: str) -> str:
     """SHA-256 over a corpus's index and the pages and gold texts it names."""
     digest = hashlib.sha256()
@@ -148,12 +160,13 @@ def measure(root: Path, names: list[str] | None = None) -> Measurement:
         half = halves(pages)
         meta = _metadata(root, name)
         results = {page.id: extract(page.html, url=page.url, body_html=False) for page in pages}
-        fields = {
-            "body": {page_id: result.body for page_id, result in results.items()},
-            "title": {page_id: result.title for page_id, result in results.items()},
-        }
+        fields = {"body": {page_id: result.body for page_id, result in results.items()}}
+        if all(meta[p.id].get("title") for p in pages):
+            fields["title"] = {page.id: _exported_title(page, results[page.id]) for page in pages}
         for metric in METRICS:
-            if metric.needs and not all(meta[p.id].get(metric.needs) for p in pages):
+            if metric.field not in fields or (
+                metric.needs and not all(meta[p.id].get(metric.needs) for p in pages)
+            ):
                 continue
             figures[metric.name][name] = {
                 h: metric.score([p for p in pages if half[p.id] == h], fields[metric.field], meta)

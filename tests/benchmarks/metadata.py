@@ -16,6 +16,19 @@ SOURCES.md there). Scored:
   next to newsstem's readability extraction of the same page (what a crawl already
   spends per page).
 
+``--headlines`` scores the exported title, the authors and the publication day on the
+labelled pages of ../shared/corpora/fundus (133 news pages of 2024-2026, 94 publishers,
+20+ languages; each publisher's own headline, authors and date in ``meta``), by the
+fixed halves of :func:`corpora.halves` (tune / held-out, by publisher), newsstem and
+trafilatura side by side; and the title on chaos and cleanportal, whose gold text
+starts with the headline as a reader sees it (compared with case and punctuation
+ignored). newsstem's title is what a crawl exports: :func:`extract_page`'s title
+weighed with the page's own statements by :func:`extract_metadata`, the site-name
+affixes learned from the site's other pages in the corpus (:class:`SiteNames`).
+Scored: title exact (spacing and invisible characters ignored), exact up to quote
+and dash style, lenient (one contains the other); authors exact set and overlap
+(the share of labelled names found); day.
+
 ``--corpus-encodings`` re-encodes every page of the corpora instead (CJK pages
 into Shift_JIS/EUC-JP or GBK, the others into windows-1252) and counts identical
 decodings.
@@ -39,6 +52,7 @@ import statistics
 import sys
 import time
 import warnings
+from collections import Counter, defaultdict
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -48,7 +62,10 @@ import trafilatura  # noqa: E402
 from lxml import html as lxml_html  # noqa: E402
 
 from newsstem.encoding import decode_html  # noqa: E402
+from newsstem.extraction import extract_page  # noqa: E402
 from newsstem.metadata import extract_metadata  # noqa: E402
+from newsstem.metadata.evidence import collect_evidence, parse_html  # noqa: E402
+from newsstem.metadata.headline import SiteNames, comparable, headline_candidates  # noqa: E402
 from newsstem.metadata.language import normalize_tag, primary  # noqa: E402
 from newsstem.readability import extract  # noqa: E402
 
@@ -252,21 +269,151 @@ def _is_utf8(data: bytes) -> bool:
     return True
 
 
+# -- headlines, authors and days of the modern pages (fundus) -------------------------
+
+_INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u2060\ufeff]")
+_QUOTE_STYLE = str.maketrans("‘’‚‛“”„‟–—", "''''\"\"\"\"--")
+
+
+def _exact(text: str) -> str:
+    return " ".join(_INVISIBLE.sub("", text).split())
+
+
+def _lenient(ours: str, gold: str) -> bool:
+    a, b = comparable(ours), comparable(gold)
+    return bool(a and b) and (a in b or b in a)
+
+
+def _stated_by(html: str, url: str | None, gold: str) -> str | None:
+    """Which of the page's own title statements the label is (None: none of them)."""
+    evidence = collect_evidence(parse_html(html), url, html)
+    key = comparable(gold)
+    return next((source for source, text in headline_candidates(evidence)
+                 if comparable(text) == key), None)
+
+
+def headlines(verbose: bool) -> int:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from corpora import halves, load_corpus
+
+    scores: dict[tuple[str, str, str], list[float]] = {}  # (set, tool, measure) -> hits, n
+
+    def score(group: str, tool: str, measure: str, hit: bool | float) -> None:
+        cell = scores.setdefault((group, tool, measure), [0, 0])
+        cell[0] += hit
+        cell[1] += 1
+
+    misses: list[str] = []
+    label_kind: dict[str, Counter[str]] = defaultdict(Counter)
+    for corpus in ("fundus", "chaos", "cleanportal"):
+        pages = load_corpus(CORPORA, corpus)
+        half = halves(pages)
+        labels = {
+            json.loads(row)["id"]: json.loads(row).get("meta") or {}
+            for row in (CORPORA / corpus / "index.jsonl").read_text().splitlines() if row.strip()
+        }
+        by_site: dict[str, list] = {}
+        for page in pages:
+            by_site.setdefault(page.site or page.id, []).append(page)
+        titles = {page.id: extract_metadata(page.html, page.url).page_title for page in pages}
+        for page in pages:
+            label = labels[page.id]
+            if corpus == "fundus":
+                gold = label["title"]
+            else:
+                gold = page.gold.strip().split("\n", 1)[0]
+                if len(gold) > 200:  # the gold text does not start with a headline
+                    continue
+            group = f"{corpus}/{half[page.id]}"
+            names = SiteNames()
+            for other in by_site[page.site or page.id]:
+                if other.id != page.id:  # learned from the site's other pages, as in a crawl
+                    names.add(titles[other.id])
+            extraction = extract_page(page.html, page.url, None, [], min_chars=0)
+            ours = extract_metadata(
+                page.html, page.url, text=extraction.body or None,
+                title_candidates=[("extraction", extraction.title)], site_names=names.names(),
+            )
+            theirs = trafilatura.extract_metadata(page.html, default_url=page.url)
+            results = {
+                "newsstem": (ours.headline or "", ours.authors, ours.published),
+                "readability": (extraction.title, None, None),
+                "trafilatura": (
+                    (theirs.title if theirs else "") or "",
+                    (theirs.author or "").split("; ") if theirs and theirs.author else [],
+                    theirs.date if theirs else None,
+                ),
+            }
+            for tool, (title, authors, day) in results.items():
+                if corpus == "fundus":
+                    score(group, tool, "title", _exact(title) == _exact(gold))
+                    score(group, tool, "title~quotes", _exact(title).translate(_QUOTE_STYLE)
+                          == _exact(gold).translate(_QUOTE_STYLE))
+                else:
+                    score(group, tool, "title", comparable(title) == comparable(gold))
+                score(group, tool, "lenient", _lenient(title, gold))
+                if corpus == "fundus" and authors is not None:
+                    expected = _names(label.get("authors"))
+                    if expected:
+                        found = _names(authors)
+                        score(group, tool, "authors", found == expected)
+                        score(group, tool, "author overlap", len(found & expected) / len(expected))
+                    score(group, tool, "day", _day(day) == _day(label.get("publishing_date")))
+            if corpus == "fundus" and _exact(ours.headline or "") != _exact(gold):
+                same_words = _exact(ours.headline or "").translate(_QUOTE_STYLE) \
+                    == _exact(gold).translate(_QUOTE_STYLE)
+                stated = "quote style" if same_words else _stated_by(page.html, page.url, gold)
+                label_kind[group][stated or "-"] += 1
+                misses.append(f"  title {group} {page.id}: {ours.headline!r} "
+                              f"({ours.sources.get('headline')}) != {gold!r} "
+                              f"[label stated by: {stated or '-'}]")
+            if corpus == "fundus" and label.get("authors") and \
+                    _names(ours.authors) != _names(label["authors"]):
+                misses.append(f"  authors {group} {page.id}: {ours.authors} "
+                              f"({ours.sources.get('authors')}) != {label['authors']}")
+
+    measures = ("title", "title~quotes", "lenient", "authors", "author overlap", "day")
+    print("headlines, authors, days (exact: spacing and invisible characters ignored; "
+          "chaos/cleanportal titles: case and punctuation ignored)")
+    print(f"{'set':22} {'tool':12} " + " ".join(f"{m:>15}" for m in measures))
+    for group in sorted({key[0] for key in scores}):
+        for tool in ("newsstem", "readability", "trafilatura"):
+            cells = []
+            for measure in measures:
+                hits, n = scores.get((group, tool, measure), (0, 0))
+                cells.append(f"{100 * hits / n:>9.1f}% /{n:<3}" if n else f"{'-':>15}")
+            print(f"{group:22} {tool:12} " + " ".join(cells))
+    for group, kinds in sorted(label_kind.items()):
+        print(f"title misses {group}: {sum(kinds.values())}; the labelled headline is the page's "
+              + ", ".join(f"{kind} ({count})" for kind, count in kinds.most_common())
+              + "  (-: by no source)")
+    if verbose:
+        print("\n".join(misses))
+    else:
+        print(f"{len(misses)} misses (--verbose lists them)")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="calls per page and tool (timing)")
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--held-out", action="store_true",
                         help="score the held-out pages (holdout.jsonl, read from the corpora)")
+    parser.add_argument("--headlines", action="store_true",
+                        help="titles, authors and days of the fundus pages (and chaos/cleanportal "
+                             "titles), newsstem and trafilatura by half")
     parser.add_argument("--corpus-encodings", action="store_true",
                         help="re-encode every corpus page and check decode_html gives its text back")
     args = parser.parse_args()
     warnings.simplefilter("ignore")  # dateparser's tz-name warnings from htmldate
-    if (args.held_out or args.corpus_encodings) and not CORPORA.is_dir():
+    if (args.held_out or args.corpus_encodings or args.headlines) and not CORPORA.is_dir():
         print(f"corpora not found at {CORPORA}: skipped")
         return 0
     if args.corpus_encodings:
         return corpus_round_trip()
+    if args.headlines:
+        return headlines(args.verbose)
     return run(args.repeat, args.verbose, args.held_out)
 
 

@@ -80,7 +80,10 @@ def test_every_field_of_a_rich_page():
         "neutral-snopes-fact-checker-david-emery-un-angry-trump-supporters/"
     )
     assert metadata.description.startswith("Snopes fact checker and staff writer David Emery")
-    assert set(metadata.sources) == set(FIELDS)
+    assert set(metadata.sources) == set(FIELDS) | {"headline"}
+    assert metadata.headline == (
+        "'Neutral' Snopes Fact-Checker David Emery: 'Are There Any Un-Angry Trump Supporters?'"
+    )
 
 
 def test_keyword_tags_are_split_but_article_tags_are_not():

@@ -1,0 +1,432 @@
+"""The headline of an article: one decision from every source that names it.
+
+A page names its headline several times: the visible heading (``h1``, an element
+marked ``itemprop="headline"`` or with a headline class), JSON-LD ``headline``,
+``og:title``, ``twitter:title``, the ``<title>`` (usually with the site's name
+attached), the anchor texts of the links to the page, and the title the article
+extraction found (readability's or a learned pattern's title block). Each may be
+wrong alone: a ``h1`` that is the site banner or a section label, a social title
+shortened for sharing, a ``<title>`` with the site name, an anchor text that says
+"Read more". Agreement decides:
+
+1. every candidate is compared with every other (case, spacing, quote and dash
+   styles ignored); a longer text that is the candidate plus a site-name affix
+   (``X | Reuters``, ``Forbes.com: X``, ``X_English_Xinhua``) agrees with it;
+2. the candidate most sources agree with wins; on a tie, the visible headline
+   before JSON-LD, then og:title, twitter:title, the extraction's title, the
+   ``<title>``;
+3. with no agreement at all, the first of JSON-LD headline, og:title, the
+   extraction's title, ``<title>`` without the site name.
+
+The text is returned as the winning source writes it (typographic quotes kept),
+with a known site-name affix removed. Site names come from the page (og:site_name,
+the JSON-LD publisher, the host name) and from the site's other pages: across one
+site, the prefix or suffix its ``<title>``s share is the site's name
+(:class:`SiteNames`).
+
+No Scrapy import: an lxml tree or strings in, strings out.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from lxml.html import HtmlElement
+
+from newsstem.metadata.evidence import Evidence, inside_other_content, itemprop_value
+from newsstem.text import cjk_count, normalize_space
+
+__all__ = [
+    "Headline",
+    "SiteNames",
+    "decide_headline",
+    "headline_candidates",
+    "strip_site_name",
+    "title_affixes",
+]
+
+# Sources in order of trust on a tie (lower first).
+SOURCES = (
+    "heading", "json-ld", "og:title", "twitter:title", "meta:title", "extraction",
+    "anchor", "title",
+)
+_PRIORITY = {source: rank for rank, source in enumerate(SOURCES)}
+# Without agreement, the first source present wins, in this order (a lone heading may
+# be a banner; a lone anchor text may be "Read more").
+_ALONE = ("json-ld", "og:title", "twitter:title", "meta:title", "extraction", "title", "heading")
+
+# A separator between a headline and a site name in a <title> or og:title.
+_AFFIX_SEPARATOR = re.compile(r"\s*(?:\s[|\-–—»·•:/~]{1,2}\s|[|｜_:：»—–·•]|::)\s*")
+# Class or id of an element holding the headline.
+_HEADLINE_CLASS = re.compile(
+    r"(?:^|[\s_-])(?:headline|head-line|article[-_]?title|entry[-_]title|story[-_]?title|"
+    r"post[-_]title|article[-_]?header[-_]?title|content[-_]title|page[-_]title|title[-_]main)"
+    r"(?:$|[\s_-])", re.I,
+)
+# Headings inside these are not the article's.
+_OTHER = re.compile(
+    r"(?:^|[\s_-])(?:nav|navbar|menu|sidebar|teaser|related|recommend|promo|footer|"
+    r"comment|widget|newsletter|trending|popular|most[-_]read|breadcrumb|masthead|logo)"
+    r"(?:$|[\s_-])", re.I,
+)
+# At most this many visible headings are candidates (the first in page order).
+MAX_HEADINGS = 4
+# A headline is at most this long (longer texts are paragraphs marked as headings).
+MAX_HEADLINE_CHARS = 300
+# An affix is a site name when at least this share of a site's titles carry it ...
+SITE_AFFIX_SHARE = 0.5
+# ... and at least this many of them.
+SITE_AFFIX_MIN_PAGES = 3
+# An affix longer than this is not a name.
+MAX_AFFIX_CHARS = 60
+
+
+@dataclass(frozen=True)
+class Headline:
+    """The decided headline, where it came from, and how many sources agreed."""
+
+    text: str
+    source: str
+    agreement: int
+
+
+# -- comparing ------------------------------------------------------------------------
+
+_QUOTES = str.maketrans({
+    "‘": "'", "’": "'", "‚": "'", "‛": "'", "′": "'", "`": "'", "´": "'",
+    "“": '"', "”": '"', "„": '"', "‟": '"', "«": '"', "»": '"', "″": '"',
+    "‐": "-", "‑": "-", "‒": "-", "–": "-", "—": "-", "―": "-", "−": "-",
+    "\u00ad": None, "\u200b": None, "\u200c": None, "\u200d": None, "\ufeff": None,
+})
+_NOT_WORD = re.compile(r"[\W_]+")
+
+
+def comparable(text: str) -> str:
+    """``text`` for comparison: NFKC, quote and dash styles, case and punctuation ignored."""
+    text = unicodedata.normalize("NFKC", text).translate(_QUOTES).casefold()
+    return " ".join(_NOT_WORD.split(text)).strip()
+
+
+def _names_key(name: str) -> str:
+    return comparable(name).replace(" ", "")
+
+
+def strip_site_name(text: str, names: Iterable[str]) -> str:
+    """``text`` without a leading or trailing site name (and its separator).
+
+    >>> strip_site_name("Storm hits the coast | Daily Planet", ["Daily Planet"])
+    'Storm hits the coast'
+    >>> strip_site_name("Forbes.com: AMD More Fleet-Footed Than Intel", ["forbes"])
+    'AMD More Fleet-Footed Than Intel'
+    >>> strip_site_name("台风登陆_English_Xinhua", ["English_Xinhua"])
+    '台风登陆'
+    >>> strip_site_name("Daily Planet", ["Daily Planet"])
+    'Daily Planet'
+    """
+    keys = {_names_key(name) for name in names if name and _names_key(name)}
+    if not keys:
+        return text
+    for _ in range(2):  # "Section | Headline | Site": a name at each end
+        parts = _split_affixes(text)
+        if len(parts) < 2:
+            break
+        stripped = _strip_once(parts, keys)
+        if stripped is None or stripped == text:
+            break
+        text = stripped
+    return text
+
+
+def _split_affixes(text: str) -> list[str]:
+    """``text`` cut at its separators, the separators kept (odd positions)."""
+    pieces: list[str] = []
+    last = 0
+    for match in _AFFIX_SEPARATOR.finditer(text):
+        if match.start() == 0 or match.end() == len(text):
+            continue
+        pieces += [text[last:match.start()], match.group()]
+        last = match.end()
+    pieces.append(text[last:])
+    return pieces
+
+
+def _strip_once(parts: list[str], keys: set[str]) -> str | None:
+    # the longest run of trailing (or leading) parts that is a name, as one affix
+    for count in range(len(parts) // 2, 0, -1):
+        suffix = _names_key("".join(parts[len(parts) - 2 * count + 1:]))
+        if _is_name(suffix, keys):
+            rest = "".join(parts[:len(parts) - 2 * count]).strip()
+            return rest or None
+        prefix = _names_key("".join(parts[:2 * count - 1]))
+        if _is_name(prefix, keys):
+            rest = "".join(parts[2 * count:]).strip()
+            return rest or None
+    return None
+
+
+def _is_name(affix: str, keys: set[str]) -> bool:
+    if not affix or len(affix) > MAX_AFFIX_CHARS:
+        return False
+    for key in keys:
+        # "forbes" names "Forbes.com"; "the washington post" names "washingtonpost.com"
+        if affix == key or affix.startswith(key) and affix[len(key):] in _DOMAIN_ENDINGS:
+            return True
+        if key.startswith(affix) and key[len(affix):] in _DOMAIN_ENDINGS:
+            return True
+    return False
+
+
+_DOMAIN_ENDINGS = frozenset({"", "com", "net", "org", "couk", "de", "fr", "jp", "cn", "online",
+                             "news", "tv"})
+
+
+def host_names(url: str | None) -> list[str]:
+    """Names a site's host suggests: ``www.forbes.com`` -> ``forbes``, ``forbes.com``."""
+    host = (urlsplit(url).hostname or "") if url else ""
+    labels = [label for label in host.split(".") if label and label not in ("www", "m", "amp")]
+    if len(labels) < 2:
+        return []
+    # the registrable label: the one before a public suffix such as "com" or "co.uk"
+    core = labels[-3] if len(labels) >= 3 and len(labels[-2]) <= 3 and len(labels[-1]) == 2 \
+        else labels[-2]
+    return [core, ".".join(labels[labels.index(core):])]
+
+
+# -- candidates -----------------------------------------------------------------------
+
+
+def headline_candidates(evidence: Evidence) -> list[tuple[str, str]]:
+    """``(source, text)`` of every headline the page's markup states, in page order."""
+    found: list[tuple[str, str]] = []
+    for obj in evidence.articles():
+        for key in ("headline", "name", "alternativeHeadline"):
+            value = obj.get(key)
+            if isinstance(value, str) and value.strip():
+                found.append(("json-ld", _clean(value)))
+                break
+    for source, names in (
+        ("og:title", ("og:title",)),
+        ("twitter:title", ("twitter:title",)),
+        ("meta:title", ("title", "dc.title", "dcterms.title", "sailthru.title",
+                        "parsely-title", "headline")),
+    ):
+        for _, value in evidence.meta_values(*names):
+            found.append((source, _clean(value)))
+            break
+    for element in evidence.itemprops.get("headline", ())[:1]:
+        if element.tag != "meta":
+            found.append(("heading", _clean(itemprop_value(element))))
+    found += [("heading", text) for text in _visible_headings(evidence.root)]
+    title = evidence.root.find(".//title")
+    if title is not None and title.text_content().strip():
+        found.append(("title", _clean(title.text_content())))
+    return [(source, text) for source, text in found if _headline_like(text)]
+
+
+def _clean(text: str) -> str:
+    return normalize_space(html.unescape(text))  # meta and JSON-LD values hold "&amp;"
+
+
+def _visible_headings(root: HtmlElement) -> list[str]:
+    """The first headings of the page: ``h1``s, then elements with a headline class."""
+    texts: list[str] = []
+    body = root.find(".//body")
+    scope = body if body is not None else root
+    headings = list(scope.iter("h1"))
+    if not headings:
+        headings = [
+            element for element in scope.iter("h2", "h3", "div", "span", "p", "header")
+            if _HEADLINE_CLASS.search(f"{element.get('class', '')} {element.get('id', '')}")
+        ]
+    for element in headings:
+        if inside_other_content(element, _OTHER):
+            continue
+        text = _heading_text(element)
+        if text and text not in texts:
+            texts.append(text)
+        if len(texts) >= MAX_HEADINGS:
+            break
+    return texts
+
+
+def _heading_text(element: HtmlElement) -> str:
+    """The text of a heading as it reads: inline parts joined as written (a kicker
+    ``<span>Breakpoint: </span>`` and its headline), block parts and ``<br>`` apart."""
+    parts: list[str] = []
+    _append_text(element, parts)
+    # a gap before punctuation is markup, not text ("<div>Kicker</div><span>: </span>")
+    text = _GAP_BEFORE_PUNCTUATION.sub("", "".join(parts))
+    return normalize_space(text.replace(_GAP, " "))
+
+
+_GAP = "\x00"
+_GAP_BEFORE_PUNCTUATION = re.compile(r"\x00[\x00\s]*(?=[:：,.;!?])")
+
+
+_SKIPPED = frozenset({"script", "style", "noscript", "template"})
+_INLINE_BREAKS = frozenset({"br", "div", "p", "h1", "h2", "h3", "h4", "h5", "h6", "li"})
+
+
+def _append_text(element: HtmlElement, parts: list[str]) -> None:
+    if element.text:
+        parts.append(element.text)
+    for child in element:
+        if isinstance(child.tag, str) and child.tag not in _SKIPPED:
+            gap = _GAP if child.tag in _INLINE_BREAKS else ""
+            parts.append(gap)
+            _append_text(child, parts)
+            parts.append(gap)
+        if child.tail:
+            parts.append(child.tail)
+
+
+def _headline_like(text: str) -> bool:
+    if not text or len(text) > MAX_HEADLINE_CHARS:
+        return False
+    return cjk_count(text) >= 2 or len(text.split()) >= 2 or len(text) >= 8
+
+
+# -- the decision ---------------------------------------------------------------------
+
+
+def decide_headline(
+    candidates: Sequence[tuple[str, str]],
+    site_names: Iterable[str] = (),
+) -> Headline | None:
+    """The headline most kinds of source agree on (see the module's description).
+
+    >>> decide_headline([("title", "Storm hits the coast – Daily Planet"),
+    ...                  ("og:title", "Storm hits the coast"),
+    ...                  ("heading", "Storm hits the coast")])
+    Headline(text='Storm hits the coast', source='heading', agreement=3)
+    >>> decide_headline([("heading", "Latest News"), ("og:title", "Rain at last | DP"),
+    ...                  ("title", "Rain at last | DP")], ["DP"]).text
+    'Rain at last'
+    """
+    names = [name for name in site_names if name]
+    name_keys = {_names_key(name) for name in names} - {""}
+    entries: list[tuple[str, str, str]] = []  # source, text as written, comparable text
+    for source, text in candidates:
+        stripped = strip_site_name(text, names) if names and text else text
+        if stripped and comparable(stripped) and not _is_name(_names_key(stripped), name_keys):
+            entries.append((source, stripped, comparable(stripped)))
+    if not entries:
+        return None
+    best: tuple[int, int, int] | None = None
+    chosen = entries[0]
+    for entry in entries:
+        source, text, key = entry
+        families = {
+            FAMILY[other[0]] for other in entries
+            if other[0] in SUPPORTERS and _agrees(key, other[2], other[1])
+        }
+        # a text that is another candidate with an affix ("X | Site") gives way to it
+        affixed = any(other[2] != key and _agrees(other[2], key, text) for other in entries)
+        rank = (not affixed, len(families), -_PRIORITY.get(source, len(SOURCES)))
+        if best is None or rank > best:
+            best, chosen = rank, entry
+    assert best is not None
+    if best[1] <= 1:  # no two kinds agree: trust the sources in order
+        for wanted in _ALONE:
+            for source, text, _ in entries:
+                if source == wanted:
+                    text = _strip_generic(text) if FAMILY[source] == "document" else text
+                    return Headline(text, source, 1)
+    return Headline(chosen[1], chosen[0], best[1])
+
+
+# Kinds of source: the sources of one kind are copies of one field of the publisher's
+# CMS (og:title and twitter:title are the social title; <title> and meta title the
+# document's), so they agree as one.
+FAMILY = {
+    "heading": "visible", "json-ld": "structured", "og:title": "social",
+    "twitter:title": "social", "meta:title": "document", "title": "document",
+    "extraction": "extraction", "anchor": "anchor",
+}
+# The extraction's title is read from the same <title> and headings: it is a candidate,
+# never a supporter.
+SUPPORTERS = frozenset(FAMILY) - {"extraction"}
+# Separators after which a short rest is an affix (a site or section name) rather than
+# part of the headline: a colon introduces a kicker, not a name.
+_STRONG_SEPARATOR = re.compile(r"\s*(?:\s[|\-–—»·•/~]{1,2}\s|[|｜_»]|::)\s*")
+
+
+def _agrees(key: str, other_key: str, other_text: str) -> bool:
+    """Whether a source's text (``other_*``) names the headline ``key``: the same text, or
+    the headline with a short affix (a site or section name) after or before a separator."""
+    if other_key == key:
+        return True
+    if len(other_key) <= len(key) or key not in other_key:
+        return False
+    parts = _STRONG_SEPARATOR.split(other_text)
+    if len(parts) < 2:
+        return False
+    for start in range(len(parts)):
+        for end in range(start + 1, len(parts) + 1):
+            if (start or end < len(parts)) and comparable(" ".join(parts[start:end])) == key:
+                rest = comparable(" ".join(parts[:start] + parts[end:]))
+                return len(rest) <= min(MAX_AFFIX_CHARS, max(len(key) // 2, 12))
+    return False
+
+
+def _strip_generic(text: str) -> str:
+    """A lone ``<title>``-like text: the longest part when separators cut it."""
+    texts = [part.strip() for part in _STRONG_SEPARATOR.split(text) if part.strip()]
+    if len(texts) < 2:
+        return text
+    longest = max(texts, key=len)
+    return longest if _headline_like(longest) and len(longest) >= len(text) // 3 else text
+
+
+# -- site names across pages ----------------------------------------------------------
+
+
+def title_affixes(title: str) -> tuple[str | None, str | None]:
+    """The first and the last part of a title cut at its separators (None when uncut).
+
+    >>> title_affixes("Storm hits | Daily Planet")
+    ('Storm hits', 'Daily Planet')
+    """
+    parts = _split_affixes(title)
+    if len(parts) < 3:
+        return None, None
+    return parts[0].strip(), parts[-1].strip()
+
+
+class SiteNames:
+    """The site-name affixes of one site, learned from the ``<title>``s of its pages:
+    a first or last part that at least half of them (and three or more) share.
+
+    >>> names = SiteNames()
+    >>> for t in ("A storm | DP", "Rain falls | DP", "Sun again | DP", "Just words"):
+    ...     names.add(t)
+    >>> names.names()
+    ['DP']
+    """
+
+    def __init__(self, affixes: Iterable[str] = ()) -> None:
+        self.pages = 0
+        self.counts: Counter[str] = Counter()
+        self.known = [affix for affix in affixes if affix]
+
+    def add(self, title: str | None) -> None:
+        if not title:
+            return
+        self.pages += 1
+        prefix, suffix = title_affixes(normalize_space(title))
+        for affix in {prefix, suffix}:
+            if affix and len(affix) <= MAX_AFFIX_CHARS:
+                self.counts[affix] += 1
+
+    def names(self) -> list[str]:
+        learned = [
+            affix for affix, count in self.counts.most_common(4)
+            if count >= SITE_AFFIX_MIN_PAGES and count >= SITE_AFFIX_SHARE * self.pages
+        ]
+        return self.known + [name for name in learned if name not in self.known]
