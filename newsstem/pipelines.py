@@ -221,7 +221,8 @@ class MetadataPipeline:
     none. The ``title`` becomes the headline :mod:`newsstem.metadata.headline`
     decides from the extraction's title, the page's own statements, the anchor
     texts of links to it and the site's name (learned from the ``<title>``s of the
-    site's pages in this crawl, and recorded in its pattern file). Counts
+    site's pages in this crawl, and recorded in its pattern file; exported as
+    ``site_name`` when the page states none). Counts
     ``newsstem/metadata/articles``, per field the articles that got it
     (``newsstem/metadata/<field>``), and where each headline came from
     (``newsstem/metadata/headline/<source>``).
@@ -271,6 +272,9 @@ class MetadataPipeline:
             item.source = None
             return item
         names.add(metadata.page_title)
+        if metadata.site_name is None and names.names():  # the page states none
+            metadata.site_name = names.names()[0]
+            metadata.sources["site_name"] = "title-affix"
         if metadata.headline:
             item.title = metadata.headline
             self.stats.inc_value(f"newsstem/metadata/headline/{metadata.sources['headline']}")

@@ -98,6 +98,10 @@ STATS: tuple[Stat, ...] = (
         ("newsstem/metadata/articles", "articles the metadata pipeline saw"),
         ("newsstem/metadata/<field>",
          "articles that got `<field>` (`published`, `authors`, `language`, …)"),
+        ("newsstem/metadata/headline/<source>",
+         "articles whose exported `title` is the headline decided from `<source>` "
+         "(`heading`, `json-ld`, `og:title`, `twitter:title`, `meta:title`, `extraction`, "
+         "`anchor`, `title`: see [Headlines](../output.md#headlines))"),
         ("newsstem/metadata/error",
          "articles whose metadata could not be read (a bug, logged with its traceback): "
          "exported without it"),

@@ -10,6 +10,7 @@ from scrapy.utils.test import get_crawler
 
 from newsstem.items import Article, Page
 from newsstem.pipelines import MetadataPipeline
+from newsstem.readability.title import clean_title
 
 HTML = """<html lang="en"><head><meta name="author" content="By Jane Doe">
 <meta property="og:image" content="/img/lead.jpg"></head>
@@ -63,3 +64,55 @@ def test_other_items_pass_and_the_pipeline_can_be_switched_off():
     assert pipeline.process_item({"x": 1}) == {"x": 1}
     with pytest.raises(NotConfigured):
         _pipeline(NEWSSTEM_METADATA=False)
+
+
+def _titled(number: int, title: str, anchors: list[str] | None = None, affixes=()) -> Article:
+    html = (f"<html><head><title>{title}</title></head><body><p>"
+            + "The council met again and the plan was changed once more. " * 5
+            + "</p></body></html>")
+    page = Page(url=f"https://planet.example/news/{number}.html", site="planet.example",
+                html=html, encoding="utf-8", depth=1, fetched_at="2026-11-21T00:00:00Z",
+                anchor_texts=anchors or [])
+    # the extraction's title is readability's: the longest part of the <title>
+    return Article(url=page.url, site=page.site, title=clean_title(title, []),
+                   body="The council", length=20, method="readability", depth=1,
+                   fetched_at=page.fetched_at, anchor_texts=page.anchor_texts, page=page,
+                   title_affixes=affixes)
+
+
+TITLES = ["Storm hits the coast | Daily Planet Online Edition",
+          "Council changes the plan | Daily Planet Online Edition",
+          "Rain at last | Daily Planet Online Edition",
+          "Floods in the north | Daily Planet Online Edition",
+          "Daily Planet Online Edition | Markets fall"]
+
+
+def test_the_title_is_the_headline_the_site_name_learned_across_the_crawl():
+    pipeline, stats = _pipeline()
+    articles = [pipeline.process_item(_titled(i, t)) for i, t in enumerate(TITLES)]
+    exported = [article.title for article in articles]
+    # readability keeps the longest part of each <title>: the site's name; once three
+    # pages shared it, it is known as the site's name and comes off
+    assert [clean_title(t, []) for t in TITLES][3:] == ["Daily Planet Online Edition"] * 2
+    assert exported[3:] == ["Floods in the north", "Markets fall"]
+    # and it is the site_name of the pages that state none
+    assert [a.site_name for a in articles] == [None] * 2 + ["Daily Planet Online Edition"] * 3
+    assert sum(v for k, v in stats.get_stats().items()
+               if k.startswith("newsstem/metadata/headline/")) == len(TITLES)
+
+
+def test_a_pattern_file_gives_the_site_name_from_the_first_page():
+    pipeline, _ = _pipeline()
+    article = _titled(0, TITLES[0], affixes=("Daily Planet Online Edition",))
+    assert pipeline.process_item(article).title == "Storm hits the coast"
+    # without it, the first pages of a site keep the extraction's title
+    fresh, _ = _pipeline()
+    assert fresh.process_item(_titled(0, TITLES[0])).title == "Daily Planet Online Edition"
+
+
+def test_anchor_texts_of_links_to_the_page_count():
+    pipeline, _ = _pipeline()
+    headline = "Storm hits the coast and the town"
+    article = _titled(0, f"{headline} | Planet", anchors=[headline])
+    article.title = "Planet news"  # a title block that held a banner
+    assert pipeline.process_item(article).title == headline

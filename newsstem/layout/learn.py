@@ -69,7 +69,6 @@ from newsstem.layout.cluster import (
     similarity,
 )
 from newsstem.layout.evidence import TextShingles, shingles
-from newsstem.metadata.headline import SiteNames
 from newsstem.layout.patterns import (
     FORM_KEY,
     Extraction,
@@ -80,6 +79,7 @@ from newsstem.layout.patterns import (
     SitePatterns,
     line_form,
 )
+from newsstem.metadata.headline import SiteNames
 from newsstem.text import meaningful_length
 
 __all__ = [

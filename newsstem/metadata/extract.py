@@ -18,7 +18,6 @@ from newsstem.metadata.dates import (
     parse_date,
 )
 from newsstem.metadata.evidence import Evidence, collect_evidence, parse_html
-from newsstem.metadata.headline import decide_headline, headline_candidates, host_names
 from newsstem.metadata.fields import (
     find_canonical_url,
     find_description,
@@ -27,6 +26,7 @@ from newsstem.metadata.fields import (
     find_site_name,
     find_tags,
 )
+from newsstem.metadata.headline import decide_headline, headline_candidates, host_names
 from newsstem.metadata.language import resolve_language
 from newsstem.text import normalize_space
 

@@ -126,6 +126,8 @@ def strip_site_name(text: str, names: Iterable[str]) -> str:
     'AMD More Fleet-Footed Than Intel'
     >>> strip_site_name("台风登陆_English_Xinhua", ["English_Xinhua"])
     '台风登陆'
+    >>> strip_site_name("Golfer Wins 7th Title(The Korea Times)", ["The Korea Times"])
+    'Golfer Wins 7th Title'
     >>> strip_site_name("Daily Planet", ["Daily Planet"])
     'Daily Planet'
     """
@@ -153,7 +155,13 @@ def _split_affixes(text: str) -> list[str]:
         pieces += [text[last:match.start()], match.group()]
         last = match.end()
     pieces.append(text[last:])
+    closing = _PARENTHESIZED.match(pieces[-1])
+    if closing:  # "Headline (The Korea Times)": the name in parentheses is a suffix
+        pieces[-1:] = [closing.group(1), closing.group(2), closing.group(3)]
     return pieces
+
+
+_PARENTHESIZED = re.compile(r"^(.*\S)(\s*\()([^()]{2,60})\)$")
 
 
 def _strip_once(parts: list[str], keys: set[str]) -> str | None:
@@ -173,8 +181,9 @@ def _strip_once(parts: list[str], keys: set[str]) -> str | None:
 def _is_name(affix: str, keys: set[str]) -> bool:
     if not affix or len(affix) > MAX_AFFIX_CHARS:
         return False
-    for key in keys:
-        # "forbes" names "Forbes.com"; "the washington post" names "washingtonpost.com"
+    affix = affix.removeprefix("the")
+    for key in (key.removeprefix("the") for key in keys):
+        # "forbes" names "Forbes.com"; "The Washington Post" names "washingtonpost.com"
         if affix == key or affix.startswith(key) and affix[len(key):] in _DOMAIN_ENDINGS:
             return True
         if key.startswith(affix) and key[len(affix):] in _DOMAIN_ENDINGS:
@@ -229,8 +238,25 @@ def headline_candidates(evidence: Evidence) -> list[tuple[str, str]]:
     return [(source, text) for source, text in found if _headline_like(text)]
 
 
+# A script statement where a title should be (``<title>`` left open before a <script>:
+# ``...Title(The Korea Times)ntById("font");``): the title ends where it starts.
+_CODE = re.compile(
+    r"[A-Za-z_$][\w$]*(?:\.[\w$]+)*\((?:\"[^\"]*\"|'[^']*'|[\w$.,\s]*)\)\s*;|\bfunction\s*\w*\s*\(|[{}]"
+)
+
+
+def without_code(text: str) -> str:
+    """``text`` up to the first script statement in it.
+
+    >>> without_code('Golfer Wins 7th Title(The Korea Times)ntById("font"); obj.style = 1')
+    'Golfer Wins 7th Title(The Korea Times)'
+    """
+    match = _CODE.search(text)
+    return text[:match.start()].strip() if match else text
+
+
 def _clean(text: str) -> str:
-    return normalize_space(html.unescape(text))  # meta and JSON-LD values hold "&amp;"
+    return without_code(normalize_space(html.unescape(text)))  # meta values hold "&amp;"
 
 
 def _visible_headings(root: HtmlElement) -> list[str]:
@@ -313,6 +339,7 @@ def decide_headline(
     name_keys = {_names_key(name) for name in names} - {""}
     entries: list[tuple[str, str, str]] = []  # source, text as written, comparable text
     for source, text in candidates:
+        text = without_code(text)
         stripped = strip_site_name(text, names) if names and text else text
         if stripped and comparable(stripped) and not _is_name(_names_key(stripped), name_keys):
             entries.append((source, stripped, comparable(stripped)))
@@ -371,7 +398,7 @@ def _agrees(key: str, other_key: str, other_text: str) -> bool:
         for end in range(start + 1, len(parts) + 1):
             if (start or end < len(parts)) and comparable(" ".join(parts[start:end])) == key:
                 rest = comparable(" ".join(parts[:start] + parts[end:]))
-                return len(rest) <= min(MAX_AFFIX_CHARS, max(len(key) // 2, 12))
+                return len(rest) <= min(MAX_AFFIX_CHARS, max(len(key), 12))
     return False
 
 
@@ -387,21 +414,25 @@ def _strip_generic(text: str) -> str:
 # -- site names across pages ----------------------------------------------------------
 
 
-def title_affixes(title: str) -> tuple[str | None, str | None]:
-    """The first and the last part of a title cut at its separators (None when uncut).
+def title_affixes(title: str) -> list[str]:
+    """The runs of leading and of trailing parts of a title cut at its separators, the
+    headline part left out (the site name may span parts: ``_English_Xinhua``).
 
-    >>> title_affixes("Storm hits | Daily Planet")
-    ('Storm hits', 'Daily Planet')
+    >>> title_affixes("Storm hits | Sport | Daily Planet")
+    ['Storm hits', 'Daily Planet', 'Storm hits | Sport', 'Sport | Daily Planet']
     """
     parts = _split_affixes(title)
-    if len(parts) < 3:
-        return None, None
-    return parts[0].strip(), parts[-1].strip()
+    affixes = []
+    for count in range(1, len(parts) // 2 + 1):
+        affixes.append("".join(parts[:2 * count - 1]).strip())
+        affixes.append("".join(parts[len(parts) - 2 * count + 1:]).strip())
+    return list(dict.fromkeys(affixes))
 
 
 class SiteNames:
     """The site-name affixes of one site, learned from the ``<title>``s of its pages:
-    a first or last part that at least half of them (and three or more) share.
+    the longest run of first or last parts that at least half of them (and three or
+    more) share.
 
     >>> names = SiteNames()
     >>> for t in ("A storm | DP", "Rain falls | DP", "Sun again | DP", "Just words"):
@@ -419,14 +450,22 @@ class SiteNames:
         if not title:
             return
         self.pages += 1
-        prefix, suffix = title_affixes(normalize_space(title))
-        for affix in {prefix, suffix}:
-            if affix and len(affix) <= MAX_AFFIX_CHARS:
+        for affix in title_affixes(without_code(normalize_space(title))):
+            if len(affix) <= MAX_AFFIX_CHARS:
                 self.counts[affix] += 1
 
     def names(self) -> list[str]:
-        learned = [
-            affix for affix, count in self.counts.most_common(4)
+        shared = [
+            affix for affix, count in self.counts.items()
             if count >= SITE_AFFIX_MIN_PAGES and count >= SITE_AFFIX_SHARE * self.pages
         ]
+        # "English_Xinhua", not also its part "Xinhua"
+        learned = [
+            affix for affix in shared
+            if not any(other != affix and _is_part(affix, other) for other in shared)
+        ]
         return self.known + [name for name in learned if name not in self.known]
+
+
+def _is_part(affix: str, longer: str) -> bool:
+    return len(longer) > len(affix) and (longer.endswith(affix) or longer.startswith(affix))

@@ -31,7 +31,10 @@ extract the second half with the result: how many by pattern, F1 against the fal
 Figures: token-shingle F1 of the body (:mod:`newsstem.evaluation`), pooled over the pages
 of a set and per site; the sites where learned is worse than the fallback by more than
 0.01 and 0.02; titles right (exact after case and punctuation are ignored) where a
-headline is labelled; how pages were extracted (method); learning CPU seconds. Each set
+headline is labelled, of the learned path's extraction (L), of the fallback (F) and as
+a crawl exports them (E: the headline decision of :mod:`newsstem.metadata.headline`
+over the learned path's title, with the site names of the pattern file; anchor texts
+left out, since here they are the labels); how pages were extracted (method); learning CPU seconds. Each set
 is also reported by the fixed halves of :func:`corpora.halves` (by site): tune on the
 first, check on the second.
 """
@@ -75,6 +78,9 @@ class PageResult:
     headline: str | None  # labelled headline, if the corpus has one
     learned: Outcome
     fallback: Outcome
+    # the title a crawl exports (the headline decision of newsstem.metadata, the site
+    # names of the learned pattern file, no anchor texts: here they are the labels)
+    exported_title: str = ""
 
 
 @dataclass
@@ -138,6 +144,7 @@ def run_site(
     from newsstem.extraction import extract_page
     from newsstem.layout.learn import TrainingPage, learn
     from newsstem.layout.patterns import SitePatterns
+    from newsstem.metadata import extract_metadata
 
     result = SiteResult(corpus, site, half)
     headlines = [labelled_headline(p, metas.get(p.id)) for p in pages]
@@ -158,12 +165,17 @@ def run_site(
         patterns = SitePatterns(learned.pattern_set)
         by_pattern = extract_page(page.html, training[index].url, patterns, anchors[index])
         alone = fallback(training[index])
+        decided = extract_metadata(
+            page.html, training[index].url, title_candidates=[("extraction", by_pattern.title)],
+            site_names=learned.pattern_set.site_names,
+        ).headline if headlines[index] else None
         result.pages.append(
             PageResult(
                 page,
                 headlines[index],
                 exported(by_pattern.body, by_pattern.title, by_pattern.method),
                 exported(alone.body, alone.title, alone.method),
+                decided or by_pattern.title,
             )
         )
     return result
@@ -181,6 +193,10 @@ def fallback_of(r: PageResult) -> Outcome:
     return r.fallback
 
 
+def exported_of(r: PageResult) -> Outcome:
+    return Outcome(r.learned.body, r.exported_title, r.learned.method)
+
+
 def titles_right(results: list[PageResult], which: Callable[[PageResult], Outcome]) -> tuple[int, int]:
     labelled = [r for r in results if r.headline]
     right = sum(_normalized(which(r).title) == _normalized(r.headline or "") for r in labelled)
@@ -192,7 +208,7 @@ def report(sites: list[SiteResult], verbose: bool, worst: int) -> None:
     for site in sites:
         by_corpus[site.corpus].append(site)
     print(f"\n{'set':<26}{'sites':>6}{'pages':>6}{'learned':>9}{'fallback':>9}{'diff':>7}"
-          f"{'worse>.01':>10}{'worse>.02':>10}{'min site':>9}{'titles L/F':>14}{'learn s/page':>13}")
+          f"{'worse>.01':>10}{'worse>.02':>10}{'min site':>9}{'titles L/F/E':>16}{'learn s/page':>13}")
     groups: list[tuple[str, list[SiteResult]]] = []
     for corpus, corpus_sites in sorted(by_corpus.items()):
         groups.append((corpus, corpus_sites))
@@ -210,10 +226,11 @@ def report(sites: list[SiteResult], verbose: bool, worst: int) -> None:
         lowest = min(f1(s.pages, learned_of) for s in group)
         tl, tn = titles_right(pages, learned_of)
         tf, _ = titles_right(pages, fallback_of)
-        titles = f"{tl}/{tf}/{tn}" if tn else "-"
+        te, _ = titles_right(pages, exported_of)
+        titles = f"{tl}/{tf}/{te}/{tn}" if tn else "-"
         seconds = sum(s.learn_seconds for s in group) / max(1, sum(s.learned_pages for s in group))
         print(f"{name:<26}{len(group):>6}{len(pages):>6}{learned:>9.3f}{fallback:>9.3f}"
-              f"{learned - fallback:>+7.3f}{worse1:>10}{worse2:>10}{lowest:>9.3f}{titles:>14}"
+              f"{learned - fallback:>+7.3f}{worse1:>10}{worse2:>10}{lowest:>9.3f}{titles:>16}"
               f"{1000 * seconds:>10.2f} ms")
     pages = [r for s in sites for r in s.pages]
     best = score_corpus(

@@ -1,0 +1,163 @@
+"""The headline decision (newsstem.metadata.headline) on real pages, one per kind of miss
+seen in crawls: site name kept, script text glued on, the site banner taken, a shortened
+social title, a kicker, several authors and non-Latin names (tests/fixtures/headlines,
+see labels.jsonl for where each page comes from and why it is there)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from newsstem.extraction import extract_page
+from newsstem.layout.learn import TrainingPage, learn
+from newsstem.layout.patterns import dumps, loads
+from newsstem.metadata import extract_metadata
+from newsstem.metadata.headline import (
+    SiteNames,
+    decide_headline,
+    strip_site_name,
+    without_code,
+)
+
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "headlines"
+LABELS = [
+    json.loads(line)
+    for line in (FIXTURES / "labels.jsonl").read_text(encoding="utf-8").splitlines()
+]
+
+
+def page(name: str) -> str:
+    return gzip.decompress((FIXTURES / f"{name}.html.gz").read_bytes()).decode("utf-8")
+
+
+def exported_title(label: dict) -> tuple[str | None, dict]:
+    """The title a crawl exports for the page: extraction, then the headline decision."""
+    html = page(label["name"])
+    extraction = extract_page(html, label.get("url"), None, [], min_chars=0)
+    names = SiteNames(label.get("site_names", ()))
+    for title in label.get("other_titles", ()):
+        names.add(title)
+    metadata = extract_metadata(
+        html, label.get("url"), title_candidates=[("extraction", extraction.title)],
+        site_names=names.names(),
+    )
+    return metadata.headline, {"extraction": extraction.title, **metadata.sources}
+
+
+@pytest.mark.parametrize(
+    "label", [label for label in LABELS if "headline" in label], ids=lambda label: label["name"]
+)
+def test_the_exported_title_is_the_headline(label):
+    headline, sources = exported_title(label)
+    assert headline == label["headline"], sources
+
+
+@pytest.mark.parametrize(
+    "label", [label for label in LABELS if "authors" in label], ids=lambda label: label["name"]
+)
+def test_every_author_and_only_them(label):
+    metadata = extract_metadata(page(label["name"]), label.get("url"))
+    assert metadata.authors == label["authors"]
+
+
+def test_without_the_learned_site_name_the_xinhua_title_keeps_it():
+    """The control of the first case: the site name is known only from the site's pages."""
+    label = next(label for label in LABELS if label["name"] == "xinhua")
+    headline, _ = exported_title({**label, "other_titles": []})
+    assert headline != label["headline"]  # the host's name alone takes "Xinhua" off, not "English"
+
+
+def test_site_names_are_the_affix_most_titles_share():
+    names = SiteNames()
+    titles = [
+        "Philippine president orders evacuations owing to typhoon_English_Xinhua",
+        "Starbucks founder back at helm amid sliding sales_English_Xinhua",
+        "Erekat: Exceptions to Israeli settlement freeze not to be accepted _English_Xinhua",
+    ]
+    for title in titles[:2]:
+        names.add(title)
+    assert names.names() == []  # two pages are not enough
+    names.add(titles[2])
+    names.add("Iraqis OK bill")  # a title without the name does not break the majority
+    assert names.names() == ["English_Xinhua"]
+
+
+def test_a_word_before_a_colon_is_no_site_name_unless_most_titles_start_with_it():
+    names = SiteNames()
+    for title in ("Review: A film", "Storm hits: live", "Rain falls again", "Sun returns"):
+        names.add(title)
+    assert names.names() == []
+
+
+def test_the_site_name_comes_off_either_end_in_any_spelling():
+    assert strip_site_name("Forbes.com: AMD More Fleet-Footed Than Intel", ["forbes"]) == (
+        "AMD More Fleet-Footed Than Intel"
+    )
+    assert strip_site_name("A Storm - The Washington Post", ["washingtonpost.com"]) == "A Storm"
+    assert strip_site_name("Nachrichten | Sport | BILD.de", ["bild"]) == "Nachrichten | Sport"
+    # a headline that only contains the name is kept
+    assert strip_site_name("Forbes names its 30 under 30", ["forbes"]) == (
+        "Forbes names its 30 under 30"
+    )
+
+
+def test_script_text_is_cut_from_a_title():
+    assert without_code("Title(The Korea Times)ntById(\"font\"); obj.style.fontSize = 1") == (
+        "Title(The Korea Times)"
+    )
+    assert without_code("Storm: what to expect (live)") == "Storm: what to expect (live)"
+
+
+def test_agreement_between_kinds_of_source_decides():
+    # the social title (og + twitter: one kind) against the h1, JSON-LD and <title>
+    decision = decide_headline([
+        ("og:title", "Short title"), ("twitter:title", "Short title"),
+        ("heading", "Short title and the rest"), ("json-ld", "Short title and the rest"),
+        ("title", "Short title and the rest | Site"),
+    ])
+    assert (decision.text, decision.source, decision.agreement) == (
+        "Short title and the rest", "heading", 3
+    )
+    # a banner h1 that nothing supports loses to what the page's titles agree on
+    decision = decide_headline([
+        ("heading", "Latest News"), ("og:title", "Anand draws with Aronian"),
+        ("title", "Anand draws with Aronian - Fresh News"),
+    ])
+    assert decision.text == "Anand draws with Aronian"
+    # the anchor texts of links to the page are evidence too
+    decision = decide_headline([
+        ("extraction", "Latest News"),
+        ("heading", "Anand draws with Aronian, Negi posts third win"),
+        ("anchor", "Anand draws with Aronian, Negi posts third win"),
+    ])
+    assert decision.text == "Anand draws with Aronian, Negi posts third win"
+
+
+def test_no_candidates_no_headline():
+    assert decide_headline([]) is None
+    assert decide_headline([("title", "   "), ("heading", "")]) is None
+    assert extract_metadata("").headline is None
+
+
+def test_pattern_files_record_the_site_names_and_the_pipeline_reads_them():
+    titles = [
+        "Philippine president orders evacuations owing to typhoon_English_Xinhua",
+        "Starbucks founder back at helm amid sliding sales_English_Xinhua",
+        "Official sacked after beating man to death in C China_English_Xinhua",
+        "Erekat: Exceptions to Israeli settlement freeze not to be accepted _English_Xinhua",
+    ]
+    pages = [
+        TrainingPage(
+            url=f"https://example.com/a/{i}",
+            html=f"<html><head><title>{title}</title></head><body><div id=nav>Home</div>"
+            f"<h1>{title.split('_')[0]}</h1><div id=story><p>{'Words of the story. ' * 30}"
+            f"{i}</p></div></body></html>",
+        )
+        for i, title in enumerate(titles)
+    ]
+    pattern_set = learn("example.com", pages).pattern_set
+    assert pattern_set.site_names == ("English_Xinhua",)
+    assert loads(dumps(pattern_set)).site_names == ("English_Xinhua",)
