@@ -78,6 +78,7 @@ class ArchivedPage:
     depth: int = 0
     site: str | None = None  # None when the archive holds no metadata for the page
     encoding: str | None = None
+    rendered: bool = False  # the body is the DOM a browser rendered (browser mode)
 
 
 class WarcArchive:
@@ -163,6 +164,8 @@ class WarcArchive:
             "fetched_at": page.fetched_at,
             "anchor_texts": list(page.anchor_texts),
         }
+        if page.rendered:  # the response record holds the DOM the browser rendered
+            metadata["rendered"] = True
         record = writer.create_warc_record(
             page.url,
             "metadata",
@@ -289,4 +292,5 @@ def _with_metadata(page: ArchivedPage, payload: bytes, path: Path) -> ArchivedPa
         depth=int(metadata.get("depth") or 0),
         site=metadata.get("site"),
         encoding=metadata.get("encoding"),
+        rendered=bool(metadata.get("rendered")),
     )

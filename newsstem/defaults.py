@@ -124,3 +124,20 @@ NEWSSTEM_DISTRIBUTED_IDLE = 60.0
 # again (the URL store still skips exported articles). Longer than the longest
 # pause inside a crawl, shorter than the interval between two crawls of a site.
 NEWSSTEM_DISTRIBUTED_FORGET = 600
+
+# Browser mode (newsstem.render) --------------------------------------------------------
+# Fetch pages through headless Chromium (scrapy-playwright) and read the rendered DOM,
+# for sites that build articles by script (the spider argument -a render=1 does the
+# same); robots.txt, sitemaps and feeds are fetched without the browser.
+NEWSSTEM_RENDER = False
+# The Chromium to launch (a path or a command name); empty: the system's chromium,
+# else the one "python -m playwright install chromium" downloaded.
+NEWSSTEM_RENDER_BROWSER = ""
+# At most this many seconds after the page loaded for its script to finish: the page is
+# read once its DOM has not changed for NEWSSTEM_RENDER_QUIET milliseconds, or when
+# this wait is over (a page that never settles).
+NEWSSTEM_RENDER_WAIT = 5.0
+# Milliseconds without a DOM change after which a rendered page counts as settled.
+NEWSSTEM_RENDER_QUIET = 300
+# Pages open in the browser at once (PLAYWRIGHT_MAX_PAGES_PER_CONTEXT, one context).
+NEWSSTEM_RENDER_PAGES = 4

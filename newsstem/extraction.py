@@ -12,14 +12,16 @@ Python API call, so a page gives the same article everywhere. No Scrapy import.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from newsstem import defaults, readability
 from newsstem.formats import blocks_to_markdown, html_to_markdown
 from newsstem.layout.evidence import TextShingles
 from newsstem.layout.patterns import Extraction, HubPage, SitePatterns
 from newsstem.text import meaningful_length
+from newsstem.visual import boxes_of, main_box, visual_text
 
 __all__ = [
     "GUARD_AGREEMENT",
@@ -47,7 +49,7 @@ class PageExtraction:
     """The article of a page, or why there is none.
 
     ``method`` is ``pattern:<id>`` (a learned layout of the site), ``readability``
-    (the fallback) or ``hub`` (the page has a hub layout of its site: no article).
+    (the fallback), ``visual`` (the main box of a rendered page) or ``hub`` (the page has a hub layout of its site: no article).
     ``body`` is the text (paragraphs separated by a blank line); it is empty when the
     page has no article, and ``reason`` then says why. ``pattern_id`` names the pattern
     the page matched, even when the fallback's article was used; ``guard`` says what
@@ -97,9 +99,13 @@ def extract_page(
     *,
     min_chars: int = defaults.NEWSSTEM_MIN_ARTICLE_CHARS,
     body_html: bool = False,
+    rendered: Mapping[str, Any] | None = None,
 ) -> PageExtraction:
     """The article of ``html``: by the site's learned patterns when one fits, else by the
     readability fallback. ``body_html=True`` makes the fallback's cleaned HTML too.
+    ``rendered`` is what the browser measured of a rendered page (its boxes, see
+    :mod:`newsstem.visual`): when neither finds an article of ``min_chars``, the box
+    most like the main content gives it (method ``visual``).
 
     The decision, in order:
 
@@ -116,6 +122,26 @@ def extract_page(
     ``anchor_texts`` (the texts of the links to the page) are accepted for the headline
     decision; the learned patterns already used them to find their title blocks.
     """
+    result = _extract(html, url, site_patterns, min_chars, body_html)
+    if rendered and result.method != "hub" and meaningful_length(result.body) < min_chars:
+        width, height, boxes = boxes_of(rendered)
+        choice = main_box(boxes, width, height, min_chars)
+        if choice is not None:
+            return PageExtraction(
+                result.title, visual_text(choice.box.text), "visual",
+                f"visual score {choice.score:.3g} of {choice.box.path or choice.box.tag}",
+                pattern_id=result.pattern_id, similarity=result.similarity,
+            )
+    return result
+
+
+def _extract(
+    html: str | bytes,
+    url: str | None,
+    site_patterns: SitePatterns | None,
+    min_chars: int,
+    body_html: bool,
+) -> PageExtraction:
     matched = site_patterns.extract(html) if site_patterns is not None else None
     if isinstance(matched, HubPage):
         return PageExtraction(

@@ -24,6 +24,10 @@ class Page:
     anchor_texts: list[str] = field(default_factory=list)
     # the date a sitemap or feed that listed this page gave it (ISO 8601), if any
     listed_published: str | None = None
+    # browser mode: the HTML is the rendered DOM, and the boxes the browser measured
+    # (newsstem.visual) came with it
+    rendered: bool = False
+    boxes: dict | None = None
 
 
 @dataclass

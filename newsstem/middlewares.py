@@ -76,13 +76,16 @@ _ERROR_KINDS = {
 
 def error_kind(exception: BaseException) -> str:
     """The kind of a download failure: ``dns``, ``refused``, ``timeout``, ``size_limit``,
-    ``connection``, ``unreachable``, ``tls`` or ``other``.
+    ``connection``, ``unreachable``, ``tls``, in browser mode also ``redirects`` and
+    ``browser`` (a crashed tab), or ``other``.
 
     >>> from twisted.internet.error import DNSLookupError
     >>> error_kind(DNSLookupError("no such host")), error_kind(ValueError())
     ('dns', 'other')
     """
     name = type(exception).__name__
+    if type(exception).__module__.startswith("playwright."):  # browser mode
+        return _browser_error_kind(str(exception), name)
     kind = _ERROR_KINDS.get(name, "other")
     if kind == "tls" and "SSL" not in type(exception).__module__.upper():
         return "other"
@@ -130,7 +133,8 @@ class DownloadErrors:
         kind = error_kind(exception)
         if kind == "other" and not _is_network_error(exception):
             return None  # a bug somewhere: Scrapy logs it with its traceback
-        self._fail(request, kind, str(exception) or type(exception).__name__)
+        # the first line: the browser's errors go on with a call log
+        self._fail(request, kind, (str(exception) or type(exception).__name__).splitlines()[0])
         raise IgnoreRequest(f"download failed ({kind})")
 
     def _wanted(self, request: Request, status: int) -> bool:
@@ -158,6 +162,37 @@ class DownloadErrors:
 
 
 def _is_network_error(exception: Exception) -> bool:
-    """An exception raised by the network stack (Twisted, OpenSSL, Scrapy's handlers)."""
+    """An exception raised by the network stack (Twisted, OpenSSL, Scrapy's handlers, the
+    browser of browser mode)."""
     module = type(exception).__module__
-    return module.startswith(("twisted.", "OpenSSL.", "scrapy.core.downloader", "scrapy.exceptions"))
+    return module.startswith(
+        ("twisted.", "OpenSSL.", "scrapy.core.downloader", "scrapy.exceptions", "playwright.")
+    )
+
+
+# What Chromium's network errors (net::ERR_...) and Playwright's say, as kinds.
+_BROWSER_ERRORS = (
+    ("ERR_NAME_NOT_RESOLVED", "dns"),
+    ("ERR_CONNECTION_REFUSED", "refused"),
+    ("ERR_TIMED_OUT", "timeout"),
+    ("ERR_CONNECTION_", "connection"),
+    ("ERR_EMPTY_RESPONSE", "connection"),
+    ("ERR_ADDRESS_UNREACHABLE", "unreachable"),
+    ("ERR_CERT_", "tls"),
+    ("ERR_SSL_", "tls"),
+    ("ERR_TOO_MANY_REDIRECTS", "redirects"),
+    ("crash", "browser"),
+    ("Target closed", "browser"),
+    ("has been closed", "browser"),
+)
+
+
+def _browser_error_kind(message: str, name: str) -> str:
+    """The kind of a failure in the browser (``TimeoutError``: the page did not load in
+    time; ``browser``: the tab or the browser crashed)."""
+    if name == "TimeoutError":
+        return "timeout"
+    for marker, kind in _BROWSER_ERRORS:
+        if marker in message:
+            return kind
+    return "browser"

@@ -89,6 +89,7 @@ class ExtractionPipeline:
                 item.html, item.url, site_patterns, item.anchor_texts,
                 min_chars=self.min_chars,
                 body_html=self.keep_body_html or self.body_format != "text",
+                rendered=item.boxes,
             )
         except Exception:  # a bug: its traceback is logged, the crawl's other pages go on
             logger.exception("newsstem: extraction failed on %s (a bug: please report it)",

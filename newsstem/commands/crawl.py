@@ -39,6 +39,17 @@ if TYPE_CHECKING:
 URLDB_MIDDLEWARE = "newsstem.urldb.middleware.UrlDbMiddleware"
 
 
+def _check_browser(settings: object, argument: object) -> None:
+    """Browser mode without a browser: one usage error line (exit status 2), no request."""
+    from newsstem import render
+
+    if render.wants_render(settings, argument):  # type: ignore[arg-type]
+        try:
+            render.browser_path(settings)  # type: ignore[arg-type]
+        except render.RenderError as error:
+            raise UsageError(f"newsstem: {error}", print_help=False) from None
+
+
 class Command(ScrapyCrawlCommand):
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if len(args) == 1 and self.crawler_process is not None:
@@ -49,6 +60,7 @@ class Command(ScrapyCrawlCommand):
             check = getattr(spidercls, "check_arguments", None)
             if check is not None:
                 check(self.settings, **opts.spargs)
+                _check_browser(self.settings, opts.spargs.get("render"))
         check_setting_types(self.settings)  # values given as strings (-s, scrapyd)
         try:  # a corrupt pattern file: one clear line, before any request
             load_patterns(self.settings)

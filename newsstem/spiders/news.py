@@ -41,7 +41,7 @@ from scrapy.utils.gz import gunzip, gzip_magic_number
 from scrapy.utils.sitemap import sitemap_urls_from_robots
 from w3lib.url import canonicalize_url
 
-from newsstem import defaults
+from newsstem import defaults, render
 from newsstem.discovery import Entry, SinceError, looks_like_feed, parse_feed, parse_since, parse_sitemap
 from newsstem.dupefilter import REVISIT_META_KEY
 from newsstem.encoding import decode_html, looks_binary
@@ -245,7 +245,10 @@ class NewsSpider(Spider):
     ``feed``
         RSS or Atom feed URLs; their entries are crawled as start pages;
     ``since``
-        an ISO 8601 date: listed entries dated before it are skipped.
+        an ISO 8601 date: listed entries dated before it are skipped;
+    ``render``
+        1: fetch pages through headless Chromium (``NEWSSTEM_RENDER``, see
+        :mod:`newsstem.render`).
     """
 
     name = "news"
@@ -316,6 +319,13 @@ class NewsSpider(Spider):
             "NEWSSTEM_FOLLOW_FEEDS", defaults.NEWSSTEM_FOLLOW_FEEDS
         )
         self.max_listing_size = settings.getint("DOWNLOAD_MAXSIZE")
+        # Browser mode: page requests carry scrapy-playwright's meta (newsstem.render)
+        self.render_meta: dict[str, Any] = {}
+        if render.wants_render(settings, getattr(self, "render", None)):
+            render.configure(settings, render.browser_path(settings))
+            self.render_meta = render.page_meta(settings)
+            logger.info("news: pages are rendered in %s",
+                        settings.getdict("PLAYWRIGHT_LAUNCH_OPTIONS").get("executable_path"))
         if scope is None:
             logger.info("news: no start URL given: this worker crawls what Redis hands it")
         else:
@@ -403,6 +413,10 @@ class NewsSpider(Spider):
     def _meta(self, scope: CrawlScope, **meta: Any) -> dict[str, Any]:
         return {SCOPE_META_KEY: scope.key, **meta}
 
+    def _page_meta(self, scope: CrawlScope, **meta: Any) -> dict[str, Any]:
+        """Meta of a page request: in browser mode it goes through the browser."""
+        return {**self._meta(scope, **meta), **self.render_meta}
+
     # -- requests ---------------------------------------------------------------------
 
     async def start(self) -> AsyncIterator[Any]:
@@ -415,7 +429,7 @@ class NewsSpider(Spider):
         # Not dont_filter=True (Scrapy's default start()): a JOBDIR resume would
         # fetch and export the start pages again.
         for url in scope.start_urls:
-            yield Request(url, callback=self.parse, meta=self._meta(scope))
+            yield Request(url, callback=self.parse, meta=self._page_meta(scope))
         if scope.robots_sitemaps:
             for site_root in sorted({urljoin(url, "/robots.txt") for url in scope.start_urls}):
                 yield Request(site_root, callback=self.parse_robots, meta=self._meta(scope))
@@ -490,7 +504,7 @@ class NewsSpider(Spider):
         listed = {"kind": kind, "published": entry.date.isoformat() if entry.date else None}
         # A given or robots.txt listing's entries are start pages (depth 0); a feed
         # found on a page is a hub one link further, its entries one link more.
-        meta = self._meta(scope, **{LISTED_META_KEY: listed})
+        meta = self._page_meta(scope, **{LISTED_META_KEY: listed})
         if not linked:
             meta["depth_reset"] = True
         if self.distributed and entry.title:
@@ -531,6 +545,8 @@ class NewsSpider(Spider):
                 status=response.status,
                 anchor_texts=anchor_texts,
                 listed_published=(response.meta.get(LISTED_META_KEY) or {}).get("published"),
+                rendered=bool(response.meta.get("playwright")),
+                boxes=render.rendered_boxes(response),
             )
         if self.follows(scope, depth):
             yield from self._follow(scope, response)
@@ -549,7 +565,7 @@ class NewsSpider(Spider):
                 if text and text not in texts and len(texts) < self.anchors.max_per_url:
                     texts.append(text)
         for url, texts in requested.items():
-            meta = self._meta(scope)
+            meta = self._page_meta(scope)
             if texts:
                 meta[ANCHORS_META_KEY] = texts
             yield Request(url, callback=self.parse, meta=meta)

@@ -1,0 +1,210 @@
+"""Browser mode (``-a render=1``, ``NEWSSTEM_RENDER``): pages fetched through headless
+Chromium with scrapy-playwright, for sites that build their articles by script.
+
+Only the requests of pages go through the browser (start pages, followed links, the
+entries of sitemaps and feeds): robots.txt, sitemaps and feeds are fetched as without it,
+and robots.txt, URL rules, depth, the URL store and politeness apply unchanged, since
+they act on requests before any download handler sees them. In the browser a page is
+loaded, then :data:`COLLECT_BOXES` runs in it: it waits until the document stops
+changing (no DOM mutation for ``NEWSSTEM_RENDER_QUIET`` ms, at most
+``NEWSSTEM_RENDER_WAIT`` seconds: a page that never settles is read as it is then), and
+measures the boxes of the page's large elements for the visual scoring of
+:mod:`newsstem.visual`. The rendered DOM is the response body: the pipelines, the
+archive (which marks the page ``rendered``) and the URL store see it like any page.
+
+scrapy-playwright manages the pages: it closes each one after its response or its error,
+at most ``NEWSSTEM_RENDER_PAGES`` at once in one browser context.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from newsstem import defaults
+
+if TYPE_CHECKING:
+    from scrapy.http import Response
+    from scrapy.settings import BaseSettings
+
+__all__ = [
+    "COLLECT_BOXES",
+    "RenderError",
+    "browser_path",
+    "configure",
+    "page_meta",
+    "rendered_boxes",
+    "wants_render",
+]
+
+logger = logging.getLogger(__name__)
+
+HANDLER = "scrapy_playwright.handler.ScrapyPlaywrightDownloadHandler"
+# Where a browser is looked for when NEWSSTEM_RENDER_BROWSER names none: the system's
+# Chromium (Debian's ``chromium`` package and others), then Playwright's own download.
+SYSTEM_BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+LAUNCH_ARGS = (
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+)
+# Resource types the browser does not load: they change neither the text nor, with
+# width and height set by the page's CSS, the layout much; they cost time.
+SKIPPED_RESOURCES = frozenset({"media", "font"})
+
+# Runs in the page: waits until the DOM is quiet (or the wait is over), then returns the
+# page's size and the boxes of its elements large enough to be a main content (5 % of
+# the page's area), with their text. Paths name elements as tag#id.class for reports.
+COLLECT_BOXES = """
+async ({wait, quiet, minShare}) => {
+  await new Promise((resolve) => {
+    let timer = null;
+    const limit = setTimeout(() => { observer.disconnect(); resolve(); }, wait);
+    const done = () => { observer.disconnect(); clearTimeout(limit); resolve(); };
+    const observer = new MutationObserver(() => { clearTimeout(timer); timer = setTimeout(done, quiet); });
+    observer.observe(document.documentElement, {childList: true, subtree: true, characterData: true});
+    timer = setTimeout(done, quiet);
+  });
+  const root = document.documentElement;
+  const width = root.scrollWidth, height = root.scrollHeight;
+  const minArea = width * height * minShare;
+  const name = (el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
+    (typeof el.className === 'string' && el.className.trim() ?
+      '.' + el.className.trim().split(/\\s+/).slice(0, 3).join('.') : '');
+  const boxes = [];
+  for (const el of document.body ? document.body.querySelectorAll('*') : []) {
+    const r = el.getBoundingClientRect();
+    if (r.width * r.height < minArea) continue;
+    const style = getComputedStyle(el);
+    if (style.display === 'none' || style.visibility !== 'visible' || style.opacity === '0') continue;
+    if (r.right + scrollX <= 0 || r.bottom + scrollY <= 0) continue;
+    const kids = el.children;
+    let wrapper = false;
+    if (kids.length === 1) {
+      const c = kids[0].getBoundingClientRect();
+      wrapper = Math.abs(c.x - r.x) < 4 && Math.abs(c.y - r.y) < 4 &&
+        Math.abs(c.width - r.width) < 4 && Math.abs(c.height - r.height) < 4;
+    }
+    const text = (el.innerText || '').slice(0, 200000);
+    let links = 0;
+    for (const a of el.querySelectorAll('a')) links += (a.innerText || '').length;
+    let path = [];
+    for (let node = el; node && node !== document.body && path.length < 6; node = node.parentElement) {
+      path.unshift(name(node));
+    }
+    boxes.push({
+      tag: el.tagName.toLowerCase(), x: r.x + scrollX, y: r.y + scrollY, w: r.width, h: r.height,
+      text, links,
+      main: !!el.closest('main, [id*="main" i], [role="main"]'),
+      other: !!el.closest('nav, aside, header, footer, menu, [role="navigation"], [role="complementary"]'),
+      wrapper, path: path.join(' > '),
+    });
+  }
+  return {width, height, boxes};
+}
+"""
+# The browser script's result, in the response meta (scrapy-playwright's page methods).
+PAGE_METHODS_META_KEY = "playwright_page_methods"
+
+
+class RenderError(Exception):
+    """Browser mode cannot start (no browser, scrapy-playwright missing)."""
+
+
+def wants_render(settings: BaseSettings, argument: object = None) -> bool:
+    """Whether this crawl renders pages: ``-a render=1`` (``argument``), else
+    ``NEWSSTEM_RENDER``; UsageError for a value that is no flag."""
+    from newsstem.urldb.middleware import parse_flag
+
+    if argument is not None:
+        return parse_flag("render", argument)
+    return parse_flag("NEWSSTEM_RENDER", settings.get("NEWSSTEM_RENDER", defaults.NEWSSTEM_RENDER))
+
+
+def browser_path(settings: BaseSettings | None = None) -> str:
+    """The Chromium to launch: ``NEWSSTEM_RENDER_BROWSER``, else the system's, else
+    Playwright's; :class:`RenderError` (saying how to install one) when there is none."""
+    configured = settings.get("NEWSSTEM_RENDER_BROWSER") if settings is not None else None
+    if configured:
+        path = shutil.which(configured) or (configured if Path(configured).is_file() else None)
+        if path is None or not os.access(path, os.X_OK):
+            raise RenderError(f"NEWSSTEM_RENDER_BROWSER {configured!r} is not an executable")
+        return path
+    try:
+        import scrapy_playwright  # noqa: F401
+        from playwright.sync_api import sync_playwright  # noqa: F401
+    except ImportError:
+        raise RenderError(
+            "browser mode needs scrapy-playwright: pip install scrapy-playwright"
+        ) from None
+    for name in SYSTEM_BROWSERS:
+        path = shutil.which(name)
+        if path:
+            return path
+    bundled = _playwright_chromium()
+    if bundled:
+        return bundled
+    raise RenderError(
+        "no Chromium found for browser mode: install one (apt-get install chromium, or "
+        "python -m playwright install chromium) or name it in NEWSSTEM_RENDER_BROWSER"
+    )
+
+
+def _playwright_chromium() -> str | None:
+    """The Chromium ``playwright install chromium`` downloaded, if any."""
+    cache = Path(os.environ.get("PLAYWRIGHT_BROWSERS_PATH") or Path.home() / ".cache" / "ms-playwright")
+    for candidate in sorted(cache.glob("chromium-*/chrome-linux*/chrome"), reverse=True):
+        if os.access(candidate, os.X_OK):
+            return str(candidate)
+    return None
+
+
+def configure(settings: BaseSettings, browser: str) -> None:
+    """Settings of browser mode: scrapy-playwright's download handler for http(s), the
+    browser, its concurrency and timeouts. Values the user set keep their priority."""
+    priority = "cmdline"
+    settings.set("NEWSSTEM_RENDER", True, priority=priority)
+    handlers = dict(settings.getdict("DOWNLOAD_HANDLERS"))
+    handlers.update({"http": HANDLER, "https": HANDLER})
+    settings.set("DOWNLOAD_HANDLERS", handlers, priority=priority)
+    settings.set("PLAYWRIGHT_BROWSER_TYPE", "chromium", priority="project")
+    settings.set(
+        "PLAYWRIGHT_LAUNCH_OPTIONS",
+        {"executable_path": browser, "headless": True, "args": list(LAUNCH_ARGS)},
+        priority="project",
+    )
+    pages = settings.getint("NEWSSTEM_RENDER_PAGES", defaults.NEWSSTEM_RENDER_PAGES)
+    settings.set("PLAYWRIGHT_MAX_PAGES_PER_CONTEXT", pages, priority="project")
+    settings.set("PLAYWRIGHT_MAX_CONTEXTS", 1, priority="project")
+    timeout_ms = int(settings.getfloat("DOWNLOAD_TIMEOUT", 180) * 1000)
+    settings.set("PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT", timeout_ms, priority="project")
+    settings.set("PLAYWRIGHT_ABORT_REQUEST", _skipped_resource, priority="project")
+    # scrapy-playwright logs a failed page with its traceback; newsstem's DownloadErrors
+    # middleware logs it as one line with the reason
+    logging.getLogger("scrapy-playwright").setLevel(logging.ERROR)
+
+
+def _skipped_resource(request: Any) -> bool:
+    return request.resource_type in SKIPPED_RESOURCES
+
+
+def page_meta(settings: BaseSettings) -> dict[str, Any]:
+    """Request meta that sends a page through the browser and measures it there."""
+    from scrapy_playwright.page import PageMethod
+
+    wait = settings.getfloat("NEWSSTEM_RENDER_WAIT", defaults.NEWSSTEM_RENDER_WAIT)
+    quiet = settings.getint("NEWSSTEM_RENDER_QUIET", defaults.NEWSSTEM_RENDER_QUIET)
+    arguments = {"wait": int(wait * 1000), "quiet": quiet, "minShare": 0.05}
+    return {"playwright": True, PAGE_METHODS_META_KEY: [PageMethod("evaluate", COLLECT_BOXES, arguments)]}
+
+
+def rendered_boxes(response: Response) -> dict[str, Any] | None:
+    """What :data:`COLLECT_BOXES` returned for a rendered response (None otherwise)."""
+    methods = response.meta.get(PAGE_METHODS_META_KEY) or ()
+    for method in methods:
+        result = getattr(method, "result", None)
+        if isinstance(result, dict) and "boxes" in result:
+            return result
+    return None

@@ -1,0 +1,183 @@
+"""Browser mode (newsstem.render): real crawls through headless Chromium of a real HTTP
+server on 127.0.0.1 whose articles are built by script from a JSON endpoint."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+
+import pytest
+
+from newsstem.archive import read_archive
+from newsstem.render import RenderError, browser_path
+from tests.support.crawl import run_crawl
+from tests.support.httpserver import FixtureSite
+
+try:
+    BROWSER = browser_path()
+except RenderError as error:  # .ci/run installs Debian's chromium; a user's machine may not
+    BROWSER = None
+    NO_BROWSER = str(error)
+
+needs_browser = pytest.mark.skipif(BROWSER is None, reason="no Chromium to launch: "
+                                   "apt-get install chromium (CI installs it)")
+
+PARAGRAPHS = [
+    "The council met on Tuesday evening to discuss the new plan for the harbour, which has "
+    "been debated for more than two years by residents and traders alike.",
+    "According to the mayor, the work could start in the spring if the budget is approved by "
+    "the regional government before the end of the year.",
+    "Several residents said they were worried about the noise and the traffic that the "
+    "construction would bring to the narrow streets of the old town.",
+    "The opposition asked for an independent study of the costs, arguing that the estimates "
+    "presented so far were too optimistic and incomplete.",
+]
+
+SHELL = """<!doctype html><html><head><title>{title} | Town Post</title></head><body>
+<header><a href="/">Town Post</a><nav><a href="/">Home</a> <a href="/a/1.html">One</a></nav></header>
+<main><article id="story"><p>Loading…</p></article></main><footer>© Town Post</footer>
+<script>
+fetch('/api/{n}.json').then(r => r.json()).then(d => {{
+  document.getElementById('story').innerHTML =
+    '<h1>' + d.title + '</h1>' + d.paragraphs.map(p => '<p>' + p + '</p>').join('');
+}});
+</script></body></html>"""
+
+
+def script_built_site(tmp_path, articles: int = 3) -> FixtureSite:
+    """An index linking to ``articles`` shells whose text arrives from /api/<n>.json."""
+    site = FixtureSite(tmp_path / "site")
+    site.root.mkdir()
+    links = []
+    for n in range(1, articles + 1):
+        title = f"Harbour plan number {n} divides the town council"
+        body = {"title": title, "paragraphs": [f"{p} ({n})" for p in PARAGRAPHS]}
+        site.routes[f"/api/{n}.json"] = (200, "application/json", json.dumps(body).encode())
+        site.routes[f"/a/{n}.html"] = (200, "text/html; charset=utf-8",
+                                       SHELL.format(title=title, n=n).encode())
+        links.append(f'<li><a href="/a/{n}.html">{title}</a></li>')
+    site.routes["/index.html"] = (200, "text/html", ("<html><body><h1>Town Post</h1><ul>"
+                                                      + "".join(links) + "</ul></body></html>").encode())
+    return site.start()
+
+
+@pytest.fixture
+def site(tmp_path):
+    site = script_built_site(tmp_path)
+    yield site
+    site.stop()
+
+
+@needs_browser
+def test_a_script_built_article_is_exported_with_render_and_not_without(tmp_path, site):
+    start = f"-a start_url={site.url}/index.html"
+    archive = tmp_path / "crawl.warc.gz"
+    rendered = run_crawl(tmp_path, *start.split(" ", 1), "-a", "render=1",
+                         settings={"NEWSSTEM_ARCHIVE": str(archive)}, name="rendered")
+    assert rendered.returncode == 0, rendered.log[-2000:]
+    assert len(rendered.items) == 3
+    for item in rendered.items:
+        assert PARAGRAPHS[2] in item["body"]
+        assert item["title"].startswith("Harbour plan number")
+    assert "Traceback" not in rendered.log
+    # robots.txt went around the browser; pages through it, and the archive says so
+    assert "/robots.txt" in site.paths(None)
+    pages = [page for page in read_archive(archive) if page.site]
+    assert pages and all(page.rendered for page in pages)
+    assert all(b"Loading" not in page.body for page in pages if b"/a/" in page.url.encode())
+
+    plain = run_crawl(tmp_path, *start.split(" ", 1), name="plain")
+    assert plain.returncode == 0
+    assert plain.items == []  # the shells hold no article
+
+
+@needs_browser
+def test_a_page_that_never_settles_or_never_loads_costs_one_line(tmp_path):
+    site = FixtureSite(tmp_path / "site")
+    site.root.mkdir()
+    story = "<p>" + "A page whose clock ticks forever while its story stays the same. " * 20
+    site.routes["/busy.html"] = (200, "text/html", (
+        "<html><head><title>Busy</title></head><body><div id=t></div><article>" + story
+        + "</p></article><script>setInterval(() => { document.getElementById('t')"
+        ".textContent = Date.now() }, 50)</script></body></html>").encode())
+    site.routes["/index.html"] = (200, "text/html", b'<html><body><a href="/busy.html">busy</a>'
+                                  b' <a href="/crash.html">crash</a></body></html>')
+    # a tab that dies: the page's script exhausts its memory
+    site.routes["/crash.html"] = (200, "text/html", b"<html><body><script>"
+                                  b"let a = []; while (true) { a.push(new Array(1e7).fill(1)); }"
+                                  b"</script></body></html>")
+    site.start()
+    try:
+        started = time.monotonic()
+        result = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html", "-a", "render=1",
+                           settings={"NEWSSTEM_RENDER_WAIT": "2", "DOWNLOAD_TIMEOUT": "10"})
+        elapsed = time.monotonic() - started
+    finally:
+        site.stop()
+    assert result.returncode == 0, result.log[-2000:]
+    assert [item["url"] for item in result.items] == [f"{site.url}/busy.html"]
+    assert "Traceback" not in result.log
+    failed = [line for line in result.log.splitlines() if "download failed" in line]
+    assert len(failed) == 1 and "/crash.html" in failed[0], failed
+    assert elapsed < 120  # bounded: the wait and the timeout, not the page, decide
+
+
+@needs_browser
+def test_visual_scoring_finds_an_article_the_html_rules_refuse(tmp_path):
+    """A column marked ``comment`` (an opinion page): readability leaves comments out;
+    in the rendered page it is the centred, wide, tall box: method ``visual``."""
+    column = "".join(f"<p>{p}</p>" for p in PARAGRAPHS * 2)
+    page = ("<html><head><title>Opinion: the harbour</title><style>body{margin:0}"
+            ".top{height:80px}.comment{width:62%;margin:40px auto}"
+            ".side{position:absolute;right:0;top:80px;width:15%}</style></head><body>"
+            "<div class=top><a href='/'>Town Post</a></div><div class=side>"
+            "<a href='/x'>More opinion</a></div><div class='comment'>" + column + "</div>"
+            "</body></html>")
+    site = FixtureSite(tmp_path / "site")
+    site.root.mkdir()
+    site.routes["/opinion.html"] = (200, "text/html", page.encode())
+    site.start()
+    try:
+        result = run_crawl(tmp_path, "-a", f"start_url={site.url}/opinion.html", "-a", "render=1",
+                           "-a", "depth=0")
+        plain = run_crawl(tmp_path, "-a", f"start_url={site.url}/opinion.html", "-a", "depth=0",
+                          name="plain")
+    finally:
+        site.stop()
+    assert plain.items == []
+    assert [item["method"] for item in result.items] == ["visual"]
+    assert result.items[0]["body"].split("\n\n")[:4] == PARAGRAPHS
+    assert result.stats.get("newsstem/method/visual") == 1
+
+
+def test_browser_mode_without_a_browser_stops_before_any_request(tmp_path, site):
+    result = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html", "-a", "render=1",
+                       settings={"NEWSSTEM_RENDER_BROWSER": "/nonexistent/chromium"})
+    assert result.returncode == 2
+    errors = [line for line in result.log.splitlines() if "error:" in line]
+    assert errors == ["__main__.py: error: newsstem: NEWSSTEM_RENDER_BROWSER "
+                      "'/nonexistent/chromium' is not an executable"]
+    assert "Traceback" not in result.log
+    assert site.paths(status=None) == []
+    assert result.items == []
+
+
+def test_a_bad_render_flag_is_a_usage_error(tmp_path, site):
+    result = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html", "-a", "render=maybe")
+    assert result.returncode == 2
+    assert "render must be 1/0 (or true/false, yes/no), not 'maybe'" in result.log
+    assert "Traceback" not in result.log
+    assert site.paths(status=None) == []
+
+
+def test_no_browser_anywhere_is_said_with_how_to_install_one(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))  # no chromium on it
+    monkeypatch.setenv("PLAYWRIGHT_BROWSERS_PATH", str(tmp_path / "none"))
+    with pytest.raises(RenderError, match="apt-get install chromium"):
+        browser_path()
+    fake = tmp_path / "chromium"
+    fake.write_text("#!/bin/sh\n")
+    fake.chmod(0o755)
+    assert browser_path() == str(fake)
+    assert shutil.which("chromium") == str(fake)
