@@ -208,3 +208,83 @@ def rendered_boxes(response: Response) -> dict[str, Any] | None:
         if isinstance(result, dict) and "boxes" in result:
             return result
     return None
+
+
+# -- screenshots of learned layouts (scrapy learn --report) --------------------------
+
+# Runs in the page: outlines, for each (role, first line, last line) of a block, the
+# smallest element holding both lines, in the role's colour.
+OUTLINE_BLOCKS = """
+({outlines, colours}) => {
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const nodes = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) nodes.push(node);
+  const norm = (s) => s.replace(/\\s+/g, ' ').trim();
+  let found = 0;
+  for (const [role, first, last] of outlines) {
+    const start = norm(first).slice(0, 20), end = norm(last).slice(0, 40);
+    const node = nodes.find((n) => norm(n.textContent).startsWith(start));
+    if (!node) continue;
+    let el = node.parentElement;
+    while (el.parentElement && el.parentElement !== document.body &&
+           (getComputedStyle(el).display === 'inline' || !norm(el.innerText || '').includes(end)))
+      el = el.parentElement;
+    el.style.outline = '4px solid ' + colours[role];
+    el.style.outlineOffset = '-2px';
+    found += 1;
+  }
+  return found;
+}
+"""
+SCREENSHOT_WIDTH = 1280
+SCREENSHOT_MAX_HEIGHT = 6000
+
+
+class Screenshots:
+    """Screenshots of pages (their HTML as archived) with blocks outlined, taken by one
+    headless Chromium; a context manager. Used by ``scrapy learn --report``."""
+
+    def __init__(self, browser: str, colours: dict[str, str], timeout: float = 10.0) -> None:
+        self.browser_path = browser
+        self.colours = colours
+        self.timeout_ms = int(timeout * 1000)
+
+    def __enter__(self) -> Screenshots:
+        from playwright.sync_api import sync_playwright
+
+        self._playwright = sync_playwright().start()
+        self._browser = self._playwright.chromium.launch(
+            executable_path=self.browser_path, headless=True, args=list(LAUNCH_ARGS)
+        )
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._browser.close()
+        self._playwright.stop()
+
+    def __call__(self, html: str, url: str | None, outlines: list[tuple[str, str, str]],
+                 path: Path) -> bool:
+        """Render ``html`` (its relative links resolved against ``url``), outline the
+        blocks, save a PNG at ``path``; False (and one log line) when it cannot."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        page = self._browser.new_page(viewport={"width": SCREENSHOT_WIDTH, "height": 900})
+        try:
+            if url:
+                html = f'<base href="{url}">' + html
+            page.set_default_timeout(self.timeout_ms)
+            try:
+                page.set_content(html, wait_until="load")
+            except PlaywrightError:  # resources that never come: shoot what is there
+                pass
+            page.evaluate(OUTLINE_BLOCKS, {"outlines": outlines, "colours": self.colours})
+            height = min(SCREENSHOT_MAX_HEIGHT, page.evaluate(
+                "() => document.documentElement.scrollHeight") or 900)
+            page.screenshot(path=str(path), clip={"x": 0, "y": 0, "width": SCREENSHOT_WIDTH,
+                                                  "height": max(1, height)}, full_page=True)
+            return True
+        except PlaywrightError as error:
+            logger.warning("newsstem: no screenshot of %s: %s", url, str(error).splitlines()[0])
+            return False
+        finally:
+            page.close()

@@ -4,15 +4,22 @@ server on 127.0.0.1 whose articles are built by script from a JSON endpoint."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
+import subprocess
+import sys
 import time
 
 import pytest
 
 from newsstem.archive import read_archive
 from newsstem.render import RenderError, browser_path
-from tests.support.crawl import run_crawl
-from tests.support.httpserver import FixtureSite
+import random
+
+from support.crawl import REPO, run_crawl
+from support.httpserver import FixtureSite
+from support.newssite import _paragraph
 
 try:
     BROWSER = browser_path()
@@ -46,13 +53,18 @@ fetch('/api/{n}.json').then(r => r.json()).then(d => {{
 
 
 def script_built_site(tmp_path, articles: int = 3) -> FixtureSite:
-    """An index linking to ``articles`` shells whose text arrives from /api/<n>.json."""
+    """An index linking to ``articles`` shells whose text (four paragraphs of their own)
+    arrives from /api/<n>.json; ``site.texts[n]`` are the paragraphs of article n."""
     site = FixtureSite(tmp_path / "site")
     site.root.mkdir()
+    rng = random.Random(15)
+    site.texts = {}
     links = []
     for n in range(1, articles + 1):
         title = f"Harbour plan number {n} divides the town council"
-        body = {"title": title, "paragraphs": [f"{p} ({n})" for p in PARAGRAPHS]}
+        paragraphs = [_paragraph(rng) for _ in range(4)]
+        site.texts[n] = paragraphs
+        body = {"title": title, "paragraphs": paragraphs}
         site.routes[f"/api/{n}.json"] = (200, "application/json", json.dumps(body).encode())
         site.routes[f"/a/{n}.html"] = (200, "text/html; charset=utf-8",
                                        SHELL.format(title=title, n=n).encode())
@@ -78,8 +90,9 @@ def test_a_script_built_article_is_exported_with_render_and_not_without(tmp_path
     assert rendered.returncode == 0, rendered.log[-2000:]
     assert len(rendered.items) == 3
     for item in rendered.items:
-        assert PARAGRAPHS[2] in item["body"]
-        assert item["title"].startswith("Harbour plan number")
+        number = int(item["url"].rsplit("/", 1)[1].split(".")[0])
+        assert item["body"].split("\n\n")[-4:] == site.texts[number]
+        assert item["title"] == f"Harbour plan number {number} divides the town council"
     assert "Traceback" not in rendered.log
     # robots.txt went around the browser; pages through it, and the archive says so
     assert "/robots.txt" in site.paths(None)
@@ -90,6 +103,54 @@ def test_a_script_built_article_is_exported_with_render_and_not_without(tmp_path
     plain = run_crawl(tmp_path, *start.split(" ", 1), name="plain")
     assert plain.returncode == 0
     assert plain.items == []  # the shells hold no article
+
+
+@needs_browser
+def test_learn_reports_each_pattern_with_a_screenshot(tmp_path):
+    site = script_built_site(tmp_path, articles=8)
+    archive = tmp_path / "crawl.warc.gz"
+    try:
+        crawl = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html", "-a", "render=1",
+                          settings={"NEWSSTEM_ARCHIVE": str(archive)})
+    finally:
+        site.stop()
+    assert crawl.returncode == 0 and len(crawl.items) == 8
+    report = tmp_path / "report"
+    learned = run_scrapy("learn", "--input", str(archive), "--out", str(tmp_path / "patterns"),
+                         "--report", str(report))
+    assert learned.returncode == 0, learned.stdout + learned.stderr
+    page = (report / "index.html").read_text(encoding="utf-8")
+    pattern_ids = re.findall(r"^  (\S+/\d+) ", learned.stdout, re.M)
+    assert pattern_ids, learned.stdout
+    for pattern_id in pattern_ids:
+        assert f"<h3 id='{pattern_id}'>" in page
+    shots = sorted(report.glob("*.png"))
+    assert shots and all(shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for shot in shots)
+    assert f"src='{shots[0].name}'" in page
+    assert "main</td>" in page and "No screenshots" not in page
+
+
+def test_without_a_browser_the_report_says_so(tmp_path):
+    from newsstem.layout.learn import TrainingPage, learn
+    from newsstem.layout.report import site_report, write_report
+
+    rng = random.Random(3)
+    pages = [TrainingPage(f"https://example.com/a/{n}", "<html><body><div id=nav>Home</div>"
+                          f"<h1>Story {n}</h1><div id=story><p>{_paragraph(rng)}</p><p>"
+                          f"{_paragraph(rng)}</p></div></body></html>") for n in range(6)]
+    result = learn("example.com", pages)
+    path = write_report(tmp_path, [site_report("example.com", result, pages)], None,
+                        "no Chromium found")
+    page = path.read_text(encoding="utf-8")
+    assert "No screenshots</b>: no Chromium found" in page
+    assert all(f"<h3 id='{p.id}'>" in page for p in result.pattern_set.patterns)
+    assert list(tmp_path.glob("*.png")) == []
+
+
+def run_scrapy(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run([sys.executable, "-m", "scrapy", *args], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=300)
 
 
 @needs_browser

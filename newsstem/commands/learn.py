@@ -7,6 +7,11 @@ per site to ``--out`` (default ``NEWSSTEM_PATTERNS_DIR``). A site where nothing
 was learned keeps its previous file. Every layout is listed with what became of
 it: an article or hub pattern, or the reason it was refused (the self-check).
 
+``--report DIR`` also writes ``DIR/index.html``: per site and pattern, the blocks in
+page order with their role, scores and a text sample, and a screenshot of one member
+page with the blocks outlined one colour per role, taken with the browser of browser
+mode (:mod:`newsstem.render`); without one, the report says so and has no pictures.
+
 ``--since DATE`` or ``--last N`` learns again from the recent pages of a site (a
 redesign): the patterns learned from them replace the old file, except the old
 patterns of layouts that recent pages still have and no new pattern covers.
@@ -21,7 +26,7 @@ from pathlib import Path
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from newsstem import defaults
+from newsstem import defaults, render
 from newsstem.archive import ArchivedPage, ArchiveError, html_pages_by_site
 from newsstem.discovery import SinceError, parse_since
 from newsstem.encoding import decode_html
@@ -34,6 +39,7 @@ from newsstem.layout.patterns import (
     save_pattern_file,
 )
 from newsstem.layout.redesign import Relearned, relearn
+from newsstem.layout.report import ROLE_COLOURS, site_report, write_report
 
 
 class Command(ScrapyCommand):
@@ -43,7 +49,7 @@ class Command(ScrapyCommand):
     def syntax(self) -> str:
         return (
             "[SITE] --input ARCHIVE [--input ARCHIVE ...] [--out DIR] "
-            "[--since DATE | --last N]"
+            "[--since DATE | --last N] [--report DIR]"
         )
 
     def short_desc(self) -> str:
@@ -58,6 +64,11 @@ class Command(ScrapyCommand):
         parser.add_argument(
             "--out", metavar="DIR",
             help="directory of the pattern files (default: NEWSSTEM_PATTERNS_DIR)",
+        )
+        parser.add_argument(
+            "--report", metavar="DIR",
+            help="write DIR/index.html: what was learned, with screenshots of each "
+            "pattern's blocks (needs Chromium, as browser mode)",
         )
         recent = parser.add_mutually_exclusive_group()
         recent.add_argument(
@@ -105,18 +116,34 @@ class Command(ScrapyCommand):
         )
         again = since is not None or opts.last is not None
         learned_any = False
+        reports = []
         for site in sorted(by_site) if wanted is None else [wanted]:
             started = time.process_time()
             if again:
                 relearned = relearn(site, by_site[site], _old_patterns(out, site), options)
+                result = relearned.result
                 seconds = time.process_time() - started
-                learned_any |= _report(site, relearned.result, out, seconds, relearned)
+                learned_any |= _report(site, result, out, seconds, relearned)
             else:
                 result = learn(site, by_site[site], options)
                 seconds = time.process_time() - started
                 learned_any |= _report(site, result, out, seconds)
+            if opts.report:
+                reports.append(site_report(site, result, by_site[site]))
+        if opts.report:
+            print(f"report: {write_layout_report(opts.report, reports, self.settings)}")
         if not learned_any:
             self.exitcode = 1
+
+
+def write_layout_report(directory: str, reports: list, settings: object) -> Path:
+    """The report of ``--report``, with screenshots when a browser can be launched."""
+    try:
+        browser = render.browser_path(settings)  # type: ignore[arg-type]
+    except render.RenderError as error:
+        return write_report(directory, reports, None, str(error))
+    with render.Screenshots(browser, ROLE_COLOURS) as screenshots:
+        return write_report(directory, reports, screenshots)
 
 
 def _old_patterns(directory: str, site: str) -> PatternSet | None:
