@@ -63,8 +63,12 @@ async ({wait, quiet, minShare}) => {
     let timer = null;
     const limit = setTimeout(() => { observer.disconnect(); resolve(); }, wait);
     const done = () => { observer.disconnect(); clearTimeout(limit); resolve(); };
-    const observer = new MutationObserver(() => { clearTimeout(timer); timer = setTimeout(done, quiet); });
-    observer.observe(document.documentElement, {childList: true, subtree: true, characterData: true});
+    const observer = new MutationObserver(() => {
+      clearTimeout(timer);
+      timer = setTimeout(done, quiet);
+    });
+    observer.observe(document.documentElement,
+                     {childList: true, subtree: true, characterData: true});
     timer = setTimeout(done, quiet);
   });
   const root = document.documentElement;
@@ -78,7 +82,8 @@ async ({wait, quiet, minShare}) => {
     const r = el.getBoundingClientRect();
     if (r.width * r.height < minArea) continue;
     const style = getComputedStyle(el);
-    if (style.display === 'none' || style.visibility !== 'visible' || style.opacity === '0') continue;
+    if (style.display === 'none' || style.visibility !== 'visible') continue;
+    if (style.opacity === '0') continue;
     if (r.right + scrollX <= 0 || r.bottom + scrollY <= 0) continue;
     const kids = el.children;
     let wrapper = false;
@@ -91,14 +96,14 @@ async ({wait, quiet, minShare}) => {
     let links = 0;
     for (const a of el.querySelectorAll('a')) links += (a.innerText || '').length;
     let path = [];
-    for (let node = el; node && node !== document.body && path.length < 6; node = node.parentElement) {
-      path.unshift(name(node));
-    }
+    for (let node = el; node && node !== document.body && path.length < 6;
+         node = node.parentElement) path.unshift(name(node));
     boxes.push({
       tag: el.tagName.toLowerCase(), x: r.x + scrollX, y: r.y + scrollY, w: r.width, h: r.height,
       text, links,
       main: !!el.closest('main, [id*="main" i], [role="main"]'),
-      other: !!el.closest('nav, aside, header, footer, menu, [role="navigation"], [role="complementary"]'),
+      other: !!el.closest('nav, aside, header, footer, menu, [role="navigation"], ' +
+                          '[role="complementary"]'),
       wrapper, path: path.join(' > '),
     });
   }
@@ -154,7 +159,8 @@ def browser_path(settings: BaseSettings | None = None) -> str:
 
 def _playwright_chromium() -> str | None:
     """The Chromium ``playwright install chromium`` downloaded, if any."""
-    cache = Path(os.environ.get("PLAYWRIGHT_BROWSERS_PATH") or Path.home() / ".cache" / "ms-playwright")
+    configured = os.environ.get("PLAYWRIGHT_BROWSERS_PATH")
+    cache = Path(configured) if configured else Path.home() / ".cache" / "ms-playwright"
     for candidate in sorted(cache.glob("chromium-*/chrome-linux*/chrome"), reverse=True):
         if os.access(candidate, os.X_OK):
             return str(candidate)
@@ -197,7 +203,8 @@ def page_meta(settings: BaseSettings) -> dict[str, Any]:
     wait = settings.getfloat("NEWSSTEM_RENDER_WAIT", defaults.NEWSSTEM_RENDER_WAIT)
     quiet = settings.getint("NEWSSTEM_RENDER_QUIET", defaults.NEWSSTEM_RENDER_QUIET)
     arguments = {"wait": int(wait * 1000), "quiet": quiet, "minShare": 0.05}
-    return {"playwright": True, PAGE_METHODS_META_KEY: [PageMethod("evaluate", COLLECT_BOXES, arguments)]}
+    measure = PageMethod("evaluate", COLLECT_BOXES, arguments)
+    return {"playwright": True, PAGE_METHODS_META_KEY: [measure]}
 
 
 def rendered_boxes(response: Response) -> dict[str, Any] | None:

@@ -109,7 +109,8 @@ def _normal(value: float, mean: float, sd: float) -> float:
 def _gamma(value: float, shape: float, scale: float) -> float:
     if value <= 0:
         return 0.0
-    log = (shape - 1) * math.log(value) - value / scale - math.lgamma(shape) - shape * math.log(scale)
+    log = (shape - 1) * math.log(value) - value / scale
+    log -= math.lgamma(shape) + shape * math.log(scale)
     return math.exp(log)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -12,14 +13,12 @@ import sys
 import time
 
 import pytest
-
-from newsstem.archive import read_archive
-from newsstem.render import RenderError, browser_path
-import random
-
 from support.crawl import REPO, run_crawl
 from support.httpserver import FixtureSite
 from support.newssite import _paragraph
+
+from newsstem.archive import read_archive
+from newsstem.render import RenderError, browser_path
 
 try:
     BROWSER = browser_path()
@@ -42,7 +41,7 @@ PARAGRAPHS = [
 ]
 
 SHELL = """<!doctype html><html><head><title>{title} | Town Post</title></head><body>
-<header><a href="/">Town Post</a><nav><a href="/">Home</a> <a href="/a/1.html">One</a></nav></header>
+<header><a href="/">Town Post</a><nav><a href="/">Home</a> <a href="/a/1.html">1</a></nav></header>
 <main><article id="story"><p>Loading…</p></article></main><footer>© Town Post</footer>
 <script>
 fetch('/api/{n}.json').then(r => r.json()).then(d => {{

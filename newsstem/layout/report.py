@@ -76,7 +76,9 @@ def site_report(site: str, result: LearnResult, pages: Sequence[TrainingPage]) -
         outlines = [(row.role, *_end_lines(texts.get(row.key, ""))) for row in rows]
         member_html = None
         if member is not None:
-            member_html = member.html if isinstance(member.html, str) else decode_html(member.html)[0]
+            member_html = member.html
+            if isinstance(member_html, bytes):
+                member_html = decode_html(member_html)[0]
         reports.append(PatternReport(
             pattern, member.url if member else None, member_html, rows,
             outlines=[outline for outline in outlines if len(outline[1]) >= 8],

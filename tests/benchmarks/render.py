@@ -20,7 +20,8 @@ whose rendered extraction took the visual box are counted.
 **crawl**: ``scrapy crawl news -a render=1`` of a local script-built site (an index and
 ``--pages`` articles whose text arrives from a JSON endpoint) against a plain crawl of
 the same site served static: pages/s, and the peak memory of the crawl process plus its
-browser processes (sampled every 0.2 s from /proc), at 100 pages and at ``--pages``.
+browser processes (proportional set size, so memory the browser's processes share counts
+once; sampled every 0.2 s from /proc), at 100 pages and at ``--pages``.
 
 Servers listen on 127.0.0.1 and stop with this script; nothing is written outside a
 temporary directory.
@@ -133,7 +134,8 @@ def f1_part(corpora: list[str], limit: int, wait: float) -> None:
             for corpus in corpora:
                 pages = load_corpus(root, corpus)[:limit]
                 rows: dict[str, list[tuple[str, str]]] = {k: [] for k in (
-                    "shell (plain crawl)", "rendered, readability + visual", "rendered, readability only",
+                    "shell (plain crawl)", "rendered, readability + visual",
+                    "rendered, readability only",
                     "rendered, visual box alone", "static original (ceiling)")}
                 visual_used = failed = 0
                 started = time.monotonic()
@@ -201,7 +203,8 @@ def build_site(server: Pages, articles: int, script_built: bool) -> str:
         paragraphs = [_paragraph(rng) for _ in range(5)]
         server.routes[f"/api/{n}.json"] = ("application/json", json.dumps(
             {"title": title, "paragraphs": paragraphs}).encode())
-        static = "" if script_built else f"<h1>{title}</h1>" + "".join(f"<p>{p}</p>" for p in paragraphs)
+        static = "" if script_built else (
+            f"<h1>{title}</h1>" + "".join(f"<p>{p}</p>" for p in paragraphs))
         page = SHELL.format(title=title, static=static,
                             script=SCRIPT.format(n=n) if script_built else "")
         server.routes[f"/a/{n}.html"] = ("text/html; charset=utf-8", page.encode())
@@ -212,7 +215,7 @@ def build_site(server: Pages, articles: int, script_built: bool) -> str:
 
 
 def tree_rss(pid: int) -> int:
-    """Resident memory (bytes) of a process and all its descendants, from /proc."""
+    """Memory (bytes, proportional set size) of a process and all its descendants."""
     children: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -226,9 +229,9 @@ def tree_rss(pid: int) -> int:
     while todo:
         current = todo.pop()
         todo += children.get(current, [])
-        try:
-            for line in Path(f"/proc/{current}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
+        try:  # proportional set size: memory shared by the browser's processes counted once
+            for line in Path(f"/proc/{current}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
                     total += int(line.split()[1]) * 1024
         except OSError:
             pass
@@ -240,7 +243,8 @@ def crawl(start: str, work: Path, render: bool, name: str) -> tuple[int, float, 
     output = work / f"{name}.jsonl"
     cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", f"start_url={start}",
            "-O", str(output), "-s", "NEWSSTEM_URLDB=", "-s", "AUTOTHROTTLE_ENABLED=False",
-           "-s", "LOG_LEVEL=WARNING", "-s", "CONCURRENT_REQUESTS=8", "-s", "HTTPCACHE_ENABLED=False"]
+           "-s", "LOG_LEVEL=WARNING", "-s", "CONCURRENT_REQUESTS=8",
+           "-s", "HTTPCACHE_ENABLED=False"]
     if render:
         cmd += ["-a", "render=1"]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
@@ -278,7 +282,8 @@ def crawl_part(pages: int) -> None:
                     articles, seconds, peak = crawl(start, work, render, f"{size}-{render}")
                 finally:
                     server.stop()
-                name = f"{'rendered, script-built' if render else 'plain, static'} ({size} articles)"
+                kind = "rendered, script-built" if render else "plain, static"
+                name = f"{kind} ({size} articles)"
                 print(f"{name:<34}{articles:>10}{seconds:>9.1f}{(size + 1) / seconds:>9.1f}"
                       f"{peak / 2**20:>10.0f}")
         print("(pages/s: pages over the whole run, process start and browser launch included)")
