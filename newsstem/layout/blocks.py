@@ -51,7 +51,7 @@ from lxml.html import HTMLParser
 from selectolax.lexbor import LexborDocumentOptions, LexborHTMLParser, LexborNode
 
 from newsstem.encoding import decode_html
-from newsstem.text import meaningful_length, xml_safe
+from newsstem.text import meaningful_length, xml_safe_utf8
 
 __all__ = [
     "BlockParser",
@@ -408,7 +408,7 @@ def _flat_layout(html: str) -> PageLayout:
     matches no pattern; libxml2, which gives up below 256 levels, reads it)."""
     try:
         root = etree.fromstring(
-            xml_safe(html).encode("utf-8"), HTMLParser(encoding="utf-8", remove_comments=True)
+            xml_safe_utf8(html), HTMLParser(encoding="utf-8", remove_comments=True)
         )
     except (etree.ParserError, ValueError):
         return PageLayout(blocks=(), title="")

@@ -22,7 +22,7 @@ from urllib.parse import urljoin
 from lxml import etree
 from lxml.html import HTMLParser, HtmlElement
 
-from newsstem.text import normalize_space, xml_safe
+from newsstem.text import normalize_space, xml_safe_utf8
 
 __all__ = ["Evidence", "JsonLdObject", "parse_html", "collect_evidence", "schema_types"]
 
@@ -124,7 +124,7 @@ def parse_html(html: str) -> HtmlElement | None:
     """The lxml tree of ``html`` (None for an empty document)."""
     # libxml2 stops at NUL and rejects str with an XML encoding declaration: feed it UTF-8,
     # without the characters a tree's texts may not hold (the one place page text enters).
-    data = xml_safe(html.replace("\x00", "")).encode("utf-8")
+    data = xml_safe_utf8(html)
     if not data.strip():
         return None
     try:

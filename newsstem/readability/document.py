@@ -29,7 +29,7 @@ from newsstem.readability.patterns import (
 from newsstem.readability.structured import MARKER as DECLARED
 from newsstem.readability.structured import declared_article_body
 from newsstem.readability.tree import Element, drop, is_below, parser, text_of
-from newsstem.text import normalize_space, xml_safe
+from newsstem.text import normalize_space, xml_safe_utf8
 
 __all__ = ["Page", "detached", "load_page"]
 
@@ -79,7 +79,7 @@ def load_page(html: str | bytes) -> Page | str:
     # libxml2 stops at NUL and rejects str with an XML encoding declaration: feed it UTF-8,
     # without the characters a tree's texts may not hold (xml_safe: the one place here
     # where page text enters the tree).
-    data = xml_safe(text.replace("\x00", "")).encode("utf-8")
+    data = xml_safe_utf8(text)
     keep_comments = MARKER in text
     # libxml2 drops everything after </html>; HTML5 parsers read it into <body>.
     data = _HTML_END.sub(b"", data)
