@@ -445,14 +445,24 @@ def _mailto_titles(root: HtmlElement) -> list[str]:
 _SIGN_OFF = re.compile(r"^[a-z]{2,4}$")  # "bsc", "anw": a journalist's initials
 
 
-# Chinese and Japanese news pages name people in the text: 作者：X, 记者 X, 文/X; and
+# At most this many names from bylines in the text (more are the bylines of teasers).
+MAX_TEXT_BYLINE_NAMES = 4
+# Chinese and Japanese news pages name people in the text: 作者：X, 记者 X, 文/X (not
+# 記者会見, 记者会: a press conference); and
 # their CMS often puts the responsible editor (责任编辑) in <meta name="author">.
 _CJK_BYLINE = re.compile(
-    r"(?:作者|记者|記者|撰文|(?<![\u4e00-\u9fff])文(?=\s*[/／]))\s*[:：︱|/／]?\s*"
+    r"(?:作者|(?:记者|記者)(?!会|會|招待|団|团|クラブ)|撰文|(?<![\u4e00-\u9fff])文(?=\s*[/／]))"
+    r"\s*[:：︱|/／]?\s*"
     r"([\u4e00-\u9fff·]{2,4})(?![\u4e00-\u9fff])"
 )
 _CJK_EDITOR = re.compile(r"(?:责任编辑|責任編輯|编辑|編輯)\s*[:：︱|]\s*([\u4e00-\u9fff·]{2,4})")
-_CJK_MARKERS = ("作者", "记者", "記者", "撰文", "文/", "文／", "编辑", "編輯")
+# Korean pages put the role after the name: "홍길동 기자" (a photo or video reporter:
+# "홍길동 사진기자").
+_KOREAN_BYLINE = re.compile(
+    r"(?<![\uac00-\ud7af])([\uac00-\ud7af]{2,4})\s+(?:(?:사진|영상|취재|수습|인턴)\s*)?기자"
+    r"(?![\uac00-\ud7af])"
+)
+_CJK_MARKERS = ("作者", "记者", "記者", "撰文", "文/", "文／", "编辑", "編輯", "기자")
 _CJK_MARKER = re.compile("|".join(_CJK_MARKERS))
 
 
@@ -470,7 +480,8 @@ def _cjk_bylines(texts: list[str]) -> list[str]:
         if _CJK_EDITOR.search(text):
             continue
         names.extend(m.group(1) for m in _CJK_BYLINE.finditer(text))
-    return names[:3]
+        names.extend(m.group(1) for m in _KOREAN_BYLINE.finditer(text))
+    return list(dict.fromkeys(names))[:MAX_TEXT_BYLINE_NAMES]
 
 
 def _cjk_editors(texts: list[str]) -> set[str]:

@@ -87,3 +87,11 @@ def test_text_bylines():
         "Chuck Squatriglia"
     ]
     assert extract_metadata(_page("", "<p>By the way, nothing here.</p>")).authors == []
+
+
+def test_a_press_conference_is_no_reporter():
+    # 記者会見 (Japanese) and 记者会 (Chinese) are press conferences, not bylines
+    page = _page("", "<p>首相は14日、記者会見で「対応を急ぐ」と述べた。</p>"
+                     "<p>外交部发言人在记者会上表示，双方将继续沟通。</p>")
+    assert extract_metadata(page).authors == []
+    assert extract_metadata(_page("", "<p>记者 王小明 报道</p>")).authors == ["王小明"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -161,3 +162,14 @@ def test_pattern_files_record_the_site_names_and_the_pipeline_reads_them():
     pattern_set = learn("example.com", pages).pattern_set
     assert pattern_set.site_names == ("English_Xinhua",)
     assert loads(dumps(pattern_set)).site_names == ("English_Xinhua",)
+
+
+def test_korean_bylines_in_the_text_name_every_reporter():
+    """The MBN page without its JSON-LD and meta tags: only the bylines "배윤경 기자" of
+    the text (and "[사진 = 김혜진 기자]" under a photo) are left to name its reporters."""
+    html = re.sub(r"<script[^>]*ld\+json[^>]*>.*?</script>|<meta[^>]*>", "", page("mbn"),
+                  flags=re.S)
+    metadata = extract_metadata(html, "https://www.mk.co.kr/news/politics/11333783")
+    assert (metadata.authors, metadata.sources["authors"]) == (
+        ["배윤경", "이상현", "한수진", "김혜진"], "text"
+    )
