@@ -666,7 +666,11 @@ def _extract(
             if compiled.pattern.headline_in_body:
                 main.append(PageBlock(block.key, block.text, block.own_weight, learned))
                 main_at.append(position)
-        if role != "main" and block.own_weight and (
+        if role != "main" and (
+            # (own weight is at most the weight: the cheap test first spares counting the
+            # link text of most blocks)
+            not learned or block.weight >= OVERSIZE * heaviest[ids[position]]
+        ) and block.own_weight and (
             not learned or block.own_weight >= OVERSIZE * heaviest[ids[position]]
         ) and _is_prose(block):
             # a key never learned, or far more prose than the key ever held (an article
