@@ -108,7 +108,8 @@ def xml_safe_utf8(text: str) -> bytes:
     except UnicodeEncodeError:  # lone surrogates: the slow way
         return xml_safe(text.replace("\x00", "")).encode("utf-8")
     data = data.translate(_CONTROLS_TO_SPACE, b"\x00")
-    for noncharacter in _NONCHARACTERS:
-        if noncharacter in data:
+    # (looked for in the str: most pages' strs can't hold them, and Python knows it at once)
+    if "\ufffe" in text or "\uffff" in text:
+        for noncharacter in _NONCHARACTERS:
             data = data.replace(noncharacter, b" ")
     return data

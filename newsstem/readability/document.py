@@ -45,6 +45,7 @@ _REVEALED_TEXT_LENGTH = 1000
 # An opening <title> tag, for the one case that parses a page twice (see load_page).
 _TITLE_TAG = re.compile(rb"<title\b[^>]*>", re.IGNORECASE)
 _HTML_END = re.compile(rb"</html\s*>", re.IGNORECASE)
+_MARKER_BYTES, _DECLARED_BYTES = MARKER.encode(), DECLARED.encode()
 # The <html> start tag, for the one case that parses a page again without it.
 _HTML_TAG = re.compile(rb"<html\b[^>]*>", re.IGNORECASE)
 # Never stripped as unlikely: the page itself, code, and anything holding the article.
@@ -80,7 +81,8 @@ def load_page(html: str | bytes) -> Page | str:
     # without the characters a tree's texts may not hold (xml_safe: the one place here
     # where page text enters the tree).
     data = xml_safe_utf8(text)
-    keep_comments = MARKER in text
+    # (the markers are ASCII: looked for in the bytes, which is faster than in the str)
+    keep_comments = _MARKER_BYTES in data
     # libxml2 drops everything after </html>; HTML5 parsers read it into <body>.
     data = _HTML_END.sub(b"", data)
     root = _parse(data, keep_comments)
@@ -101,7 +103,7 @@ def load_page(html: str | bytes) -> Page | str:
         if root is None:
             return "empty document"
         title = _title_text(root)
-    declared_body = declared_article_body(root) if DECLARED in text else ""
+    declared_body = declared_article_body(root) if _DECLARED_BYTES in data else ""
     body = _content_root(root)
     etree.strip_elements(body, *JUNK_TAGS, with_tail=False)
     if not _has_text(body):
@@ -168,7 +170,7 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
     """
     hidden: list[Element] = []
     unlikely: list[Element] = []
-    verdicts: dict[str, bool] = {}  # pages repeat their class names: match each once
+    verdicts: dict[tuple, bool] = {}  # pages repeat their class names: match each once
     for element in body.iter():
         names = element.keys()
         if not names:
@@ -229,25 +231,27 @@ def _is_hidden(element: Element) -> bool:
     return bool(style) and _HIDDEN_STYLE.search(style) is not None
 
 
-def _has_unlikely_name(element: Element, verdicts: dict[str, bool]) -> bool:
+def _has_unlikely_name(element: Element, verdicts: dict[tuple, bool]) -> bool:
     if element.get("role") in UNLIKELY_ROLES:
         return True
     classes, identifier = element.get("class"), element.get("id")
     if not classes and not identifier:
         return False
-    names = f"{classes or ''} {identifier or ''}".lower()
-    verdict = verdicts.get(names)
+    verdict = verdicts.get((classes, identifier))
     if verdict is None:
-        verdict = verdicts[names] = _is_unlikely_name(names)
+        names = f"{classes or ''} {identifier or ''}".lower()
+        verdict = verdicts[classes, identifier] = _is_unlikely_name(names)
     return verdict
 
 
 def _is_unlikely_name(names: str) -> bool:
+    if UNLIKELY_CANDIDATES.search(names) is None:  # most names (it holds COMMENTS' words)
+        return False
     if COMMENTS.search(names):
         # "commentbody", "comment-content": a "maybe" word does not save a comment, the
         # article's own name does ("article comments-enabled").
         return ARTICLE_NAMES.search(names) is None
-    return UNLIKELY_CANDIDATES.search(names) is not None and MAYBE_CANDIDATE.search(names) is None
+    return MAYBE_CANDIDATE.search(names) is None
 
 
 def _has_text(element: Element) -> bool:
