@@ -22,13 +22,18 @@ __all__ = ["MARKER", "marked_sections"]
 # Looked for in the page text before parsing: the only cost on pages without it.
 MARKER = "google_ad_section_start"
 _START = re.compile(r"^\s*google_ad_section_start\s*(?:\((?P<args>[^)]*)\))?\s*$")
-_END = re.compile(r"^\s*google_ad_section_end\b")
+_END = re.compile(r"^\s*google_ad_section_end\b\s*(?:\((?P<args>[^)]*)\))?")
+_NAME = re.compile(r"\bname\s*=\s*([^,\s)]+)")
 
 
 def marked_sections(body: Element) -> tuple[Element, ...]:
     """Copies of the ranges between start and end markers (not weight=ignore), in order.
 
-    Removes every comment from ``body`` afterwards. A start without an end is ignored.
+    Ranges nest as the page writes them: an end closes the open start of its ``name``
+    (or the last one opened), so a section holding a marked box of related links (or an
+    ignored one, which is left out of the copy) is read whole, and only the outermost
+    ranges are copied. Removes every comment from ``body`` afterwards. A start without
+    an end is ignored.
 
     >>> from newsstem.readability.tree import text_of
     >>> body = etree.fromstring(
@@ -40,30 +45,74 @@ def marked_sections(body: Element) -> tuple[Element, ...]:
     ['Story.More story.']
     >>> len(list(body.iter(etree.Comment)))
     0
+    >>> body = etree.fromstring(
+    ...     "<body><!-- google_ad_section_start(name=body) --><p>Story.</p>"
+    ...     "<!-- google_ad_section_start(name=related) --><p>Related.</p>"
+    ...     "<!-- google_ad_section_end(name=related) --><p>More story.</p>"
+    ...     "<!-- google_ad_section_start(weight=ignore) --><p>Ad.</p>"
+    ...     "<!-- google_ad_section_end --><p>End.</p>"
+    ...     "<!-- google_ad_section_end(name=body) --></body>",
+    ...     etree.HTMLParser(),
+    ... ).find("body")
+    >>> [text_of(section) for section in marked_sections(body)]
+    ['Story.Related.More story.End.']
     """
-    sections = []
-    start: Element | None = None
-    for comment in list(body.iter(etree.Comment)):
+    # (order of the start, of the end, the two markers, ignored ranges inside)
+    ranges: list[tuple[int, int, Element, Element, list[tuple[Element, Element]]]] = []
+    ignored: list[tuple[int, Element, Element]] = []
+    opened: list[tuple[int, Element, str | None, bool]] = []  # (order, marker, name, ignored)
+    for order, comment in enumerate(list(body.iter(etree.Comment))):
         text = comment.text or ""
         opening = _START.match(text)
         if opening:
-            ignored = "ignore" in (opening.group("args") or "")
-            start = None if ignored else comment
-        elif _END.match(text) and start is not None:
-            sections.append(_copy_between(start, comment))
-            start = None
+            args = opening.group("args") or ""
+            opened.append((order, comment, _name(args), "ignore" in args))
+            continue
+        closing = _END.match(text)
+        if closing is None or not opened:
+            continue
+        name = _name(closing.group("args") or "")
+        index = next(
+            (i for i in range(len(opened) - 1, -1, -1) if name and opened[i][2] == name),
+            len(opened) - 1,
+        )
+        start_order, start, _, is_ignored = opened[index]
+        enclosed = any(not skip for _, _, _, skip in opened[:index])
+        del opened[index:]  # starts opened inside and never ended end here too
+        if is_ignored:
+            ignored.append((start_order, start, comment))
+        elif not enclosed:
+            ranges.append((start_order, order, start, comment, []))
+    for start_order, start, end in ignored:  # an ignored range inside a copied one
+        for section_start, section_end, _, _, holes in ranges:
+            if section_start < start_order < section_end:
+                holes.append((start, end))
+                break
+    ranges.sort(key=lambda item: item[0])
+    sections = [_copy_between(start, end, holes) for _, _, start, end, holes in ranges]
     etree.strip_elements(body, etree.Comment, with_tail=False)
     return tuple(section for section in sections if section is not None)
 
 
-def _copy_between(start: Element, end: Element) -> Element | None:
-    """A copy of the smallest element holding both markers, cut to what lies between."""
+def _name(args: str) -> str | None:
+    match = _NAME.search(args)
+    return match.group(1) if match else None
+
+
+def _copy_between(
+    start: Element, end: Element, holes: list[tuple[Element, Element]] = ()
+) -> Element | None:
+    """A copy of the smallest element holding both markers, cut to what lies between,
+    without the ranges of ``holes`` whose two markers are siblings."""
     common = _common_ancestor(start, end)
     if common is None:
         return None
     twin = copy.deepcopy(common)
     twins = dict(zip(common.iter(), twin.iter()))
     start_twin, end_twin = twins[start], twins[end]
+    for hole_start, hole_end in holes:
+        if hole_start.getparent() is hole_end.getparent() and hole_start in twins:
+            _cut_between(twins[hole_start], twins[hole_end])
     cut_after(twin, end_twin)  # the end comment, its tail and all after it
     _cut_before(twin, start_twin)
     etree.strip_elements(twin, etree.Comment, with_tail=False)
@@ -87,3 +136,12 @@ def _cut_before(root: Element, node: Element) -> None:
         parent.text = None
         current = parent
     drop(node)  # its tail is the first text of the section
+
+
+def _cut_between(first: Element, last: Element) -> None:
+    """Remove what lies between two sibling nodes (``last``'s tail stays)."""
+    first.tail = None
+    for sibling in list(first.itersiblings()):
+        if sibling is last:
+            break
+        first.getparent().remove(sibling)

@@ -109,3 +109,14 @@ def test_the_candidate_that_says_what_the_description_says_beats_a_denser_one():
     assert "There is a widespread assumption that brand franchise agreements" in body
     assert "Terms and Conditions" not in body
     assert "Mondaq.com (the Website) is owned" not in body
+
+
+def test_nested_ad_sections_are_read_whole():
+    # News.com.au, 2012: the story body's AdSense section holds a section of related
+    # links; pairing each end with the last start read the headline, the standfirst and
+    # the related box as the article, and lost the story's body.
+    body = body_of("nested-ad-sections")
+    assert body.startswith("US weather agency NOAA responds to demands to nuke hurricanes")
+    assert "NO: We will not nuke hurricanes." in body
+    assert "The National Oceanic and Atmospheric Administration (NOAA)" in body
+    assert body.endswith("It's back to the drawing board for armchair meteoro-maniacs.")
