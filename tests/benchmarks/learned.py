@@ -207,7 +207,7 @@ def report(sites: list[SiteResult], verbose: bool, worst: int) -> None:
     by_corpus: dict[str, list[SiteResult]] = defaultdict(list)
     for site in sites:
         by_corpus[site.corpus].append(site)
-    print(f"\n{'set':<26}{'sites':>6}{'pages':>6}{'learned':>9}{'fallback':>9}{'diff':>7}"
+    print(f"\n{'set':<26}{'sites':>6}{'pages':>6}{'learned':>9}{'fallback':>9}{'diff':>8}"
           f"{'worse>.01':>10}{'worse>.02':>10}{'min site':>9}{'titles L/F/E':>16}{'learn s/page':>13}")
     groups: list[tuple[str, list[SiteResult]]] = []
     for corpus, corpus_sites in sorted(by_corpus.items()):
@@ -230,7 +230,7 @@ def report(sites: list[SiteResult], verbose: bool, worst: int) -> None:
         titles = f"{tl}/{tf}/{te}/{tn}" if tn else "-"
         seconds = sum(s.learn_seconds for s in group) / max(1, sum(s.learned_pages for s in group))
         print(f"{name:<26}{len(group):>6}{len(pages):>6}{learned:>9.3f}{fallback:>9.3f}"
-              f"{learned - fallback:>+7.3f}{worse1:>10}{worse2:>10}{lowest:>9.3f}{titles:>16}"
+              f"{learned - fallback:>+8.4f}{worse1:>10}{worse2:>10}{lowest:>9.3f}{titles:>16}"
               f"{1000 * seconds:>10.2f} ms")
     pages = [r for s in sites for r in s.pages]
     best = score_corpus(
