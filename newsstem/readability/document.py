@@ -171,6 +171,7 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
     hidden: list[Element] = []
     unlikely: list[Element] = []
     verdicts: dict[tuple, bool] = {}  # pages repeat their class names: match each once
+    get = Element.get
     for element in body.iter():
         names = element.keys()
         if not names:
@@ -179,11 +180,20 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
             element
         ):
             hidden.append(element)
-        elif (
-            ("class" in names or "id" in names or "role" in names)
-            and _has_unlikely_name(element, verdicts)
-            and element.tag not in _NEVER_UNLIKELY_TAGS
-        ):
+            continue
+        # (inline: this loop sees every element of the page that has attributes)
+        has_class, has_id, has_role = "class" in names, "id" in names, "role" in names
+        if not (has_class or has_id or has_role):
+            continue
+        key = (
+            get(element, "class") if has_class else None,
+            get(element, "id") if has_id else None,
+            get(element, "role") if has_role else None,
+        )
+        verdict = verdicts.get(key)
+        if verdict is None:
+            verdict = verdicts[key] = _is_unlikely(*key)
+        if verdict and element.tag not in _NEVER_UNLIKELY_TAGS:
             unlikely.append(element)
     for element in hidden:
         drop(element)
@@ -231,17 +241,24 @@ def _is_hidden(element: Element) -> bool:
     return bool(style) and _HIDDEN_STYLE.search(style) is not None
 
 
-def _has_unlikely_name(element: Element, verdicts: dict[tuple, bool]) -> bool:
-    if element.get("role") in UNLIKELY_ROLES:
+def _is_unlikely(classes: str | None, identifier: str | None, role: str | None) -> bool:
+    """Whether an element of this class, id and role is an unlikely candidate by name."""
+    if role in UNLIKELY_ROLES:
         return True
-    classes, identifier = element.get("class"), element.get("id")
     if not classes and not identifier:
         return False
-    verdict = verdicts.get((classes, identifier))
+    names = f"{classes or ''} {identifier or ''}".lower()
+    verdict = _NAME_VERDICTS.get(names)
     if verdict is None:
-        names = f"{classes or ''} {identifier or ''}".lower()
-        verdict = verdicts[classes, identifier] = _is_unlikely_name(names)
+        if len(_NAME_VERDICTS) >= _NAME_VERDICTS_LIMIT:
+            _NAME_VERDICTS.clear()
+        verdict = _NAME_VERDICTS[names] = _is_unlikely_name(names)
     return verdict
+
+
+# Verdicts on class/id names, across pages (the pages of one site share theirs), bounded.
+_NAME_VERDICTS: dict[str, bool] = {}
+_NAME_VERDICTS_LIMIT = 50_000
 
 
 def _is_unlikely_name(names: str) -> bool:
