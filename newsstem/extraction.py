@@ -115,9 +115,7 @@ def extract_page(
        or blocks of keys the pattern never learned weigh more than :data:`GUARD_SHARE`
        of it, whether taken as main for where they sit or left out though they are
        prose. Then the readability fallback reads the page too, and such blocks are kept
-       when the fallback took them (:data:`GUARD_AGREEMENT`; a block left out is not
-       taken back when the pattern's text already holds as much of it, a comment
-       quoting the article); a main text still too
+       when the fallback took them (:data:`GUARD_AGREEMENT`); a main text still too
        short gives way to the fallback's article;
     3. any other page is the fallback's.
 
@@ -168,14 +166,10 @@ def _extract(
         for position, block in zip(matched.positions, main)
         if block.known or article.share_of(block.text) >= GUARD_AGREEMENT
     ]
-    # a block left out is taken back when the fallback took it, unless the text already
-    # holds it (a page that prints its article twice, one copy hidden for a player)
-    said = TextShingles.of(matched.body)
     kept += [
         (position, block.key, block.text)
         for position, block in zip(matched.positions[len(main) :], matched.unclaimed)
         if article.share_of(block.text) >= GUARD_AGREEMENT
-        and said.share_of(block.text) < GUARD_AGREEMENT
     ]
     kept.sort()
     body = "\n\n".join(line for _, _, text in kept for line in text.split("\n"))

@@ -98,19 +98,3 @@ def test_a_pattern_text_too_short_gives_way_to_the_fallback(msnbc, patterns):
     assert result.pattern_id == "tv.msnbc.com/1"
     assert result.method in ("readability", "pattern:tv.msnbc.com/1")
     assert score_page(result.body, page.gold).f1 > 0.9
-
-
-def test_the_guard_does_not_take_back_a_copy_of_the_article(msnbc, patterns):
-    """A block left out that repeats the article (a comment quoting it, a second copy for
-    a player) is in the fallback's article as the text is: it is not taken back twice."""
-    page = msnbc[10]
-    article = patterns.extract(page.html).body
-    quoted = "".join(f"<p>{line}</p>" for line in article.split("\n\n") if line)
-    copied = page.html.replace(
-        "</body>", f'<div class="quoted-comment">{quoted}</div></body>', 1
-    )
-    by_pattern = patterns.extract(copied)
-    assert by_pattern.unclaimed_weight > 0.25 * len(article)  # in doubt: the guard looks
-    result = extract_page(copied, page.url, patterns)
-    assert result.method == "pattern:tv.msnbc.com/1"
-    assert result.body == article
