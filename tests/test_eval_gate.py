@@ -45,6 +45,9 @@ def test_the_floors_cover_every_corpus_half():
     for by_half in floors["body_f1"].values():
         assert set(by_half) == {"tune", "held-out"}
     assert set(floors["title_match"]) == {"fundus"}
+    assert set(floors["learned_f1"]) == set(eval_gate.LAYOUT_CORPORA) & set(corpus_names(root))
+    for by_half in floors["learned_f1"].values():
+        assert set(by_half) == {"tune", "held-out"}
 
 
 def _measured(value: float, corpus: str = "c", digest: str = "d1") -> Measurement:

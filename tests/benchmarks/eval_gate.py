@@ -13,7 +13,13 @@ worse fails there. The figures (:data:`METRICS`):
 - ``title_match``: on ``fundus`` (the corpus with labelled headlines), the share of pages
   whose exported title (the extraction's title weighed with the page's own headline
   statements by :func:`newsstem.metadata.extract_metadata`, as a crawl exports it) is
-  the publisher's headline (case and spacing ignored).
+  the publisher's headline (case and spacing ignored);
+- ``learned_f1``: on the corpora made for layout learning (:data:`LAYOUT_CORPORA`: many
+  sites with 5 pages or more), the learned layouts read leave-one-out exactly as
+  ``tests/benchmarks/learned.py`` does (learn from the site's other pages, extract with
+  pattern, guard and fallback; token-shingle F1 pooled over the half's pages), so a
+  change to the fallback, to learning or to matching that costs the learned path fails
+  here too (about a minute).
 
 The floors live in ``tests/eval_floors.json`` with a fingerprint of each corpus: if a
 corpus changed, its floors say nothing and the gate asks for a re-pin. The rules:
@@ -151,11 +157,36 @@ def _metadata(root: Path, name: str) -> dict[str, dict]:
         return {str(entry["id"]): entry.get("meta") or {} for entry in entries}
 
 
+# Corpora whose sites have several pages each: the learned layouts are measured on them.
+LAYOUT_CORPORA = ("cleanportal", "dragnet")
+# A site needs this many pages to be learned leave-one-out (as learned.py's default).
+LAYOUT_MIN_PAGES = 5
+
+
+def _learned_f1(root: Path, names: list[str]) -> Figures:
+    """``learned_f1`` per corpus half: learned.py's leave-one-out protocol."""
+    import learned  # tests/benchmarks/learned.py, beside this file
+
+    results: dict[str, dict[str, list]] = {}
+    fallback_cache: dict = {}
+    corpora = [name for name in names if name in LAYOUT_CORPORA]
+    for corpus, site, pages, half in learned.sites_of(root, corpora, LAYOUT_MIN_PAGES):
+        outcome = learned.run_site(corpus, site, pages, half, {}, True, fallback_cache)
+        results.setdefault(corpus, {}).setdefault(half, []).extend(outcome.pages)
+    return {
+        "learned_f1": {
+            corpus: {half: learned.f1(pages, learned.learned_of) for half, pages in by_half.items()}
+            for corpus, by_half in results.items()
+        }
+    }
+
+
 def measure(root: Path, names: list[str] | None = None) -> Measurement:
     """Extract every page of the corpora once and compute every metric per half."""
     figures: Figures = {metric.name: {} for metric in METRICS}
     fingerprints = {}
-    for name in names or corpus_names(root):
+    names = names or corpus_names(root)
+    for name in names:
         pages = load_corpus(root, name)
         half = halves(pages)
         meta = _metadata(root, name)
@@ -173,6 +204,7 @@ def measure(root: Path, names: list[str] | None = None) -> Measurement:
                 for h in HALVES
             }
         fingerprints[name] = fingerprint(root, name)
+    figures.update(_learned_f1(root, names))
     return Measurement({m: c for m, c in figures.items() if c}, fingerprints)
 
 
