@@ -170,7 +170,6 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
     """
     hidden: list[Element] = []
     unlikely: list[Element] = []
-    verdicts: dict[tuple, bool] = {}  # pages repeat their class names: match each once
     get = Element.get
     for element in body.iter():
         names = element.keys()
@@ -190,9 +189,11 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
             get(element, "id") if has_id else None,
             get(element, "role") if has_role else None,
         )
-        verdict = verdicts.get(key)
+        verdict = _VERDICTS.get(key)
         if verdict is None:
-            verdict = verdicts[key] = _is_unlikely(*key)
+            if len(_VERDICTS) >= _VERDICTS_LIMIT:
+                _VERDICTS.clear()
+            verdict = _VERDICTS[key] = _is_unlikely(*key)
         if verdict and element.tag not in _NEVER_UNLIKELY_TAGS:
             unlikely.append(element)
     for element in hidden:
@@ -247,18 +248,13 @@ def _is_unlikely(classes: str | None, identifier: str | None, role: str | None) 
         return True
     if not classes and not identifier:
         return False
-    names = f"{classes or ''} {identifier or ''}".lower()
-    verdict = _NAME_VERDICTS.get(names)
-    if verdict is None:
-        if len(_NAME_VERDICTS) >= _NAME_VERDICTS_LIMIT:
-            _NAME_VERDICTS.clear()
-        verdict = _NAME_VERDICTS[names] = _is_unlikely_name(names)
-    return verdict
+    return _is_unlikely_name(f"{classes or ''} {identifier or ''}".lower())
 
 
-# Verdicts on class/id names, across pages (the pages of one site share theirs), bounded.
-_NAME_VERDICTS: dict[str, bool] = {}
-_NAME_VERDICTS_LIMIT = 50_000
+# Verdicts of _is_unlikely by (class, id, role), kept across pages (a page repeats its
+# names, and the pages of one site share them), bounded.
+_VERDICTS: dict[tuple[str | None, str | None, str | None], bool] = {}
+_VERDICTS_LIMIT = 50_000
 
 
 def _is_unlikely_name(names: str) -> bool:
