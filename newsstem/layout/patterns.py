@@ -666,15 +666,14 @@ def _extract(
             if compiled.pattern.headline_in_body:
                 main.append(PageBlock(block.key, block.text, block.own_weight, learned))
                 main_at.append(position)
-        if role != "main" and (
-            # (own weight is at most the weight: the cheap test first spares counting the
-            # link text of most blocks)
-            not learned or block.weight >= OVERSIZE * heaviest[ids[position]]
-        ) and block.own_weight and (
-            not learned or block.own_weight >= OVERSIZE * heaviest[ids[position]]
-        ) and _is_prose(block):
-            # a key never learned, or far more prose than the key ever held (an article
-            # set inside its photo's caption box): the guard may want a second look
+        if role == "main":
+            continue
+        # a key never learned, or far more prose than the key ever held (an article set
+        # inside its photo's caption box): the guard may want a second look (the own
+        # weight is at most the weight: tested first, the weight spares counting the link
+        # text of most blocks)
+        least = OVERSIZE * heaviest[ids[position]] if learned else 0.0
+        if block.weight >= least and block.own_weight >= max(least, 1) and _is_prose(block):
             unclaimed.append(block)
             unclaimed_at.append(position)
     return Extraction(
