@@ -83,12 +83,13 @@ def marked_sections(body: Element) -> tuple[Element, ...]:
             ignored.append((start_order, start, comment))
         elif not enclosed:
             ranges.append((start_order, order, start, comment, []))
-    for start_order, start, end in ignored:  # an ignored range inside a copied one
+    # (copied ranges never overlap: one inside another is not copied; so they are in
+    # document order, and an ignored range is inside one at most)
+    for start_order, start, end in ignored:
         for section_start, section_end, _, _, holes in ranges:
             if section_start < start_order < section_end:
                 holes.append((start, end))
                 break
-    ranges.sort(key=lambda item: item[0])
     sections = [_copy_between(start, end, holes) for _, _, start, end, holes in ranges]
     etree.strip_elements(body, etree.Comment, with_tail=False)
     return tuple(section for section in sections if section is not None)
@@ -111,7 +112,7 @@ def _copy_between(
     twins = dict(zip(common.iter(), twin.iter()))
     start_twin, end_twin = twins[start], twins[end]
     for hole_start, hole_end in holes:
-        if hole_start.getparent() is hole_end.getparent() and hole_start in twins:
+        if hole_start.getparent() is hole_end.getparent():
             _cut_between(twins[hole_start], twins[hole_end])
     cut_after(twin, end_twin)  # the end comment, its tail and all after it
     _cut_before(twin, start_twin)
