@@ -170,6 +170,7 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
     """
     hidden: list[Element] = []
     unlikely: list[Element] = []
+    never: list[Element] = []
     get = Element.get
     for element in body.iter():
         names = element.keys()
@@ -193,14 +194,15 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
         if verdict is None:
             if len(_VERDICTS) >= _VERDICTS_LIMIT:
                 _VERDICTS.clear()
-            verdict = _VERDICTS[key] = _is_unlikely(*key)
+            verdict = _VERDICTS[key] = _verdict(*key)
         if verdict and element.tag not in _NEVER_UNLIKELY_TAGS:
             unlikely.append(element)
+            if verdict == _NEVER:
+                never.append(element)
     for element in hidden:
         drop(element)
     dropped = set(hidden)
     outermost = _outermost(unlikely, dropped)
-    never = [element for element in unlikely if _is_never_article(element)]
     if not never:
         return outermost, []
     return outermost, _outermost(never, dropped, known=set(outermost))
@@ -219,16 +221,13 @@ def _outermost(
         if element in known:
             outermost.append(element)
             continue
-        if any(ancestor in dropped for ancestor in element.iterancestors()):
+        if dropped and any(ancestor in dropped for ancestor in element.iterancestors()):
             continue
         if not _HOLDS_ARTICLE(element):
             outermost.append(element)
     return outermost
 
 
-def _is_never_article(element: Element) -> bool:
-    names = f"{element.get('class') or ''} {element.get('id') or ''}".lower()
-    return NEVER_ARTICLE.search(names) is not None
 
 
 def _is_hidden(element: Element) -> bool:
@@ -251,9 +250,19 @@ def _is_unlikely(classes: str | None, identifier: str | None, role: str | None) 
     return _is_unlikely_name(f"{classes or ''} {identifier or ''}".lower())
 
 
-# Verdicts of _is_unlikely by (class, id, role), kept across pages (a page repeats its
-# names, and the pages of one site share them), bounded.
-_VERDICTS: dict[tuple[str | None, str | None, str | None], bool] = {}
+def _verdict(classes: str | None, identifier: str | None, role: str | None) -> int:
+    """:data:`_NEVER` for an unlikely candidate whose class or id names what is never the
+    article (:data:`NEVER_ARTICLE`), :data:`_UNLIKELY` for another, 0 for the rest."""
+    if not _is_unlikely(classes, identifier, role):
+        return 0
+    names = f"{classes or ''} {identifier or ''}".lower()
+    return _NEVER if NEVER_ARTICLE.search(names) else _UNLIKELY
+
+
+_UNLIKELY, _NEVER = 1, 2
+# Verdicts by (class, id, role), kept across pages (a page repeats its names, and the
+# pages of one site share them), bounded.
+_VERDICTS: dict[tuple[str | None, str | None, str | None], int] = {}
 _VERDICTS_LIMIT = 50_000
 
 

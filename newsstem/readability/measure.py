@@ -132,6 +132,7 @@ class Measure:
         self._text: dict[Element, str] = {}
         self._density: dict[Element, float] = {}
         self._block: dict[Element, bool] = {}
+        self._link: dict[Element, int] = {}  # a link's characters that are not whitespace
 
     def text(self, element: Element) -> str:
         text = self._text.get(element)
@@ -147,9 +148,22 @@ class Measure:
         density = self._density.get(element)
         if density is None:
             total = dense_length(self.text(element))
-            density = min(1.0, _link_length(element) / total) if total else 0.0
+            density = min(1.0, self._link_length(element) / total) if total else 0.0
             self._density[element] = density
         return density
+
+    def _link_length(self, element: Element) -> int:
+        """:func:`_link_length`, each link measured once: the nested candidates of a page
+        hold the same links."""
+        if element.tag == "a":
+            return self._link_of(element)
+        return sum(map(self._link_of, element.iterdescendants("a")))
+
+    def _link_of(self, link: Element) -> int:
+        length = self._link.get(link)
+        if length is None:
+            length = self._link[link] = dense_length(text_of(link))
+        return length
 
     def has_block(self, element: Element) -> bool:
         block = self._block.get(element)
