@@ -465,6 +465,8 @@ class _CompiledPattern:
     required: frozenset[int]  # slots every learned page had (strict mode)
     boilerplate: frozenset[str]  # line_form of the lines left out of main blocks
     heaviest: dict[int, float]  # key id -> the largest mean weight of its blocks
+    # key ids of the sub blocks seen on one learned page only: one page's vote decided them
+    thin_sub: frozenset[int] = frozenset()
     slot_roles: tuple[str, ...] = field(init=False)  # the role of each slot
     # the usual slots, their keys and weights, and the sum of their weights
     usual_slots: tuple[int, ...] = field(init=False)
@@ -576,6 +578,7 @@ class SitePatterns:
             frozenset(i for i, b in enumerate(pattern.blocks) if b.presence >= 1.0),
             frozenset(pattern.boilerplate),
             _heaviest(ids, pattern.blocks),
+            _thin_sub(ids, pattern),
         )
 
     def extract(self, html: str | bytes) -> Extraction | HubPage | NoMatch:
@@ -619,6 +622,20 @@ class SitePatterns:
         if compiled.pattern.kind == "hub":
             return HubPage(compiled.pattern.id, score)
         return _extract(page, ids, compiled, pairs, score)
+
+
+def _thin_sub(ids: Sequence[int], pattern: LayoutPattern) -> frozenset[int]:
+    """The keys of ``pattern`` whose blocks are all ``sub`` and that the learned pages had
+    once in all (a blockquote seen on one page: an embedded post there, a quotation of
+    the story on the next page)."""
+    pages: dict[int, float] = {}
+    subs: set[int] = set()
+    others: set[int] = set()
+    for key_id, block in zip(ids, pattern.blocks):
+        pages[key_id] = pages.get(key_id, 0.0) + block.presence * pattern.pages
+        (subs if block.role == "sub" else others).add(key_id)
+    # (presence is stored rounded: a page and a half is "once")
+    return frozenset(k for k in subs - others if pages[k] < 1.5)
 
 
 def _heaviest(ids: Sequence[int], blocks: Sequence[PatternBlock]) -> dict[int, float]:
@@ -715,11 +732,13 @@ def _page_roles(
     1. a block aligned with a pattern block takes its role;
     2. a block with a key the pattern has elsewhere takes the role of the nearest
        pattern block with that key (a second fact box);
-    3. a block of a key the pattern has never seen is main if it is prose and sits
+    3. a block of a key the pattern has never seen (or a paragraph in a sub block of a
+       key that one learned page alone voted on) is main if it is prose and sits
        inside the element of a main block (a list, a table, a nested container of this
        article only), or, on a page with no main block yet, if its key ends like a main
        key (the same two innermost elements: a variant of the template that wraps the
-       article differently). These are guesses: ``known`` is False for them.
+       article differently). These are guesses: ``known`` is False for the blocks of
+       keys never seen (the guard may take a second look at them).
     """
     roles_by_key = compiled.roles_by_key
     roles = ["none"] * len(ids)
@@ -745,6 +764,21 @@ def _page_roles(
     unseen = [
         i for i in compress(range(len(ids)), map(not_, known)) if _is_prose(page.blocks[i])
     ]
+    if compiled.thin_sub:
+        # a paragraph in a sub block of a key one learned page voted for is read like a
+        # block never seen: one page's vote is no proof (a blockquote: an embedded post
+        # there, a quotation of the story here)
+        thin = compiled.thin_sub
+        blocks = page.blocks
+        unseen.extend(
+            i
+            for i, key_id in enumerate(ids)
+            if key_id in thin
+            and roles[i] == "sub"
+            and blocks[i].own_weight >= UNCLAIMED_MIN_CHARS
+            and _is_prose(blocks[i])
+        )
+        unseen.sort()
     if not unseen:
         return roles, known
     main_keys = set(compiled.main_keys)

@@ -98,3 +98,33 @@ def test_a_layout_the_fallback_reads_differently_on_every_page_gets_no_pattern(m
     assert outcome.pattern_id is None and outcome.reason.startswith("refused")
     # the real fallback agrees with itself: the same pages give a pattern
     assert learn("tv.msnbc.com", pages).pattern_set.patterns
+
+
+def test_a_paragraph_in_a_block_one_page_voted_out_is_read_as_never_seen(msnbc):
+    """One learned page has a blockquote, and its fallback left it out (as it leaves out
+    an embedded post): one vote makes the key sub. On a new page, the blockquote is a
+    quotation of the story: a paragraph of prose inside the article's element, read as
+    a block the pattern never saw, is taken."""
+    new_page, learned_pages = msnbc[0], msnbc[1:9]
+    kept = learned_pages[3]  # news_08: the only learned page that keeps its blockquote
+    unquoted = re.compile(r"<blockquote\b.*?</blockquote>", re.S)
+    pages = training(learned_pages, lambda page: page.html if page is kept else
+                     unquoted.sub("", page.html))
+    [quoted] = [page for page in pages if quotes(page.html)]
+    left_out = TextShingles.of(" ".join(quotes(quoted.html)))
+
+    def forgetful(page: TrainingPage) -> str:
+        text = readability_text(page)
+        if page is not quoted:
+            return text
+        return "\n\n".join(p for p in text.split("\n\n") if left_out.share_of(p) < 0.5)
+
+    pattern_set = learn("tv.msnbc.com", pages, fallback=forgetful).pattern_set
+    [pattern] = pattern_set.patterns
+    [block] = [b for b in pattern.blocks if b.key.endswith("entry-content/blockquote")]
+    assert block.role == "sub" and round(block.presence * pattern.pages) == 1
+    [quotation] = quotes(new_page.html)
+    result = SitePatterns(pattern_set).extract(new_page.html)
+    assert isinstance(result, Extraction)
+    assert quotation[:60] in " ".join(result.body.split())
+    assert quotation[:60] not in " ".join(result.sub_text.split())
