@@ -25,6 +25,7 @@ from newsstem.readability.patterns import (
     NEVER_ARTICLE,
     UNLIKELY_CANDIDATES,
     UNLIKELY_ROLES,
+    hides,
 )
 from newsstem.readability.structured import MARKER as DECLARED
 from newsstem.readability.structured import declared_article_body
@@ -195,6 +196,10 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
             if len(_VERDICTS) >= _VERDICTS_LIMIT:
                 _VERDICTS.clear()
             verdict = _VERDICTS[key] = _verdict(*key)
+        if verdict == _HIDDEN_CLASS:
+            if dense_length(text_of(element)) < _REVEALED_TEXT_LENGTH:
+                hidden.append(element)
+            continue
         if verdict and element.tag not in _NEVER_UNLIKELY_TAGS:
             unlikely.append(element)
             if verdict == _NEVER:
@@ -253,13 +258,15 @@ def _is_unlikely(classes: str | None, identifier: str | None, role: str | None) 
 def _verdict(classes: str | None, identifier: str | None, role: str | None) -> int:
     """:data:`_NEVER` for an unlikely candidate whose class or id names what is never the
     article (:data:`NEVER_ARTICLE`), :data:`_UNLIKELY` for another, 0 for the rest."""
+    if classes and hides(classes):
+        return _HIDDEN_CLASS
     if not _is_unlikely(classes, identifier, role):
         return 0
     names = f"{classes or ''} {identifier or ''}".lower()
     return _NEVER if NEVER_ARTICLE.search(names) else _UNLIKELY
 
 
-_UNLIKELY, _NEVER = 1, 2
+_UNLIKELY, _NEVER, _HIDDEN_CLASS = 1, 2, 3
 # Verdicts by (class, id, role), kept across pages (a page repeats its names, and the
 # pages of one site share them), bounded.
 _VERDICTS: dict[tuple[str | None, str | None, str | None], int] = {}

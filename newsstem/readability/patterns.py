@@ -34,6 +34,7 @@ __all__ = [
     "TANGENTIAL",
     "UNLIKELY_CANDIDATES",
     "UNLIKELY_ROLES",
+    "hides",
 ]
 
 # Class/id names of page furniture: stripped before scoring while FLAG_STRIP_UNLIKELYS is on.
@@ -120,3 +121,28 @@ JUNK_TAGS = (
 )
 # Content without text that still makes a paragraph worth keeping.
 MEDIA_TAGS = ("img", "picture", "video", "audio", "embed", "object", "iframe")
+
+
+# Class names of CSS frameworks' and sites' utility classes that hide an element from
+# the reader (display: none, or shown to screen readers only) ...
+_HIDING_CLASSES = frozenset({
+    "hidden", "hide", "is-hidden", "u-hidden", "d-none", "display-none", "display_none",
+    "visually-hidden", "u-visually-hidden", "sr-only", "screen-reader-text", "invisible",
+    "is-invisible", "element-invisible", "offscreen",
+})
+# ... and BEM modifiers that do ("c-box--is-hidden"); unless another class shows the
+# element on some screens ("hidden md:block", "d-none d-lg-flex"): a responsive layout.
+_HIDING_MODIFIER = re.compile(r"--(?:is-)?hidden$")
+_SHOWN_ON_SOME_SCREENS = re.compile(r"^(?:sm|md|lg|xl|2xl):|^d-(?:sm|md|lg|xl)-", re.I)
+
+
+def hides(classes: str) -> bool:
+    """Whether a ``class`` attribute hides its element from the reader.
+
+    >>> hides("c-box__body u-display--is-hidden"), hides("hidden md:block"), hides("overflow-hidden")
+    (True, False, False)
+    """
+    tokens = classes.lower().split()
+    if not any(t in _HIDING_CLASSES or _HIDING_MODIFIER.search(t) for t in tokens):
+        return False
+    return not any(_SHOWN_ON_SOME_SCREENS.match(t) for t in tokens)

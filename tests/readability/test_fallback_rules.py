@@ -120,3 +120,32 @@ def test_nested_ad_sections_are_read_whole():
     assert "NO: We will not nuke hurricanes." in body
     assert "The National Oceanic and Atmospheric Administration (NOAA)" in body
     assert body.endswith("It's back to the drawing board for armchair meteoro-maniacs.")
+
+
+def test_text_hidden_by_a_utility_class_is_not_read():
+    # WELT, 2023: a podcast embed inside the story keeps its consent placeholder in
+    # <div class="c-oembed-placeholder__body u-display--is-hidden">, shown only if the
+    # reader refuses the embed.
+    body = body_of("hidden-embed-placeholder")
+    assert body.startswith("Die Euphorie hielt nicht mal zwei Tage.")
+    assert "„Alles auf Aktien“ ist der tägliche Börsen-Shot" in body
+    assert "Hier können Sie unsere WELT-Podcasts hören" not in body
+    assert "Um eingebettete Inhalte anzuzeigen" not in body
+
+
+def test_a_hiding_class_with_a_class_that_shows_it_on_wider_screens_hides_nothing():
+    html = (
+        "<html><body><div class='story'>"
+        "<p class='hidden md:block'>Shown from medium screens up.</p>"
+        "<p class='d-none d-lg-block'>Shown on large screens.</p>"
+        "<p class='sr-only'>Skip to the next story</p>"
+        "<p class='overflow-hidden'>A box that clips what overflows it.</p>"
+        "<p class='is-hidden'>Opens in a new window</p>"
+        "</div></body></html>"
+    )
+    text = normalize_space(text_of(load_page(html).body))
+    assert "Shown from medium screens up." in text
+    assert "Shown on large screens." in text
+    assert "A box that clips what overflows it." in text
+    assert "Skip to the next story" not in text
+    assert "Opens in a new window" not in text
