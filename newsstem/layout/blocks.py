@@ -67,7 +67,8 @@ __all__ = [
 # fallback content is what a browser without the plugin shows, e.g. video captions.)
 SKIPPED_TAGS = (
     "script", "style", "noscript", "template", "svg", "math", "iframe", "embed", "select",
-    "textarea", "button", "head", "title", "map", "audio", "video", "canvas",
+    "textarea", "button", "head", "title", "map", "audio", "video", "canvas", "noembed",
+    "noframes",
 )
 # Layout elements: they start a new block and are components of its key.
 LAYOUT_TAGS = frozenset((

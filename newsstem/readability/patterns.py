@@ -114,10 +114,12 @@ DROPPED_IN_ARTICLE = ("textarea", "select", "button", "input")
 TANGENTIAL = ("aside", "footer")
 # Plugin content (Flash and the like): no text, removed before containers are judged.
 PLUGINS = ("object", "embed", "applet")
-# Removed from the page before anything else: code, styles and invisible machinery.
+# Removed from the page before anything else: code, styles and invisible machinery
+# (<noembed> and <noframes>: what a browser without plugins or frames would show, which
+# no browser of today is; ad markup hides in them).
 JUNK_TAGS = (
     "script", "style", "noscript", "template", "link", "meta", "iframe", "frame",
-    "frameset", "svg", "math", "canvas", "map",
+    "frameset", "svg", "math", "canvas", "map", "noembed", "noframes",
 )
 # Content without text that still makes a paragraph worth keeping.
 MEDIA_TAGS = ("img", "picture", "video", "audio", "embed", "object", "iframe")

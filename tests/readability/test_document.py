@@ -18,7 +18,8 @@ def test_scripts_styles_and_hidden_elements_are_gone():
     page = load(
         "<html><head><title> A  title </title></head><body><script>var x;</script>"
         "<p>kept</p><div style='display: none'>hidden</div><p hidden>also hidden</p>"
-        "<style>p {}</style><p style='color: red'>visible</p></body></html>"
+        "<style>p {}</style><p style='color: red'>visible</p>"
+        "<noembed><a href='/ad'>Ad markup</a></noembed></body></html>"
     )
     assert page.title == "A title"
     assert text_of(page.body) == "keptvisible"
