@@ -68,7 +68,7 @@ __all__ = [
 SKIPPED_TAGS = (
     "script", "style", "noscript", "template", "svg", "math", "iframe", "embed", "select",
     "textarea", "button", "head", "title", "map", "audio", "video", "canvas", "noembed",
-    "noframes",
+    "noframes", "rt", "rp",
 )
 # Layout elements: they start a new block and are components of its key.
 LAYOUT_TAGS = frozenset((

@@ -116,10 +116,11 @@ TANGENTIAL = ("aside", "footer")
 PLUGINS = ("object", "embed", "applet")
 # Removed from the page before anything else: code, styles and invisible machinery
 # (<noembed> and <noframes>: what a browser without plugins or frames would show, which
-# no browser of today is; ad markup hides in them).
+# no browser of today is; ad markup hides in them), and the reading aids of ruby
+# annotations (<rt>, <rp>: the kana over a Japanese word, not the text).
 JUNK_TAGS = (
     "script", "style", "noscript", "template", "link", "meta", "iframe", "frame",
-    "frameset", "svg", "math", "canvas", "map", "noembed", "noframes",
+    "frameset", "svg", "math", "canvas", "map", "noembed", "noframes", "rt", "rp",
 )
 # Content without text that still makes a paragraph worth keeping.
 MEDIA_TAGS = ("img", "picture", "video", "audio", "embed", "object", "iframe")

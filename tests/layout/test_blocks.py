@@ -66,13 +66,15 @@ def test_scripts_styles_and_comments_are_not_text():
         "<html><head><title>T</title><style>p{color:red}</style></head><body>"
         "<div id=a><script>var x = 'hidden';</script><!-- note -->Visible text"
         "<noscript>Enable JS</noscript><object>Video caption fallback</object>"
-        "<noembed><a href='/ad'>Ad markup</a></noembed></div>"
+        "<noembed><a href='/ad'>Ad markup</a></noembed>"
+        "<p><ruby>漢字<rp>(</rp><rt>かんじ</rt><rp>)</rp></ruby>を学ぶ</p></div>"
         "</body></html>"
     )
     text = " ".join(block.text for block in layout.blocks)
     assert "Visible text" in text and "Video caption fallback" in text
     assert "hidden" not in text and "color" not in text and "note" not in text
     assert "Enable JS" not in text and "Ad markup" not in text
+    assert "漢字を学ぶ" in text and "かんじ" not in text
 
 
 def test_paragraphs_are_lines_and_table_cells_are_apart():

@@ -107,3 +107,13 @@ def test_content_after_the_html_end_tag_is_read():
         f"{prose}</span></td></tr></table></body></html>"
     )
     assert text_of(page.body).count("A paragraph of the story") == 2
+
+
+def test_ruby_readings_are_not_text():
+    # A Japanese page glosses a word with its kana: the reading is an aid, not the text
+    # (trafilatura's evaluation counts "漢字(かんじ)" as a miss).
+    page = load(
+        "<html><body><p>東京で<ruby>漢字<rp>(</rp><rt>かんじ</rt><rp>)</rp></ruby>を学ぶ。</p>"
+        "</body></html>"
+    )
+    assert text_of(page.body) == "東京で漢字を学ぶ。"
