@@ -19,6 +19,7 @@ from __future__ import annotations
 import fcntl
 import os
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -134,12 +135,31 @@ class SqliteUrlStore(UrlStore):
         except sqlite3.Error as exc:
             raise self._open_error(exc) from None
         try:
-            self._prepare()
+            self._prepare_patiently()
         except BaseException as exc:  # closed here only: an error is never masked by cleanup
             self._db.close()
             if isinstance(exc, sqlite3.Error):
                 raise self._open_error(exc) from None
             raise
+
+    def _prepare_patiently(self) -> None:
+        """:meth:`_prepare`, tried again while another process holds the file: switching
+        to WAL and reading a WAL index another process is setting up can answer "database
+        is locked" at once, without SQLite's busy wait (several crawls starting together
+        on one new store)."""
+        deadline = time.monotonic() + BUSY_TIMEOUT_SECONDS
+        delay = 0.01
+        while True:
+            try:
+                self._prepare()
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+                if time.monotonic() + delay > deadline:
+                    raise
+            time.sleep(delay)
+            delay = min(2 * delay, 0.5)
 
     def _open_error(self, exc: sqlite3.Error) -> StoreError:
         if isinstance(exc, sqlite3.OperationalError):
