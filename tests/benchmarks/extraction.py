@@ -347,9 +347,11 @@ def main(argv: list[str] | None = None) -> int:
     for name in wanted:
         pages = load_corpus(root, name)
         runs = run_corpus(pages, args.extractors)
+        outputs = saved.get(name, {})
         for extractor in EXTRACTORS:
-            if extractor not in runs and saved:
-                runs[extractor] = _saved_run(saved.get(name, {}), extractor, pages)
+            # (only an extractor the saved run has: one it never ran is not an empty one)
+            if extractor not in runs and any(extractor in page for page in outputs.values()):
+                runs[extractor] = _saved_run(outputs, extractor, pages)
         runs = {n: runs[n] for n in EXTRACTORS if n in runs}
         corpus = CorpusRun(name, pages, halves(pages), runs)
         report_corpus(corpus, args.worst)
