@@ -197,7 +197,7 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
                 _VERDICTS.clear()
             verdict = _VERDICTS[key] = _verdict(*key)
         if verdict == _HIDDEN_CLASS:
-            if dense_length(text_of(element)) < _REVEALED_TEXT_LENGTH:
+            if _hidden_until_revealed(element):
                 hidden.append(element)
             continue
         if verdict and element.tag not in _NEVER_UNLIKELY_TAGS:
@@ -233,36 +233,32 @@ def _outermost(
     return outermost
 
 
-
-
 def _is_hidden(element: Element) -> bool:
     if element.get("hidden") is not None:
-        # Hidden until a script reveals it: a menu or a dialog, or the rest of the story
-        # behind a paywall or in a React streamed segment (<div hidden id="S:1">).
-        return dense_length(text_of(element)) < _REVEALED_TEXT_LENGTH
+        return _hidden_until_revealed(element)
     if element.get("aria-hidden") == "true":
         return True
     style = element.get("style")
     return bool(style) and _HIDDEN_STYLE.search(style) is not None
 
 
-def _is_unlikely(classes: str | None, identifier: str | None, role: str | None) -> bool:
-    """Whether an element of this class, id and role is an unlikely candidate by name."""
-    if role in UNLIKELY_ROLES:
-        return True
-    if not classes and not identifier:
-        return False
-    return _is_unlikely_name(f"{classes or ''} {identifier or ''}".lower())
+def _hidden_until_revealed(element: Element) -> bool:
+    """A block hidden (by its ``hidden`` attribute or a hiding class) until a script
+    reveals it is left out when short: a menu or a dialog; the rest of the story behind
+    a paywall or in a React streamed segment (<div hidden id="S:1">) is read."""
+    return dense_length(text_of(element)) < _REVEALED_TEXT_LENGTH
 
 
 def _verdict(classes: str | None, identifier: str | None, role: str | None) -> int:
-    """:data:`_NEVER` for an unlikely candidate whose class or id names what is never the
-    article (:data:`NEVER_ARTICLE`), :data:`_UNLIKELY` for another, 0 for the rest."""
+    """What the class, id and role of an element say: :data:`_HIDDEN_CLASS` for a class
+    that hides it (:func:`patterns.hides`); for an unlikely candidate, :data:`_NEVER` when
+    the class or id names what is never the article (:data:`NEVER_ARTICLE`), else
+    :data:`_UNLIKELY`; 0 for the rest."""
     if classes and hides(classes):
         return _HIDDEN_CLASS
-    if not _is_unlikely(classes, identifier, role):
-        return 0
     names = f"{classes or ''} {identifier or ''}".lower()
+    if role not in UNLIKELY_ROLES and not (names.strip() and _is_unlikely_name(names)):
+        return 0
     return _NEVER if NEVER_ARTICLE.search(names) else _UNLIKELY
 
 

@@ -8,6 +8,8 @@ goes, calls the uncached functions.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from newsstem.readability.options import Options
 from newsstem.readability.patterns import DIV_TO_P_BLOCKS, NEGATIVE, POSITIVE
 from newsstem.readability.tree import Element, text_of
@@ -98,12 +100,15 @@ def leaves_page(link: Element) -> bool:
     return bool(href) and not href.lower().startswith(("#", "javascript:"))
 
 
-def _link_length(element: Element) -> int:
+def _link_length(element: Element, link_length: Callable[[Element], int] | None = None) -> int:
+    """Characters of ``element``'s links that are not whitespace (each link measured by
+    ``link_length`` if given: a cache)."""
+    links = (element,) if element.tag == "a" else element.iterdescendants("a")
+    if link_length is not None:
+        return sum(map(link_length, links))
     # Not XPath ".//a//text()": libxml2 merges its node sets in quadratic time (9 s for a
     # page of 30,000 links). Joining the links' texts is linear, and faster on real pages.
-    if element.tag == "a":
-        return dense_length(text_of(element))
-    return dense_length(" ".join(map(text_of, element.iterdescendants("a"))))
+    return dense_length(" ".join(map(text_of, links)))
 
 
 def class_weight(element: Element, weight: int) -> int:
@@ -148,16 +153,10 @@ class Measure:
         density = self._density.get(element)
         if density is None:
             total = dense_length(self.text(element))
-            density = min(1.0, self._link_length(element) / total) if total else 0.0
+            # (each link measured once: the nested candidates of a page hold the same links)
+            density = min(1.0, _link_length(element, self._link_of) / total) if total else 0.0
             self._density[element] = density
         return density
-
-    def _link_length(self, element: Element) -> int:
-        """:func:`_link_length`, each link measured once: the nested candidates of a page
-        hold the same links."""
-        if element.tag == "a":
-            return self._link_of(element)
-        return sum(map(self._link_of, element.iterdescendants("a")))
 
     def _link_of(self, link: Element) -> int:
         length = self._link.get(link)
