@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import islice
 
 from lxml import etree
 
@@ -173,7 +174,8 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
     unlikely: list[Element] = []
     never: list[Element] = []
     get = Element.get
-    for element in body.iter():
+    elements = body.iter()
+    for element in elements:
         names = element.keys()
         if not names:
             continue
@@ -181,6 +183,7 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
             element
         ):
             hidden.append(element)
+            _skip_descendants(elements, element)
             continue
         # (inline: this loop sees every element of the page that has attributes)
         has_class, has_id, has_role = "class" in names, "id" in names, "role" in names
@@ -199,6 +202,7 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
         if verdict == _HIDDEN_CLASS:
             if _hidden_until_revealed(element):
                 hidden.append(element)
+                _skip_descendants(elements, element)
             continue
         if verdict and element.tag not in _NEVER_UNLIKELY_TAGS:
             unlikely.append(element)
@@ -206,27 +210,29 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
                 never.append(element)
     for element in hidden:
         drop(element)
-    dropped = set(hidden)
-    outermost = _outermost(unlikely, dropped)
+    outermost = _outermost(unlikely)
     if not never:
         return outermost, []
-    return outermost, _outermost(never, dropped, known=set(outermost))
+    return outermost, _outermost(never, known=set(outermost))
 
 
-def _outermost(
-    elements: list[Element], dropped: set[Element], known: set[Element] = frozenset()
-) -> list[Element]:
-    """The elements (in document order) not below another of them nor below a dropped
-    one, that hold no <article> or <main> and are not in code (as the ``known`` ones
-    were found to be)."""
+def _skip_descendants(elements: Iterator[Element], element: Element) -> None:
+    """Advance ``elements`` (an ``iter()`` in document order, at ``element``) past the
+    descendants of ``element``: a hidden element is dropped whole, nothing in it counts."""
+    count = sum(1 for _ in element.iterdescendants())
+    if count:
+        next(islice(elements, count - 1, count), None)
+
+
+def _outermost(elements: list[Element], known: set[Element] = frozenset()) -> list[Element]:
+    """The elements (in document order) not below another of them, that hold no
+    <article> or <main> and are not in code (as the ``known`` ones were found to be)."""
     outermost: list[Element] = []
     for element in elements:
         if outermost and is_below(element, outermost[-1]):
             continue
         if element in known:
             outermost.append(element)
-            continue
-        if dropped and any(ancestor in dropped for ancestor in element.iterancestors()):
             continue
         if not _HOLDS_ARTICLE(element):
             outermost.append(element)

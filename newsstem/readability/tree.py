@@ -69,7 +69,8 @@ def drop(element: Element) -> None:
 
 def is_below(element: Element, ancestor: Element) -> bool:
     """Whether ``ancestor`` is an ancestor of ``element``."""
-    return any(parent is ancestor for parent in element.iterancestors())
+    # (``in`` walks the iterator in C; elements compare by identity)
+    return ancestor in element.iterancestors()
 
 
 def cut_after(root: Element, node: Element, keep: bool = False) -> None:
