@@ -71,6 +71,10 @@ class _Attempt:
     selected: tuple[Element, ...]  # the page elements the article was copied from
 
 
+# (a frozen dataclass of some 60 fields: built once, not per page)
+_DEFAULT_OPTIONS = Options()
+
+
 def extract(
     html: str | bytes,
     url: str | None = None,
@@ -92,7 +96,7 @@ def extract(
     >>> extract(b"").reason
     'empty document'
     """
-    options = options or Options()
+    options = options or _DEFAULT_OPTIONS
     page = load_page(html)
     if isinstance(page, str):
         return Extraction(title="", body="", body_html="", reason=page)
