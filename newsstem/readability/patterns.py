@@ -60,9 +60,12 @@ NEVER_ARTICLE = re.compile(r"comment|disqus|replies|foot")
 # Class/id names of the furniture inside an article's container, removed from the
 # assembled article while class names are read (cleaning.py): trafilatura's
 # OVERALL_DISCARD_XPATH, TEASER_DISCARD_XPATH and DISCARD_IMAGE_ELEMENTS vocabulary,
-# lowercased, without its single-site tokens.
+# lowercased, without its single-site tokens; and the names of a newsletter sign-up box
+# ("email-signup", "mailinglist-container", "subscribe-box": the verb, never
+# "subscriber-premium", which names a paywalled story), as trafilatura names "newsletter".
 BOILERPLATE = re.compile(
-    r"^shar|share|social|viral|sociable|newsletter|syndication|cookie|consent|"
+    r"^shar|share|social|viral|sociable|newsletter|sign-?up|subscribe|mailing-?list|"
+    r"syndication|cookie|consent|"
     r"tags|tag-list|sidebar|banner|bread-?crumb|button|author|byline|footer|"
     r"(?:^|[ _-])nav|navigation|menu|related|next-|-stories|most-popular|more-on|"
     r"(?:^| )ad(?:$| |-)|-ad-|dfpad|outbrain|taboola|criteo|paid-?content|widget|"

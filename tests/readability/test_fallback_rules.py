@@ -149,3 +149,15 @@ def test_a_hiding_class_with_a_class_that_shows_it_on_wider_screens_hides_nothin
     assert "A box that clips what overflows it." in text
     assert "Skip to the next story" not in text
     assert "Opens in a new window" not in text
+
+
+def test_a_newsletter_sign_up_box_in_the_story_is_not_read():
+    # Albany Herald, 2017: a film review whose body ends with the site's newsletter
+    # sign-up box (<div class="card email-signup">, <div class="mailinglist-container">);
+    # the body itself is <div class="asset-content subscriber-premium">.
+    body = body_of("newsletter-signup")
+    assert body.startswith("It’s easy to think there’s no creativity in Hollywood")
+    assert body.endswith("to be set and shot in Albany.")
+    assert "Breaking News Alerts" not in body
+    assert "delivered daily to your email" not in body
+    assert "Manage your lists" not in body
