@@ -287,6 +287,8 @@ def _fishy(element: Element, flags: Flags, options: Options, in_prose: bool) -> 
         return None
     if inputs > paragraphs / 3:
         return "form inputs"
+    if paragraphs == 1 and not images and _wraps_a_paragraph(element, text, options):
+        return None  # judged as the paragraph it wraps, which is never cleaned away
     if (
         length < options.fishy_min_length
         and (images == 0 or images > 2)
@@ -302,6 +304,32 @@ def _fishy(element: Element, flags: Flags, options: Options, in_prose: bool) -> 
     # No embed rule (Readability's "an embed needs 75 characters of text"): iframes are
     # dropped at load and plugins before this stage, so it would have nothing to judge.
     return None
+
+
+def _wraps_a_paragraph(element: Element, text: str, options: Options) -> bool:
+    """A wrapper of one prose paragraph and nothing else (``<div><div><p>``, one per
+    paragraph on sites built of components): a <p> with all the wrapper's text, long,
+    ending a sentence, with no more links than a list inside the prose may have (a link
+    or two in a sentence: a paragraph is not page furniture for them).
+
+    >>> from lxml import etree
+    >>> wrapper = etree.fromstring(
+    ...     "<div><div><p>Much has been made of whether <a href='/m'>the manager</a> stays,"
+    ...     " but against <a href='/s'>Spurs</a> his team put in a fine performance.</p></div></div>")
+    >>> _wraps_a_paragraph(wrapper, text_of(wrapper), Options())
+    True
+    >>> menu = etree.fromstring("<div><p><a href='/a'>Home</a> | <a href='/b'>News</a></p></div>")
+    >>> _wraps_a_paragraph(menu, text_of(menu), Options())
+    False
+    """
+    paragraph = next(element.iterdescendants("p"))
+    own = text_of(paragraph)
+    return (
+        dense_length(own) == dense_length(text)
+        and len(own.strip()) >= options.prose_block_length
+        and ends_sentence(own.strip())
+        and link_density(paragraph) <= options.in_prose_link_density
+    )
 
 
 # Compiled once: an XPath string is compiled again at each call.

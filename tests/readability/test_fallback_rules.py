@@ -161,3 +161,13 @@ def test_a_newsletter_sign_up_box_in_the_story_is_not_read():
     assert "Breaking News Alerts" not in body
     assert "delivered daily to your email" not in body
     assert "Manage your lists" not in body
+
+
+def test_a_paragraph_in_its_own_wrapper_is_kept_for_its_links():
+    # Evening Standard, 2024: every paragraph in its own <div><div><div><div><p>; the
+    # second has two links in its sentence (28% of its text), over the 20% a container
+    # may hold, and its wrappers were cleaned away with it.
+    body = body_of("paragraph-wrappers")
+    assert body.startswith("Chelsea have delivered a message of intent")
+    assert "Much has been made about whether Mauricio Pochettino will continue" in body
+    assert body.endswith("as the pairing dominated Pape Matar Sarr and Yves Bissouma.")
