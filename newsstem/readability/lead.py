@@ -28,6 +28,13 @@ _WORD = re.compile(r"\w+")
 _CJK_CHARACTER = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 # Blocks that may be a lead: paragraphs, and the elements that serve as one in headers.
 _LEAD_TAGS = ("p", "div", "h2", "h3", "span")
+# Class/id names of a standfirst ("detail__excerpt", "article-lead", "c-standfirst"): a
+# block so named is a lead even when it says what the description says in other words.
+_LEAD_NAMES = re.compile(
+    r"standfirst|excerpt|(?:^|[ _-])"
+    r"(?:lead|intro|dek|deck|summary|abstract|subline|sub-?title)(?:$|[ _-])",
+    re.IGNORECASE,
+)
 
 
 def _tokens(text: str) -> set[str]:
@@ -110,7 +117,9 @@ def _is_lead(element: Element, container: Element, described: set[str], options:
     if len(text) < options.lead_min_length:
         return False
     words = _WORD.findall(text.casefold())
-    if sum(word in described for word in words) < options.lead_description_share * len(words):
+    described_share = sum(word in described for word in words) / len(words) if words else 0.0
+    names = f"{element.get('class') or ''} {element.get('id') or ''}"
+    if described_share < options.lead_description_share and not _LEAD_NAMES.search(names):
         return False
     if link_density(element) > options.lead_link_density:
         return False
