@@ -22,13 +22,13 @@ from newsstem.readability.measure import (
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.patterns import (
     BOILERPLATE,
-    COMMAS,
     CONDITIONALLY_CLEANED,
     DROPPED_IN_ARTICLE,
     HEADINGS,
     MEDIA_TAGS,
     PLUGINS,
     TANGENTIAL,
+    comma_count,
 )
 from newsstem.readability.prose import ends_sentence
 from newsstem.readability.tree import Element, drop, is_below, text_of
@@ -264,7 +264,7 @@ def _fishy(element: Element, flags: Flags, options: Options, in_prose: bool) -> 
     if weight < 0:
         return "negative class"
     text = text_of(element)
-    if len(COMMAS.findall(text)) >= options.fishy_keep_commas:
+    if comma_count(text) >= options.fishy_keep_commas:
         return None
     paragraphs = _count(element, "p")
     images = _count(element, "img")

@@ -34,6 +34,7 @@ __all__ = [
     "TANGENTIAL",
     "UNLIKELY_CANDIDATES",
     "UNLIKELY_ROLES",
+    "comma_count",
     "hides",
 ]
 
@@ -92,6 +93,19 @@ SENTENCE_END = re.compile(r"\.( |$)|[。！？]")
 # Counted like commas when scoring a paragraph: the Latin comma, the ideographic comma and
 # full stop, the fullwidth comma, full stop and marks (a CJK clause has no Latin comma).
 COMMAS = re.compile(r"[,、。，．！？]")
+_COMMA_CHARACTERS = (",", "、", "。", "，", "．", "！", "？")
+
+
+def comma_count(text: str) -> int:
+    """How many :data:`COMMAS` ``text`` holds (counted in C, without a list of matches;
+    ASCII text, most of it, can only hold the Latin comma).
+
+    >>> comma_count("a, b, c"), comma_count("東京、大阪。京都，")
+    (2, 3)
+    """
+    if text.isascii():
+        return text.count(",")
+    return sum(map(text.count, _COMMA_CHARACTERS))
 
 # A <div> with none of these below it reads as a paragraph (Readability's divToPElements).
 DIV_TO_P_BLOCKS = ("blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul")

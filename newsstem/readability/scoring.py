@@ -17,10 +17,10 @@ from lxml import etree
 from newsstem.readability.measure import Measure, capped_weight, class_weight
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.patterns import (
-    COMMAS,
     SCORED_TAGS,
     SENTENCE_END,
     TAG_SCORES,
+    comma_count,
 )
 from newsstem.readability.tree import Element
 
@@ -144,7 +144,7 @@ def _paragraph_points(text: str, options: Options) -> float:
     )
     if length < options.min_paragraph_length:
         return 0.0
-    commas = len(COMMAS.findall(text))
+    commas = comma_count(text)
     return 1.0 + (commas + 1) + min(length / options.length_per_point, options.max_length_points)
 
 
