@@ -39,7 +39,6 @@ links, so navigation (all links) and prose (few links) are told apart.
 
 from __future__ import annotations
 
-import operator
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -522,14 +521,21 @@ def _run_weights(text: str) -> list[int]:
     digits and the UTF-8 bytes of the other characters. Whitespace and the marks are not
     meaningful: the weight of a raw run is that of its text."""
     kept = text.encode().translate(None, _ASCII_NOT_MEANINGFUL)
-    runs = kept.split(_RUN_END_BYTE)
-    weights = list(map(len, runs))
-    for run in compress(range(len(runs)), map(operator.not_, map(bytes.isascii, runs))):
-        weights[run] = meaningful_length(runs[run].decode("utf-8"))
+    weights = list(map(len, kept.split(_RUN_END_BYTE)))
+    if kept.isascii():
+        return weights
+    # The runs' other characters, their ASCII letters and digits deleted too, in one more
+    # pass over the page: cheaper than testing each run for them and decoding the whole run
+    # (a run's ASCII bytes, all meaningful, are counted as they are).
+    others = kept.translate(None, _ASCII_BUT_NUL).split(_RUN_END_BYTE)
+    for run in compress(range(len(others)), others):
+        other = others[run]
+        weights[run] += meaningful_length(other.decode("utf-8")) - len(other)
     return weights
 
 
 _ASCII_NOT_MEANINGFUL = bytes(c for c in range(1, 128) if not chr(c).isalnum())  # not NUL
+_ASCII_BUT_NUL = bytes(range(1, 128))
 _RUN_END_BYTE = RUN_END.encode()
 
 
