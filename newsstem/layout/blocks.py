@@ -374,11 +374,15 @@ class BlockParser:
         names, table_ids = self._names, self._table_ids
 
         def child_key(outer: str, tag_id: int, attributes: dict[str, str | None], column: int) -> str:
-            get = attributes.get
             if tag_id in table_ids:
-                signature: tuple = (outer, tag_id, column, *map(get, TABLE_KEY_ATTRIBUTES))
-            else:
-                signature = (outer, tag_id, get("id"), get("class"), get("itemprop"))
+                signature: tuple = (
+                    outer, tag_id, column, *map(attributes.get, TABLE_KEY_ATTRIBUTES)
+                )
+            else:  # (three method calls: faster in 3.11 than one bound attributes.get)
+                signature = (
+                    outer, tag_id,
+                    attributes.get("id"), attributes.get("class"), attributes.get("itemprop"),
+                )
             key = cache.get(signature)
             if key is None:
                 component = self._component(names[tag_id], attributes, column)
