@@ -16,7 +16,6 @@ __all__ = [
     "ARTICLE_NAMES",
     "BOILERPLATE",
     "COMMENTS",
-    "COMMAS",
     "CONDITIONALLY_CLEANED",
     "DIV_TO_P_BLOCKS",
     "DROPPED_IN_ARTICLE",
@@ -92,20 +91,20 @@ UNLIKELY_ROLES = frozenset(
 SENTENCE_END = re.compile(r"\.( |$)|[。！？]")
 # Counted like commas when scoring a paragraph: the Latin comma, the ideographic comma and
 # full stop, the fullwidth comma, full stop and marks (a CJK clause has no Latin comma).
-COMMAS = re.compile(r"[,、。，．！？]")
-_COMMA_CHARACTERS = (",", "、", "。", "，", "．", "！", "？")
+_COMMAS = (",", "、", "。", "，", "．", "！", "？")
 
 
 def comma_count(text: str) -> int:
-    """How many :data:`COMMAS` ``text`` holds (counted in C, without a list of matches;
-    ASCII text, most of it, can only hold the Latin comma).
+    """How many of the characters counted like commas ``text`` holds (each counted in C,
+    without a list of matches; ASCII text, most of it, can hold the Latin comma only).
 
     >>> comma_count("a, b, c"), comma_count("東京、大阪。京都，")
     (2, 3)
     """
     if text.isascii():
         return text.count(",")
-    return sum(map(text.count, _COMMA_CHARACTERS))
+    return sum(map(text.count, _COMMAS))
+
 
 # A <div> with none of these below it reads as a paragraph (Readability's divToPElements).
 DIV_TO_P_BLOCKS = ("blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul")
