@@ -8,6 +8,7 @@ the containers that look "fishy". Each removal is recorded with its reason.
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass
 
 from lxml import etree
@@ -33,7 +34,7 @@ from newsstem.readability.patterns import (
 from newsstem.readability.prose import ends_sentence
 from newsstem.readability.tree import Element, drop, is_below, text_of
 
-__all__ = ["Removal", "assemble", "clean_article"]
+__all__ = ["Removal", "assemble", "clean_article", "drop_ad_labels", "has_ad_label"]
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,49 @@ def clean_article(article: Element, flags: Flags, options: Options) -> list[Remo
     for element in list(article.iter("figcaption")):
         _remove(element, "caption", removals)
     _drop_empty_paragraphs(article, removals)
+    return removals
+
+
+# The label a page sets over an ad slot, in the languages of the corpora: an element
+# with this text and no other is not the story's ("Advertisement", "ANZEIGE", "広告").
+_AD_LABELS = (
+    r"(?:advertisement|advertising|sponsored|anzeige|werbung|publicit[ée]|publicidad|"
+    r"pubblicit[àa]|reklame|reklama|реклама|広告|广告|廣告|광고)[ \t]*:?"
+)
+_AD_LABEL = re.compile(rf"\s*{_AD_LABELS}\s*", re.IGNORECASE)
+_AD_LABEL_MAX = 20  # characters, spaces aside
+# The texts of an element that are short enough to be a label.
+_SHORT_TEXTS = etree.XPath(f".//text()[string-length(normalize-space(.)) < {_AD_LABEL_MAX}]")
+
+
+def has_ad_label(text: str) -> bool:
+    r"""Whether a paragraph of an article's rendered ``text`` is an ad slot's label.
+
+    >>> has_ad_label("A story.\n\nADVERTISEMENT\n\nMore story."), has_ad_label("Advertising pays.")
+    (True, False)
+    """
+    return any(
+        len(paragraph) < _AD_LABEL_MAX and _AD_LABEL.fullmatch(paragraph)
+        for paragraph in text.split("\n\n")
+    )
+
+
+def drop_ad_labels(article: Element) -> list[Removal]:
+    """Remove the elements of ``article`` whose whole text is an ad slot's label (each the
+    outermost one with that text alone: ``<div><span>Anzeige</span></div>``)."""
+    removals: list[Removal] = []
+    for text in _SHORT_TEXTS(article):
+        if not text.is_text or not _AD_LABEL.fullmatch(text):
+            continue
+        label = text.getparent()
+        if label is article or label.getparent() is None:
+            continue  # removed with an earlier label
+        while (parent := label.getparent()) is not article and dense_length(
+            text_of(parent)
+        ) == dense_length(text):
+            label = parent
+        if dense_length(text_of(label)) == dense_length(text):
+            _remove(label, "ad label", removals)
     return removals
 
 

@@ -16,7 +16,13 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
-from newsstem.readability.cleaning import Removal, assemble, clean_article
+from newsstem.readability.cleaning import (
+    Removal,
+    assemble,
+    clean_article,
+    drop_ad_labels,
+    has_ad_label,
+)
 from newsstem.readability.document import Page, detached, load_page
 from newsstem.readability.described import KeyWords, description_words
 from newsstem.readability.lead import find_headline, lead_blocks
@@ -265,6 +271,9 @@ def _finish(
     """Clean the assembled article and measure it."""
     removals = clean_article(article, flags, options)
     text = element_text(article)
+    if has_ad_label(text):  # looked for in the text: most articles have none
+        removals.extend(drop_ad_labels(article))
+        text = element_text(article)
     if may_have_tool_line(text, options):  # most articles are spared the walk of blocks
         blocks = article_blocks(article)
         kept = cut_after_tool_line(article, blocks, options)

@@ -180,3 +180,12 @@ def test_a_standfirst_named_so_is_the_lead_though_the_description_words_it_other
     assert body.startswith("China hat ein Spionagenetzwerk über deutsche Hochschulen ausgerollt")
     assert "\n\nSelten sind Ermittler so massiv gegen Chinas Spione" in body
     assert "Hybride Kriegsführung" not in body
+
+
+def test_an_ad_slot_label_is_not_read():
+    # 9News, 2026: the story's ad slots, each <div><small>Advertisement</small></div>
+    # between its paragraphs; one of them stayed in the article as a paragraph.
+    body = body_of("ad-labels")
+    assert body.startswith("President Donald Trump has lashed out")
+    assert "\n\nHow the judges ruled\n\n" in body
+    assert "Advertisement" not in body
