@@ -222,10 +222,11 @@ def _clean_conditionally(
     # Innermost first, so a container is judged without the fishy parts it held.
     inside = _inside_prose(article, options, flags.score_lists)
     wrapped = _wrappers(inside, article)
+    toggled = {ancestor for toggle in _TOGGLES(article) for ancestor in toggle.iterancestors()}
     for element in reversed(list(article.iter(*tags))):
         if element is article:
             continue
-        reason = _fishy(element, flags, options, element in inside)
+        reason = _fishy(element, flags, options, element in inside, element in toggled)
         if reason == "too many links" and _wraps_a_list(element, wrapped.get(element), options):
             # Judged by its links like the list it wraps (its heading and it).
             if link_density(element) <= options.in_prose_link_density:
@@ -295,7 +296,9 @@ def _is_prose(paragraph: Element, options: Options) -> bool:
     )
 
 
-def _fishy(element: Element, flags: Flags, options: Options, in_prose: bool) -> str | None:
+def _fishy(
+    element: Element, flags: Flags, options: Options, in_prose: bool, toggled: bool = False
+) -> str | None:
     """Why a container looks like page furniture, or None (seed 000 fishy()).
 
     A negative class name condemns a container; its content score does not (Mozilla
@@ -331,6 +334,10 @@ def _fishy(element: Element, flags: Flags, options: Options, in_prose: bool) -> 
         return None
     if inputs > paragraphs / 3:
         return "form inputs"
+    # A short box around a checkbox or radio button (``toggled``: it held one before the
+    # inner containers were judged): an embed's two-click consent, a poll, a settings panel.
+    if toggled and dense_length(text) <= options.furniture_max_length:
+        return "a toggle's box"
     if paragraphs == 1 and not images and _wraps_a_paragraph(element, text, options):
         return None  # judged as the paragraph it wraps, which is never cleaned away
     if (
@@ -378,6 +385,7 @@ def _wraps_a_paragraph(element: Element, text: str, options: Options) -> bool:
 
 # Compiled once: an XPath string is compiled again at each call.
 _VISIBLE_INPUTS = etree.XPath("count(.//input[not(@type='hidden')])")
+_TOGGLES = etree.XPath(".//input[@type='checkbox' or @type='radio']")
 # Lists and tables: kept inside the article's prose unless mostly links.
 _SPANNED = ("ul", "ol", "dl", "table")
 

@@ -189,3 +189,14 @@ def test_an_ad_slot_label_is_not_read():
     assert body.startswith("President Donald Trump has lashed out")
     assert "\n\nHow the judges ruled\n\n" in body
     assert "Advertisement" not in body
+
+
+def test_a_box_with_a_toggle_is_not_read():
+    # GameStar, 2024: a YouTube embed shown on a click, its consent box (a heading, two
+    # notes and a checkbox toggle) between the story's paragraphs.
+    body = body_of("embed-consent-toggle")
+    assert body.startswith("Die niederländische Samsung-News-Seite »Sammobile« hat erfahren")
+    assert "Sammobile konnten den Galaxy Ring schon beim MWC ausprobieren:" in body
+    assert "Das neue Klapphandy soll laut einem Geekbench-Benchmark" in body
+    assert "Empfohlener redaktioneller Inhalt" not in body
+    assert "Ich bin damit einverstanden" not in body
