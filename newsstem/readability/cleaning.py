@@ -34,7 +34,7 @@ from newsstem.readability.patterns import (
 from newsstem.readability.prose import ends_sentence
 from newsstem.readability.tree import Element, drop, is_below, text_of
 
-__all__ = ["Removal", "assemble", "clean_article", "drop_ad_labels", "has_ad_label"]
+__all__ = ["Removal", "assemble", "clean_article", "drop_stray_lines", "has_stray_lines"]
 
 
 @dataclass(frozen=True)
@@ -86,6 +86,43 @@ def clean_article(article: Element, flags: Flags, options: Options) -> list[Remo
     return removals
 
 
+# A paragraph that points to another story: a label, then a link ("READ: ...", "MORE:
+# ...", "Related: ...", "Lesen Sie auch: ...", "Lire aussi : ..."). The human-made gold
+# texts of the modern corpora (chaos, fundus, cleanportal) leave such lines out; the
+# older ones keep them (dragnet's, and mozilla's, which is Readability.js's output).
+_TEASER_LABEL = re.compile(
+    r"\s*(?:read|read more|read also|also read|more|related|see also|watch|listen|"
+    r"lesen sie auch|lesen sie mehr|mehr zum thema|auch interessant|lire aussi|à lire aussi|"
+    r"leer más|lee también|leia também|leia mais|leggi anche|czytaj też|czytaj także)"
+    r"\s*[:|»>]",
+    re.IGNORECASE,
+)
+_TEASER_MAX_LENGTH = 300  # characters: a line, not a paragraph that starts so
+_TEASER_LINK_SHARE = 0.5
+_INLINE_LABELS = frozenset({"strong", "b", "em", "i", "span", "a", "font"})
+# A link whose text is an address names a source ("More: http://..."), not a story.
+_URL_TEXT = re.compile(r"\s*(?:https?://|www\.)", re.IGNORECASE)
+
+
+def _drop_link_teasers(article: Element, removals: list[Removal]) -> None:
+    """Remove the short paragraphs that start with a label (:data:`_TEASER_LABEL`) and are
+    mostly a link, but for a link to an address (a source, not a story)."""
+    for paragraph in list(article.iter("p", "div", "li", "h3", "h4")):
+        if paragraph is article or paragraph.getparent() is None:
+            continue
+        start = paragraph.text or ""
+        if not start.strip() and len(paragraph) and paragraph[0].tag in _INLINE_LABELS:
+            start = (paragraph[0].text or "") + (paragraph[0].tail or "")  # "<b>READ:</b>"
+        if not _TEASER_LABEL.match(start):
+            continue
+        if len(text_of(paragraph)) > _TEASER_MAX_LENGTH:
+            continue
+        if any(_URL_TEXT.match(text_of(link)) for link in paragraph.iter("a")):
+            continue
+        if link_density(paragraph) >= _TEASER_LINK_SHARE:
+            _remove(paragraph, "a link to another story", removals)
+
+
 # The label a page sets over an ad slot, in the languages of the corpora: an element
 # with this text and no other is not the story's ("Advertisement", "ANZEIGE", "広告").
 _AD_LABELS = (
@@ -98,22 +135,39 @@ _AD_LABEL_MAX = 20  # characters, spaces aside
 _SHORT_TEXTS = etree.XPath(f".//text()[string-length(normalize-space(.)) < {_AD_LABEL_MAX}]")
 
 
-def has_ad_label(text: str) -> bool:
-    r"""Whether a paragraph of an article's rendered ``text`` is an ad slot's label.
+def has_stray_lines(text: str) -> bool:
+    r"""Whether a paragraph of an article's rendered ``text`` is an ad slot's label or a
+    line that links to another story (:func:`drop_stray_lines` would find something).
 
-    >>> has_ad_label("A story.\n\nADVERTISEMENT\n\nMore story."), has_ad_label("Advertising pays.")
-    (True, False)
+    >>> has_stray_lines("A story.\n\nADVERTISEMENT\n\nMore story.")
+    True
+    >>> has_stray_lines("A story.\n\nREAD: Another story\n\nMore story.")
+    True
+    >>> has_stray_lines("Advertising pays.\n\nReading on.")
+    False
     """
     return any(
-        len(paragraph) < _AD_LABEL_MAX and _AD_LABEL.fullmatch(paragraph)
+        len(paragraph) <= _TEASER_MAX_LENGTH
+        and (
+            len(paragraph) < _AD_LABEL_MAX and _AD_LABEL.fullmatch(paragraph)
+            or _TEASER_LABEL.match(paragraph)
+        )
         for paragraph in text.split("\n\n")
     )
 
 
-def drop_ad_labels(article: Element) -> list[Removal]:
-    """Remove the elements of ``article`` whose whole text is an ad slot's label (each the
-    outermost one with that text alone: ``<div><span>Anzeige</span></div>``)."""
+def drop_stray_lines(article: Element) -> list[Removal]:
+    """Remove from ``article`` the labels of ad slots and the lines that link to another
+    story, and say so."""
     removals: list[Removal] = []
+    _drop_ad_labels(article, removals)
+    _drop_link_teasers(article, removals)
+    return removals
+
+
+def _drop_ad_labels(article: Element, removals: list[Removal]) -> None:
+    """Remove the elements whose whole text is an ad slot's label (each the outermost one
+    with that text alone: ``<div><span>Anzeige</span></div>``)."""
     for text in _SHORT_TEXTS(article):
         if not text.is_text or not _AD_LABEL.fullmatch(text):
             continue
@@ -126,7 +180,6 @@ def drop_ad_labels(article: Element) -> list[Removal]:
             label = parent
         if dense_length(text_of(label)) == dense_length(text):
             _remove(label, "ad label", removals)
-    return removals
 
 
 # The elements a furniture name condemns (trafilatura's OVERALL_DISCARD_XPATH tags).

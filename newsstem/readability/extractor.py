@@ -20,8 +20,8 @@ from newsstem.readability.cleaning import (
     Removal,
     assemble,
     clean_article,
-    drop_ad_labels,
-    has_ad_label,
+    drop_stray_lines,
+    has_stray_lines,
 )
 from newsstem.readability.document import Page, detached, load_page
 from newsstem.readability.described import KeyWords, description_words
@@ -271,8 +271,8 @@ def _finish(
     """Clean the assembled article and measure it."""
     removals = clean_article(article, flags, options)
     text = element_text(article)
-    if has_ad_label(text):  # looked for in the text: most articles have none
-        removals.extend(drop_ad_labels(article))
+    if has_stray_lines(text):  # looked for in the text: most articles have none
+        removals.extend(drop_stray_lines(article))
         text = element_text(article)
     if may_have_tool_line(text, options):  # most articles are spared the walk of blocks
         blocks = article_blocks(article)

@@ -200,3 +200,12 @@ def test_a_box_with_a_toggle_is_not_read():
     assert "Das neue Klapphandy soll laut einem Geekbench-Benchmark" in body
     assert "Empfohlener redaktioneller Inhalt" not in body
     assert "Ich bin damit einverstanden" not in body
+
+
+def test_a_line_linking_to_another_story_is_not_read():
+    # CNN, 2017: "READ: ..." links to other stories between the story's paragraphs, each
+    # in its own <div class="zn-body__paragraph"><a>READ: ...</a></div>.
+    body = body_of("read-also-links")
+    assert "according to The Daily Telegraph.\n\n'For South Koreans, this is normal'" in body
+    assert "READ:" not in body
+    assert "Winter Olympics fast facts" not in body
