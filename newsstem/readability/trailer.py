@@ -37,7 +37,7 @@ _TOOL_WORDS = _words(
 # ... and nothing but these besides (English furniture; digits are ignored).
 _FURNITURE_WORDS = _TOOL_WORDS | _words(
     """friendly version this article story page post posted comment comments reply replies
-    respond discuss add leave your a the to friend friends by on of and link links permalink
+    respond discuss add leave your a the to friend friends by on of and or link links permalink
     trackback related more other news stories articles also see read you view feed our in
     an it its here click sign up log login register for top back return previous next"""
 )
@@ -46,6 +46,7 @@ _FURNITURE_WORDS = _TOOL_WORDS | _words(
 _CJK_TOOL_WORDS = ("印刷", "打印", "分享", "シェア", "ツイート", "メール", "邮件", "转发", "收藏")
 _CJK_FILLER = re.compile(r"この記事を|記事|本文|する|送る|送信|で|を|に|到|此文|此页|这篇文章")
 _WORD = re.compile(r"\w+")
+_URL = re.compile(r"\w+://\S+")
 # Characters a tool line may have per word, separators included ("Printer-friendly | ").
 _MAX_WORD_LENGTH = 20
 
@@ -74,6 +75,8 @@ def is_tool_line(text: str, options: Options) -> bool:
     True
     >>> is_tool_line("Comments (5 posted)", Options())
     False
+    >>> is_tool_line("Read or Share this story: https://usat.ly/2xaZUuG", Options())
+    True
     >>> is_tool_line("Print statements or log files", Options())
     False
     >>> is_tool_line("印刷 | メールで送る", Options())
@@ -81,6 +84,8 @@ def is_tool_line(text: str, options: Options) -> bool:
     """
     if len(text) > options.tool_line_max_words * _MAX_WORD_LENGTH:
         return False  # a paragraph, not a line of tools (skips the regex on long text)
+    if "://" in text:  # an address is not a word of the line ("Share this story: http://...")
+        text = _URL.sub(" ", text)
     words = [word.lower() for word in _WORD.findall(text) if not word.isdigit()]
     if not words or len(words) > options.tool_line_max_words:
         return False

@@ -209,3 +209,11 @@ def test_a_line_linking_to_another_story_is_not_read():
     assert "according to The Daily Telegraph.\n\n'For South Koreans, this is normal'" in body
     assert "READ:" not in body
     assert "Winter Olympics fast facts" not in body
+
+
+def test_a_share_line_ending_in_an_address_ends_the_story():
+    # USA Today, 2017: the story ends with "Read or Share this story: https://usat.ly/...";
+    # the address is not a word of the tool line.
+    body = body_of("share-line-with-address")
+    assert body.startswith("KABUL, Afghanistan — Suicide bombers struck two mosques")
+    assert body.endswith("switching to a counterterrorism and support role.")
