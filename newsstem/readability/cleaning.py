@@ -130,7 +130,7 @@ _AD_LABELS = (
     r"pubblicit[àa]|reklame|reklama|реклама|広告|广告|廣告|광고)[ \t]*:?"
 )
 _AD_LABEL = re.compile(rf"\s*{_AD_LABELS}\s*", re.IGNORECASE)
-_AD_LABEL_MAX = 20  # characters, spaces aside
+_AD_LABEL_MAX = 20  # characters (a text node's after normalize-space)
 # The texts of an element that are short enough to be a label.
 _SHORT_TEXTS = etree.XPath(f".//text()[string-length(normalize-space(.)) < {_AD_LABEL_MAX}]")
 
@@ -350,7 +350,7 @@ def _is_prose(paragraph: Element, options: Options) -> bool:
 
 
 def _fishy(
-    element: Element, flags: Flags, options: Options, in_prose: bool, toggled: bool = False
+    element: Element, flags: Flags, options: Options, in_prose: bool, toggled: bool
 ) -> str | None:
     """Why a container looks like page furniture, or None (seed 000 fishy()).
 
