@@ -18,8 +18,8 @@ from typing import Any
 
 from newsstem import defaults, readability
 from newsstem.formats import blocks_to_markdown, html_to_markdown
-from newsstem.layout.evidence import TextShingles
-from newsstem.layout.patterns import Extraction, HubPage, SitePatterns
+from newsstem.layout.evidence import TextShingles, shingles
+from newsstem.layout.patterns import UNCLAIMED_MIN_CHARS, Extraction, HubPage, SitePatterns
 from newsstem.text import meaningful_length
 from newsstem.visual import boxes_of, main_box, visual_text
 
@@ -115,8 +115,9 @@ def extract_page(
        or blocks of keys the pattern never learned weigh more than :data:`GUARD_SHARE`
        of it, whether taken as main for where they sit or left out though they are
        prose. Then the readability fallback reads the page too, and such blocks are kept
-       when the fallback took them (:data:`GUARD_AGREEMENT`); a main text still too
-       short gives way to the fallback's article;
+       when the fallback took them (:data:`GUARD_AGREEMENT`) and, if they hold a
+       paragraph, do not repeat the text kept above them (a comment quoting the story);
+       a main text still too short gives way to the fallback's article;
     3. any other page is the fallback's.
 
     ``anchor_texts`` (the texts of the links to the page) are accepted for the headline
@@ -161,17 +162,22 @@ def _extract(
         return _by_pattern(matched, matched.body, [(b.key, b.text) for b in main], NO_GUARD)
     fallback = readability.extract(html, url=url, body_html=body_html)
     article = TextShingles.of(fallback.body)
-    kept = [
-        (position, block.key, block.text)
-        for position, block in zip(matched.positions, main)
-        if block.known or article.share_of(block.text) >= GUARD_AGREEMENT
-    ]
-    kept += [
-        (position, block.key, block.text)
-        for position, block in zip(matched.positions[len(main) :], matched.unclaimed)
-        if article.share_of(block.text) >= GUARD_AGREEMENT
-    ]
-    kept.sort()
+    # blocks in page order: the learned ones kept, the others when the fallback took
+    # them, unless a paragraph repeats text kept above it (a comment quoting the article)
+    candidates = sorted(
+        [(position, block.key, block.text, block.known, block.own_weight)
+         for position, block in zip(matched.positions, main)]
+        + [(position, block.key, block.text, False, block.own_weight)
+           for position, block in zip(matched.positions[len(main) :], matched.unclaimed)]
+    )
+    kept = []
+    seen: set[int] = set()
+    for position, key, text, known, weight in candidates:
+        own = shingles(text)
+        repeats = weight >= UNCLAIMED_MIN_CHARS and len(own & seen) >= GUARD_AGREEMENT * len(own)
+        if known or (article.share_of(text) >= GUARD_AGREEMENT and not repeats):
+            kept.append((position, key, text))
+            seen |= own
     body = "\n\n".join(line for _, _, text in kept for line in text.split("\n"))
     if meaningful_length(body) >= min_chars:
         guard = GUARD_AGREED if body == matched.body else GUARD_CHANGED

@@ -98,3 +98,37 @@ def test_a_pattern_text_too_short_gives_way_to_the_fallback(msnbc, patterns):
     assert result.pattern_id == "tv.msnbc.com/1"
     assert result.method in ("readability", "pattern:tv.msnbc.com/1")
     assert score_page(result.body, page.gold).f1 > 0.9
+
+
+def test_the_guard_leaves_out_a_comment_quoting_the_article(msnbc, patterns):
+    """Comments under keys the pattern never learned put the guard in doubt; the one that
+    quotes the story's paragraph holds text the fallback's article holds too (the story
+    itself), but it repeats text already kept above it: the body has that paragraph once."""
+    page = msnbc[10]
+    quoted = (
+        "Avik Roy, a health care policy adviser to the Romney campaign, said the GOP "
+        "platform"
+    )
+    assert page.html.count(quoted) == 1
+    paragraph = page.html.split(quoted, 1)[1].split("</p>", 1)[0]
+    comments = "".join(
+        f'<div class="reply"><p>Reader {n} writes: this is the part of the story I keep '
+        "coming back to, and I would like to hear more from the campaign about what it "
+        "means for the voters who are still making up their minds this autumn.</p></div>"
+        for n in range(1, 8)
+    )
+    quoting = (
+        f'<div class="reply"><blockquote><p>{quoted}{paragraph}</p></blockquote>'
+        "<p>Exactly what I expected.</p></div>"
+    )
+    commented = page.html.replace("</body>", f'<div class="discussion">{quoting}{comments}'
+                                  "</div></body>", 1)
+    by_pattern = patterns.extract(commented)
+    assert by_pattern.unclaimed_weight > 0.25 * sum(
+        b.own_weight for b in by_pattern.main_blocks if b.known
+    )  # the guard is in doubt
+    result = extract_page(commented, page.url, patterns)
+    assert result.method == "pattern:tv.msnbc.com/1" and result.guard != "none"
+    assert result.body.count(quoted) == 1
+    assert "Reader 1 writes" not in result.body
+    assert score_page(result.body, page.gold).f1 > 0.9
