@@ -108,7 +108,10 @@ def extract(
         return Extraction(title="", body="", body_html="", reason=page)
     title = clean_title(page.title, (text_of(h) for h in page.body.iter("h1", "h2")))
     described = description_words(page.root)
-    attempt = _marked_attempt(page, options) or _sieve(page, options, KeyWords(described))
+    story = _headline_story(page, options)
+    attempt = _marked_attempt(page, options) or _sieve(
+        page, options, KeyWords(described), story
+    )
     reason = _rejection(attempt, page, options)
     if logger.isEnabledFor(logging.DEBUG):
         _log_attempt(attempt, reason, url)
@@ -175,15 +178,21 @@ def _declared(page: Page, title: str, options: Options) -> Extraction | None:
     return Extraction(title=title, body=text, body_html=f"<div>{body_html}</div>")
 
 
-def _sieve(page: Page, options: Options, described: KeyWords | None = None) -> _Attempt:
+def _sieve(
+    page: Page,
+    options: Options,
+    described: KeyWords | None = None,
+    story: Element | None = None,
+) -> _Attempt:
     """Run attempts with ever more lenient flags until one has enough text; keep the longest.
 
-    ``described``: the key words of the page's description (described.py)."""
+    ``described``: the key words of the page's description (described.py); ``story``:
+    the ``<article>`` of the page's headline, on a page of several (:func:`_headline_story`)."""
     best: _Attempt | None = None
     flags: Flags | None = Flags()
     while flags is not None:
         with detached(page.unlikely if flags.strip_unlikelys else page.never_article):
-            attempt = _grab_article(page.body, flags, options, described)
+            attempt = _grab_article(page.body, flags, options, described, story)
         if best is None or attempt.length > best.length:
             best = attempt
         if attempt.length >= options.retry_length:
@@ -194,7 +203,11 @@ def _sieve(page: Page, options: Options, described: KeyWords | None = None) -> _
 
 
 def _grab_article(
-    body: Element, flags: Flags, options: Options, described: KeyWords | None = None
+    body: Element,
+    flags: Flags,
+    options: Options,
+    described: KeyWords | None = None,
+    story: Element | None = None,
 ) -> _Attempt:
     """Score, select and clean; or the selection around a higher-scoring ancestor, when
     what that adds reads as prose (:func:`prose.added_prose_share`)."""
@@ -203,6 +216,8 @@ def _grab_article(
     best = best_candidate(scores, options)
     if best is None:
         return _finish(assemble([body]), flags, options, [body], found_candidate=False)
+    if story is not None:
+        best = _story_candidate(best, scores, story, options)
     if described is not None and len(described) >= options.described_min_words:
         best = _described_candidate(best, scores, described, options, measure)
     attempt = _attempt_around(best, scores, flags, options, measure)
@@ -214,6 +229,40 @@ def _grab_article(
     if added_prose_share(narrow, wide, options) >= options.wider_prose_share:
         return alternative
     return attempt
+
+
+def _headline_story(page: Page, options: Options) -> Element | None:
+    """The ``<article>`` that holds the page's headline (the h1-h3 its ``<title>`` or
+    og:title names), on a page of several ``<article>`` elements (the next stories of an
+    endless scroll, a sponsored story below the one the page is about); else None."""
+    articles = page.body.iter("article")
+    if next(articles, None) is None or next(articles, None) is None:
+        return None
+    titles = [page.title]
+    titles.extend(meta.get("content") or "" for meta in page.root.iterfind(_OG_TITLE))
+    headline = find_headline(page.body, titles, options)
+    if headline is None:
+        return None
+    return next(headline.iterancestors("article"), None)
+
+
+def _story_candidate(
+    best: Element, scores: CandidateScores, story: Element, options: Options
+) -> Element:
+    """The best candidate, or, when it lies in another ``<article>`` than the page's
+    headline (``story``), the best of the top candidates inside the headline's: a longer
+    story further down the page is not the one the page is about."""
+    if is_below(best, story) or best is story or is_below(story, best):
+        return best
+    if next(best.iterancestors("article"), None) is None and best.tag != "article":
+        return best  # the best is in no story of its own: the headline's may be a teaser
+    floor = scores.get(best, 0.0) * options.described_min_score_share
+    for candidate in scores.top(options.described_candidates):
+        if scores[candidate] < floor:
+            break
+        if is_below(candidate, story):
+            return candidate
+    return best
 
 
 def _described_candidate(

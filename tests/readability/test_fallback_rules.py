@@ -217,3 +217,14 @@ def test_a_share_line_ending_in_an_address_ends_the_story():
     body = body_of("share-line-with-address")
     assert "KABUL, Afghanistan — Suicide bombers struck two mosques" in body
     assert body.endswith("switching to a counterterrorism and support role.")
+
+
+def test_the_story_of_the_headline_beats_a_longer_one_below_it():
+    # Scroll.in, 2017: the page's story (its <title> and og:title are the headline of the
+    # first <article>) is followed by a sponsored story in an <article> of its own, three
+    # times as long and denser; the description's words are common enough that both hold
+    # a third of them.
+    body = body_of("endless-scroll-next-story")
+    assert "Mount Everest will soon have dustbins, thanks to a clean-up drive" in body
+    assert "Meaningful changes have always been driven by the right" not in body
+    assert "London School of Economics" not in body
