@@ -98,10 +98,28 @@ _TEASER_LABEL = re.compile(
     re.IGNORECASE,
 )
 _TEASER_MAX_LENGTH = 300  # characters: a line, not a paragraph that starts so
+# A label of a few words ending in a separator ("FUNDA OLUNYE UDABA LAPHA |"): see
+# _labelled_link.
+_LABEL_END = re.compile(r"\s*\S[^|»>]{0,40}?\s*[|»>]\s*")
 _TEASER_LINK_SHARE = 0.5
 _INLINE_LABELS = frozenset({"strong", "b", "em", "i", "span", "a", "font"})
 # A link whose text is an address names a source ("More: http://..."), not a story.
 _URL_TEXT = re.compile(r"\s*(?:https?://|www\.)", re.IGNORECASE)
+
+
+def _labelled_link(paragraph: Element) -> bool:
+    """Whether ``paragraph`` starts with a bold label ending in a separator, then a link:
+    a link to another story in any language ("<strong>FUNDA OLUNYE UDABA LAPHA |</strong>
+    <a>...</a>"). A colon is not such a separator: "<b>Update:</b> <a>...</a>" is news."""
+    if paragraph.text and paragraph.text.strip() or len(paragraph) < 2:
+        return False
+    label, link = paragraph[0], paragraph[1]
+    return (
+        label.tag in _INLINE_LABELS
+        and label.tag != "a"
+        and link.tag == "a"
+        and _LABEL_END.fullmatch(text_of(label) + (label.tail or "")) is not None
+    )
 
 
 def _drop_link_teasers(article: Element, removals: list[Removal]) -> None:
@@ -113,7 +131,7 @@ def _drop_link_teasers(article: Element, removals: list[Removal]) -> None:
         start = paragraph.text or ""
         if not start.strip() and len(paragraph) and paragraph[0].tag in _INLINE_LABELS:
             start = (paragraph[0].text or "") + (paragraph[0].tail or "")  # "<b>READ:</b>"
-        if not _TEASER_LABEL.match(start):
+        if not _TEASER_LABEL.match(start) and not _labelled_link(paragraph):
             continue
         if len(text_of(paragraph)) > _TEASER_MAX_LENGTH:
             continue
@@ -143,6 +161,8 @@ def has_stray_lines(text: str) -> bool:
     True
     >>> has_stray_lines("A story.\n\nREAD: Another story\n\nMore story.")
     True
+    >>> has_stray_lines("A story.\n\nFUNDA OLUNYE UDABA LAPHA | Another story")
+    True
     >>> has_stray_lines("Advertising pays.\n\nReading on.")
     False
     """
@@ -151,6 +171,7 @@ def has_stray_lines(text: str) -> bool:
         and (
             len(paragraph) < _AD_LABEL_MAX and _AD_LABEL.fullmatch(paragraph)
             or _TEASER_LABEL.match(paragraph)
+            or _LABEL_END.match(paragraph)
         )
         for paragraph in text.split("\n\n")
     )

@@ -228,3 +228,14 @@ def test_the_story_of_the_headline_beats_a_longer_one_below_it():
     assert "Mount Everest will soon have dustbins, thanks to a clean-up drive" in body
     assert "Meaningful changes have always been driven by the right" not in body
     assert "London School of Economics" not in body
+
+
+def test_a_bold_label_and_a_link_to_another_story_is_not_read_in_any_language():
+    # Echo Eyethu (Caxton), 2025, in isiZulu: "<strong>FUNDA OLUNYE UDABA LAPHA |</strong>
+    # <a>...</a>" ("read another story here") between the story's paragraphs; the label
+    # is in no list of words, its form gives it away: a bold label ending in a separator
+    # before a link.
+    body = body_of("labelled-link-teasers")
+    assert "FUNDA OLUNYE UDABA LAPHA" not in body
+    assert "Kuboshwe abahlanu besolwa ngokugwaza umfundi" not in body
+    assert body.startswith("Uhlalele ovalweni umndeni wesaguga saseMbali Unit 14")
