@@ -29,6 +29,7 @@ __all__ = [
     "RuleError",
     "UrlRule",
     "UrlRules",
+    "host_names",
     "site_of",
     "same_site",
     "is_crawlable_scheme",
@@ -172,3 +173,19 @@ def same_site(url: str, sites: Iterable[str]) -> bool:
     """
     site = site_of(url)
     return bool(site) and site in sites
+
+
+def host_names(url: str | None) -> list[str]:
+    """Names a site's host suggests: ``www.forbes.com`` -> ``forbes``, ``forbes.com``.
+
+    >>> host_names("https://www.bbc.co.uk/news/1"), host_names("http://localhost/")
+    (['bbc', 'bbc.co.uk'], [])
+    """
+    host = (urlsplit(url).hostname or "") if url else ""
+    labels = [label for label in host.split(".") if label and label not in ("www", "m", "amp")]
+    if len(labels) < 2:
+        return []
+    # the registrable label: the one before a public suffix such as "com" or "co.uk"
+    core = labels[-3] if len(labels) >= 3 and len(labels[-2]) <= 3 and len(labels[-1]) == 2 \
+        else labels[-2]
+    return [core, ".".join(labels[labels.index(core):])]

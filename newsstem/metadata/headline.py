@@ -35,11 +35,11 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 from lxml.html import HtmlElement
 
 from newsstem.metadata.evidence import Evidence, inside_other_content, itemprop_value
+from newsstem.rules import host_names
 from newsstem.text import cjk_count, normalize_space
 
 __all__ = [
@@ -193,18 +193,6 @@ def _is_name(affix: str, keys: set[str]) -> bool:
 
 _DOMAIN_ENDINGS = frozenset({"", "com", "net", "org", "couk", "de", "fr", "jp", "cn", "online",
                              "news", "tv"})
-
-
-def host_names(url: str | None) -> list[str]:
-    """Names a site's host suggests: ``www.forbes.com`` -> ``forbes``, ``forbes.com``."""
-    host = (urlsplit(url).hostname or "") if url else ""
-    labels = [label for label in host.split(".") if label and label not in ("www", "m", "amp")]
-    if len(labels) < 2:
-        return []
-    # the registrable label: the one before a public suffix such as "com" or "co.uk"
-    core = labels[-3] if len(labels) >= 3 and len(labels[-2]) <= 3 and len(labels[-1]) == 2 \
-        else labels[-2]
-    return [core, ".".join(labels[labels.index(core):])]
 
 
 # -- candidates -----------------------------------------------------------------------
