@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lxml import etree
@@ -33,6 +34,7 @@ from newsstem.readability.patterns import (
 )
 from newsstem.readability.prose import ends_sentence
 from newsstem.readability.tree import Element, drop, is_below, text_of
+from newsstem.text import normalize_space
 
 __all__ = ["Removal", "assemble", "clean_article", "drop_stray_lines", "has_stray_lines"]
 
@@ -175,6 +177,69 @@ def has_stray_lines(text: str) -> bool:
         )
         for paragraph in text.split("\n\n")
     )
+
+
+# A copyright notice: a line that starts with "©", "(c) 2017", "Copyright 2017", or says
+# "All rights reserved" ("... Copyright 1995 by ..." inside a sentence is a citation).
+_NOTICE = re.compile(
+    r"^\W{0,3}(?:©|\(c\)\s*(?:19|20)\d\d|copyright\s*(?:\(c\)|©)?\s*(?:19|20)\d\d)"
+    r"|all rights reserved",
+    re.IGNORECASE,
+)
+_NOTICE_MARK = re.compile(r"©|\(c\)|copyright|all rights reserved", re.IGNORECASE)
+_NOT_LETTERS = re.compile(r"[\W_]+")
+
+
+def _names_site(line: str, names: Sequence[str]) -> bool:
+    """Whether ``line`` names the site (one of its host's ``names``, spacing and
+    punctuation ignored: "ITECHPOST" and "ScienceWorldReport.com" name their hosts)."""
+    folded = _NOT_LETTERS.sub("", line.casefold())
+    return any(len(name) >= 3 and _NOT_LETTERS.sub("", name.casefold()) in folded for name in names)
+
+
+def has_site_notice(text: str, names: Sequence[str]) -> bool:
+    r"""Whether a line of an article's rendered ``text`` is the site's own copyright
+    notice: a line (at most ``_TEASER_MAX_LENGTH``) with a notice that names the site.
+
+    >>> has_site_notice("Story.\n\n© 2017 ITECHPOST, All rights reserved.", ["itechpost"])
+    True
+    >>> has_site_notice("Story.\n\nCopyright 2008 The Associated Press.", ["example"])
+    False
+    """
+    return any(
+        len(line) <= _TEASER_MAX_LENGTH and _NOTICE.search(line) and _names_site(line, names)
+        for line in text.split("\n\n")
+    )
+
+
+def drop_site_notices(article: Element, names: Sequence[str]) -> list[Removal]:
+    """Remove the site's own copyright notices from ``article`` (the footer line a page
+    ends its stories with), each the outermost element whose whole text is that line,
+    and say so. A notice of another owner (a wire's "Copyright 2008 The Associated
+    Press", a picture's credit) is the story's, and stays."""
+    removals: list[Removal] = []
+    for text in _TEXTS(article):
+        if not _NOTICE_MARK.search(text):
+            continue
+        line = text.getparent()
+        if text.is_tail:
+            line = line.getparent()
+        if line is None or line is article or not is_below(line, article):
+            continue  # the article's own text, or removed with an earlier notice
+        whole = normalize_space(text_of(line))
+        if len(whole) > _TEASER_MAX_LENGTH or not _NOTICE.search(whole) or not _names_site(
+            whole, names
+        ):
+            continue
+        while (parent := line.getparent()) is not article and len(
+            normalize_space(text_of(parent))
+        ) <= _TEASER_MAX_LENGTH:
+            line = parent
+        _remove(line, "the site's copyright notice", removals)
+    return removals
+
+
+_TEXTS = etree.XPath(".//text()")
 
 
 def drop_stray_lines(article: Element) -> list[Removal]:

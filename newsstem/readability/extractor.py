@@ -20,7 +20,9 @@ from newsstem.readability.cleaning import (
     Removal,
     assemble,
     clean_article,
+    drop_site_notices,
     drop_stray_lines,
+    has_site_notice,
     has_stray_lines,
 )
 from newsstem.readability.document import Page, detached, load_page
@@ -49,6 +51,7 @@ from newsstem.readability.tree import (
     strip_presentation,
     text_of,
 )
+from newsstem.rules import host_names
 from newsstem.text import normalize_space
 
 __all__ = ["Extraction", "extract"]
@@ -132,6 +135,12 @@ def extract(
             return declared
     if reason:
         return Extraction(title=title, body="", body_html="", reason=reason)
+    names = host_names(url)
+    if names and has_site_notice(attempt.text, names):
+        removals = drop_site_notices(attempt.article, names)
+        attempt = replace(
+            attempt, text=element_text(attempt.article), removals=attempt.removals + tuple(removals)
+        )
     if described:
         attempt = _with_lead(attempt, page, described, options)
     cleaned = _article_html(attempt.article, url, page) if body_html else ""

@@ -239,3 +239,26 @@ def test_a_bold_label_and_a_link_to_another_story_is_not_read_in_any_language():
     assert "FUNDA OLUNYE UDABA LAPHA" not in body
     assert "Kuboshwe abahlanu besolwa ngokugwaza umfundi" not in body
     assert body.startswith("Uhlalele ovalweni umndeni wesaguga saseMbali Unit 14")
+
+
+def test_the_sites_own_copyright_notice_is_not_read():
+    # iTechPost, 2017: the story's element ends with the site's notice, "© 2017 ITECHPOST,
+    # All rights reserved. ..."; it names the page's host (itechpost.com), so it is the
+    # site's footer line, not the story's credit. Without the page's address nothing
+    # tells, and the line stays.
+    url = "http://www.itechpost.com/articles/95082/20170408/expect-some-new-changes.htm"
+    body = body_of("site-copyright-notice", url)
+    assert "All rights reserved" not in body
+    assert "Those who want to try out these features can play Overwatch" in body
+    assert "ITECHPOST, All rights reserved" in body_of("site-copyright-notice")
+
+
+def test_a_wire_services_copyright_notice_stays():
+    # l3s (2008): a story ends with its agency's notice; gold texts keep it, as a credit.
+    html = (
+        "<html><head><title>Storm hits the coast</title></head><body><div class='story'>"
+        + "<p>The storm hit the coast on Tuesday, and the damage was severe in towns.</p>" * 6
+        + "<p>Copyright 2008 The Associated Press. All rights reserved.</p></div></body></html>"
+    )
+    body = extract(html, url="http://news.example.com/storm").body
+    assert body.endswith("Copyright 2008 The Associated Press. All rights reserved.")
