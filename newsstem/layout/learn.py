@@ -25,7 +25,8 @@ For one site:
    is article text when its text varies (DiffScore over its pages), it reads as
    prose (at most half of it links) and the pages where the fallback found an
    article vote for it, each with the share of the key's text the fallback took
-   (:class:`_KeyVotes`). All slots of a main key are **main**, so the pattern
+   (:class:`_KeyVotes`). All slots of a main key are **main** (but a slot whose text
+   the fallback left out on every page it has, three at least), so the pattern
    drops what the site repeats even where the fallback took it (an author's note,
    a copyright line: their DiffScore is low), keeps what the fallback missed on
    one page but took on others, and leaves comment threads the fallback took on
@@ -361,6 +362,7 @@ def _learn_cluster(
         )
     votes = _KeyVotes.of(scored, set(found), options)
     _mark_main_by_evidence(scored, votes)
+    _unmark_refused_slots(scored, set(found))
     mains = [s for s in scored if s.role == "main"]
     if not mains:
         return None, "refused: no block of the layout holds the fallback's article text"
@@ -521,6 +523,28 @@ def _mark_main_by_evidence(scored: list[_ScoredSlot], votes: _KeyVotes) -> None:
         slot.agreement = votes.rate(slot.key)
         if slot.key in main_keys:
             slot.role = "main"
+
+
+# A slot of a main key whose text the fallback left out on every one of this many pages
+# at least (a post's footer line inside the post's element) is not article text.
+SLOT_MIN_VOTERS = 3
+
+
+def _unmark_refused_slots(scored: list[_ScoredSlot], voters: set[int]) -> None:
+    """A slot of a main key is not main when the fallback left its text out on the pages
+    that vote (:data:`SLOT_MIN_VOTERS` at least; mean share taken below
+    :data:`MIN_KEY_VOTE`): the key is the article's element, this position in it is not
+    (a post's "Posted by ... | Permalink | 6 Comments" line closing the post)."""
+    for slot in scored:
+        if slot.role != "main":
+            continue
+        votes = [
+            slot.slot.taken[page] / own
+            for page, own in slot.slot.own.items()
+            if page in voters and own
+        ]
+        if len(votes) >= SLOT_MIN_VOTERS and sum(votes) / len(votes) < MIN_KEY_VOTE:
+            slot.role = "none"
 
 
 @dataclass(frozen=True)

@@ -126,3 +126,39 @@ def test_a_paragraph_in_a_block_one_page_voted_out_is_read_as_never_seen(msnbc):
     assert isinstance(result, Extraction)
     assert quotation[:60] in " ".join(result.body.split())
     assert quotation[:60] not in " ".join(result.sub_text.split())
+
+
+WRITERS = ("Ann Lee", "Bo Diaz", "Cy Park", "Di Roe", "Ed Moss", "Flo Kim", "Gus Ray",
+           "Hal Fox", "Ida Wu", "Jo Bell")
+
+
+def with_meta_line(html: str, n: int) -> str:
+    """The page with a post's meta line closing its article element, after a rule (a
+    block of its own, of the article's key), different on every page."""
+    root = lxml.html.fromstring(html)
+    [content] = root.find_class("entry-content")
+    content.append(lxml.html.fragment_fromstring("<hr/>"))
+    content.append(lxml.html.fragment_fromstring(
+        f"<p>Filed by {WRITERS[n]} | Permalink | {n} Comments</p>"
+    ))
+    return lxml.html.tostring(root, encoding="unicode")
+
+
+def test_a_slot_of_the_article_element_the_fallback_leaves_out_on_every_page_is_dropped(msnbc):
+    """The key of the article's element is article text by its pages' votes, but one of
+    its slots, a meta line the fallback left out on all eight pages, is not."""
+    pages = [
+        TrainingPage(page.url, with_meta_line(page.html, n), (page.gold_title,))
+        for n, page in enumerate(msnbc[:8])
+    ]
+
+    def fallback(page: TrainingPage) -> str:  # the real one, which leaves out meta lines
+        return "\n\n".join(
+            line for line in readability_text(page).split("\n\n") if "Filed by" not in line
+        )
+
+    pattern_set = learn("tv.msnbc.com", pages, fallback=fallback).pattern_set
+    result = SitePatterns(pattern_set).extract(with_meta_line(msnbc[8].html, 9))
+    assert isinstance(result, Extraction)
+    assert "Filed by" not in result.body
+    assert msnbc[8].gold.split("\n\n")[1].split()[0] in result.body
