@@ -473,8 +473,9 @@ def _fishy(
         return None
     if inputs > paragraphs / 3:
         return "form inputs"
-    # A short box around a checkbox or radio button (``toggled``: it held one before the
-    # inner containers were judged): an embed's two-click consent, a poll, a settings panel.
+    # A short box around a checkbox, a radio button or an email field (``toggled``: it
+    # held one before the inner containers were judged): an embed's two-click consent, a
+    # poll, a settings panel, a newsletter's sign-up form.
     if toggled and dense_length(text) <= options.furniture_max_length:
         return "a toggle's box"
     if paragraphs == 1 and not images and _wraps_a_paragraph(element, text, options):
@@ -524,7 +525,7 @@ def _wraps_a_paragraph(element: Element, text: str, options: Options) -> bool:
 
 # Compiled once: an XPath string is compiled again at each call.
 _VISIBLE_INPUTS = etree.XPath("count(.//input[not(@type='hidden')])")
-_TOGGLES = etree.XPath(".//input[@type='checkbox' or @type='radio']")
+_TOGGLES = etree.XPath(".//input[@type='checkbox' or @type='radio' or @type='email']")
 # Lists and tables: kept inside the article's prose unless mostly links.
 _SPANNED = ("ul", "ol", "dl", "table")
 

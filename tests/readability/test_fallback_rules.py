@@ -262,3 +262,14 @@ def test_a_wire_services_copyright_notice_stays():
     )
     body = extract(html, url="http://news.example.com/storm").body
     assert body.endswith("Copyright 2008 The Associated Press. All rights reserved.")
+
+
+def test_a_box_with_an_email_field_is_a_sign_up_form_not_the_story():
+    # The Nation, 2024: a newsletter sign-up box in the story's element ("The Nation
+    # Weekly / Fridays. A weekly digest ... By signing up, you confirm ..."), named in no
+    # furniture word the list knows ("news-letters", "sailthrruForm"); its email field
+    # says what it is, like the checkbox of a consent toggle.
+    body = body_of("newsletter-form")
+    assert "A weekly digest of the best of our coverage" not in body
+    assert "By signing up, you confirm" not in body
+    assert "Chris Christie is no angel." in body
