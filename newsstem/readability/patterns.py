@@ -69,7 +69,7 @@ BOILERPLATE = re.compile(
     r"tags|tag-list|sidebar|banner|bread-?crumb|button|author|byline|footer|"
     r"(?:^|[ _-])nav|navigation|menu|related|next-|-stories|most-popular|more-on|"
     r"(?:^| )ad(?:$| |-)|-ad-|dfpad|outbrain|taboola|criteo|paid-?content|widget|"
-    r"meta|rating|attachment|timestamp|user-info|user-profile|-icon|article-infos|"
+    r"meta|rating|attachment|timestamp|disclaimer|user-info|user-profile|-icon|article-infos|"
     r"slide|viewport|overlay|expand|obfuscated|blurred|caption|teaser"
 )
 # Class/id weights (FLAG_WEIGHT_CLASSES): +25 for a positive name, -25 for a negative one.

@@ -273,3 +273,11 @@ def test_a_box_with_an_email_field_is_a_sign_up_form_not_the_story():
     assert "A weekly digest of the best of our coverage" not in body
     assert "By signing up, you confirm" not in body
     assert "Chris Christie is no angel." in body
+
+
+def test_a_disclaimer_is_not_the_story():
+    # weather.com, 2017: the story ends with the publisher's mission statement in a box
+    # named "...__disclaimer__..." (CSS-module names around the word).
+    body = body_of("disclaimer")
+    assert "primary journalistic mission" not in body
+    assert body.endswith("an EPA spokesperson told weather.com in an email.")
