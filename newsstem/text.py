@@ -11,7 +11,14 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["cjk_count", "meaningful_length", "normalize_space", "xml_safe", "xml_safe_utf8"]
+__all__ = [
+    "cjk_count",
+    "meaningful_length",
+    "non_ascii_meaningful_length",
+    "normalize_space",
+    "xml_safe",
+    "xml_safe_utf8",
+]
 
 # \w in Python's re is Unicode-aware: letters, digits, marks of every script,
 # CJK ideographs, kana and hangul, plus "_" (removed below).
@@ -44,6 +51,17 @@ def meaningful_length(text: str) -> int:
         others = utf8.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
         meaningful += len(_NOT_MEANINGFUL.sub("", others))
     return meaningful
+
+
+def non_ascii_meaningful_length(text: str) -> int:
+    """:func:`meaningful_length` of a text that holds no ASCII character, in one pass.
+
+    >>> non_ascii_meaningful_length("“—”")
+    0
+    >>> non_ascii_meaningful_length("ïé東京、")
+    4
+    """
+    return len(_NOT_MEANINGFUL.sub("", text))
 
 
 def cjk_count(text: str) -> int:

@@ -50,7 +50,7 @@ from lxml.html import HTMLParser
 from selectolax.lexbor import LexborDocumentOptions, LexborHTMLParser, LexborNode
 
 from newsstem.encoding import decode_html
-from newsstem.text import meaningful_length, xml_safe_utf8
+from newsstem.text import meaningful_length, non_ascii_meaningful_length, xml_safe_utf8
 
 __all__ = [
     "BlockParser",
@@ -530,11 +530,12 @@ def _run_weights(text: str) -> list[int]:
         return weights
     # The runs' other characters, their ASCII letters and digits deleted too, in one more
     # pass over the page: cheaper than testing each run for them and decoding the whole run
-    # (a run's ASCII bytes, all meaningful, are counted as they are).
+    # (a run's ASCII bytes, all meaningful, are counted as they are). No ASCII is left: they
+    # are counted without meaningful_length's passes looking for it.
     others = kept.translate(None, _ASCII_BUT_NUL).split(_RUN_END_BYTE)
     for run in compress(range(len(others)), others):
         other = others[run]
-        weights[run] += meaningful_length(other.decode("utf-8")) - len(other)
+        weights[run] += non_ascii_meaningful_length(other.decode("utf-8")) - len(other)
     return weights
 
 
