@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import compress
 
@@ -243,7 +243,8 @@ class BlockParser:
     def __init__(self) -> None:
         self._components: dict[tuple[str, str | None, str | None, str | None], str] = {}
         self._table_components: dict[tuple[str | None, ...], str] = {}
-        self._kinds, self._names = _tag_kinds()
+        self._standard_kinds, self._names = _tag_kinds()
+        self._kinds = dict(self._standard_kinds)  # and the custom elements met: see _walk
         self._text_id = next(tag_id for tag_id, kind in self._kinds.items() if kind == _TEXT)
         self._cell_ids = frozenset(i for i, name in self._names.items() if name in CELL_TAGS)
         self._table_ids = frozenset(i for i, name in self._names.items() if name in _TABLE_TAGS)
@@ -310,7 +311,13 @@ class BlockParser:
         between two layout elements, are blank).
         """
         kinds, text_id, cell_ids = self._kinds, self._text_id, self._cell_ids
-        child_key = self._child_key_maker(key_filter)
+        if len(kinds) > MAX_KNOWN_TAGS:  # the custom elements of many pages: forget them
+            kinds = self._kinds = dict(self._standard_kinds)
+        table_ids, new_key = self._table_ids, self._new_key
+        # A layout element's key is its parent's key and its own component, cached by
+        # (parent key, tag, key attributes): the elements of a site's template cost a
+        # lookup here, and a key is the same string on every page.
+        known_keys = self._child_keys.setdefault(key_filter, {})
         pieces: list[str] = []  # text nodes and the marks: see RUN_END, LINE_BREAK, LINK_START
         body_component = self._component("body", body.attributes, 0)
         keys = [key_filter.component(body_component) if key_filter else body_component]
@@ -330,13 +337,31 @@ class BlockParser:
                     append(text)
                 else:
                     tag_id = child.tag_id
-                    kind = kinds.get(tag_id, _INLINE)
+                    try:  # (a subscript: cheaper than a get call)
+                        kind = kinds[tag_id]
+                    except KeyError:  # a custom element (its id is a pointer): inline
+                        kind = kinds[tag_id] = _INLINE
                     if kind == _LAYOUT:
                         if tag_id in cell_ids:
                             cells += 1
                         outer = keys[-1]
                         append(_LINK_RUN_END if links else RUN_END)  # marks closed in each run
-                        start_run(child_key(outer, tag_id, child.attributes, cells))
+                        attributes = child.attributes
+                        if tag_id in table_ids:
+                            signature: tuple = (
+                                outer, tag_id, cells, *map(attributes.get, TABLE_KEY_ATTRIBUTES)
+                            )
+                        else:  # (three method calls: faster in 3.11 than one bound .get)
+                            signature = (
+                                outer, tag_id, attributes.get("id"), attributes.get("class"),
+                                attributes.get("itemprop"),
+                            )
+                        key = known_keys.get(signature)
+                        if key is None:
+                            key = new_key(
+                                known_keys, signature, key_filter, tag_id, attributes, cells
+                            )
+                        start_run(key)
                         visit(child, depth + 1)
                         append(_LINK_RUN_END if links else RUN_END)
                         start_run(outer)
@@ -344,7 +369,14 @@ class BlockParser:
                         if not links:
                             append(LINK_START)
                         links += 1
-                        visit(child, depth + 1)
+                        # most links hold one text node: read here, without a visit
+                        only = child.first_child
+                        if only is not None:
+                            text = only.text_content if only.next is None else None
+                            if text is not None:
+                                append(text)
+                            else:
+                                visit(child, depth + 1)
                         links -= 1
                         if not links:
                             append(LINK_END)
@@ -364,37 +396,25 @@ class BlockParser:
         visit = None  # it refers to itself: without this, each page's text waits for the GC
         return _blocks(keys, "".join(pieces))
 
-    def _child_key_maker(
-        self, key_filter: KeyFilter | None
-    ) -> Callable[[str, int, dict[str, str | None], int], str]:
-        """The function that gives a layout element its key: its parent's key and its own
-        component, cached by (parent key, tag, key attributes), so the elements of a
-        site's template cost a dict lookup, and a key is the same string on every page."""
-        cache = self._child_keys.setdefault(key_filter, {})
-        names, table_ids = self._names, self._table_ids
-
-        def child_key(outer: str, tag_id: int, attributes: dict[str, str | None], column: int) -> str:
-            if tag_id in table_ids:
-                signature: tuple = (
-                    outer, tag_id, column, *map(attributes.get, TABLE_KEY_ATTRIBUTES)
-                )
-            else:  # (three method calls: faster in 3.11 than one bound attributes.get)
-                signature = (
-                    outer, tag_id,
-                    attributes.get("id"), attributes.get("class"), attributes.get("itemprop"),
-                )
-            key = cache.get(signature)
-            if key is None:
-                component = self._component(names[tag_id], attributes, column)
-                if key_filter is not None:
-                    component = key_filter.component(component)
-                key = f"{outer}/{component}"
-                if len(cache) >= CACHE_LIMIT:
-                    cache.clear()
-                cache[signature] = key
-            return key
-
-        return child_key
+    def _new_key(
+        self,
+        cache: dict[tuple, str],
+        signature: tuple,
+        key_filter: KeyFilter | None,
+        tag_id: int,
+        attributes: dict[str, str | None],
+        column: int,
+    ) -> str:
+        """The key of a layout element not in ``cache`` yet: its parent's key (the first item
+        of ``signature``) and its own component; kept in ``cache`` under ``signature``."""
+        component = self._component(self._names[tag_id], attributes, column)
+        if key_filter is not None:
+            component = key_filter.component(component)
+        key = f"{signature[0]}/{component}"
+        if len(cache) >= CACHE_LIMIT:
+            cache.clear()
+        cache[signature] = key
+        return key
 
 
 # Deeper than this, a subtree is one run of text (a guard for pathological nesting: the
@@ -498,7 +518,20 @@ def _tag_kinds() -> tuple[dict[int, int], dict[int, str]]:
     for node in (probe.root.prev, probe.body.first_child):  # doctype, comment
         kinds[node.tag_id] = _SKIP
     kinds[probe.body.last_child.tag_id] = _TEXT
+    # every other standard tag is inline: listed too, so that the walk looks a kind up with
+    # a subscript (custom elements, with ids beyond these, are added as the walk meets them)
+    for tag_id in range(_STANDARD_TAG_IDS):
+        kinds.setdefault(tag_id, _INLINE)
     return kinds, names
+
+
+# lexbor's ids of standard tags are below this (LXB_TAG__LAST_ENTRY, 0xC6 in lexbor 2);
+# a custom element's id is the address of its name in its document, far above.
+_STANDARD_TAG_IDS = 0x100
+# A parser remembers the kind of the custom elements it met (inline; a KeyError costs as
+# much as a hundred lookups) until it knows this many tags: the ids of custom elements
+# are new on every page.
+MAX_KNOWN_TAGS = _STANDARD_TAG_IDS + 2000
 
 
 def _blocks(keys: list[str], text: str) -> list[LayoutBlock]:
