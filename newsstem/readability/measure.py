@@ -113,15 +113,33 @@ def _link_length(element: Element, link_length: Callable[[Element], int] | None 
 
 def class_weight(element: Element, weight: int) -> int:
     """+weight for a positive class or id name, -weight for a negative one (each counts)."""
-    score = 0
-    for feature in (element.get("class"), element.get("id")):
+    key = (element.get("class"), element.get("id"))
+    units = _CLASS_UNITS.get(key)
+    if units is None:
+        if len(_CLASS_UNITS) >= _CLASS_UNITS_LIMIT:
+            _CLASS_UNITS.clear()
+        units = _CLASS_UNITS[key] = _class_units(*key)
+    return units * weight
+
+
+def _class_units(classes: str | None, identifier: str | None) -> int:
+    """The class weight in units: +1 for each positive name, -1 for each negative one."""
+    units = 0
+    for feature in (classes, identifier):
         if feature:
             feature = feature.lower()
             if NEGATIVE.search(feature):
-                score -= weight
+                units -= 1
             if POSITIVE.search(feature):
-                score += weight
-    return score
+                units += 1
+    return units
+
+
+# Class weights in units by (class, id), kept across pages: scoring weighs each candidate,
+# cleaning each heading and container, and a page (and a site) repeats its names; the
+# two regex searches of a name cost three times a look-up. Bounded.
+_CLASS_UNITS: dict[tuple[str | None, str | None], int] = {}
+_CLASS_UNITS_LIMIT = 50_000
 
 
 def has_block(element: Element) -> bool:
