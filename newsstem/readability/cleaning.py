@@ -427,11 +427,12 @@ def _inside_prose(article: Element, options: Options, items_are_paragraphs: bool
 
 
 def _is_prose(paragraph: Element, options: Options) -> bool:
-    text = text_of(paragraph).strip()
+    raw = text_of(paragraph)
+    text = raw.strip()
     return (
         len(text) >= options.prose_block_length
         and ends_sentence(text)
-        and link_density(paragraph) <= options.fishy_link_density
+        and link_density(paragraph, raw) <= options.fishy_link_density
     )
 
 
@@ -452,10 +453,8 @@ def _fishy(
     text = text_of(element)
     if comma_count(text) >= options.fishy_keep_commas:
         return None
-    paragraphs = _count(element, "p")
-    images = _count(element, "img")
-    items = _count(element, "li") - options.fishy_li_allowance
-    inputs = int(_VISIBLE_INPUTS(element))
+    paragraphs, images, items, inputs = _contents(element)
+    items -= options.fishy_li_allowance
     length = capped_weight(text, options.fishy_min_length, options.cjk_char_weight)
     # A figure's parts (image wrappers, its caption) are short by nature (Mozilla).
     in_figure = next(element.iterancestors("figure"), None) is not None
@@ -468,7 +467,7 @@ def _fishy(
     if items > paragraphs and element.tag not in ("ul", "ol"):
         return "more list items than paragraphs"
     if in_prose:  # a list or table inside the article's prose: only links condemn it
-        if link_density(element) > options.in_prose_link_density:
+        if link_density(element, text) > options.in_prose_link_density:
             return "list of links"
         return None
     if inputs > paragraphs / 3:
@@ -487,7 +486,7 @@ def _fishy(
         and next(element.iter("pre", "code"), None) is None  # a short code or data sample
     ):
         return "too short"
-    density = link_density(element)
+    density = link_density(element, text)
     if weight < options.class_weight and density > options.fishy_link_density:
         return "too many links"
     if weight >= options.class_weight and density > options.fishy_link_density_weighted:
@@ -519,19 +518,32 @@ def _wraps_a_paragraph(element: Element, text: str, options: Options) -> bool:
         dense_length(own) == dense_length(text)
         and len(own.strip()) >= options.prose_block_length
         and ends_sentence(own.strip())
-        and link_density(paragraph) <= options.in_prose_link_density
+        and link_density(paragraph, own) <= options.in_prose_link_density
     )
 
 
 # Compiled once: an XPath string is compiled again at each call.
-_VISIBLE_INPUTS = etree.XPath("count(.//input[not(@type='hidden')])")
 _TOGGLES = etree.XPath(".//input[@type='checkbox' or @type='radio' or @type='email']")
 # Lists and tables: kept inside the article's prose unless mostly links.
 _SPANNED = ("ul", "ol", "dl", "table")
 
 
-def _count(element: Element, *tags: str) -> int:
-    return sum(1 for _ in element.iterdescendants(*tags))
+def _contents(element: Element) -> tuple[int, int, int, int]:
+    """How many paragraphs, images, list items and visible form inputs (not
+    ``type="hidden"``) are below ``element``: one walk of the container, where a walk per
+    kind (and an XPath call for the inputs) read it four times."""
+    paragraphs = images = items = inputs = 0
+    for node in element.iterdescendants("p", "img", "li", "input"):
+        tag = node.tag
+        if tag == "p":
+            paragraphs += 1
+        elif tag == "li":
+            items += 1
+        elif tag == "img":
+            images += 1
+        elif node.get("type") != "hidden":
+            inputs += 1
+    return paragraphs, images, items, inputs
 
 
 def _drop_empty_paragraphs(article: Element, removals: list[Removal]) -> None:

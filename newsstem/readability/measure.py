@@ -68,9 +68,11 @@ def dense_length(text: str) -> int:
     return len(text) - sum(map(text.count, _SPACES))
 
 
-def link_density(element: Element) -> float:
-    """Share of the element's text inside links (0.0 for an element without text)."""
-    total = dense_length(text_of(element))
+def link_density(element: Element, text: str | None = None) -> float:
+    """Share of the element's text inside links (0.0 for an element without text).
+
+    ``text``: the element's text, when the caller has read it already."""
+    total = dense_length(text_of(element) if text is None else text)
     if not total:
         return 0.0
     return min(1.0, _link_length(element) / total)
