@@ -57,14 +57,19 @@ def capped_weight(text: str, cap: float, cjk_char_weight: float) -> float:
 
 # The whitespace of HTML text; counting each (a C scan) beats split/join 4x on long texts.
 _SPACES = (" ", "\n", "\t", "\r", "\xa0", "\u3000", "\f", "\v")
+# The ASCII ones, deleted from ASCII text in one pass over its bytes (three times faster
+# than six counts on a long text, twice on a link's few words).
+_ASCII_SPACES = b" \n\t\r\f\v"
 
 
 def dense_length(text: str) -> int:
     """Characters that are not whitespace: the unit of link density.
 
-    >>> dense_length("  a b\\n c\\u3000")
-    3
+    >>> dense_length("  a b\\n c\\u3000"), dense_length(" a\\tb\\x0bc\\r\\n")
+    (3, 3)
     """
+    if text.isascii():  # (known to the str: no scan)
+        return len(text.encode("ascii").translate(None, _ASCII_SPACES))
     return len(text) - sum(map(text.count, _SPACES))
 
 
