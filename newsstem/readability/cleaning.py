@@ -281,15 +281,16 @@ def _drop_named_furniture(article: Element, options: Options, removals: list[Rem
     when less than ``furniture_keep_share`` of the text would stay.
     """
     found: list[Element] = []
-    verdicts: dict[tuple[str | None, str | None], bool] = {}  # match each name once
     for element in article.iter(*_NAMED_FURNITURE):
         key = (element.get("class"), element.get("id"))
         if key == (None, None) or element is article:
             continue
-        verdict = verdicts.get(key)
+        verdict = _FURNITURE_NAMES.get(key)
         if verdict is None:
+            if len(_FURNITURE_NAMES) >= _FURNITURE_NAMES_LIMIT:
+                _FURNITURE_NAMES.clear()
             names = f"{key[0] or ''} {key[1] or ''}".lower()
-            verdict = verdicts[key] = BOILERPLATE.search(names) is not None
+            verdict = _FURNITURE_NAMES[key] = BOILERPLATE.search(names) is not None
         if not verdict or (found and is_below(element, found[-1])):
             continue
         if dense_length(text_of(element)) <= options.furniture_max_length:
@@ -302,6 +303,12 @@ def _drop_named_furniture(article: Element, options: Options, removals: list[Rem
         return
     for element in found:
         _remove(element, "furniture name", removals)
+
+
+# Whether a (class, id) names furniture, kept across pages (an article repeats its names,
+# and so do the pages of a site), bounded.
+_FURNITURE_NAMES: dict[tuple[str | None, str | None], bool] = {}
+_FURNITURE_NAMES_LIMIT = 50_000
 
 
 def _remove(element: Element, reason: str, removals: list[Removal]) -> None:

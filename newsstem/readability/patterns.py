@@ -15,6 +15,7 @@ import re
 __all__ = [
     "ARTICLE_NAMES",
     "BOILERPLATE",
+    "BOILERPLATE_WORDS",
     "COMMENTS",
     "CONDITIONALLY_CLEANED",
     "DIV_TO_P_BLOCKS",
@@ -98,14 +99,21 @@ NEVER_ARTICLE = re.compile(r"comment|disqus|replies|foot")
 # lowercased, without its single-site tokens; and the names of a newsletter sign-up box
 # ("email-signup", "mailinglist-container", "subscribe-box": the verb, never
 # "subscriber-premium", which names a paywalled story), as trafilatura names "newsletter".
+BOILERPLATE_WORDS = (
+    "share", "social", "viral", "sociable", "newsletter", "signup", "sign-up", "subscribe",
+    "mailinglist", "mailing-list", "syndication", "cookie", "consent",
+    "tags", "tag-list", "sidebar", "banner", "breadcrumb", "bread-crumb", "button", "author",
+    "byline", "footer", "navigation", "menu", "related", "next-", "-stories", "most-popular",
+    "more-on", "-ad-", "dfpad", "outbrain", "taboola", "criteo", "paidcontent",
+    "paid-content", "widget", "meta", "rating", "attachment", "timestamp", "disclaimer",
+    "user-info", "user-profile", "-icon", "article-infos", "slide", "viewport", "overlay",
+    "expand", "obfuscated", "blurred", "caption", "teaser",
+)
+# ... and the words that count at the start of a name or of a part of it ("sharing-bar",
+# "main-nav", "ad-slot"), searched after the trie of the others (any_word: 2.2 -> 1.5 us
+# a name against the flat alternation).
 BOILERPLATE = re.compile(
-    r"^shar|share|social|viral|sociable|newsletter|sign-?up|subscribe|mailing-?list|"
-    r"syndication|cookie|consent|"
-    r"tags|tag-list|sidebar|banner|bread-?crumb|button|author|byline|footer|"
-    r"(?:^|[ _-])nav|navigation|menu|related|next-|-stories|most-popular|more-on|"
-    r"(?:^| )ad(?:$| |-)|-ad-|dfpad|outbrain|taboola|criteo|paid-?content|widget|"
-    r"meta|rating|attachment|timestamp|disclaimer|user-info|user-profile|-icon|article-infos|"
-    r"slide|viewport|overlay|expand|obfuscated|blurred|caption|teaser"
+    any_word(BOILERPLATE_WORDS).pattern + r"|^shar|(?:^|[ _-])nav|(?:^| )ad(?:$| |-)"
 )
 # Class/id weights (FLAG_WEIGHT_CLASSES): +25 for a positive name, -25 for a negative one.
 POSITIVE = re.compile(

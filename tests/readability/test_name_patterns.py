@@ -5,7 +5,14 @@ from __future__ import annotations
 import random
 import re
 
-from newsstem.readability.patterns import UNLIKELY_CANDIDATES, UNLIKELY_WORDS, any_word, hides
+from newsstem.readability.patterns import (
+    BOILERPLATE,
+    BOILERPLATE_WORDS,
+    UNLIKELY_CANDIDATES,
+    UNLIKELY_WORDS,
+    any_word,
+    hides,
+)
 
 
 def _texts(words: tuple[str, ...], count: int) -> list[str]:
@@ -47,3 +54,23 @@ def test_the_quick_rejection_of_hides_rejects_no_hiding_class():
              "md:block", "d-lg-flex", "HIDDEN", "Sr-Only", "box", "overflow")
     for text in _texts(words, 20_000):
         assert hides(text) == _hides_by_tokens(text), text
+
+
+# BOILERPLATE as one flat alternation, before its words went into a trie.
+_FLAT_BOILERPLATE = re.compile(
+    r"^shar|share|social|viral|sociable|newsletter|sign-?up|subscribe|mailing-?list|"
+    r"syndication|cookie|consent|"
+    r"tags|tag-list|sidebar|banner|bread-?crumb|button|author|byline|footer|"
+    r"(?:^|[ _-])nav|navigation|menu|related|next-|-stories|most-popular|more-on|"
+    r"(?:^| )ad(?:$| |-)|-ad-|dfpad|outbrain|taboola|criteo|paid-?content|widget|"
+    r"meta|rating|attachment|timestamp|disclaimer|user-info|user-profile|-icon|article-infos|"
+    r"slide|viewport|overlay|expand|obfuscated|blurred|caption|teaser"
+)
+
+
+def test_the_furniture_names_are_found_as_the_flat_alternation_found_them():
+    words = (*BOILERPLATE_WORDS, "shar", "nav", "ad", "sign", "up", "paid", "bread", "crumb",
+             "content", "main", "story")
+    for text in _texts(words, 30_000):
+        found = BOILERPLATE.search(text) is not None
+        assert found == (_FLAT_BOILERPLATE.search(text) is not None), text
