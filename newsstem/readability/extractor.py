@@ -199,16 +199,35 @@ def _sieve(
     the ``<article>`` of the page's headline, on a page of several (:func:`_headline_story`)."""
     best: _Attempt | None = None
     flags: Flags | None = Flags()
+    previous: Flags | None = None
     while flags is not None:
         with detached(page.unlikely if flags.strip_unlikelys else page.never_article):
+            if previous is not None and _repeats(previous, flags, page):
+                # The same tree read the same way: the same too-short attempt again.
+                previous, flags = flags, flags.relaxed()
+                continue
             attempt = _grab_article(page.body, flags, options, described, story)
         if best is None or attempt.length > best.length:
             best = attempt
         if attempt.length >= options.retry_length:
             break
-        flags = flags.relaxed()
+        previous, flags = flags, flags.relaxed()
     assert best is not None
     return best
+
+
+def _repeats(previous: Flags, flags: Flags, page: Page) -> bool:
+    """Whether the attempt with ``flags`` would repeat the one with ``previous`` (which
+    found too little) exactly, so the sieve may skip it (an attempt scores the whole page
+    again): list items read as paragraphs where no list item is left once the unlikely
+    candidates are detached (cleaneval-dev and dragnet have such pages), or the unlikely
+    candidates kept where all of them are never the article (detached all the same).
+    Called with the attempt's elements detached."""
+    if replace(previous, score_lists=flags.score_lists) == flags:
+        return next(page.body.iter("li"), None) is None
+    if replace(previous, strip_unlikelys=flags.strip_unlikelys) == flags:
+        return page.unlikely == page.never_article
+    return False
 
 
 def _grab_article(
