@@ -157,19 +157,24 @@ def _with_lead(attempt: _Attempt, page: Page, described: set[str], options: Opti
     headline = find_headline(page.body, titles, options)
     if headline is None:
         return attempt
+    leads = lead_blocks(headline, attempt.selected[0], described, options)
+    if not leads:  # most pages: the article's text is not normalized for nothing
+        return attempt
     known = normalize_space(attempt.text)
-    leads = [
-        block
-        for block in lead_blocks(headline, attempt.selected[0], described, options)
-        if normalize_space(text_of(block)) not in known
-    ]
+    leads = [block for block in leads if normalize_space(text_of(block)) not in known]
     if not leads:
         return attempt
-    for index, block in enumerate(leads):
+    texts = [normalize_space(text_of(block)) for block in leads]
+    for index, text in enumerate(texts):
         paragraph = etree.Element("p")
-        paragraph.text = normalize_space(text_of(block))
+        paragraph.text = text
         attempt.article.insert(index, paragraph)
-    return replace(attempt, text=element_text(attempt.article))
+    if attempt.article.text is not None:
+        return replace(attempt, text=element_text(attempt.article))
+    # An article with no text before its first child (an assembled one): the <p>s of
+    # normalized text put first render as themselves, then the article as it rendered
+    # before, so its text is not rendered again.
+    return replace(attempt, text="\n\n".join([*texts, attempt.text] if attempt.text else texts))
 
 
 _OG_TITLE = "head/meta[@property='og:title']"

@@ -101,6 +101,17 @@ def test_the_lead_under_the_headline_is_put_first_when_the_description_says_it()
     assert extract(undescribed).body.startswith("La presidenta de la Comisión Europea")
 
 
+def test_the_text_with_the_lead_put_first_is_the_text_of_the_article_with_it():
+    # The lead's text is put before the article's text, not rendered again: the same
+    # text as the article's HTML (with the lead's <p> first) renders.
+    from newsstem.readability.render import html_text
+
+    html = (RULES / "lead-under-headline.html").read_text(encoding="utf-8")
+    result = extract(html)
+    assert result.body.startswith("La Comisión endurecerá la regulación sobre deportaciones")
+    assert result.body == html_text(result.body_html)
+
+
 def test_the_candidate_that_says_what_the_description_says_beats_a_denser_one():
     # Mondaq, 2017: the sign-up dialog's terms and conditions outscore the story; the
     # page's description ("There is a widespread assumption that brand franchise
