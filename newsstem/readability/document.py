@@ -8,7 +8,7 @@ afterwards (:func:`detached`), so a retry needs neither a re-parse nor a copy.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import islice
@@ -52,9 +52,6 @@ _MARKER_BYTES, _DECLARED_BYTES = MARKER.encode(), DECLARED.encode()
 _HTML_TAG = re.compile(rb"<html\b[^>]*>", re.IGNORECASE)
 # Never stripped as unlikely: the page itself, code, and anything holding the article.
 _NEVER_UNLIKELY_TAGS = frozenset({"html", "body", "article", "main", "a"})
-_HOLDS_ARTICLE = etree.XPath(
-    "boolean(descendant::article or descendant::main or ancestor::pre or ancestor::code)"
-)
 
 
 @dataclass(frozen=True)
@@ -210,10 +207,13 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
                 never.append(element)
     for element in hidden:
         drop(element)
-    outermost = _outermost(unlikely)
+    if not unlikely:
+        return [], []
+    holds_article = _article_holders(body)
+    outermost = _outermost(unlikely, holds_article)
     if not never:
         return outermost, []
-    return outermost, _outermost(never, known=set(outermost))
+    return outermost, _outermost(never, holds_article, known=set(outermost))
 
 
 def _skip_descendants(elements: Iterator[Element], element: Element) -> None:
@@ -224,9 +224,14 @@ def _skip_descendants(elements: Iterator[Element], element: Element) -> None:
         next(islice(elements, count - 1, count), None)
 
 
-def _outermost(elements: list[Element], known: set[Element] = frozenset()) -> list[Element]:
+def _outermost(
+    elements: list[Element],
+    holds_article: Callable[[Element], bool],
+    known: set[Element] = frozenset(),
+) -> list[Element]:
     """The elements (in document order) not below another of them, that hold no
-    <article> or <main> and are not in code (as the ``known`` ones were found to be)."""
+    <article> or <main> and are not in code (``holds_article``; as the ``known`` ones
+    were found to be)."""
     outermost: list[Element] = []
     for element in elements:
         if outermost and is_below(element, outermost[-1]):
@@ -234,9 +239,22 @@ def _outermost(elements: list[Element], known: set[Element] = frozenset()) -> li
         if element in known:
             outermost.append(element)
             continue
-        if not _HOLDS_ARTICLE(element):
+        if not holds_article(element):
             outermost.append(element)
     return outermost
+
+
+def _article_holders(body: Element) -> Callable[[Element], bool]:
+    """A test for an element that holds an <article> or <main> or sits in <pre> or
+    <code>: the page's few such elements are found once, where an XPath call per
+    unlikely candidate cost more than its answer."""
+    holders = {a for frame in body.iter("article", "main") for a in frame.iterancestors()}
+    code = set(body.iter("pre", "code"))
+    if not code:
+        return holders.__contains__
+    return lambda element: element in holders or any(
+        ancestor in code for ancestor in element.iterancestors()
+    )
 
 
 def _is_hidden(element: Element) -> bool:
