@@ -25,6 +25,7 @@ from newsstem.readability.options import Flags, Options
 from newsstem.readability.patterns import (
     BOILERPLATE,
     CONDITIONALLY_CLEANED,
+    DIV_TO_P_BLOCKS,
     DROPPED_IN_ARTICLE,
     HEADINGS,
     MEDIA_TAGS,
@@ -318,9 +319,19 @@ def _remove(element: Element, reason: str, removals: list[Removal]) -> None:
 
 
 def _divs_to_paragraphs(article: Element) -> None:
-    """A <div> without block children is a paragraph (Readability's parify)."""
+    """A <div> without block children is a paragraph (Readability's parify).
+
+    The elements with a block below them are the ancestors of the blocks, found in one
+    walk (a walk of each <div>'s descendants read nested <div>s again and again); a
+    <div> made a <p> is still a block, so renaming changes none of them."""
+    holders: set[Element] = set()
+    for block in article.iter(*DIV_TO_P_BLOCKS):
+        for ancestor in block.iterancestors():
+            if ancestor in holders:
+                break  # and so are all above it
+            holders.add(ancestor)
     for div in article.iter("div"):
-        if div is not article and not has_block(div):
+        if div is not article and div not in holders:
             div.tag = "p"
 
 
