@@ -8,8 +8,6 @@ goes, calls the uncached functions.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from newsstem.readability.options import Options
 from newsstem.readability.patterns import DIV_TO_P_BLOCKS, NEGATIVE, POSITIVE
 from newsstem.readability.tree import Element, text_of
@@ -107,12 +105,9 @@ def leaves_page(link: Element) -> bool:
     return bool(href) and not href.lower().startswith(("#", "javascript:"))
 
 
-def _link_length(element: Element, link_length: Callable[[Element], int] | None = None) -> int:
-    """Characters of ``element``'s links that are not whitespace (each link measured by
-    ``link_length`` if given: a cache)."""
+def _link_length(element: Element) -> int:
+    """Characters of ``element``'s links that are not whitespace."""
     links = (element,) if element.tag == "a" else element.iterdescendants("a")
-    if link_length is not None:
-        return sum(map(link_length, links))
     # Not XPath ".//a//text()": libxml2 merges its node sets in quadratic time (9 s for a
     # page of 30,000 links). Joining the links' texts is linear, and faster on real pages.
     return dense_length(" ".join(map(text_of, links)))
@@ -178,16 +173,21 @@ class Measure:
         density = self._density.get(element)
         if density is None:
             total = dense_length(self.text(element))
-            # (each link measured once: the nested candidates of a page hold the same links)
-            density = min(1.0, _link_length(element, self._link_of) / total) if total else 0.0
+            density = min(1.0, self._links_length(element) / total) if total else 0.0
             self._density[element] = density
         return density
 
-    def _link_of(self, link: Element) -> int:
-        length = self._link.get(link)
-        if length is None:
-            length = self._link[link] = dense_length(text_of(link))
-        return length
+    def _links_length(self, element: Element) -> int:
+        """:func:`_link_length`, each link measured once: the nested candidates of a page
+        hold the same links (a loop, not a call per link: a page has hundreds)."""
+        lengths = self._link
+        total = 0
+        for link in (element,) if element.tag == "a" else element.iterdescendants("a"):
+            length = lengths.get(link)
+            if length is None:
+                length = lengths[link] = dense_length(text_of(link))
+            total += length
+        return total
 
     def has_block(self, element: Element) -> bool:
         block = self._block.get(element)

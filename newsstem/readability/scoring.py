@@ -101,23 +101,27 @@ def score_candidates(
     scores: dict[Element, float] = {}
     tags = (*SCORED_TAGS, "li") if flags.score_lists else SCORED_TAGS
     for element in body.iter(*tags, "div"):
-        text = None
-        if element.tag == "div":
+        tag = element.tag
+        if tag == "div":
             if _holds_blocks_only(element):
                 continue  # a wrapper: its runs are blank, its blocks are scored themselves
             runs = _text_runs(element)
             if len(runs) > 1:
                 for run in runs:
-                    _credit(element, _paragraph_points(run, options), scores, flags, options)
+                    points = _paragraph_points(run, options)
+                    if points:
+                        _credit(element, points, scores, flags, options)
                 continue
-            if runs:
-                text = runs[0]  # one run: the <div>'s whole text, read already
-        points = _paragraph_points(measure.text(element) if text is None else text, options)
+            # one run: the <div>'s whole text, read already
+            points = _paragraph_points(runs[0] if runs else measure.text(element), options)
+        else:
+            points = _paragraph_points(measure.text(element), options)
+        if not points:
+            continue  # (most paragraphs: too short to give anything)
         parent = element.getparent()
-        if element.tag == "li":
+        if tag == "li":
             # A list item is a paragraph of its list's container, less its links.
-            if points:
-                points *= 1.0 - measure.link_density(element)
+            points *= 1.0 - measure.link_density(element)
             parent = parent.getparent() if parent is not None else None
         _credit(parent, points, scores, flags, options)
     return CandidateScores(scores, measure)
@@ -162,9 +166,10 @@ def _credit(
     for share in options.ancestor_shares:
         if node is None or node.tag == "html":
             return
-        if node not in scores:
-            scores[node] = _initial_score(node, flags, options)
-        scores[node] += points * share
+        score = scores.get(node)  # (one look-up where "in" then "+=" took three)
+        if score is None:
+            score = _initial_score(node, flags, options)
+        scores[node] = score + points * share
         node = node.getparent()
 
 
