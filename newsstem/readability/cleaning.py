@@ -473,13 +473,12 @@ def _fishy(
         return None
     paragraphs, images, items, inputs = _contents(element)
     items -= options.fishy_li_allowance
-    length = capped_weight(text, options.fishy_min_length, options.cjk_char_weight)
-    # A figure's parts (image wrappers, its caption) are short by nature (Mozilla).
-    in_figure = next(element.iterancestors("figure"), None) is not None
+    # (the measures below are taken only where a rule reads them: most containers are
+    # judged before)
     if (
         paragraphs
         and images > 1 + paragraphs * options.fishy_images_per_paragraph
-        and not in_figure
+        and not _in_figure(element)
     ):
         return "more images than paragraphs"
     if items > paragraphs and element.tag not in ("ul", "ol"):
@@ -498,9 +497,10 @@ def _fishy(
     if paragraphs == 1 and not images and _wraps_a_paragraph(element, text, options):
         return None  # judged as the paragraph it wraps, which is never cleaned away
     if (
-        length < options.fishy_min_length
-        and (images == 0 or images > 2)
-        and not in_figure
+        (images == 0 or images > 2)
+        and capped_weight(text, options.fishy_min_length, options.cjk_char_weight)
+        < options.fishy_min_length
+        and not _in_figure(element)
         and next(element.iter("pre", "code"), None) is None  # a short code or data sample
     ):
         return "too short"
@@ -512,6 +512,11 @@ def _fishy(
     # No embed rule (Readability's "an embed needs 75 characters of text"): iframes are
     # dropped at load and plugins before this stage, so it would have nothing to judge.
     return None
+
+
+def _in_figure(element: Element) -> bool:
+    """A figure's parts (image wrappers, its caption) are short by nature (Mozilla)."""
+    return next(element.iterancestors("figure"), None) is not None
 
 
 def _wraps_a_paragraph(element: Element, text: str, options: Options) -> bool:
