@@ -318,20 +318,32 @@ def _remove(element: Element, reason: str, removals: list[Removal]) -> None:
     drop(element)
 
 
+# Up to this many <div>s, each is walked for a block: cheaper than climbing from every
+# block of a long article (where the <div>s are few, the paragraphs many).
+_FEW_DIVS = 8
+
+
 def _divs_to_paragraphs(article: Element) -> None:
     """A <div> without block children is a paragraph (Readability's parify).
 
-    The elements with a block below them are the ancestors of the blocks, found in one
-    walk (a walk of each <div>'s descendants read nested <div>s again and again); a
-    <div> made a <p> is still a block, so renaming changes none of them."""
+    Where the <div>s are many, the elements with a block below them are the ancestors
+    of the blocks, found in one walk (a walk of each <div>'s descendants read nested
+    <div>s again and again). A <div> made a <p> is still a block, so renaming changes
+    no answer."""
+    divs = [div for div in article.iter("div") if div is not article]
+    if len(divs) <= _FEW_DIVS:  # (old pages set in tables: fewer walks than blocks)
+        for div in divs:
+            if not has_block(div):
+                div.tag = "p"
+        return
     holders: set[Element] = set()
     for block in article.iter(*DIV_TO_P_BLOCKS):
         for ancestor in block.iterancestors():
             if ancestor in holders:
                 break  # and so are all above it
             holders.add(ancestor)
-    for div in article.iter("div"):
-        if div is not article and div not in holders:
+    for div in divs:
+        if div not in holders:
             div.tag = "p"
 
 
