@@ -86,6 +86,9 @@ def is_tool_line(text: str, options: Options) -> bool:
         return False  # a paragraph, not a line of tools (skips the regex on long text)
     if "://" in text:  # an address is not a word of the line ("Share this story: http://...")
         text = _URL.sub(" ", text)
+    first = _WORD.search(text)
+    if first is None or not _may_be_on_tool_line(first.group()):
+        return False  # (most paragraphs: told by their first word, no list of words made)
     words = [word.lower() for word in _WORD.findall(text) if not word.isdigit()]
     if not words or len(words) > options.tool_line_max_words:
         return False
@@ -96,6 +99,19 @@ def is_tool_line(text: str, options: Options) -> bool:
         elif word not in _FURNITURE_WORDS:
             return False
     return tools > 0
+
+
+def _may_be_on_tool_line(word: str) -> bool:
+    """Whether a word (as ``_WORD`` finds it) may stand on a tool line: a number (not
+    counted), a tool word or a furniture word."""
+    if word.isdigit():
+        return True
+    word = word.lower()
+    return (
+        word in _TOOL_WORDS
+        or word in _FURNITURE_WORDS
+        or bool(cjk_count(word) and _is_cjk_tool(word))
+    )
 
 
 def _is_cjk_tool(word: str) -> bool:
