@@ -282,6 +282,7 @@ def _drop_named_furniture(article: Element, options: Options, removals: list[Rem
     when less than ``furniture_keep_share`` of the text would stay.
     """
     found: list[Element] = []
+    removed = 0  # the dense length of the found elements' texts
     for element in article.iter(*_NAMED_FURNITURE):
         key = (element.get("class"), element.get("id"))
         if key == (None, None) or element is article:
@@ -294,12 +295,13 @@ def _drop_named_furniture(article: Element, options: Options, removals: list[Rem
             verdict = _FURNITURE_NAMES[key] = BOILERPLATE.search(names) is not None
         if not verdict or (found and is_below(element, found[-1])):
             continue
-        if dense_length(text_of(element)) <= options.furniture_max_length:
+        length = dense_length(text_of(element))
+        if length <= options.furniture_max_length:
             found.append(element)
+            removed += length
     if not found:
         return
     total = dense_length(text_of(article))
-    removed = sum(dense_length(text_of(element)) for element in found)
     if total - removed <= total * options.furniture_keep_share:
         return
     for element in found:
