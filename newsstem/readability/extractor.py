@@ -152,9 +152,7 @@ def _with_lead(attempt: _Attempt, page: Page, described: set[str], options: Opti
     the selected body and agrees with the page's description (lead.py)."""
     if not attempt.selected:
         return attempt
-    titles = [page.title]
-    titles.extend(meta.get("content") or "" for meta in page.root.iterfind(_OG_TITLE))
-    headline = find_headline(page.body, titles, options)
+    headline = _page_headline(page, options)
     if headline is None:
         return attempt
     leads = lead_blocks(headline, attempt.selected[0], described, options)
@@ -271,12 +269,17 @@ def _headline_story(page: Page, options: Options) -> Element | None:
     articles = page.body.iter("article")
     if next(articles, None) is None or next(articles, None) is None:
         return None
-    titles = [page.title]
-    titles.extend(meta.get("content") or "" for meta in page.root.iterfind(_OG_TITLE))
-    headline = find_headline(page.body, titles, options)
+    headline = _page_headline(page, options)
     if headline is None:
         return None
     return next(headline.iterancestors("article"), None)
+
+
+def _page_headline(page: Page, options: Options) -> Element | None:
+    """The heading that the page's ``<title>`` or og:title names (lead.find_headline)."""
+    titles = [page.title]
+    titles.extend(meta.get("content") or "" for meta in page.root.iterfind(_OG_TITLE))
+    return find_headline(page.body, titles, options)
 
 
 def _story_candidate(
