@@ -292,3 +292,13 @@ def test_a_disclaimer_is_not_the_story():
     body = body_of("disclaimer")
     assert "primary journalistic mission" not in body
     assert body.endswith("an EPA spokesperson told weather.com in an email.")
+
+
+def test_a_tool_line_with_e_mail_spelled_in_two_words_ends_the_story():
+    # The Hindu, 2008: "Printer friendly page / Send this article to Friends by E-Mail"
+    # after the story is one line of eleven words ("E-Mail" counts two); the section
+    # label and the page's footer menus follow it.
+    body = body_of("tool-line-with-e-mail")
+    assert body.endswith("to expand its GSM mobile network across the country.")
+    assert "Printer friendly" not in body
+    assert "Send this article to Friends" not in body
