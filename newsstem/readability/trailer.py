@@ -7,7 +7,8 @@ that closes a story on countless news sites ("Print | Email this | Comment",
 related links and site footer follow it inside the same container, so Readability
 keeps them. A block made only of tool and furniture words, with at least one tool word
 (print, email, share ...), met after a paragraph of some length, ends the article: it
-and everything after it are cut.
+and everything after it are cut. As the article's last block it goes whatever came
+before it (it cuts nothing else).
 
 Lines that merely *name* a section (a "Comments" heading, "See also", "Related") are
 not cut: the gold of the corpora keeps what follows them about as often as not.
@@ -137,6 +138,11 @@ def cut_after_tool_line(article: Element, blocks: list[Block], options: Options)
             return index
         if block.prose >= options.tool_line_min_prose:
             seen_prose = True
+    # A tool line that ends the article ends it whatever came before: it cuts nothing
+    # but itself (a post of short paragraphs and its "Tweet" button).
+    if len(blocks) > 1 and is_tool_line(blocks[-1].text, options):
+        _cut(article, blocks[-1].start, blocks[-1].at_tail)
+        return len(blocks) - 1
     return len(blocks)
 
 

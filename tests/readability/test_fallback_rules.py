@@ -302,3 +302,12 @@ def test_a_tool_line_with_e_mail_spelled_in_two_words_ends_the_story():
     assert body.endswith("to expand its GSM mobile network across the country.")
     assert "Printer friendly" not in body
     assert "Send this article to Friends" not in body
+
+
+def test_a_tool_line_closing_a_post_of_short_paragraphs_goes():
+    # Seth's Blog, 2012: two short paragraphs (no 200-character one, so no tool line after
+    # them may cut the rest) end with the "Tweet" button; as the article's last line it
+    # cuts nothing but itself.
+    body = body_of("tool-line-closing-a-short-post")
+    assert body.endswith("And it happens again, fresh, every day.")
+    assert "Tweet" not in body
