@@ -8,7 +8,9 @@ related links and site footer follow it inside the same container, so Readabilit
 keeps them. A block made only of tool and furniture words, with at least one tool word
 (print, email, share ...), met after a paragraph of some length, ends the article: it
 and everything after it are cut. As the article's last block it goes whatever came
-before it (it cuts nothing else).
+before it (it cuts nothing else), and so does the label of a comment form or thread
+("Leave a Reply", "The comments to this entry are closed.") after 200 characters of
+prose.
 
 Lines that merely *name* a section (a "Comments" heading, "See also", "Related") are
 not cut: the gold of the corpora keeps what follows them about as often as not.
@@ -23,7 +25,7 @@ from newsstem.readability.prose import Block
 from newsstem.readability.tree import Element, cut_after
 from newsstem.text import cjk_count
 
-__all__ = ["cut_after_tool_line", "is_tool_line", "may_have_tool_line"]
+__all__ = ["cut_after_tool_line", "is_comment_label", "is_tool_line", "may_have_tool_line"]
 
 
 def _words(text: str) -> frozenset[str]:
@@ -53,7 +55,8 @@ _MAX_WORD_LENGTH = 20
 
 
 def may_have_tool_line(text: str, options: Options) -> bool:
-    r"""False when no paragraph of ``text`` (rendered, cut at ``<br>`` too) is a tool line.
+    r"""False when no paragraph of ``text`` (rendered, cut at ``<br>`` too) is a tool line
+    and the last one is no comment label (:func:`is_comment_label`).
 
     A block that is a tool line is cut into paragraphs made of its words alone, one of
     them a tool word; so without such a paragraph there is no tool-line block, and the
@@ -64,7 +67,10 @@ def may_have_tool_line(text: str, options: Options) -> bool:
     >>> may_have_tool_line("A story.\n\nPrint\n\nE-mail this", Options())
     True
     """
-    return any(is_tool_line(paragraph, options) for paragraph in text.split("\n\n"))
+    paragraphs = text.split("\n\n")
+    return any(is_tool_line(paragraph, options) for paragraph in paragraphs) or (
+        is_comment_label(paragraphs[-1], options)
+    )
 
 
 def is_tool_line(text: str, options: Options) -> bool:
@@ -100,6 +106,32 @@ def is_tool_line(text: str, options: Options) -> bool:
         elif word not in _FURNITURE_WORDS:
             return False
     return tools > 0
+
+
+# The words of a comment form's or thread's label, beside the furniture words ("No
+# comments yet.", "The comments to this entry are closed.", "Be the first to comment").
+_COMMENT_WORDS = _words("comment comments reply replies respond responses")
+_COMMENT_LABEL_WORDS = _FURNITURE_WORDS | _COMMENT_WORDS | _words(
+    "no yet closed entry are is be first there one thought thoughts"
+)
+
+
+def is_comment_label(text: str, options: Options) -> bool:
+    """True for a short line that labels a comment form or thread.
+
+    >>> is_comment_label("Leave a Reply", Options()), is_comment_label("No comments yet.", Options())
+    (True, True)
+    >>> is_comment_label("Reply to the minister's critics", Options())
+    False
+    """
+    if len(text) > options.tool_line_max_words * _MAX_WORD_LENGTH:
+        return False
+    words = [word.lower() for word in _WORD.findall(text) if not word.isdigit()]
+    return (
+        0 < len(words) <= options.tool_line_max_words
+        and all(word in _COMMENT_LABEL_WORDS for word in words)
+        and any(word in _COMMENT_WORDS for word in words)
+    )
 
 
 def _may_be_on_tool_line(word: str) -> bool:
@@ -139,8 +171,13 @@ def cut_after_tool_line(article: Element, blocks: list[Block], options: Options)
         if block.prose >= options.tool_line_min_prose:
             seen_prose = True
     # A tool line that ends the article ends it whatever came before: it cuts nothing
-    # but itself (a post of short paragraphs and its "Tweet" button).
-    if len(blocks) > 1 and is_tool_line(blocks[-1].text, options):
+    # but itself (a post of short paragraphs and its "Tweet" button); so does the label
+    # of a comment form or thread left with nothing after it ("Leave a Reply").
+    if len(blocks) > 1 and (
+        is_tool_line(blocks[-1].text, options)
+        or is_comment_label(blocks[-1].text, options)
+        and sum(block.prose for block in blocks[:-1]) >= options.tool_line_min_prose
+    ):
         _cut(article, blocks[-1].start, blocks[-1].at_tail)
         return len(blocks) - 1
     return len(blocks)

@@ -311,3 +311,12 @@ def test_a_tool_line_closing_a_post_of_short_paragraphs_goes():
     body = body_of("tool-line-closing-a-short-post")
     assert body.endswith("And it happens again, fresh, every day.")
     assert "Tweet" not in body
+
+
+def test_a_comment_forms_label_left_last_goes():
+    # Apple-Touch.com, 2012: the comment form is cleaned away but its heading, "Leave a
+    # Reply", stays as the article's last line; a label of comments with nothing after it
+    # (after 200+ characters of story: a one-line post keeps its text as it is).
+    body = body_of("comment-form-label")
+    assert body.endswith("Written by: Dylan Bailey")
+    assert "Leave a Reply" not in body
