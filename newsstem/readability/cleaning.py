@@ -144,11 +144,13 @@ def _drop_link_teasers(article: Element, removals: list[Removal]) -> None:
             _remove(paragraph, "a link to another story", removals)
 
 
-# The label a page sets over an ad slot, in the languages of the corpora: an element
-# with this text and no other is not the story's ("Advertisement", "ANZEIGE", "広告").
+# The label a page sets over an ad slot, in the languages of the corpora, or over a
+# media embed: an element with this text and no other, not inside a sentence, is not
+# the story's ("Advertisement", "ANZEIGE", "広告", "Video", "Gallery").
 _AD_LABELS = (
     r"(?:advertisement|advertising|sponsored|anzeige|werbung|publicit[ée]|publicidad|"
-    r"pubblicit[àa]|reklame|reklama|реклама|広告|广告|廣告|광고)[ \t]*:?"
+    r"pubblicit[àa]|reklame|reklama|реклама|広告|广告|廣告|광고|"
+    r"videos?|photos?|gallery|audio|slideshow)[ \t]*:?"
 )
 _AD_LABEL = re.compile(rf"\s*{_AD_LABELS}\s*", re.IGNORECASE)
 _AD_LABEL_MAX = 20  # characters (a text node's after normalize-space)
@@ -265,8 +267,18 @@ def _drop_ad_labels(article: Element, removals: list[Removal]) -> None:
             text_of(parent)
         ) == dense_length(text):
             label = parent
-        if dense_length(text_of(label)) == dense_length(text):
+        if dense_length(text_of(label)) == dense_length(text) and not _in_running_text(label):
             _remove(label, "ad label", removals)
+
+
+def _in_running_text(element: Element) -> bool:
+    """Whether text stands right before or after ``element`` in its parent: a word of a
+    sentence ("after watching this <a>video</a> of ..."), not a label of its own."""
+    if (element.tail or "").strip():
+        return True
+    previous = element.getprevious()
+    before = previous.tail if previous is not None else element.getparent().text
+    return bool((before or "").strip())
 
 
 # The elements a furniture name condemns (trafilatura's OVERALL_DISCARD_XPATH tags).

@@ -320,3 +320,23 @@ def test_a_comment_forms_label_left_last_goes():
     body = body_of("comment-form-label")
     assert body.endswith("Written by: Dylan Bailey")
     assert "Leave a Reply" not in body
+
+
+def test_a_media_label_standing_alone_is_not_read():
+    # TechnoBuffalo, 2017: the gallery inside the story is headed by its label alone,
+    # "<h4 class='section-label'>gallery</h4>", like an ad slot's "Advertisement".
+    body = body_of("media-label")
+    assert "gallery" not in [line.lower() for line in body.split("\n\n")]
+    assert body.endswith("Via: Nintendo Everything")
+
+
+def test_a_label_word_inside_a_sentence_stays():
+    # cleaneval-dev 27 (2007): "After watching this <a>video</a> of a thane ..." is a
+    # word of the sentence, not a label of its own.
+    html = (
+        "<html><body><div class='post'>"
+        + "<p>The raid was planned for weeks, and the guild talked of little else.</p>" * 4
+        + "<p>After watching this <a href='/v'>video</a> of a thane getting inside the"
+        " housing zone, I think it was worth the five-day ban.</p></div></body></html>"
+    )
+    assert "After watching this video of a thane" in extract(html).body
