@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from lxml import etree
@@ -234,15 +234,16 @@ def drop_site_notices(article: Element, names: Sequence[str]) -> list[Removal]:
             whole, names
         ):
             continue
-        while (parent := line.getparent()) is not article and len(
-            normalize_space(text_of(parent))
-        ) <= _TEASER_MAX_LENGTH:
-            line = parent
+        line = _outermost(line, article, _is_a_line)
         _remove(line, "the site's copyright notice", removals)
     return removals
 
 
 _TEXTS = etree.XPath(".//text()")
+
+
+def _is_a_line(element: Element) -> bool:
+    return len(normalize_space(text_of(element))) <= _TEASER_MAX_LENGTH
 
 
 def drop_stray_lines(article: Element) -> list[Removal]:
@@ -263,12 +264,20 @@ def _drop_ad_labels(article: Element, removals: list[Removal]) -> None:
         label = text.getparent()
         if label is article or label.getparent() is None:
             continue  # removed with an earlier label
-        while (parent := label.getparent()) is not article and dense_length(
-            text_of(parent)
-        ) == dense_length(text):
-            label = parent
-        if dense_length(text_of(label)) == dense_length(text) and not _in_running_text(label):
+        length = dense_length(text)
+        label = _outermost(label, article, lambda parent: dense_length(text_of(parent)) == length)
+        if dense_length(text_of(label)) == length and not _in_running_text(label):
             _remove(label, "ad label", removals)
+
+
+def _outermost(
+    element: Element, article: Element, holds_only: Callable[[Element], bool]
+) -> Element:
+    """``element``, or its outermost ancestor below ``article`` of which ``holds_only``
+    says it holds nothing but that line (and each ancestor below it)."""
+    while (parent := element.getparent()) is not article and holds_only(parent):
+        element = parent
+    return element
 
 
 def _in_running_text(element: Element) -> bool:

@@ -96,8 +96,8 @@ def is_tool_line(text: str, options: Options) -> bool:
     first = _WORD.search(text)
     if first is None or not _may_be_on_tool_line(first.group()):
         return False  # (most paragraphs: told by their first word, no list of words made)
-    words = [word.lower() for word in _WORD.findall(text) if not word.isdigit()]
-    if not words or len(words) > options.tool_line_max_words:
+    words = _line_words(text, options)
+    if not words:
         return False
     tools = 0
     for word in words:
@@ -119,19 +119,28 @@ _COMMENT_LABEL_WORDS = _FURNITURE_WORDS | _COMMENT_WORDS | _words(
 def is_comment_label(text: str, options: Options) -> bool:
     """True for a short line that labels a comment form or thread.
 
-    >>> is_comment_label("Leave a Reply", Options()), is_comment_label("No comments yet.", Options())
-    (True, True)
+    >>> is_comment_label("Leave a Reply", Options())
+    True
+    >>> is_comment_label("No comments yet.", Options())
+    True
     >>> is_comment_label("Reply to the minister's critics", Options())
     False
     """
     if len(text) > options.tool_line_max_words * _MAX_WORD_LENGTH:
         return False
-    words = [word.lower() for word in _WORD.findall(text) if not word.isdigit()]
+    words = _line_words(text, options)
     return (
-        0 < len(words) <= options.tool_line_max_words
+        bool(words)
         and all(word in _COMMENT_LABEL_WORDS for word in words)
         and any(word in _COMMENT_WORDS for word in words)
     )
+
+
+def _line_words(text: str, options: Options) -> list[str]:
+    """The words of a line, lowercased, numbers left out; none when there are more than
+    a line of tools has (``tool_line_max_words``)."""
+    words = [word.lower() for word in _WORD.findall(text) if not word.isdigit()]
+    return words if len(words) <= options.tool_line_max_words else []
 
 
 def _may_be_on_tool_line(word: str) -> bool:
