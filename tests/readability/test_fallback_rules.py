@@ -334,11 +334,15 @@ def test_a_media_label_standing_alone_is_not_read():
 
 def test_a_label_word_inside_a_sentence_stays():
     # cleaneval-dev 27 (2007): "After watching this <a>video</a> of a thane ..." is a
-    # word of the sentence, not a label of its own.
+    # word of the sentence, not a label of its own, though a label on the same page (here
+    # "Advertisement") makes the labels be looked for.
     html = (
         "<html><body><div class='post'>"
         + "<p>The raid was planned for weeks, and the guild talked of little else.</p>" * 4
+        + "<p>Advertisement</p>"
         + "<p>After watching this <a href='/v'>video</a> of a thane getting inside the"
         " housing zone, I think it was worth the five-day ban.</p></div></body></html>"
     )
-    assert "After watching this video of a thane" in extract(html).body
+    body = extract(html).body
+    assert "After watching this video of a thane" in body
+    assert "Advertisement" not in body
