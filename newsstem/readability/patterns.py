@@ -198,9 +198,10 @@ _HIDING_MODIFIER = re.compile(r"--(?:is-)?hidden$")
 _SHOWN_ON_SOME_SCREENS = re.compile(r"^(?:sm|md|lg|xl|2xl):|^d-(?:sm|md|lg|xl)-", re.I)
 
 
-# What every hiding class and modifier holds ("--hidden" has "hid"): a class attribute with none of these
-# hides nothing, which one search tells (most class attributes of a page are new to the
-# sweep, and splitting each into tokens to test them cost twice as much).
+# What every hiding class and modifier holds ("--hidden" has "hid"): a class attribute
+# with none of these hides nothing, which one search tells (most class attributes of a
+# page are new to the sweep, and splitting each into tokens to test them cost twice as
+# much).
 _HIDING_HINTS = ("hid", "none", "sr-only", "screen-reader", "invisible", "offscreen")
 assert all(any(hint in name for hint in _HIDING_HINTS) for name in _HIDING_CLASSES)
 _MAY_HIDE = any_word(_HIDING_HINTS)
