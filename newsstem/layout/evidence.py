@@ -49,17 +49,32 @@ def shingles(text: str) -> frozenset[int]:
 
 @dataclass(frozen=True)
 class TextShingles:
-    """The shingles of one text (an extractor's article), to measure other texts against."""
+    """The shingles of one text (an extractor's article), to measure other texts against;
+    and, apart, those of its lines too short for a trigram (a two-word heading), so that
+    a block holding just such a line is found in the text, not counted out for want of
+    a trigram.
+
+    >>> TextShingles.of("Why?\\nBecause the old bridge was unsafe.").share_of("Why?")
+    1.0
+    """
 
     shingles: frozenset[int]
+    short_lines: frozenset[int] = frozenset()
 
     @classmethod
     def of(cls, text: str) -> TextShingles:
-        return cls(shingles(text))
+        short = (shingles(line) for line in text.split("\n") if _is_short(line))
+        return cls(shingles(text), frozenset().union(*short))
 
-    def share_of(self, text: str) -> float:
-        """The share of ``text``'s shingles found in this text (0 for an empty text)."""
+    def share_of(self, text: str, short_lines: bool = True) -> float:
+        """The share of ``text``'s shingles found in this text (0 for an empty text);
+        without ``short_lines``, a text too short for a trigram is never found."""
         own = shingles(text)
         if not own or not self.shingles:
             return 0.0
-        return len(own & self.shingles) / len(own)
+        found = self.shingles | self.short_lines if short_lines else self.shingles
+        return len(own & found) / len(own)
+
+
+def _is_short(line: str) -> bool:
+    return 0 < len(_TOKEN.findall(line)) < SHINGLE_WORDS

@@ -395,7 +395,8 @@ def _learn_cluster(
 
 def _taken(layout: PageLayout, article: TextShingles | None) -> list[float]:
     """Per block of ``layout``, its characters outside links that the fallback took: its
-    own weight × the share of its shingles in the fallback's article. Text already seen
+    own weight × the share of its shingles in the fallback's article (a block too short
+    for a trigram, a two-word heading, is found by the article's lines). Text already seen
     in an earlier block of the page is not counted again: a comment quoting the article
     is not article text."""
     if article is None:
@@ -405,7 +406,8 @@ def _taken(layout: PageLayout, article: TextShingles | None) -> list[float]:
     for block in layout.blocks:
         own = shingles(block.text)
         if own and block.own_weight:
-            taken.append(block.own_weight * len((own & article.shingles) - seen) / len(own))
+            found = (own & article.shingles) | (own & article.short_lines)
+            taken.append(block.own_weight * len(found - seen) / len(own))
         else:
             taken.append(0.0)
         seen |= own
@@ -623,7 +625,13 @@ def _boilerplate(
                 form = line_form(line)
                 if form and page not in seen[form]:
                     seen[form].add(page)
-                    if article is not None and article.share_of(line) >= MIN_AGREEMENT:
+                    # a short line is never found in the article here: a label the
+                    # site repeats ("Follow us!") is boilerplate wherever the fallback
+                    # took it with the paragraphs around it
+                    if (
+                        article is not None
+                        and article.share_of(line, short_lines=False) >= MIN_AGREEMENT
+                    ):
                         taken[form] += 1
     least = max(2, BOILERPLATE_SHARE * pages)
     return tuple(

@@ -162,3 +162,37 @@ def test_a_slot_of_the_article_element_the_fallback_leaves_out_on_every_page_is_
     assert isinstance(result, Extraction)
     assert "Filed by" not in result.body
     assert msnbc[8].gold.split("\n\n")[1].split()[0] in result.body
+
+
+HEADINGS = ("Why now?", "The vote", "What next", "Who pays?", "Road ahead", "Old rules",
+            "New money", "Fine print", "Last word", "Hard choices")
+
+
+def with_heading(html: str, n: int) -> str:
+    """The page with a cross-head of two words between the article's paragraphs."""
+    root = lxml.html.fromstring(html)
+    [content] = root.find_class("entry-content")
+    paragraphs = content.findall(".//p")
+    paragraphs[len(paragraphs) // 2].addprevious(
+        lxml.html.fragment_fromstring(f"<h3>{HEADINGS[n]}</h3>")
+    )
+    return lxml.html.tostring(root, encoding="unicode")
+
+
+def test_a_heading_too_short_for_a_shingle_is_voted_for_when_the_fallback_takes_it(msnbc):
+    """Cross-heads of two words, different on every page, that the fallback keeps as
+    lines of its article: their key is article text. A block of fewer than three words
+    has no word trigram; it is found in the article by its line."""
+    pages = [
+        TrainingPage(page.url, with_heading(page.html, n), (page.gold_title,))
+        for n, page in enumerate(msnbc[:8])
+    ]
+    assert all(HEADINGS[n] in readability_text(page).split("\n\n")
+               for n, page in enumerate(pages))  # the fallback takes them as lines
+    pattern_set = learn("tv.msnbc.com", pages).pattern_set
+    [pattern] = pattern_set.patterns
+    headings = [b for b in pattern.blocks if b.key.endswith("entry-content/h3")]
+    assert headings and all(heading.role == "main" for heading in headings)
+    result = SitePatterns(pattern_set).extract(with_heading(msnbc[8].html, 9))
+    assert isinstance(result, Extraction)
+    assert HEADINGS[9] in result.body.split("\n")
