@@ -18,8 +18,10 @@ shortened for sharing, a ``<title>`` with the site name, an anchor text that say
 3. with no agreement at all, the first of JSON-LD headline, og:title, the
    extraction's title, ``<title>`` without the site name.
 
-The text is returned as the winning source writes it (typographic quotes kept),
-with a known site-name affix removed. Site names come from the page (og:site_name,
+The text is returned as the winning source writes it, with a known site-name affix
+removed; where the winner is the visible heading (or ``<title>``) and the page's metadata
+writes the same words with plain quotes or dashes, as the metadata writes it (the
+template curled them: the editor's headline is the plain one). Site names come from the page (og:site_name,
 the JSON-LD publisher, the host name) and from the site's other pages: across one
 site, the prefix or suffix its ``<title>``s share is the site's name
 (:class:`SiteNames`).
@@ -353,8 +355,42 @@ def decide_headline(
                 if source == wanted:
                     text = _strip_generic(text) if FAMILY[source] == "document" else text
                     return Headline(text, source, 1)
-    return Headline(chosen[1], chosen[0], best[1])
+    return Headline(_as_typed(chosen[1], chosen[0], entries), chosen[0], best[1])
 
+
+
+# Sources that print the headline as its editor typed it into the CMS (into the page's
+# head, untouched by the template), first trusted first.
+_AS_TYPED = ("json-ld", "og:title", "twitter:title", "meta:title")
+
+
+def _as_typed(text: str, source: str, entries: Sequence[tuple[str, str, str]]) -> str:
+    """``text`` as the page's metadata writes it where it is the same headline with plain
+    quotes and dashes: the template's typography (WordPress's ``wptexturize``, a
+    newsroom's display filter) curls ``'`` into ``’`` and ``-`` into ``–`` in the visible
+    heading and the ``<title>`` only.
+
+    >>> _as_typed("Mexico’s economy grew", "heading",
+    ...           [("og:title", "Mexico's economy grew", "mexico s economy grew")])
+    "Mexico's economy grew"
+    """
+    if source in _AS_TYPED:
+        return text
+    for wanted in _AS_TYPED:
+        for other_source, other, _ in entries:
+            if other_source == wanted and _plainer(other, text):
+                return other
+    return text
+
+
+def _plainer(plain: str, styled: str) -> bool:
+    """Whether ``plain`` is ``styled`` with some typographic quotes or dashes written plain."""
+    if plain == styled or len(plain) != len(styled):
+        return False
+    return all(
+        a == b or a.isascii() and a == b.translate(_QUOTES)
+        for a, b in zip(plain, styled)
+    )
 
 # Kinds of source: the sources of one kind are copies of one field of the publisher's
 # CMS (og:title and twitter:title are the social title; <title> and meta title the

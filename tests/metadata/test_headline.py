@@ -137,6 +137,18 @@ def test_agreement_between_kinds_of_source_decides():
     assert decision.text == "Anand draws with Aronian, Negi posts third win"
 
 
+def test_the_headline_is_written_as_typed_not_as_the_template_curls_it():
+    decision = decide_headline([
+        ("heading", "Mexico’s economy grew – again"), ("og:title", "Mexico's economy grew - again"),
+    ])
+    assert (decision.text, decision.source) == ("Mexico's economy grew - again", "heading")
+    # curly quotes in the metadata are the editor's: the heading's plain ones stay
+    decision = decide_headline([
+        ("heading", "Mexico's economy grew"), ("og:title", "Mexico’s economy grew"),
+    ])
+    assert decision.text == "Mexico's economy grew"
+
+
 def test_no_candidates_no_headline():
     assert decide_headline([]) is None
     assert decide_headline([("title", "   "), ("heading", "")]) is None
