@@ -1,9 +1,10 @@
 """The headline of an article: one decision from every source that names it.
 
 A page names its headline several times: the visible heading (``h1``, an element
-marked ``itemprop="headline"`` or with a headline class), JSON-LD ``headline``,
-``og:title``, ``twitter:title``, the ``<title>`` (usually with the site's name
-attached), the anchor texts of the links to the page, and the title the article
+marked ``itemprop="headline"``; without an ``h1`` of the article's own, as where the
+only ``h1`` is the last step of a breadcrumb trail, an ``h2`` or an element with a
+headline class), JSON-LD ``headline``, ``og:title``, ``twitter:title``, the
+``<title>`` (usually with the site's name attached), the anchor texts of the links to the page, and the title the article
 extraction found (readability's or a learned pattern's title block). Each may be
 wrong alone: a ``h1`` that is the site banner or a section label, a social title
 shortened for sharing, a ``<title>`` with the site name, an anchor text that says
@@ -250,25 +251,36 @@ def _clean(text: str) -> str:
 
 
 def _visible_headings(root: HtmlElement) -> list[str]:
-    """The first headings of the page: ``h1``s, then elements with a headline class."""
+    """The first headings of the page: its ``h1``s, or where none is the article's (no
+    ``h1`` at all, or only a breadcrumb trail's), one level down: the ``h2``s and the
+    elements with a headline class, in page order."""
     texts: list[str] = []
     body = root.find(".//body")
     scope = body if body is not None else root
-    headings = list(scope.iter("h1"))
+    headings = [element for element in scope.iter("h1") if _article_heading(element)]
     if not headings:
         headings = [
             element for element in scope.iter("h2", "h3", "div", "span", "p", "header")
-            if _HEADLINE_CLASS.search(f"{element.get('class', '')} {element.get('id', '')}")
+            if (element.tag == "h2" or _HEADLINE_CLASS.search(
+                f"{element.get('class', '')} {element.get('id', '')}"
+            )) and _article_heading(element)
         ]
     for element in headings:
-        if inside_other_content(element, _OTHER):
-            continue
         text = _heading_text(element)
         if text and text not in texts:
             texts.append(text)
         if len(texts) >= MAX_HEADINGS:
             break
     return texts
+
+
+def _article_heading(element: HtmlElement) -> bool:
+    """Whether a heading can be the article's: not in other content (a teaser, a sidebar),
+    not in a navigation (``<nav>``: a breadcrumb trail ending in the page's title, which
+    some sites mark up as the ``h1`` and show above the real headline)."""
+    if inside_other_content(element, _OTHER):
+        return False
+    return not any(ancestor.tag == "nav" for ancestor in element.iterancestors())
 
 
 def _heading_text(element: HtmlElement) -> str:

@@ -16,9 +16,11 @@ from newsstem.extraction import extract_page
 from newsstem.layout.learn import TrainingPage, learn
 from newsstem.layout.patterns import dumps, loads
 from newsstem.metadata import extract_metadata
+from newsstem.metadata.evidence import collect_evidence, parse_html
 from newsstem.metadata.headline import (
     SiteNames,
     decide_headline,
+    headline_candidates,
     strip_site_name,
     without_code,
 )
@@ -147,6 +149,18 @@ def test_the_headline_is_written_as_typed_not_as_the_template_curls_it():
         ("heading", "Mexico's economy grew"), ("og:title", "Mexico’s economy grew"),
     ])
     assert decision.text == "Mexico's economy grew"
+
+
+def test_a_breadcrumb_h1_gives_way_to_the_heading_below_it():
+    html = (
+        "<html><head><meta property='og:title' content='Stromnetz: wie sicher?'></head><body>"
+        "<nav><ul><li>Politik</li><li><h1>Stromnetz: wie sicher?</h1></li></ul></nav>"
+        "<article><hgroup><h2>Ampeln tot: Wie sicher ist das Stromnetz?</h2></hgroup>"
+        "<p>Text.</p></article></body></html>"
+    )
+    candidates = headline_candidates(collect_evidence(parse_html(html)))
+    assert ("heading", "Ampeln tot: Wie sicher ist das Stromnetz?") in candidates
+    assert ("heading", "Stromnetz: wie sicher?") not in candidates
 
 
 def test_no_candidates_no_headline():
