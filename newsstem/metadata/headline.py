@@ -4,11 +4,11 @@ A page names its headline several times: the visible heading (``h1``, an element
 marked ``itemprop="headline"``; without an ``h1`` of the article's own, as where the
 only ``h1`` is the last step of a breadcrumb trail, an ``h2`` or an element with a
 headline class), JSON-LD ``headline``, ``og:title``, ``twitter:title``, the
-``<title>`` (usually with the site's name attached), the anchor texts of the links to the page, and the title the article
-extraction found (readability's or a learned pattern's title block). Each may be
-wrong alone: a ``h1`` that is the site banner or a section label, a social title
-shortened for sharing, a ``<title>`` with the site name, an anchor text that says
-"Read more". Agreement decides:
+``<title>`` (usually with the site's name attached), the anchor texts of the links to
+the page, and the title the article extraction found (readability's or a learned
+pattern's title block). Each may be wrong alone: a ``h1`` that is the site banner or
+a section label, a social title shortened for sharing, a ``<title>`` with the site
+name, an anchor text that says "Read more". Agreement decides:
 
 1. every candidate is compared with every other (case, spacing, quote and dash
    styles ignored); a longer text that is the candidate plus a site-name affix
@@ -20,12 +20,12 @@ shortened for sharing, a ``<title>`` with the site name, an anchor text that say
    extraction's title, ``<title>`` without the site name.
 
 The text is returned as the winning source writes it, with a known site-name affix
-removed; where the winner is the visible heading (or ``<title>``) and the page's metadata
-writes the same words with plain quotes or dashes, as the metadata writes it (the
-template curled them: the editor's headline is the plain one). Site names come from the page (og:site_name,
-the JSON-LD publisher, the host name) and from the site's other pages: across one
-site, the prefix or suffix its ``<title>``s share is the site's name
-(:class:`SiteNames`).
+removed; where the winner is the visible heading (or ``<title>``) and the page's
+metadata writes the same words with plain quotes or dashes, as the metadata writes it
+(the template curled them: the editor's headline is the plain one). Site names come
+from the page (og:site_name, the JSON-LD publisher, the host name) and from the
+site's other pages: across one site, the prefix or suffix its ``<title>``s share is
+the site's name (:class:`SiteNames`).
 
 No Scrapy import: an lxml tree or strings in, strings out.
 """
