@@ -53,22 +53,25 @@ def capped_weight(text: str, cap: float, cjk_char_weight: float) -> float:
     return text_weight(text, cjk_char_weight)
 
 
-# The whitespace of HTML text; counting each (a C scan) beats split/join 4x on long texts.
-_SPACES = (" ", "\n", "\t", "\r", "\xa0", "\u3000", "\f", "\v")
-# The ASCII ones, deleted from ASCII text in one pass over its bytes (three times faster
-# than six counts on a long text, twice on a link's few words).
+# The whitespace of HTML text: the ASCII spaces, deleted in one pass over the text's bytes
+# (three times faster than six counts on a long text, twice on a link's few words; in
+# UTF-8 an ASCII byte is never part of another character), and two wider ones, counted.
 _ASCII_SPACES = b" \n\t\r\f\v"
+_NBSP, _IDEOGRAPHIC_SPACE = "\xa0", "\u3000"
 
 
 def dense_length(text: str) -> int:
     """Characters that are not whitespace: the unit of link density.
 
-    >>> dense_length("  a b\\n c\\u3000"), dense_length(" a\\tb\\x0bc\\r\\n")
-    (3, 3)
+    >>> dense_length("  a b\\n c\\u3000"), dense_length(" a\\tb\\x0bc\\r\\n\\xa0é")
+    (3, 4)
     """
     if text.isascii():  # (known to the str: no scan)
         return len(text.encode("ascii").translate(None, _ASCII_SPACES))
-    return len(text) - sum(map(text.count, _SPACES))
+    # (encoding and one translate cost a third less than counting the eight spaces)
+    encoded = text.encode("utf-8", "surrogatepass")
+    ascii_spaces = len(encoded) - len(encoded.translate(None, _ASCII_SPACES))
+    return len(text) - ascii_spaces - text.count(_NBSP) - text.count(_IDEOGRAPHIC_SPACE)
 
 
 def link_density(element: Element, text: str | None = None) -> float:
