@@ -25,6 +25,7 @@ __all__ = [
     "MAYBE_CANDIDATE",
     "MEDIA_TAGS",
     "NEGATIVE",
+    "NEGATIVE_WORDS",
     "NEVER_ARTICLE",
     "PLUGINS",
     "POSITIVE",
@@ -119,11 +120,14 @@ BOILERPLATE = re.compile(
 POSITIVE = re.compile(
     r"article|body|content|entry|hentry|main|page|pagination|post|text|blog|story"
 )
-NEGATIVE = re.compile(
-    r"combx|comment|com-|contact|foot|footer|footnote|masthead|media|meta|outbrain|promo|"
-    r"related|scroll|shoutbox|sidebar|sponsor|shopping|tags|tool|widget|"
-    r"-ad-|hidden|^hid-| hid-|^hid$|banner|share|skyscraper|gdpr",
+# (its words searched as a trie, any_word: 81 -> 49 us a page of new names on fundus)
+NEGATIVE_WORDS = (
+    "combx", "comment", "com-", "contact", "foot", "footer", "footnote", "masthead", "media",
+    "meta", "outbrain", "promo", "related", "scroll", "shoutbox", "sidebar", "sponsor",
+    "shopping", "tags", "tool", "widget", "-ad-", "hidden", "banner", "share", "skyscraper",
+    "gdpr",
 )
+NEGATIVE = re.compile(any_word(NEGATIVE_WORDS).pattern + r"|^hid-| hid-|^hid$")
 # ARIA roles of page furniture, stripped like unlikely names (Mozilla Readability).
 UNLIKELY_ROLES = frozenset(
     {"menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog"}
