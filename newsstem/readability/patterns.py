@@ -203,12 +203,23 @@ _SHOWN_ON_SOME_SCREENS = re.compile(r"^(?:sm|md|lg|xl|2xl):|^d-(?:sm|md|lg|xl)-"
 
 
 # What every hiding class and modifier holds ("--hidden" has "hid"): a class attribute
-# with none of these hides nothing, which one search tells (most class attributes of a
+# with none of these hides nothing, which _may_hide tells (most class attributes of a
 # page are new to the sweep, and splitting each into tokens to test them cost twice as
 # much).
 _HIDING_HINTS = ("hid", "none", "sr-only", "screen-reader", "invisible", "offscreen")
 assert all(any(hint in name for hint in _HIDING_HINTS) for name in _HIDING_CLASSES)
-_MAY_HIDE = any_word(_HIDING_HINTS)
+
+
+def _may_hide(lowered: str) -> bool:
+    """Whether a lowered class attribute holds one of :data:`_HIDING_HINTS`: six ``in``
+    tests (C scans of a short text) take half the time of one search of their trie."""
+    return (
+        "hid" in lowered or "none" in lowered or "sr-only" in lowered
+        or "screen-reader" in lowered or "invisible" in lowered or "offscreen" in lowered
+    )
+
+
+assert all(_may_hide(hint) for hint in _HIDING_HINTS) and not _may_hide("hi-de sr-onl")
 
 
 def hides(classes: str) -> bool:
@@ -220,7 +231,7 @@ def hides(classes: str) -> bool:
     (True, False)
     """
     lowered = classes.lower()
-    if _MAY_HIDE.search(lowered) is None:
+    if not _may_hide(lowered):
         return False
     tokens = lowered.split()
     if not any(t in _HIDING_CLASSES or _HIDING_MODIFIER.search(t) for t in tokens):
