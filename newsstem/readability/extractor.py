@@ -43,7 +43,12 @@ from newsstem.readability.scoring import (
 )
 from newsstem.readability.structured import extends
 from newsstem.readability.title import clean_title
-from newsstem.readability.trailer import cut_after_tool_line, may_have_tool_line
+from newsstem.readability.trailer import (
+    cut_after_tool_line,
+    cut_comment_thread,
+    may_have_comment_thread,
+    may_have_tool_line,
+)
 from newsstem.readability.tree import (
     Element,
     is_below,
@@ -365,6 +370,14 @@ def _finish(
         if kept < len(blocks):
             tool_line = blocks[kept].text
             removals.append(Removal(tag="", names=tool_line, reason="end of article: tool line"))
+            text = element_text(article)
+    if may_have_comment_thread(text):
+        blocks = article_blocks(article)
+        kept = cut_comment_thread(article, blocks, options)
+        if kept < len(blocks):
+            removals.append(
+                Removal(tag="", names=blocks[kept].text, reason="end of article: comments")
+            )
             text = element_text(article)
     return _Attempt(
         flags=flags,

@@ -13,7 +13,10 @@ before it (it cuts nothing else), and so does the label of a comment form or thr
 prose.
 
 Lines that merely *name* a section (a "Comments" heading, "See also", "Related") are
-not cut: the gold of the corpora keeps what follows them about as often as not.
+not cut: the gold of the corpora keeps what follows them about as often as not. A thread
+of reader comments inside the post's container is told by its bylines instead ("Posted
+by: Ellen at September 10, 2012 11:40 AM", of three people or more): it is cut at its
+label, or after its first byline.
 """
 
 from __future__ import annotations
@@ -25,7 +28,14 @@ from newsstem.readability.prose import Block
 from newsstem.readability.tree import Element, cut_after
 from newsstem.text import cjk_count
 
-__all__ = ["cut_after_tool_line", "is_comment_label", "is_tool_line", "may_have_tool_line"]
+__all__ = [
+    "cut_after_tool_line",
+    "cut_comment_thread",
+    "is_comment_label",
+    "is_tool_line",
+    "may_have_comment_thread",
+    "may_have_tool_line",
+]
 
 
 def _words(text: str) -> frozenset[str]:
@@ -199,3 +209,47 @@ def _cut(article: Element, start: Element, at_tail: bool) -> None:
             start.tail = None
         return
     cut_after(article, start, keep=at_tail)
+
+
+# The byline of a post or of a comment on it, on a line of its own: "Posted by: Ellen at
+# September 10, 2012 11:40 AM", "Posted by Kathy on March 21, 2007 | Permalink".
+_BYLINE = re.compile(
+    r"(?:posted|written|submitted) by:?\s+(?P<name>[^\W\d][^|,\n]{0,59}?)\s*"
+    r"(?:\bat\b|\bon\b|\||,|-|\u2014)[^\n]*\d",
+    re.I,
+)
+_BYLINE_START = re.compile(r"^(?:posted|written|submitted) by\b", re.I | re.M)
+# Bylines of this many people at least make a comment thread.
+_THREAD_PEOPLE = 3
+_MAX_BYLINE_LENGTH = 200
+
+
+def may_have_comment_thread(text: str) -> bool:
+    """False when fewer than :data:`_THREAD_PEOPLE` paragraphs of ``text`` begin like a
+    byline: the walk over the article's blocks is spared."""
+    return len(_BYLINE_START.findall(text)) >= _THREAD_PEOPLE
+
+
+def cut_comment_thread(article: Element, blocks: list[Block], options: Options) -> int:
+    """Cut a thread of comments off the end of the article; returns the blocks left.
+
+    A thread is told by its bylines: lines "Posted by <name> at/on <date>" of three
+    people at least (one author's posts on a blog's front page are not a thread). It is
+    cut at the comment label ("Comments", "3 Responses") before its second byline; with
+    no label, after its first byline (the post's own, or a first comment's).
+    """
+    bylines = []
+    for index, block in enumerate(blocks):
+        if len(block.text) <= _MAX_BYLINE_LENGTH:
+            found = _BYLINE.match(block.text)
+            if found:
+                bylines.append((index, found.group("name").lower()))
+    if len({name for _, name in bylines}) < _THREAD_PEOPLE:
+        return len(blocks)
+    first, second = bylines[0][0], bylines[1][0]
+    labels = [i for i in range(second) if is_comment_label(blocks[i].text, options)]
+    cut = labels[-1] if labels else first + 1
+    if sum(block.prose for block in blocks[:cut]) < options.tool_line_min_prose:
+        return len(blocks)
+    _cut(article, blocks[cut].start, blocks[cut].at_tail)
+    return cut

@@ -346,3 +346,33 @@ def test_a_label_word_inside_a_sentence_stays():
     body = extract(html).body
     assert "After watching this video of a thane" in body
     assert "Advertisement" not in body
+
+
+def test_a_thread_of_comments_in_the_posts_container_is_cut_at_its_label():
+    # Creating Passionate Users (TypePad, 2007): the post, its "Posted by Kathy on ...
+    # | Permalink" line, the trackbacks, a "Comments" heading and the comments, each
+    # closed by "Posted by: <name> | <date>", are paragraphs of one container. Bylines of
+    # three people or more make a thread: it goes from its label on.
+    body = body_of("comment-thread-bylines")
+    assert "Posted by Kathy on April 6, 2007 | Permalink" in body
+    assert "Please enjoy the pictures... most of them have been inspired by y'all." in body
+    assert "Posted by:" not in body
+    assert "Way to go, Kathy! Good to see you back" not in body
+    assert "Comments" not in body.split("\n\n")
+
+
+def test_one_authors_posts_on_a_front_page_are_not_a_thread():
+    # A blog's front page: each post closes with its author's byline; one person's
+    # bylines are no thread, and every post stays.
+    post = (
+        "<div class='entry'><h3>Day {n}</h3><p>We walked along the river for most of the"
+        " afternoon, and the light on the water kept changing as the clouds moved.</p>"
+        "<p>Posted by Anna at 0{n}:41 PM</p></div>"
+    )
+    html = (
+        "<html><body><div id='main'>"
+        + "".join(post.format(n=n) for n in range(1, 6))
+        + "</div></body></html>"
+    )
+    body = extract(html).body
+    assert body.count("Posted by Anna") == 5
