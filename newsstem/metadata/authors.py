@@ -3,7 +3,8 @@
 Evidence in order of trust: the article's JSON-LD ``author`` (``creator`` if
 none), then meta tags (``author``, ``article:author``, ``parsely-author``,
 ``dc.creator``, NYT's ``byl`` ...), then microdata ``itemprop=author``, then
-``rel=author`` links, then byline elements (``class="byline"``/``author``).
+``rel=author`` links, then byline elements (``class="byline"``/``author``), then
+byline lines ("By ...", "Von ...", "Par ...", "Por ...", "Di ...", "Door ...").
 The first source that yields a name decides; later ones are noise more often
 than not (related stories, comment authors).
 
@@ -394,42 +395,107 @@ def _byline_text(root: HtmlElement) -> str | None:
     return None
 
 
-# "By Chuck Squatriglia", "by Andy Howell, Western Mail": a text line that starts with By.
-_TEXT_BYLINE = re.compile(r"^\s*(?:by|By|BY|Author:|Written by)\s+(.{3,120})", re.S)
-_NAME_WORD = re.compile(r"^(?:[A-Z][\w'’.-]*|[a-z]{1,3}|[A-Z]\.)$")  # Name, de, van, J.
+# "By Chuck Squatriglia", "by Andy Howell, Western Mail", "Von Anna Müller und Jan Schmidt",
+# "Par Jean Dupont": a text line that starts with the byline word of its language (English,
+# German, French, Spanish and Portuguese, Italian, Dutch, Danish and Norwegian, Swedish).
+_BYLINE_WORDS = ("by", "written by", "von", "par", "por", "di", "door", "af", "av")
+_BYLINE_LABELS = ("author:", "autor:", "autorin:", "auteur:")
+_ENGLISH_BYLINE_WORDS = frozenset({"by", "written by"})
+_TEXT_BYLINE = re.compile(
+    r"^\s*(?:(?:" + "|".join(_BYLINE_WORDS) + r")\s*:?|" + "|".join(_BYLINE_LABELS) + r")"
+    r"\s+(.{3,120})",
+    re.S | re.I,
+)
+_NAME_WORD = re.compile(r"^(?:[^\W\d_][\w'’.-]*|[A-Z]\.)$")  # Name, de, van, J., Müller
+_NAME_PARTICLE = re.compile(r"^[a-z]{1,3}$")  # de, van, von, da: lowercase inside a name
 _AFFILIATION = re.compile(r"\s*(?:,|\s[-–—]{1,2}\s|\||\s/\s).*$", re.S)
+_AND = re.compile(r"\s+(?:and|und|et|y|e|en|og|och|&)\s+")
+
+
+def _byline_forms() -> str:
+    """The first words of byline lines as pages write them, between bars: "|Von|von|VON|
+    Von:|...|Written|..." (the line's first word is looked up in it: one test a text)."""
+    forms = []
+    for phrase in (*_BYLINE_WORDS, *_BYLINE_LABELS):
+        word = phrase.split()[0]
+        for cased in (word, word.capitalize(), word.upper()):
+            forms += [cased, cased + ":"] if not cased.endswith(":") else [cased]
+    return "|" + "|".join(dict.fromkeys(forms)) + "|"
+
+
 _TEXT_BYLINE_XPATH = (
-    "//body//text()[starts-with(normalize-space(.), 'By ') or starts-with(normalize-space(.), 'by ')"
-    " or starts-with(normalize-space(.), 'BY ') or starts-with(normalize-space(.), 'Author:')]"
+    "//body//text()[contains('" + _byline_forms() + "',"
+    " concat('|', substring-before(concat(normalize-space(.), ' '), ' '), '|'))]"
     "[not(ancestor::script or ancestor::style"
     " or ancestor::a[not(contains(@rel, 'author'))])]"
 )
+# A byline word alone in its element ("<span>von</span><span>Jemima Kelly</span>"): the
+# names are in the next elements of the line, at most this many levels up.
+BYLINE_WORD_LEVELS = 3
 
 
 def _text_byline(root: HtmlElement) -> list[str]:
-    """Names of the first "By ..." (or "Author: ...") line whose words look like a name."""
-    for text in root.xpath(_TEXT_BYLINE_XPATH)[:20]:
-        line = str(text)
-        if len(line.split()) == 1:  # "Author: <a>Name</a>": the name is the next text
-            parent = text.getparent()
-            pieces = [t.strip() for t in parent.itertext()] if parent is not None else []
-            line = " ".join(p for p in pieces if p)
-            line = line[line.find(str(text).strip()):]
+    """Names of the first byline line ("By ...", "Von ...", "Author: ...") whose words
+    look like a name, and not like a sentence that starts with the same word."""
+    lines = (_byline_line(text) for text in root.xpath(_TEXT_BYLINE_XPATH))
+    for line in [line for line in lines if line][:20]:
         match = _TEXT_BYLINE.match(line[:120])
         if not match:
             continue
         names = []
-        for part in re.split(r"\s+(?:and|&)\s+", _AFFILIATION.sub("", match.group(1))):
-            words = []
-            for word in _DATE_START.sub("", part).split():
-                if not _NAME_WORD.match(word) or word.lower() in _DATE_TAIL_WORDS:
-                    break
-                words.append(word)
-            if 2 <= len(words) <= 4 and words[0][:1].isupper():
+        for part in _AND.split(_AFFILIATION.sub("", match.group(1))):
+            words = _name_words(_DATE_START.sub("", part))
+            if words is not None and 2 <= len(words) <= 4 and words[0][:1].isupper():
                 names.append(" ".join(words))
         if names:
             return names
     return []
+
+
+def _byline_line(text: Any) -> str:
+    """The line a byline word starts: its text, or where the word stands alone in its
+    element, the text of the nearest ancestor that holds more and starts with it."""
+    line = str(text)
+    word = normalize_space(line)
+    if len(word.split()) > 1 and word.lower() not in _BYLINE_WORDS:
+        return line
+    if word.lower().rstrip(":") in _ENGLISH_BYLINE_WORDS:
+        return ""  # "Theme <a>X</a> by <a>Y</a>", a comment's "by <a>nick</a>": not a byline
+    element = text.getparent()
+    for _ in range(BYLINE_WORD_LEVELS):
+        if element is None:
+            return ""
+        pieces = [t.strip() for t in element.itertext()]
+        joined = " ".join(p for p in pieces if p)
+        if not joined.startswith(word):
+            return ""  # "Theme: Twenty <a>by</a> Moon": the word is inside a line, not its start
+        if len(joined) > len(word):
+            return joined if len(joined) <= MAX_BYLINE_CHARS else ""
+        element = element.getparent()
+    return ""
+
+
+def _name_words(part: str) -> list[str] | None:
+    """The words of a name at the start of ``part`` (None where a sentence goes on after
+    them: "Von Angela Merkel wurde ..." is no byline)."""
+    words = []
+    tokens = part.split()
+    for index, word in enumerate(tokens):
+        if word.lower() in _DATE_TAIL_WORDS and (
+            words or index + 1 == len(tokens) or tokens[index + 1].lower() in _DATE_TAIL_WORDS
+        ):
+            break  # "Dan Goodin Apr 16", "on Saturday"; but "Jan Schmidt" is a first name
+        if _NAME_PARTICLE.match(word):
+            words.append(word)
+            continue
+        if not _NAME_WORD.match(word) or not word[:1].isupper():
+            if word[:1].islower() and len(words) >= 2:
+                return None
+            break
+        words.append(word)
+    while words and _NAME_PARTICLE.match(words[-1]):
+        words.pop()
+    return words
 
 
 def _mailto_titles(root: HtmlElement) -> list[str]:

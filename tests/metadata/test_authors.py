@@ -95,3 +95,15 @@ def test_a_press_conference_is_no_reporter():
                      "<p>外交部发言人在记者会上表示，双方将继续沟通。</p>")
     assert extract_metadata(page).authors == []
     assert extract_metadata(_page("", "<p>记者 王小明 报道</p>")).authors == ["王小明"]
+
+
+def test_bylines_in_other_languages():
+    assert extract_metadata(_page("", "<p>Von Anna Müller und Jan Schmidt</p>")).authors == [
+        "Anna Müller", "Jan Schmidt"
+    ]
+    # the byline word alone in its element, the name in the next (fundus de_Stern_2024_11_05)
+    byline = '<li><span> von </span><span class="bold">Jemima Kelly</span></li>'
+    assert extract_metadata(_page("", byline)).authors == ["Jemima Kelly"]
+    # a sentence that starts with the same word names nobody
+    assert extract_metadata(_page("", "<p>Von Angela Merkel wurde nichts erwartet.</p>")).authors == []
+    assert extract_metadata(_page("", "<p>Par ailleurs, Jean Dupont a dit.</p>")).authors == []
