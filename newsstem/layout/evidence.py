@@ -59,12 +59,14 @@ class TextShingles:
     """
 
     shingles: frozenset[int]
-    short_lines: frozenset[int] = frozenset()
+    # the shingles with those of the short lines (made once: the guard asks per block)
+    with_short_lines: frozenset[int]
 
     @classmethod
     def of(cls, text: str) -> TextShingles:
-        short = (shingles(line) for line in text.split("\n") if _is_short(line))
-        return cls(shingles(text), frozenset().union(*short))
+        found = shingles(text)
+        short = [shingles(line) for line in text.split("\n") if _is_short(line)]
+        return cls(found, found.union(*short) if short else found)
 
     def share_of(self, text: str, short_lines: bool = True) -> float:
         """The share of ``text``'s shingles found in this text (0 for an empty text);
@@ -72,7 +74,7 @@ class TextShingles:
         own = shingles(text)
         if not own or not self.shingles:
             return 0.0
-        found = self.shingles | self.short_lines if short_lines else self.shingles
+        found = self.with_short_lines if short_lines else self.shingles
         return len(own & found) / len(own)
 
 

@@ -406,7 +406,7 @@ def _taken(layout: PageLayout, article: TextShingles | None) -> list[float]:
     for block in layout.blocks:
         own = shingles(block.text)
         if own and block.own_weight:
-            found = (own & article.shingles) | (own & article.short_lines)
+            found = own & article.with_short_lines
             taken.append(block.own_weight * len(found - seen) / len(own))
         else:
             taken.append(0.0)

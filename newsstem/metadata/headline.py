@@ -370,7 +370,6 @@ def decide_headline(
     return Headline(_as_typed(chosen[1], chosen[0], entries), chosen[0], best[1])
 
 
-
 # Sources that print the headline as its editor typed it into the CMS (into the page's
 # head, untouched by the template), first trusted first.
 _AS_TYPED = ("json-ld", "og:title", "twitter:title", "meta:title")

@@ -351,6 +351,14 @@ def _marked_attempt(page: Page, options: Options) -> _Attempt | None:
     return attempt if attempt.length >= options.min_article_length else None
 
 
+# How an article's end is found, in order: a tool line after its prose, then a thread of
+# comments (each told first in the rendered text, then cut on the article's blocks).
+_ENDS = (
+    (may_have_tool_line, cut_after_tool_line, "end of article: tool line"),
+    (may_have_comment_thread, cut_comment_thread, "end of article: comments"),
+)
+
+
 def _finish(
     article: Element,
     flags: Flags,
@@ -364,21 +372,13 @@ def _finish(
     if has_stray_lines(text):  # looked for in the text: most articles have none
         removals.extend(drop_stray_lines(article))
         text = element_text(article)
-    if may_have_tool_line(text, options):  # most articles are spared the walk of blocks
-        blocks = article_blocks(article)
-        kept = cut_after_tool_line(article, blocks, options)
-        if kept < len(blocks):
-            tool_line = blocks[kept].text
-            removals.append(Removal(tag="", names=tool_line, reason="end of article: tool line"))
-            text = element_text(article)
-    if may_have_comment_thread(text):
-        blocks = article_blocks(article)
-        kept = cut_comment_thread(article, blocks, options)
-        if kept < len(blocks):
-            removals.append(
-                Removal(tag="", names=blocks[kept].text, reason="end of article: comments")
-            )
-            text = element_text(article)
+    for may_end, cut_end, reason in _ENDS:
+        if may_end(text, options):  # most articles are spared the walk of blocks
+            blocks = article_blocks(article)
+            kept = cut_end(article, blocks, options)
+            if kept < len(blocks):
+                removals.append(Removal(tag="", names=blocks[kept].text, reason=reason))
+                text = element_text(article)
     return _Attempt(
         flags=flags,
         article=article,

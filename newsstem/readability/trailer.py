@@ -224,9 +224,10 @@ _THREAD_PEOPLE = 3
 _MAX_BYLINE_LENGTH = 200
 
 
-def may_have_comment_thread(text: str) -> bool:
+def may_have_comment_thread(text: str, options: Options) -> bool:
     """False when fewer than :data:`_THREAD_PEOPLE` paragraphs of ``text`` begin like a
-    byline: the walk over the article's blocks is spared."""
+    byline: the walk over the article's blocks is spared (``options``: unused, as
+    :func:`may_have_tool_line` is called)."""
     return len(_BYLINE_START.findall(text)) >= _THREAD_PEOPLE
 
 
