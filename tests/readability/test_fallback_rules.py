@@ -367,6 +367,8 @@ def test_one_authors_posts_on_a_front_page_are_not_a_thread():
     post = (
         "<div class='entry'><h3>Day {n}</h3><p>We walked along the river for most of the"
         " afternoon, and the light on the water kept changing as the clouds moved.</p>"
+        "<p>In the evening we cooked by the tents, talked about the route ahead and went"
+        " to sleep early, tired and happy, with the rain drumming on the canvas.</p>"
         "<p>Posted by Anna at 0{n}:41 PM</p></div>"
     )
     html = (
