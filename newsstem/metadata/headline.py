@@ -384,6 +384,9 @@ def _as_typed(text: str, source: str, entries: Sequence[tuple[str, str, str]]) -
     >>> _as_typed("Mexico’s economy grew", "heading",
     ...           [("og:title", "Mexico's economy grew", "mexico s economy grew")])
     "Mexico's economy grew"
+    >>> _as_typed("Atomkraftwerk Kühltürme gesprengt", "heading",
+    ...           [("og:title", "Atomkraftwerk: Kühltürme gesprengt", "")])
+    'Atomkraftwerk: Kühltürme gesprengt'
     """
     if source in _AS_TYPED:
         return text
@@ -395,13 +398,24 @@ def _as_typed(text: str, source: str, entries: Sequence[tuple[str, str, str]]) -
 
 
 def _plainer(plain: str, styled: str) -> bool:
-    """Whether ``plain`` is ``styled`` with some typographic quotes or dashes written plain."""
-    if plain == styled or len(plain) != len(styled):
+    """Whether ``plain`` is ``styled`` with some typographic quotes or dashes written plain,
+    or with the colon that the template replaced by a line or a style between a kicker
+    and its headline (``Kicker: Headline`` shown as ``<span>Kicker</span> Headline``)."""
+    if plain == styled:
+        return False
+    if _KICKER_COLON.sub(" ", plain, count=1) == styled:
+        return True
+    if len(plain) != len(styled):
         return False
     return all(
         a == b or a.isascii() and a == b.translate(_QUOTES)
         for a, b in zip(plain, styled)
     )
+
+
+# A kicker's colon: after a word, before a space.
+_KICKER_COLON = re.compile(r"(?<=\w):\s")
+
 
 # Kinds of source: the sources of one kind are copies of one field of the publisher's
 # CMS (og:title and twitter:title are the social title; <title> and meta title the
