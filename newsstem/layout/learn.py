@@ -398,12 +398,16 @@ def _taken(layout: PageLayout, article: TextShingles | None) -> list[float]:
     own weight × the share of its shingles in the fallback's article (a block too short
     for a trigram, a two-word heading, is found by the article's lines). Text already seen
     in an earlier block of the page is not counted again: a comment quoting the article
-    is not article text."""
+    is not article text. A block of the page's navigation (:data:`NAV_KEY`) takes
+    nothing."""
     if article is None:
         return [0.0] * len(layout.blocks)
     seen: set[int] = set()
     taken = []
     for block in layout.blocks:
+        if NAV_KEY.search(block.key):
+            taken.append(0.0)
+            continue
         own = shingles(block.text)
         if own and block.own_weight:
             found = own & article.with_short_lines
@@ -412,6 +416,12 @@ def _taken(layout: PageLayout, article: TextShingles | None) -> list[float]:
             taken.append(0.0)
         seen |= own
     return taken
+
+
+# A block inside a <nav> is the page's navigation, whatever the fallback's article holds:
+# a breadcrumb trail ends in the page's own headline, and, first on the page, would take
+# the headline's votes from the heading below it (text seen before counts once).
+NAV_KEY = re.compile(r"(^|/)nav(:|/|$)")
 
 
 def _distinct_articles(

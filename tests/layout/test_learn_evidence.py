@@ -196,3 +196,32 @@ def test_a_heading_too_short_for_a_shingle_is_voted_for_when_the_fallback_takes_
     result = SitePatterns(pattern_set).extract(with_heading(msnbc[8].html, 9))
     assert isinstance(result, Extraction)
     assert HEADINGS[9] in result.body.split("\n")
+
+
+def with_breadcrumb(html: str, headline: str) -> str:
+    """The page with a breadcrumb trail ending in its own headline, as many news sites
+    print one above the article (in a ``<nav>``: the page's navigation)."""
+    trail = (
+        '<nav class="crumbs"><ul><li><a href="/">Home</a></li>'
+        f'<li><a href="/news">News</a></li><li>{headline}</li></ul></nav>'
+    )
+    return re.sub(r"<body([^>]*)>", lambda m: f"<body{m.group(1)}>{trail}", html, count=1)
+
+
+def test_a_breadcrumb_ending_in_the_headline_is_not_article_text(msnbc):
+    """The trail's last step is the headline, so the fallback's article holds its words;
+    but it is navigation: its key takes no votes (nor, being first on the page, the
+    votes of the headline's own element below it: text seen before counts once)."""
+    pages = [
+        TrainingPage(page.url, with_breadcrumb(page.html, page.gold_title), (page.gold_title,))
+        for page in msnbc[:8]
+    ]
+    pattern_set = learn("tv.msnbc.com", pages).pattern_set
+    [pattern] = pattern_set.patterns
+    trails = [b for b in pattern.blocks if "/nav:class=crumbs" in b.key]
+    assert trails and all(trail.role != "main" for trail in trails)
+    page = msnbc[8]
+    result = SitePatterns(pattern_set).extract(with_breadcrumb(page.html, page.gold_title))
+    assert isinstance(result, Extraction)
+    assert "Home" not in result.body.split("\n")
+    assert result.title == page.gold_title
