@@ -18,7 +18,7 @@ import html
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from lxml.html import HtmlElement
 
@@ -438,12 +438,12 @@ def _text_byline(root: HtmlElement) -> list[str]:
     """Names of the first byline line ("By ...", "Von ...", "Author: ...") whose words
     look like a name, and not like a sentence that starts with the same word."""
     lines = (_byline_line(text) for text in root.xpath(_TEXT_BYLINE_XPATH))
-    for line in [line for line in lines if line][:20]:
-        match = _TEXT_BYLINE.match(line[:120])
+    for line in [line for line in lines if line.text][:20]:
+        match = _TEXT_BYLINE.match(line.text[:120])
         if not match:
             continue
-        names = []
-        for part in _AND.split(_AFFILIATION.sub("", match.group(1))):
+        names = _linked_names(line.element, match.group(1)) if line.element is not None else []
+        for part in [] if names else _AND.split(_AFFILIATION.sub("", match.group(1))):
             words = _name_words(_DATE_START.sub("", part))
             if words is not None and 2 <= len(words) <= 4 and words[0][:1].isupper():
                 names.append(" ".join(words))
@@ -452,27 +452,65 @@ def _text_byline(root: HtmlElement) -> list[str]:
     return []
 
 
-def _byline_line(text: Any) -> str:
+# What may stand between the linked names of a byline line: "<a>A</a>, <a>B</a> und <a>C</a>".
+_BETWEEN_NAMES = re.compile(r"^(?:[\s,;&/|·•]|\b(?:and|und|et|y|e|en|og|och)\b)*$", re.I)
+
+
+def _linked_names(element: HtmlElement, names_text: str) -> list[str]:
+    """The names of a byline line that are each a link (to the writer's page) and nothing
+    but links and separators: "Von: <a>Bill MCCARTHY</a>, <a>Marisha GOLDHAMER</a>". There
+    a comma separates writers; elsewhere what follows it is an affiliation ("By Andy
+    Howell, Western Mail")."""
+    links = [normalize_space(a.text_content()) for a in element.iter("a")]
+    links = [text for text in links if text]
+    if len(links) < 2:
+        return []
+    rest = normalize_space(names_text)
+    for text in links:
+        rest = rest.replace(text, " ", 1)
+    if not _BETWEEN_NAMES.match(rest):
+        return []
+    names = []
+    for text in links:
+        words = _name_words(text)
+        if words is None or not 2 <= len(words) <= 4 or len(" ".join(words)) != len(text):
+            return []  # a link that is not wholly a name: not a line of writers
+        names.append(text)
+    return names[:MAX_BYLINE_NAMES]
+
+
+class BylineLine(NamedTuple):
+    """A line that starts with a byline word, and the element it was read from where the
+    word stood alone in its own (None where the line is one text)."""
+
+    text: str
+    element: HtmlElement | None = None
+
+
+_NO_LINE = BylineLine("")
+
+
+def _byline_line(text: Any) -> BylineLine:
     """The line a byline word starts: its text, or where the word stands alone in its
     element, the text of the nearest ancestor that holds more and starts with it."""
     line = str(text)
     word = normalize_space(line)
     if len(word.split()) > 1 and word.lower() not in _BYLINE_WORDS:
-        return line
+        return BylineLine(line)
     if word.lower().rstrip(":") in _ENGLISH_BYLINE_WORDS:
-        return ""  # "Theme <a>X</a> by <a>Y</a>", a comment's "by <a>nick</a>": not a byline
+        return _NO_LINE  # "Theme <a>X</a> by <a>Y</a>", a comment's "by <a>nick</a>": no byline
     element = text.getparent()
     for _ in range(BYLINE_WORD_LEVELS):
         if element is None:
-            return ""
+            return _NO_LINE
         pieces = [t.strip() for t in element.itertext()]
         joined = " ".join(p for p in pieces if p)
         if not joined.startswith(word):
-            return ""  # "Theme: Twenty <a>by</a> Moon": the word is inside a line, not its start
+            return _NO_LINE  # "Theme: Twenty <a>by</a> Moon": the word is inside a line
         if len(joined) > len(word):
-            return joined if len(joined) <= MAX_BYLINE_CHARS else ""
+            return BylineLine(joined, element) if len(joined) <= MAX_BYLINE_CHARS else _NO_LINE
         element = element.getparent()
-    return ""
+    return _NO_LINE
 
 
 def _name_words(part: str) -> list[str] | None:

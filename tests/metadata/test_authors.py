@@ -107,3 +107,16 @@ def test_bylines_in_other_languages():
     # a sentence that starts with the same word names nobody
     assert extract_metadata(_page("", "<p>Von Angela Merkel wurde nichts erwartet.</p>")).authors == []
     assert extract_metadata(_page("", "<p>Par ailleurs, Jean Dupont a dit.</p>")).authors == []
+
+
+def test_writers_each_a_link_in_one_byline_line():
+    # a comma between linked names separates writers (fundus de_AFPFaktencheck_2026_05_24)
+    line = ('<li>Von: <a href="/bill">Bill MCCARTHY</a>, '
+            '<a href="/marisha">Marisha GOLDHAMER</a></li>')
+    assert extract_metadata(_page("", line)).authors == ["Bill MCCARTHY", "Marisha GOLDHAMER"]
+    # elsewhere what follows the comma is where the writer works, or a link that is no name
+    assert extract_metadata(_page("", "<p>Von Anna Müller, Berliner Morgenpost</p>")).authors == [
+        "Anna Müller"
+    ]
+    linked = '<li>Von: <a href="/anna">Anna Müller</a>, <a href="/more">mehr zum Thema</a></li>'
+    assert extract_metadata(_page("", linked)).authors == ["Anna Müller"]
