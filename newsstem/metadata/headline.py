@@ -65,7 +65,13 @@ _PRIORITY = {source: rank for rank, source in enumerate(SOURCES)}
 _ALONE = ("json-ld", "og:title", "twitter:title", "meta:title", "extraction", "title", "heading")
 
 # A separator between a headline and a site name in a <title> or og:title.
-_AFFIX_SEPARATOR = re.compile(r"\s*(?:\s[|\-–—»·•:/~]{1,2}\s|[|｜_:：»—–·•]|::)\s*")
+_CJK_RANGE = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+# A hyphen between two CJK characters (no word of those scripts is hyphenated):
+# "短缺药品保供稳价-新华网".
+_CJK_HYPHEN = rf"(?<=[{_CJK_RANGE}])-(?=[{_CJK_RANGE}])"
+_AFFIX_SEPARATOR = re.compile(
+    rf"\s*(?:\s[|\-–—»·•:/~]{{1,2}}\s|[|｜_:：»—–·•]|::|{_CJK_HYPHEN})\s*"
+)
 # Class or id of an element holding the headline.
 _HEADLINE_CLASS = re.compile(
     r"(?:^|[\s_-])(?:headline|head-line|article[-_]?title|entry[-_]title|story[-_]?title|"
@@ -430,7 +436,7 @@ FAMILY = {
 SUPPORTERS = frozenset(FAMILY) - {"extraction"}
 # Separators after which a short rest is an affix (a site or section name) rather than
 # part of the headline: a colon introduces a kicker, not a name.
-_STRONG_SEPARATOR = re.compile(r"\s*(?:\s[|\-–—»·•/~]{1,2}\s|[|｜_»]|::)\s*")
+_STRONG_SEPARATOR = re.compile(rf"\s*(?:\s[|\-–—»·•/~]{{1,2}}\s|[|｜_»]|::|{_CJK_HYPHEN})\s*")
 
 
 def _agrees(key: str, other_key: str, other_text: str) -> bool:

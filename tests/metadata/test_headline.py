@@ -199,3 +199,14 @@ def test_korean_bylines_in_the_text_name_every_reporter():
     assert (metadata.authors, metadata.sources["authors"]) == (
         ["배윤경", "이상현", "한수진", "김혜진"], "text"
     )
+
+
+def test_a_hyphen_between_cjk_characters_separates_the_site_name():
+    """Chinese and Japanese titles put the site's name after a bare hyphen (no word of
+    those scripts is hyphenated); a hyphen inside a Latin word stays."""
+    lone = decide_headline([("title", "短缺药品保供稳价 全力保障临床用药需求-新华网")])
+    assert lone is not None and lone.text == "短缺药品保供稳价 全力保障临床用药需求"
+    agreed = decide_headline([("title", "東京の天気-日本経済新聞"), ("heading", "東京の天気")])
+    assert agreed is not None and agreed.text == "東京の天気" and agreed.agreement == 2
+    latin = decide_headline([("title", "Jean-Pierre Rampal plays Mozart")])
+    assert latin is not None and latin.text == "Jean-Pierre Rampal plays Mozart"
