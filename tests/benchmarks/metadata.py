@@ -394,6 +394,65 @@ def headlines(verbose: bool) -> int:
     return 0
 
 
+# -- author precision on every corpus page ----------------------------------------------
+
+
+def author_precision(verbose: bool) -> int:
+    """Authors exported on every corpus page, by half: how many pages have any, from which
+    source, and the names :func:`author_names.doubt` finds implausible (listed), an
+    organisation's name counted apart. Most corpus pages have no labelled authors: this
+    counts junk, not recall."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from author_names import ORGANISATION, doubt
+    from corpora import HALVES, corpus_names, halves, load_corpus
+
+    count: dict[str, Counter[str]] = defaultdict(Counter)  # half -> measure -> count
+    by_source: dict[str, Counter[str]] = defaultdict(Counter)
+    doubted_by_source: dict[str, Counter[str]] = defaultdict(Counter)
+    listed: dict[str, list[str]] = defaultdict(list)
+    start = time.perf_counter()
+    for corpus in corpus_names(CORPORA):
+        pages = load_corpus(CORPORA, corpus)
+        half = halves(pages)
+        for page in pages:
+            group = half[page.id]
+            meta = extract_metadata(page.html, page.url)
+            count[group]["pages"] += 1
+            if not meta.authors:
+                continue
+            source = meta.sources.get("authors", "-").split(":")[0]
+            count[group]["with authors"] += 1
+            count[group]["names"] += len(meta.authors)
+            by_source[group][source] += 1
+            if verbose:
+                listed[group + " all"].append(
+                    f"  {group} {corpus}/{page.id} ({source}): {meta.authors}")
+            doubts = [(name, doubt(name)) for name in meta.authors]
+            junk = [(name, why) for name, why in doubts if why and why != ORGANISATION]
+            count[group]["organisations"] += sum(why == ORGANISATION for _, why in doubts)
+            count[group]["junk"] += len(junk)
+            count[group]["junk pages"] += bool(junk)
+            doubted_by_source[group][source] += len(junk)
+            listed[group] += [f"  {group} {corpus}/{page.id} ({source}): {name!r} [{why}]"
+                              for name, why in doubts if why]
+    print(f"authors on every corpus page ({sum(c['pages'] for c in count.values())} pages, "
+          f"{time.perf_counter() - start:.0f} s); junk: names not plausibly a person's, "
+          "organisations apart (tests/benchmarks/author_names.py)")
+    for group in HALVES:
+        c = count[group]
+        print(f"{group:9} pages {c['pages']}, with authors {c['with authors']} ({c['names']} "
+              "names) by source: " + ", ".join(f"{s} {n}" for s, n in by_source[group].most_common()))
+        print(f"{'':9} junk names {c['junk']} on {c['junk pages']} pages, by source: "
+              + (", ".join(f"{s} {n}" for s, n in doubted_by_source[group].most_common() if n)
+                 or "-") + f"; organisations {c['organisations']}")
+    for group in HALVES:
+        print("\n".join(listed[group]))
+    if verbose:
+        for group in HALVES:
+            print("\n".join(listed[group + " all"]))
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="calls per page and tool (timing)")
@@ -405,15 +464,21 @@ def main() -> int:
                              "titles), newsstem and trafilatura by half")
     parser.add_argument("--corpus-encodings", action="store_true",
                         help="re-encode every corpus page and check decode_html gives its text back")
+    parser.add_argument("--author-precision", action="store_true",
+                        help="authors of every corpus page by half, with the names that are "
+                             "not plausibly a person's (listed)")
     args = parser.parse_args()
     warnings.simplefilter("ignore")  # dateparser's tz-name warnings from htmldate
-    if (args.held_out or args.corpus_encodings or args.headlines) and not CORPORA.is_dir():
+    uses_corpora = args.held_out or args.corpus_encodings or args.headlines or args.author_precision
+    if uses_corpora and not CORPORA.is_dir():
         print(f"corpora not found at {CORPORA}: skipped")
         return 0
     if args.corpus_encodings:
         return corpus_round_trip()
     if args.headlines:
         return headlines(args.verbose)
+    if args.author_precision:
+        return author_precision(args.verbose)
     return run(args.repeat, args.verbose, args.held_out)
 
 
