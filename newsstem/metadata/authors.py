@@ -123,12 +123,23 @@ def clean_names(raw: str, publisher: Iterable[str] = ()) -> list[str]:
     return [name for name in _split_names(raw) if not _is_organization(name, publisher)]
 
 
+# A part of a byline block that ends in a preposition is a label, not a name: "Posted by"
+# and "Written by" stand before the name, "Posted in" before a category and "Posted on"
+# before a date (both then skipped too). No name ends in one of these words.
+_LABEL = re.compile(r"\b(by|in|on|at|under|to)\s*:?$", re.I)
+
+
 def _split_names(raw: str) -> list[str]:
     text = normalize_space(html.unescape(raw))
     text = _HANDLE.sub(" ", text)
     text = _PARENTHESES.sub(lambda m: m.group() if _INITIALS.match(m.group()) else " ", text)
     names: list[str] = []
+    labelled = False  # the part before labels this one as no name ("Posted in | Sports")
     for part in _SPLIT.split(text):
+        label = _LABEL.search(part.strip(" -–—|,.·•"))
+        if label or labelled:
+            labelled = bool(label) and label.group(1).lower() != "by"
+            continue
         name = _clean_part(part)
         if name and name.lower() not in (n.lower() for n in names):
             names.append(name)
@@ -154,6 +165,8 @@ def _clean_part(part: str) -> str | None:
         part = _without_date_tail(part[: _DIGITS.search(part).start()])  # type: ignore[union-attr]
     if _ROLE_WORDS.search(part):
         part = part[: _ROLE_WORDS.search(part).start()].strip(" -–—:|,.")  # type: ignore[union-attr]
+    if _LABEL.search(part):
+        return None  # "Favorited By: 7" once its count is cut
     return _as_name(part)
 
 

@@ -120,3 +120,20 @@ def test_writers_each_a_link_in_one_byline_line():
     ]
     linked = '<li>Von: <a href="/anna">Anna Müller</a>, <a href="/more">mehr zum Thema</a></li>'
     assert extract_metadata(_page("", linked)).authors == ["Anna Müller"]
+
+
+def test_the_label_of_a_byline_block_is_no_author():
+    # dragnet R205 (thecrunchychicken.com): "Posted by" is a text of its own in the block
+    posted_by = ('<span class="post-author vcard">\nPosted by\n'
+                 '<span class="fn">Crunchy Chicken</span>\n</span>')
+    assert extract_metadata(_page("", posted_by)).authors == ["Crunchy Chicken"]
+    # dragnet R757 (freshome.com): "Posted in" labels a category, "By" the writer
+    posted_in = (
+        '<ul class="author_details"><li class="first">Posted in <a href="/architecture/" '
+        'rel="category tag">Architecture</a></li><li class="last"> By <a href="/author/lavinia/" '
+        'title="View all posts by Lavinia">Lavinia</a></li></ul>'
+    )
+    assert extract_metadata(_page("", posted_in)).authors == ["Lavinia"]
+    # dragnet T140: a date label alone names nobody
+    posted_on = '<span class="meta-prep meta-prep-author">Posted on</span> <a>May 3, 2012</a>'
+    assert extract_metadata(_page("", posted_on)).authors == []
