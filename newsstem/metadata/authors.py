@@ -51,7 +51,7 @@ MAX_BYLINE_NAMES = 5
 
 _PREFIX = re.compile(
     r"^(?:(?:written|posted|reported|story|words|text|photos?|interview|compiled|edited)\s+by"
-    r"|by|von|par|por|door|di|da|af|av|de|autor(?:in)?|auteur|author|authors|reporter|"
+    r"|by|from|von|par|por|door|di|da|af|av|de|autor(?:in)?|auteur|author|authors|reporter|"
     r"reporting|text|texte|redakce|记者|記者|作者|撰文|文|编辑|編輯|责任编辑|責任編輯|来源|出處|筆者)"
     r"\s*[:：/|]?\s+|^(?:记者|記者|作者|撰文|文|编辑|編輯|责任编辑|責任編輯|筆者)\s*[:：/|]?\s*",
     re.I,

@@ -12,6 +12,7 @@ from newsstem.metadata.authors import clean_names
     ("raw", "names"),
     [
         ("By Daniel Kahn Gillmor, Senior Staff Technologist, ACLU", ["Daniel Kahn Gillmor"]),
+        ("From Haje Jan Kamps", ["Haje Jan Kamps"]),  # dragnet R961 (photocritic.org)
         ("by Ahiza Garcia @ahiza_garcia February 1, 2016: 12:41 PM ET", ["Ahiza Garcia"]),
         ("MICHAEL D. SHEAR and JULIE HIRSCHFELD DAVIS", ["Michael D. Shear", "Julie Hirschfeld Davis"]),
         ("Par Alexandre Hervaud et Jérémy Piette", ["Alexandre Hervaud", "Jérémy Piette"]),
@@ -137,3 +138,9 @@ def test_the_label_of_a_byline_block_is_no_author():
     # dragnet T140: a date label alone names nobody
     posted_on = '<span class="meta-prep meta-prep-author">Posted on</span> <a>May 3, 2012</a>'
     assert extract_metadata(_page("", posted_on)).authors == []
+
+
+def test_a_byline_that_starts_with_from():
+    # dragnet R961 (photocritic.org)
+    byline = '<li class="tab-author last"><span>From Haje Jan Kamps</span></li>'
+    assert extract_metadata(_page("", byline)).authors == ["Haje Jan Kamps"]
