@@ -129,9 +129,29 @@ def clean_names(raw: str, publisher: Iterable[str] = ()) -> list[str]:
 _LABEL = re.compile(r"\b(by|in|on|at|under|to)\s*:?$", re.I)
 
 
+# A word, a colon and a value left once the byline words are stripped: a field of a
+# profile or a counter ("Location: VANCOUVER, British Columbia", "Total Views: 12,256"),
+# not a name; dropped whole, up to the next "|" (byline elements join their texts so).
+_FIELD = re.compile(r"[^\W\d_]\s*:\s*\S")
+
+
+def _without_fields(text: str) -> str:
+    pieces = [piece for piece in text.split("|") if not _FIELD.search(_without_prefix(piece))]
+    return "|".join(pieces)
+
+
+def _without_prefix(text: str) -> str:
+    text = text.strip(" -–—:|,.·•\u3000")
+    while True:
+        stripped = _PREFIX.sub("", text, count=1).strip()
+        if stripped == text:
+            return text
+        text = stripped
+
+
 def _split_names(raw: str) -> list[str]:
     text = normalize_space(html.unescape(raw))
-    text = _HANDLE.sub(" ", text)
+    text = _without_fields(_HANDLE.sub(" ", text))
     text = _PARENTHESES.sub(lambda m: m.group() if _INITIALS.match(m.group()) else " ", text)
     names: list[str] = []
     labelled = False  # the part before labels this one as no name ("Posted in | Sports")
@@ -152,12 +172,7 @@ def _split_names(raw: str) -> list[str]:
 
 
 def _clean_part(part: str) -> str | None:
-    part = part.strip(" -–—:|,.·•\u3000")
-    while True:
-        stripped = _PREFIX.sub("", part, count=1).strip()
-        if stripped == part:
-            break
-        part = stripped
+    part = _without_prefix(part)
     part = _DATE_START.sub("", part).strip(" -–—:|,.")
     if _ORGANIZATION_WORDS.search(part) and not _DIGITS.search(part):
         return _as_name(part)  # "Our Foreign Staff": a desk, kept whole for the organisation test

@@ -144,3 +144,12 @@ def test_a_byline_that_starts_with_from():
     # dragnet R961 (photocritic.org)
     byline = '<li class="tab-author last"><span>From Haje Jan Kamps</span></li>'
     assert extract_metadata(_page("", byline)).authors == ["Haje Jan Kamps"]
+
+
+def test_fields_of_a_byline_block_are_no_authors():
+    # l3s d43791da (an AP story on a Canadian site): the block holds a location field
+    byline = ('<p class="byline">By Richard Lam (AP)<br />Published: 2008-01-09 02:55:03\n'
+              '<br />Location: VANCOUVER, British Columbia\n</p>')
+    assert extract_metadata(_page("", byline)).authors == ["Richard Lam"]
+    # l3s 539e836c: a writer's counters
+    assert clean_names("Published Content: 13 | Total Views: 12,256") == []
