@@ -1,6 +1,7 @@
 """Metadata and encoding benchmark: newsstem vs trafilatura on the labelled pages, one run.
 
     python tests/benchmarks/metadata.py [--repeat N] [--verbose]
+        [--held-out | --headlines | --author-precision | --corpus-encodings]
 
 Labelled set: tests/fixtures/metadata/labels.jsonl (57 pages of 43 sites from the
 Mozilla, CleanPortalEval and L3S corpora; expected values read off each page, see
@@ -32,6 +33,10 @@ and dash style, lenient (one contains the other); authors exact set and overlap
 ``--corpus-encodings`` re-encodes every page of the corpora instead (CJK pages
 into Shift_JIS/EUC-JP or GBK, the others into windows-1252) and counts identical
 decodings.
+
+``--author-precision`` runs :func:`extract_metadata` on every corpus page and counts, by
+half, the pages with authors, their sources, and the names that
+:func:`author_names.doubt` finds not plausibly a person's (listed; organisations apart).
 
 ``--held-out`` scores 12 more pages (holdout.jsonl) labelled after the extractor
 was frozen, read from ../shared/corpora (or $NEWSSTEM_CORPORA).
@@ -408,7 +413,7 @@ def author_precision(verbose: bool) -> int:
 
     count: dict[str, Counter[str]] = defaultdict(Counter)  # half -> measure -> count
     by_source: dict[str, Counter[str]] = defaultdict(Counter)
-    doubted_by_source: dict[str, Counter[str]] = defaultdict(Counter)
+    junk_by_source: dict[str, Counter[str]] = defaultdict(Counter)
     listed: dict[str, list[str]] = defaultdict(list)
     start = time.perf_counter()
     for corpus in corpus_names(CORPORA):
@@ -432,7 +437,7 @@ def author_precision(verbose: bool) -> int:
             count[group]["organisations"] += sum(why == ORGANISATION for _, why in doubts)
             count[group]["junk"] += len(junk)
             count[group]["junk pages"] += bool(junk)
-            doubted_by_source[group][source] += len(junk)
+            junk_by_source[group][source] += len(junk)
             listed[group] += [f"  {group} {corpus}/{page.id} ({source}): {name!r} [{why}]"
                               for name, why in doubts if why]
     print(f"authors on every corpus page ({sum(c['pages'] for c in count.values())} pages, "
@@ -440,10 +445,11 @@ def author_precision(verbose: bool) -> int:
           "organisations apart (tests/benchmarks/author_names.py)")
     for group in HALVES:
         c = count[group]
-        print(f"{group:9} pages {c['pages']}, with authors {c['with authors']} ({c['names']} "
-              "names) by source: " + ", ".join(f"{s} {n}" for s, n in by_source[group].most_common()))
+        sources = ", ".join(f"{s} {n}" for s, n in by_source[group].most_common())
+        print(f"{group:9} pages {c['pages']}, with authors {c['with authors']} "
+              f"({c['names']} names) by source: {sources}")
         print(f"{'':9} junk names {c['junk']} on {c['junk pages']} pages, by source: "
-              + (", ".join(f"{s} {n}" for s, n in doubted_by_source[group].most_common() if n)
+              + (", ".join(f"{s} {n}" for s, n in junk_by_source[group].most_common() if n)
                  or "-") + f"; organisations {c['organisations']}")
     for group in HALVES:
         print("\n".join(listed[group]))
