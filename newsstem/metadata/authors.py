@@ -125,8 +125,13 @@ def clean_names(raw: str, publisher: Iterable[str] = ()) -> list[str]:
 
 # A part of a byline block that ends in a preposition is a label, not a name: "Posted by"
 # and "Written by" stand before the name, "Posted in" before a category and "Posted on"
-# before a date (both then skipped too). No name ends in one of these words.
-_LABEL = re.compile(r"\b(by|in|on|at|under|to)\s*:?$", re.I)
+# before a date (both then skipped too). Capitalized, the preposition is a label after a
+# participle ("Posted On", "Filed Under") or "By": "In", "On" and "To" end names ("Kim
+# In", "Tran Van To").
+_LABEL = re.compile(
+    r"(?:^|\s)(?:(?i:by)|[A-Za-z]{3,}(?:ed|en)\s+(?i:by|in|on|at|under|to)"
+    r"|by|in|on|at|under|to)\s*:?$"
+)
 
 
 # A word, a colon and a value left once the byline words are stripped: a field of a
@@ -158,7 +163,7 @@ def _split_names(raw: str) -> list[str]:
     for part in _SPLIT.split(text):
         label = _LABEL.search(part.strip(" -–—|,.·•"))
         if label or labelled:
-            labelled = bool(label) and label.group(1).lower() != "by"
+            labelled = bool(label) and label.group().split()[-1].rstrip(":").lower() != "by"
             continue
         name = _clean_part(part)
         if name and name.lower() not in (n.lower() for n in names):

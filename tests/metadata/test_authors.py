@@ -140,6 +140,12 @@ def test_the_label_of_a_byline_block_is_no_author():
     assert extract_metadata(_page("", posted_on)).authors == []
 
 
+def test_a_name_that_ends_like_a_preposition_is_still_a_name():
+    # capitalized, "In", "On" and "To" end names; only after a participle are they labels
+    assert clean_names("Tran Van To, Kim In") == ["Tran Van To", "Kim In"]
+    assert clean_names("Posted On | May 3, 2012 | By | Lee Min On") == ["Lee Min On"]
+
+
 def test_a_byline_that_starts_with_from():
     # dragnet R961 (photocritic.org)
     byline = '<li class="tab-author last"><span>From Haje Jan Kamps</span></li>'
