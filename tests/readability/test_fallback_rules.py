@@ -378,3 +378,12 @@ def test_one_authors_posts_on_a_front_page_are_not_a_thread():
     )
     body = extract(html).body
     assert body.count("Posted by Anna") == 5
+
+
+def test_an_author_box_in_an_aside_beside_the_post_leaves_with_the_furniture():
+    # DroidDog, 2012: the author's bio in <aside id="post-author"> follows the post's
+    # <article>, and is selected with it as a sibling.
+    body = body_of("author-box-aside")
+    assert "However, this shot is special" in body
+    assert "Dima Aryeh is a Russian obsessed with all things tech" not in body
+    assert "View all posts by Dima Aryeh" not in body
