@@ -125,6 +125,27 @@ def _labelled_link(paragraph: Element) -> bool:
     )
 
 
+def _leading_text(label: Element) -> str:
+    """The text an inline element starts its paragraph with, through nested inline
+    elements ("<span> <b>RELATED:</b> <em>..."): its own text, else its first child's.
+    Not into a link: ``<a><strong>Related: ...</strong></a>``, a headline set as one
+    link, is kept by Readability's gold (mozilla's cnn: tune -0.0010 when read through).
+
+    >>> _leading_text(etree.fromstring("<span> <b>RELATED:</b> <em><a>A</a></em></span>"))
+    'RELATED: '
+    >>> _leading_text(etree.fromstring("<a><strong>Related: A</strong></a>"))
+    ''
+    """
+    while (
+        label.tag != "a"
+        and not (label.text or "").strip()
+        and len(label)
+        and label[0].tag in _INLINE_LABELS
+    ):
+        label = label[0]
+    return (label.text or "") + (label.tail or "")
+
+
 def _drop_link_teasers(article: Element, removals: list[Removal]) -> None:
     """Remove the short paragraphs that start with a label (:data:`_TEASER_LABEL`) and are
     mostly a link, but for a link to an address (a source, not a story)."""
@@ -133,7 +154,7 @@ def _drop_link_teasers(article: Element, removals: list[Removal]) -> None:
             continue
         start = paragraph.text or ""
         if not start.strip() and len(paragraph) and paragraph[0].tag in _INLINE_LABELS:
-            start = (paragraph[0].text or "") + (paragraph[0].tail or "")  # "<b>READ:</b>"
+            start = _leading_text(paragraph[0])  # "<b>READ:</b>", "<span><b>READ:</b>"
         if not _TEASER_LABEL.match(start) and not _labelled_link(paragraph):
             continue
         if len(text_of(paragraph)) > _TEASER_MAX_LENGTH:

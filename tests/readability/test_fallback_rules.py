@@ -387,3 +387,13 @@ def test_an_author_box_in_an_aside_beside_the_post_leaves_with_the_furniture():
     assert "However, this shot is special" in body
     assert "Dima Aryeh is a Russian obsessed with all things tech" not in body
     assert "View all posts by Dima Aryeh" not in body
+
+
+def test_a_label_nested_in_inline_elements_still_marks_a_line_of_links():
+    # AccuWeather, 2017: "<p><span><b>RELATED:</b><em><br><a>...</a><br><a>...</a>"
+    # between two paragraphs of the story.
+    body = body_of("nested-label-link-list")
+    assert "Tokyo International airport reported a peak wind gust" in body
+    assert "Lan even brought snow to parts of Japan" in body
+    assert "RELATED" not in body
+    assert "Interactive Japan weather radar" not in body
