@@ -3,7 +3,8 @@
 Each attempt of the sieve (seed 000 grabArticle) scores candidates on the page tree,
 picks the best and its siblings, copies them into an article and cleans the copy.
 An attempt with less than ``retry_length`` of text retries with the next flag turned
-off (strip unlikelys, weight classes, clean conditionally); the longest attempt wins.
+off (strip unlikelys, weight classes, clean conditionally); the longest attempt wins,
+unless it lies inside the selection of a stricter one that has enough text.
 """
 
 from __future__ import annotations
@@ -201,7 +202,8 @@ def _sieve(
     described: KeyWords | None = None,
     story: Element | None = None,
 ) -> _Attempt:
-    """Run attempts with ever more lenient flags until one has enough text; keep the longest.
+    """Run attempts with ever more lenient flags until one has enough text; keep the
+    longest, but for a shorter one that :func:`_stays` against it.
 
     ``described``: the key words of the page's description (described.py); ``story``:
     the ``<article>`` of the page's headline, on a page of several (:func:`_headline_story`)."""
@@ -215,13 +217,28 @@ def _sieve(
                 previous, flags = flags, flags.relaxed()
                 continue
             attempt = _grab_article(page.body, flags, options, described, story)
-        if best is None or attempt.length > best.length:
+        if best is None or (attempt.length > best.length and not _stays(best, attempt, options)):
             best = attempt
         if attempt.length >= options.retry_length:
             break
         previous, flags = flags, flags.relaxed()
     assert best is not None
     return best
+
+
+def _stays(shorter: _Attempt, longer: _Attempt, options: Options) -> bool:
+    """Whether ``shorter``, found with stricter flags, stays the article against the
+    ``longer`` attempt of laxer flags: when it has ``kept_attempt_length`` of text and
+    the longer one lies inside its selection. The laxer flags then found nothing new,
+    only what the stricter ones had read there and cleaned away (a blog's profile box
+    with its class names ignored, a post's tag and "Posted by" lines).
+    """
+    if shorter.length < options.kept_attempt_length or not shorter.found_candidate:
+        return False
+    return all(
+        any(is_below(element, outer) for outer in shorter.selected)
+        for element in longer.selected
+    )
 
 
 def _repeats(previous: Flags, flags: Flags, page: Page) -> bool:

@@ -397,3 +397,14 @@ def test_a_label_nested_in_inline_elements_still_marks_a_line_of_links():
     assert "Lan even brought snow to parts of Japan" in body
     assert "RELATED" not in body
     assert "Interactive Japan weather radar" not in body
+
+
+def test_a_short_post_stays_against_a_longer_relaxed_attempt_inside_it():
+    # copyranter (Blogger, 2012): a post of a line and five bullets (under the sieve's 250
+    # characters) in div#content; with class names ignored, the profile box in it (which
+    # the strict attempt cleaned away) is longer, and was taken instead.
+    body = body_of("short-post-beside-profile")
+    assert body.startswith("top 5 BuzzFeed posts of the week.")
+    assert "Did Matt Groening steal Homer Simpson from this 1949 cartoon?" in body
+    assert "View my complete profile" not in body
+    assert "I hate capri pants" not in body
