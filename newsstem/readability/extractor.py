@@ -355,6 +355,9 @@ def _attempt_around(
 ) -> _Attempt:
     selected = select_siblings(best, scores, options, measure)
     selected = add_segments(best, selected, scores, options, measure)
+    # A sibling that is itself a list of teasers (a rail of related stories beside the
+    # story's paragraphs, scoring like them) is not the story's (listing.py).
+    selected = [e for e in selected if e is best or not is_listing([e], options)]
     return _finish(assemble(selected), flags, options, selected, found_candidate=True)
 
 

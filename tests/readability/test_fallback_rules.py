@@ -408,3 +408,12 @@ def test_a_short_post_stays_against_a_longer_relaxed_attempt_inside_it():
     assert "Did Matt Groening steal Homer Simpson from this 1949 cartoon?" in body
     assert "View my complete profile" not in body
     assert "I hate capri pants" not in body
+
+
+def test_a_rail_of_teasers_beside_the_story_is_not_selected_with_it():
+    # The Washington Post, 2012: div#article_body holds the story's first paragraphs, a
+    # side rail of related stories (heading links and one-line teasers), then the rest.
+    body = body_of("teaser-rail-beside-story")
+    assert body.startswith("The Pentagon is preparing the fiscal 2014 budget")
+    assert "More from PostPolitics" not in body
+    assert "FACT CHECKER" not in body
