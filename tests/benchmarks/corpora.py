@@ -22,6 +22,7 @@ from newsstem.encoding import decode_html
 __all__ = [
     "HALVES",
     "CorpusPage",
+    "gold_headline",
     "corpora_root",
     "corpus_names",
     "halves",
@@ -119,3 +120,29 @@ def halves(pages: list[CorpusPage]) -> dict[str, str]:
         digest = hashlib.sha1(f"{corpus}/{key}".encode()).digest()
         result[page_id] = HALVES[digest[0] % 2]
     return result
+
+
+# A first line longer than this is not a headline: the gold text starts with the story.
+MAX_HEADLINE_CHARS = 200
+
+
+def gold_headline(gold: str) -> str | None:
+    """The headline a gold text starts with (chaos, cleanportal), or None.
+
+    Its first line, and the lines after it that carry on its sentence: cleanportal's
+    gold wraps a long headline ("… turns would-be" / "enemy into ally"), chaos's puts the
+    standfirst on the next line ("… landing soon" / "LAUNCH date for …").
+
+    >>> gold_headline("Storm hits the\\ncoast\\nTHE storm came at night.\\n\\nIt rained.")
+    'Storm hits the coast'
+    >>> gold_headline("A story that starts at once. " * 10) is None
+    True
+    """
+    lines = gold.strip().split("\n\n", 1)[0].split("\n")
+    headline = lines[0]
+    for line in lines[1:]:
+        if not line[:1].islower():
+            break
+        headline += " " + line
+    headline = " ".join(headline.split())
+    return headline if headline and len(headline) <= MAX_HEADLINE_CHARS else None

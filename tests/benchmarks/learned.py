@@ -16,7 +16,8 @@ shorter than ``NEWSSTEM_MIN_ARTICLE_CHARS`` is a hub, dropped (an empty output),
 crawl exports it.
 
 The headline used as anchor text: the page's labelled headline where the corpus has one
-(cleanportal and chaos: the first paragraph of the gold text; fundus: ``meta.title``),
+(cleanportal and chaos: the gold text's first line with the lines that carry on its
+sentence, :func:`corpora.gold_headline`; fundus: ``meta.title``),
 else the page's ``<title>`` with the site name cut off (dragnet has no labelled
 headline). ``--no-anchors`` learns without any anchor text.
 
@@ -53,7 +54,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repo, when run as a script
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # corpora.py beside this file
 
-from corpora import HALVES, CorpusPage, corpora_root, corpus_names, halves, load_corpus, site_keys
+from corpora import (
+    HALVES,
+    CorpusPage,
+    corpora_root,
+    corpus_names,
+    gold_headline,
+    halves,
+    load_corpus,
+    site_keys,
+)
 
 from newsstem import defaults
 from newsstem.evaluation import score_corpus, score_page
@@ -96,8 +106,8 @@ class SiteResult:
 def labelled_headline(page: CorpusPage, meta: dict | None) -> str | None:
     if page.corpus == "fundus" and meta:
         return meta.get("title")
-    if page.corpus in ("cleanportal", "chaos") and page.gold.strip():
-        return " ".join(page.gold.strip().split("\n\n", 1)[0].split())
+    if page.corpus in ("cleanportal", "chaos"):
+        return gold_headline(page.gold)
     return None
 
 

@@ -299,7 +299,7 @@ def _stated_by(html: str, url: str | None, gold: str) -> str | None:
 
 def headlines(verbose: bool) -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from corpora import halves, load_corpus
+    from corpora import gold_headline, halves, load_corpus
 
     scores: dict[tuple[str, str, str], list[float]] = {}  # (set, tool, measure) -> hits, n
 
@@ -326,8 +326,8 @@ def headlines(verbose: bool) -> int:
             if corpus == "fundus":
                 gold = label["title"]
             else:
-                gold = page.gold.strip().split("\n", 1)[0]
-                if len(gold) > 200:  # the gold text does not start with a headline
+                gold = gold_headline(page.gold)
+                if gold is None:  # the gold text does not start with a headline
                     continue
             group = f"{corpus}/{half[page.id]}"
             names = SiteNames()
