@@ -55,7 +55,13 @@ from operator import attrgetter, itemgetter, not_
 from pathlib import Path
 from typing import Any
 
-from newsstem.layout.blocks import BlockParser, KeyFilter, LayoutBlock, PageLayout
+from newsstem.layout.blocks import (
+    BlockParser,
+    KeyFilter,
+    LayoutBlock,
+    PageLayout,
+    _component_tokens,
+)
 from newsstem.layout.cluster import KeyInterner, KeySequence, align, layout_weight, layout_weights
 from newsstem.readability.title import clean_title
 from newsstem.text import meaningful_length
@@ -467,6 +473,8 @@ class _CompiledPattern:
     heaviest: dict[int, float]  # key id -> the largest mean weight of its blocks
     # key ids of the sub blocks seen on one learned page only: one page's vote decided them
     thin_sub: frozenset[int] = frozenset()
+    # attribute tokens of the layout's elements that are never main (_refused_tokens)
+    refused_tokens: frozenset[str] = frozenset()
     slot_roles: tuple[str, ...] = field(init=False)  # the role of each slot
     # the usual slots, their keys and weights, and the sum of their weights
     usual_slots: tuple[int, ...] = field(init=False)
@@ -579,6 +587,7 @@ class SitePatterns:
             frozenset(pattern.boilerplate),
             _heaviest(ids, pattern.blocks),
             _thin_sub(ids, pattern),
+            _refused_tokens(pattern),
         )
 
     def extract(self, html: str | bytes) -> Extraction | HubPage | NoMatch:
@@ -636,6 +645,18 @@ def _thin_sub(ids: Sequence[int], pattern: LayoutPattern) -> frozenset[int]:
         (subs if block.role == "sub" else others).add(key_id)
     # (presence is stored rounded: a page and a half is "once")
     return frozenset(k for k in subs - others if pages[k] < 1.5)
+
+
+def _refused_tokens(pattern: LayoutPattern) -> frozenset[str]:
+    """The attribute tokens of the elements (the last component of a key) of ``pattern``'s
+    blocks that are never main nor title: where learning saw such an element, the fallback
+    left it out (WordPress's ``wp-caption`` box beside the story's paragraphs)."""
+    taken: set[str] = set()
+    refused: set[str] = set()
+    for block in pattern.blocks:
+        tokens = _component_tokens(block.key.rsplit("/", 1)[-1])
+        (taken if block.role in ("main", "title") else refused).update(tokens)
+    return frozenset(refused - taken)
 
 
 def _heaviest(ids: Sequence[int], blocks: Sequence[PatternBlock]) -> dict[int, float]:
@@ -737,7 +758,9 @@ def _page_roles(
        inside the element of a main block (a list, a table, a nested container of this
        article only), or, on a page with no main block yet, if its key ends like a main
        key (the same two innermost elements: a variant of the template that wraps the
-       article differently). These are guesses: ``known`` is False for the blocks of
+       article differently); but not a figure's caption, nor an element bearing a token
+       that the pattern's elements bear only outside the article
+       (:func:`_refused_element`). These are guesses: ``known`` is False for the blocks of
        keys never seen (the guard may take a second look at them).
     """
     roles_by_key = compiled.roles_by_key
@@ -793,9 +816,37 @@ def _page_roles(
     parents = {main_key.rsplit("/", 1)[0] for main_key in main_keys}
     for index in unseen:
         key = page.blocks[index].key
+        if not known[index] and _refused_element(key, compiled.refused_tokens):
+            continue
         if key in parents or any(key.startswith(main_key + "/") for main_key in main_keys):
             roles[index] = "main"
     return roles, known
+
+
+def _refused_element(key: str, refused_tokens: frozenset[str]) -> bool:
+    """Whether a block of a key never learned is no guess for the article: its element is a
+    figure's caption (the fallback leaves every ``<figcaption>`` out, so learning would not
+    have taken it), or it bears a token that the pattern's elements bear only outside the
+    article (a ``wp-caption`` box placed right where the learned pages placed it center).
+
+    >>> _refused_element("body/div:class=entry/div:class=alignright.wp-caption",
+    ...                  frozenset({"class=wp-caption"}))
+    True
+    >>> _refused_element("body/div:class=entry/figure/figcaption", frozenset())
+    True
+    >>> _refused_element("body/div:class=entry/div:class=pullquote", frozenset({"class=ad"}))
+    False
+    """
+    if _FIGCAPTION.search(key):
+        return True
+    return bool(refused_tokens) and not refused_tokens.isdisjoint(
+        _component_tokens(key.rsplit("/", 1)[-1])
+    )
+
+
+# A key through a figure's caption (the fallback removes every one: see
+# newsstem.readability.cleaning).
+_FIGCAPTION = re.compile(r"(^|/)figcaption(:|/|$)")
 
 
 def _new_lines(text: str, said: set[str], boilerplate: frozenset[str]) -> str:

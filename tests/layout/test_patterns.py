@@ -231,3 +231,44 @@ def test_japanese_pages_are_learned_and_extracted():
     assert headline == result.title and date == "2026年11月9日"
     assert len(paragraphs) == 6 and all(f"<p>{p}</p>" in new_page for p in paragraphs)
     assert "関連記事" not in result.body and "Copyright" not in result.body
+
+
+
+PHOTOGRAPHERS = ["Ann Lee", "Bo Park", "Cy Diaz", "Di Moss", "Ed Snow", "Flo Kent", "Gus Hall",
+                 "Hal Rue", "Ida Pohl"]
+
+
+def photo(index: int) -> str:
+    """A WordPress photo box with the picture's credit, as WordPress writes it."""
+    return (f'<div class="wp-caption aligncenter"><img src="/photo-{index}.jpg">'
+            f'<p class="wp-caption-text">({PHOTOGRAPHERS[index]}/Associated Press)</p></div>')
+
+
+def opening_article(html: str, box: str) -> str:
+    """The page with ``box`` opening its article element."""
+    return html.replace('<div class="entry-content">', f'<div class="entry-content">{box}', 1)
+
+
+@pytest.fixture(scope="module")
+def photo_set(msnbc):
+    """Patterns learned from 8 msnbc pages, each opening its story with a photo box (the
+    fallback leaves the boxes out: their class names a caption)."""
+    pages = [TrainingPage(p.url, opening_article(p.html, photo(i))) for i, p in enumerate(msnbc[:8])]
+    return learn("tv.msnbc.com", pages).pattern_set
+
+
+@pytest.mark.parametrize("box", [
+    f'<div class="photo-row">{photo(8)}</div>',  # the box in an element never seen
+    '<figure><img src="/photo-8.jpg"><figcaption>(Ida Pohl/Associated Press)</figcaption></figure>',
+])
+def test_a_caption_in_an_element_never_seen_is_no_guess_for_the_article(msnbc, photo_set, box):
+    """Inside the article's element, a block of a key the pattern never saw is guessed to be
+    the article's: but not a caption box like those the learned pages had outside it (their
+    tokens, wp-caption, are never on a main element), nor a figure's caption (learning never
+    takes one: the fallback leaves every <figcaption> out)."""
+    boxes = [b for p in photo_set.patterns for b in p.blocks if "wp-caption" in b.key]
+    assert boxes and all(b.role != "main" for b in boxes)
+    result = SitePatterns(photo_set).extract(opening_article(msnbc[8].html, box))
+    assert isinstance(result, Extraction)
+    assert "Associated Press" not in result.body
+    assert msnbc[8].gold.split("\n\n")[1].split()[0] in result.body
