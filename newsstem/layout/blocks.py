@@ -57,6 +57,7 @@ __all__ = [
     "KeyFilter",
     "LayoutBlock",
     "PageLayout",
+    "component_tokens",
     "decompose",
     "normalize_token",
     "stable_tokens",
@@ -613,7 +614,7 @@ class KeyFilter:
         tokens: set[str] = set()
         for key in keys:
             for component in key.split("/"):
-                tokens.update(_component_tokens(component))
+                tokens.update(component_tokens(component))
         return cls(tokens)
 
     def __call__(self, key: str) -> str:
@@ -667,7 +668,12 @@ class KeyFilter:
         return PageLayout(blocks=tuple(blocks), title=page.title)
 
 
-def _component_tokens(component: str) -> list[str]:
+def component_tokens(component: str) -> list[str]:
+    """The attribute tokens of one key component (``col`` left out).
+
+    >>> component_tokens("div:id=main:class=story.wide")
+    ['id=main', 'class=story', 'class=wide']
+    """
     tokens = []
     for attribute in component.split(":")[1:]:
         name, _, value = attribute.partition("=")
@@ -700,7 +706,7 @@ def stable_tokens(
         tokens: set[str] = set()
         pairs: set[tuple[str, str]] = set()
         for component in components:
-            element_tokens = _component_tokens(component)
+            element_tokens = component_tokens(component)
             tokens.update(element_tokens)
             if len(element_tokens) > 1:
                 pairs.update(

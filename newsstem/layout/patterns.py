@@ -60,7 +60,7 @@ from newsstem.layout.blocks import (
     KeyFilter,
     LayoutBlock,
     PageLayout,
-    _component_tokens,
+    component_tokens,
 )
 from newsstem.layout.cluster import KeyInterner, KeySequence, align, layout_weight, layout_weights
 from newsstem.readability.title import clean_title
@@ -654,7 +654,7 @@ def _refused_tokens(pattern: LayoutPattern) -> frozenset[str]:
     taken: set[str] = set()
     refused: set[str] = set()
     for block in pattern.blocks:
-        tokens = _component_tokens(block.key.rsplit("/", 1)[-1])
+        tokens = component_tokens(block.key.rsplit("/", 1)[-1])
         (taken if block.role in ("main", "title") else refused).update(tokens)
     return frozenset(refused - taken)
 
@@ -840,7 +840,7 @@ def _refused_element(key: str, refused_tokens: frozenset[str]) -> bool:
     if _FIGCAPTION.search(key):
         return True
     return bool(refused_tokens) and not refused_tokens.isdisjoint(
-        _component_tokens(key.rsplit("/", 1)[-1])
+        component_tokens(key.rsplit("/", 1)[-1])
     )
 
 
