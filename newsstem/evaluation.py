@@ -22,14 +22,15 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from newsstem.text import CJK_CHARACTERS
+
 __all__ = ["PageScore", "CorpusScore", "shingles", "score_page", "score_corpus"]
 
 SHINGLE_SIZE = 4
 _TOKEN = re.compile(r"\w+")
 # CJK Unified Ideographs (+ext. A, compatibility), Hiragana, Katakana, Hangul syllables:
 # one token each; any other run of word characters is one token.
-_CJK_CHARACTER = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-_CHARACTER_TOKEN = re.compile(rf"[{_CJK_CHARACTER}]|[^\W{_CJK_CHARACTER}]+")
+_CHARACTER_TOKEN = re.compile(rf"[{CJK_CHARACTERS}]|[^\W{CJK_CHARACTERS}]+")
 
 
 @dataclass(frozen=True)

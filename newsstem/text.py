@@ -12,6 +12,7 @@ import re
 import unicodedata
 
 __all__ = [
+    "CJK_CHARACTERS",
     "cjk_count",
     "meaningful_length",
     "non_ascii_meaningful_length",
@@ -28,8 +29,11 @@ _NOT_MEANINGFUL = re.compile(r"[\W_]+")
 # the ASCII bytes of the UTF-8 encoding, go through the regex.
 _ASCII_NOT_MEANINGFUL = bytes(c for c in range(128) if not chr(c).isalnum())
 _ASCII_BYTES = bytes(range(128))
-# CJK Unified Ideographs (+ext. A), Hiragana, Katakana, Hangul syllables.
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+# Hiragana, Katakana, CJK Unified Ideographs (+ext. A), Hangul syllables, CJK
+# compatibility ideographs: a character class range, for the modules that read CJK text
+# a character a token.
+CJK_CHARACTERS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_CJK = re.compile(f"[{CJK_CHARACTERS}]")
 
 
 def meaningful_length(text: str) -> int:

@@ -59,6 +59,7 @@ __all__ = [
     "PageLayout",
     "component_tokens",
     "decompose",
+    "key_through",
     "normalize_token",
     "stable_tokens",
 ]
@@ -666,6 +667,16 @@ class KeyFilter:
             else:
                 blocks.append(block.rekeyed(key))
         return PageLayout(blocks=tuple(blocks), title=page.title)
+
+
+def key_through(tag: str) -> re.Pattern[str]:
+    """A pattern that finds, in a key, an element of ``tag`` on the way to the block.
+
+    >>> bool(key_through("nav").search("body/nav:class=crumbs/ul")), bool(
+    ...     key_through("nav").search("body/div:class=navbar/ul"))
+    (True, False)
+    """
+    return re.compile(rf"(^|/){tag}(:|/|$)")
 
 
 def component_tokens(component: str) -> list[str]:

@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from newsstem.text import CJK_CHARACTERS
+
 __all__ = ["TextShingles", "shingles"]
 
 # Word trigrams: long enough that a few common words do not make two texts agree,
@@ -27,7 +29,7 @@ __all__ = ["TextShingles", "shingles"]
 SHINGLE_WORDS = 3
 # A token is a run of word characters; a run of CJK characters is read one character a
 # token (Chinese and Japanese do not separate words with spaces).
-_TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]|[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
+_TOKEN = re.compile(rf"[{CJK_CHARACTERS}]|[^\W{CJK_CHARACTERS}]+")
 
 
 def shingles(text: str) -> frozenset[int]:

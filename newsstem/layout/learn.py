@@ -59,7 +59,14 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 
 from newsstem import readability
-from newsstem.layout.blocks import BlockParser, KeyFilter, LayoutBlock, PageLayout, stable_tokens
+from newsstem.layout.blocks import (
+    BlockParser,
+    KeyFilter,
+    LayoutBlock,
+    PageLayout,
+    key_through,
+    stable_tokens,
+)
 from newsstem.layout.cluster import (
     ClusterOptions,
     KeyInterner,
@@ -421,7 +428,7 @@ def _taken(layout: PageLayout, article: TextShingles | None) -> list[float]:
 # A block inside a <nav> is the page's navigation, whatever the fallback's article holds:
 # a breadcrumb trail ends in the page's own headline, and, first on the page, would take
 # the headline's votes from the heading below it (text seen before counts once).
-NAV_KEY = re.compile(r"(^|/)nav(:|/|$)")
+NAV_KEY = key_through("nav")
 
 
 def _distinct_articles(

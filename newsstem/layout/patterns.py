@@ -61,6 +61,7 @@ from newsstem.layout.blocks import (
     LayoutBlock,
     PageLayout,
     component_tokens,
+    key_through,
 )
 from newsstem.layout.cluster import KeyInterner, KeySequence, align, layout_weight, layout_weights
 from newsstem.readability.title import clean_title
@@ -739,7 +740,7 @@ OVERSIZE = 3.0
 # a "read also" box is more: readability drops such containers above 0.2-0.25) ...
 UNPROVEN_LINK_SHARE = 1 / 3
 # ... and it is never a form's label (keys through a <form>).
-FORM_KEY = re.compile(r"(^|/)form(:|/|$)")
+FORM_KEY = key_through("form")
 
 
 def _page_roles(
@@ -846,7 +847,7 @@ def _refused_element(key: str, refused_tokens: frozenset[str]) -> bool:
 
 # A key through a figure's caption (the fallback removes every one: see
 # newsstem.readability.cleaning).
-_FIGCAPTION = re.compile(r"(^|/)figcaption(:|/|$)")
+_FIGCAPTION = key_through("figcaption")
 
 
 def _new_lines(text: str, said: set[str], boilerplate: frozenset[str]) -> str:

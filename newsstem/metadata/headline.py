@@ -43,7 +43,7 @@ from lxml.html import HtmlElement
 
 from newsstem.metadata.evidence import Evidence, inside_other_content, itemprop_value
 from newsstem.rules import host_names
-from newsstem.text import cjk_count, normalize_space
+from newsstem.text import CJK_CHARACTERS, cjk_count, normalize_space
 
 __all__ = [
     "Headline",
@@ -65,10 +65,9 @@ _PRIORITY = {source: rank for rank, source in enumerate(SOURCES)}
 _ALONE = ("json-ld", "og:title", "twitter:title", "meta:title", "extraction", "title", "heading")
 
 # A separator between a headline and a site name in a <title> or og:title.
-_CJK_RANGE = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 # A hyphen between two CJK characters (no word of those scripts is hyphenated):
 # "短缺药品保供稳价-新华网".
-_CJK_HYPHEN = rf"(?<=[{_CJK_RANGE}])-(?=[{_CJK_RANGE}])"
+_CJK_HYPHEN = rf"(?<=[{CJK_CHARACTERS}])-(?=[{CJK_CHARACTERS}])"
 _AFFIX_SEPARATOR = re.compile(
     rf"\s*(?:\s[|\-–—»·•:/~]{{1,2}}\s|[|｜_:：»—–·•]|::|{_CJK_HYPHEN})\s*"
 )
