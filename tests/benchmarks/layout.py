@@ -34,6 +34,13 @@ plain ``lxml.html.fromstring(html).text_content()`` of the same pages, interleav
 page by page; CPU time of the calling thread (other processes on the machine disturb
 it less than wall time), best of several rounds.
 
+``--instructions`` counts the same two sides in instructions, under ``valgrind
+--tool=callgrind`` (needs valgrind): each side runs in its own process, once with no
+pass over the pages and once with two passes after a warm-up pass, and the difference
+divided by two is one warm pass. Time on a shared machine moves with its load;
+instructions don't (the same count run after run), though they weigh a cache miss like
+any other instruction.
+
 Webstemmer 0.7.1 on the same data (figures of issue 4, measured outside this repo):
 body F1 0.54 with its defaults (0.80 tuned), 41% of pages matched, no pattern for bbc
 and msnbc, ~13 pages/s extraction, learning ~n^1.6–2 (400 pages: 107 s CPU).
@@ -45,7 +52,10 @@ import argparse
 import hashlib
 import math
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -62,7 +72,14 @@ from newsstem import defaults, readability
 from newsstem.evaluation import score_corpus, score_page
 from newsstem.layout.blocks import BlockParser
 from newsstem.layout.learn import LearnOptions, TrainingPage, learn
-from newsstem.layout.patterns import Extraction, HubPage, MatchOptions, SitePatterns
+from newsstem.layout.patterns import (
+    Extraction,
+    HubPage,
+    MatchOptions,
+    SitePatterns,
+    dumps,
+    loads,
+)
 from newsstem.text import meaningful_length
 
 MIN_CHARS = defaults.NEWSSTEM_MIN_ARTICLE_CHARS
@@ -283,21 +300,103 @@ def extraction_speed(root: Path, rounds: int, options: MatchOptions) -> None:
         print(f"  pattern extraction / {baseline}: {ratio:.2f}x")
 
 
+SIDES = {"lxml": "lxml parse + text_content", "pattern": "pattern extraction"}
+INSTRUCTION_PASSES = 2
+_TOTALS = re.compile(rb"^(?:summary|totals): (\d+)", re.MULTILINE)
+
+
+def _site_pages(root: Path) -> dict[str, list[CorpusPage]]:
+    by_site: dict[str, list[CorpusPage]] = defaultdict(list)
+    for page in load_corpus(root, "cleanportal"):
+        by_site[page.site or "?"].append(page)
+    return by_site
+
+
+def run_side(root: Path, side: str, passes: int, patterns: Path, options: MatchOptions) -> None:
+    """One side of ``--instructions``, in the process valgrind counts: a warm-up pass,
+    then ``passes`` more."""
+    by_site = _site_pages(root)
+    parser = BlockParser()
+    site_patterns = {
+        site: SitePatterns(loads((patterns / f"{number}.json").read_text()), options, parser)
+        for number, site in enumerate(sorted(by_site))
+    }
+    work = [(site, page.html) for site, site_pages in by_site.items() for page in site_pages]
+    for _ in range(1 + passes):
+        for site, html in work:
+            if side == "lxml":
+                lxml.html.fromstring(html).text_content()
+            else:
+                site_patterns[site].extract(html)
+
+
+def _instructions(command: list[str], out: Path) -> int:
+    subprocess.run(
+        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *command],
+        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    found = _TOTALS.search(out.read_bytes())
+    if found is None:
+        raise SystemExit(f"no instruction total in {out}")
+    return int(found.group(1))
+
+
+def extraction_instructions(root: Path, options: MatchOptions) -> None:
+    if shutil.which("valgrind") is None:
+        print("\nvalgrind not found: instruction counts skipped (apt-get install valgrind).")
+        return
+    by_site = _site_pages(root)
+    per_pass = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch)
+        for number, site in enumerate(sorted(by_site)):
+            training = [TrainingPage(p.url or p.id, p.html) for p in by_site[site]]
+            (folder / f"{number}.json").write_text(dumps(learn(site, training).pattern_set))
+        for side in SIDES:
+            counts = []
+            for passes in (0, INSTRUCTION_PASSES):
+                command = [
+                    sys.executable, __file__, "--side", side, "--passes", str(passes),
+                    "--patterns", str(folder), "--threshold", str(options.threshold),
+                ]
+                counts.append(_instructions(command, folder / f"{side}.{passes}.out"))
+            per_pass[side] = (counts[1] - counts[0]) / INSTRUCTION_PASSES
+    pages = sum(len(site_pages) for site_pages in by_site.values())
+    print(f"\nextraction instructions, cleanportal ({pages} pages, one warm pass, callgrind)")
+    for side, name in SIDES.items():
+        print(f"  {name:<28} {per_pass[side] / 1e6:8.1f} M instructions")
+    print(f"  pattern extraction / lxml parse + text_content: "
+          f"{per_pass['lxml'] / per_pass['pattern']:.3f}x")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--accuracy", action="store_true", help="cleanportal accuracy only")
     parser.add_argument("--learning", action="store_true", help="learning growth only")
     parser.add_argument("--extraction", action="store_true", help="extraction speed only")
+    parser.add_argument(
+        "--instructions", action="store_true",
+        help="extraction speed in instructions under callgrind (a few minutes)",
+    )
     parser.add_argument("--rounds", type=int, default=3, help="timing rounds (best is kept)")
     parser.add_argument("--threshold", type=float, default=MatchOptions().threshold)
     parser.add_argument("-v", "--verbose", action="store_true", help="per-page figures")
+    # one side of --instructions, run by it under valgrind
+    parser.add_argument("--side", choices=sorted(SIDES), help=argparse.SUPPRESS)
+    parser.add_argument("--passes", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--patterns", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     root = corpora_root()
     if root is None:
         print("No corpora found (../shared/corpora or $NEWSSTEM_CORPORA): benchmark skipped.")
         return 0
     options = MatchOptions(threshold=args.threshold)
-    everything = not (args.accuracy or args.learning or args.extraction)
+    if args.side:
+        run_side(root, args.side, args.passes, args.patterns, options)
+        return 0
+    if args.instructions:
+        extraction_instructions(root, options)
+    everything = not (args.accuracy or args.learning or args.extraction or args.instructions)
     if everything or args.accuracy:
         accuracy(root, args.verbose, options)
     if everything or args.learning:
