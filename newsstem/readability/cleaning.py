@@ -34,6 +34,7 @@ from newsstem.readability.patterns import (
     comma_count,
 )
 from newsstem.readability.prose import ends_sentence
+from newsstem.readability.render import element_text
 from newsstem.readability.tree import Element, drop, is_below, text_of
 from newsstem.text import normalize_space
 
@@ -537,6 +538,7 @@ def _fishy(
         paragraphs
         and images > 1 + paragraphs * options.fishy_images_per_paragraph
         and not _in_figure(element)
+        and not _holds_prose(element, options)
     ):
         return "more images than paragraphs"
     if items > paragraphs and element.tag not in ("ul", "ol"):
@@ -570,6 +572,24 @@ def _fishy(
     # No embed rule (Readability's "an embed needs 75 characters of text"): iframes are
     # dropped at load and plugins before this stage, so it would have nothing to judge.
     return None
+
+
+def _holds_prose(element: Element, options: Options) -> bool:
+    """Whether a paragraph of ``element``'s text is prose of ``gallery_prose_length``
+    characters ending a sentence: a post set between its photos, not a gallery's captions.
+
+    >>> post = etree.fromstring("<div><p>" + "We renovated the house, room by room. " * 6
+    ...     + "<br/><img/><br/>The rest.</p><p><img/><img/><img/><img/></p></div>")
+    >>> _holds_prose(post, Options())
+    True
+    >>> gallery = etree.fromstring("<div><img/><p>The porch.</p><img/><img/><img/></div>")
+    >>> _holds_prose(gallery, Options())
+    False
+    """
+    return any(
+        len(paragraph) >= options.gallery_prose_length and ends_sentence(paragraph)
+        for paragraph in element_text(element).split("\n\n")
+    )
 
 
 def _in_figure(element: Element) -> bool:

@@ -8,7 +8,9 @@ import re
 from pathlib import Path
 
 from newsstem.readability import extract
+from newsstem.readability.cleaning import assemble, clean_article
 from newsstem.readability.document import load_page
+from newsstem.readability.options import Flags, Options
 from newsstem.readability.tree import text_of
 from newsstem.text import normalize_space
 
@@ -417,3 +419,16 @@ def test_a_rail_of_teasers_beside_the_story_is_not_selected_with_it():
     assert body.startswith("The Pentagon is preparing the fiscal 2014 budget")
     assert "More from PostPolitics" not in body
     assert "FACT CHECKER" not in body
+
+
+def test_a_post_set_between_its_photos_is_not_a_gallery():
+    # Freshome, 2012: div.entry_text holds two <p>s of text and a dozen photos (one <p>
+    # of prose, <br>, photo, <br>, prose); "more images than paragraphs" removed the
+    # post from the strict attempt, and the page gave its headline alone.
+    page = load_page((RULES / "gallery-with-prose.html").read_text(encoding="utf-8"))
+    article = assemble(page.body.xpath(".//div[@class='entry']"))
+    removals = clean_article(article, Flags(), Options())
+    text = normalize_space(text_of(article))
+    assert text.startswith("We received photos and information about a striking residential")
+    assert "The use of classical elements creates a balance with the modern features" in text
+    assert "more images than paragraphs" not in {removal.reason for removal in removals}
