@@ -64,6 +64,7 @@ from newsstem.layout.blocks import (
     KeyFilter,
     LayoutBlock,
     PageLayout,
+    component_tokens,
     key_through,
     stable_tokens,
 )
@@ -412,7 +413,7 @@ def _taken(layout: PageLayout, article: TextShingles | None) -> list[float]:
     seen: set[int] = set()
     taken = []
     for block in layout.blocks:
-        if NAV_KEY.search(block.key):
+        if NAV_KEY.search(block.key) or _in_breadcrumb(block.key):
             taken.append(0.0)
             continue
         own = shingles(block.text)
@@ -429,6 +430,40 @@ def _taken(layout: PageLayout, article: TextShingles | None) -> list[float]:
 # a breadcrumb trail ends in the page's own headline, and, first on the page, would take
 # the headline's votes from the heading below it (text seen before counts once).
 NAV_KEY = key_through("nav")
+
+
+def _in_breadcrumb(key: str) -> bool:
+    """Whether ``key`` goes through an element named a breadcrumb trail by its id or class
+    (``breadcrumbs``, ``top-breadcrumb``, ``breadCrumb``: the name every CMS and CSS
+    framework gives it), below ``<body>`` (a body class says the page *has* one). A trail
+    outside ``<nav>`` is navigation as much as one inside it, and ends in the page's
+    headline just the same.
+
+    >>> _in_breadcrumb("body/div:id=breadcrumbs/div:class=bc_link"), _in_breadcrumb(
+    ...     "body:class=has_breadcrumbs/div:class=entry")
+    (True, False)
+    """
+    known = _BREADCRUMB_KEYS.get(key)
+    if known is None:
+        known = any(
+            BREADCRUMB_WORD.fullmatch(word)
+            for component in key.split("/")[1:]
+            for token in component_tokens(component)
+            if not token.startswith("itemprop=")
+            for word in _TOKEN_WORDS.split(token.partition("=")[2])
+        )
+        if len(_BREADCRUMB_KEYS) >= BREADCRUMB_CACHE_LIMIT:
+            _BREADCRUMB_KEYS.clear()
+        _BREADCRUMB_KEYS[key] = known
+    return known
+
+
+# The word of a breadcrumb trail's name, in one of its tokens ("top-breadcrumbs").
+BREADCRUMB_WORD = re.compile(r"breadcrumbs?", re.IGNORECASE)
+_TOKEN_WORDS = re.compile(r"[-_]")
+_BREADCRUMB_KEYS: dict[str, bool] = {}
+# Keys remembered by _in_breadcrumb (a site's template has a few thousand).
+BREADCRUMB_CACHE_LIMIT = 50_000
 
 
 def _distinct_articles(

@@ -225,3 +225,35 @@ def test_a_breadcrumb_ending_in_the_headline_is_not_article_text(msnbc):
     assert isinstance(result, Extraction)
     assert "Home" not in result.body.split("\n")
     assert result.title == page.gold_title
+
+
+def with_div_breadcrumb(html: str, headline: str) -> str:
+    """The page with a breadcrumb trail outside ``<nav>``, in the markup of dragnet's
+    47hats.com pages (tuning half; thecarconnection.com's is alike): a ``<div>`` whose
+    id names it, the last step the page's headline."""
+    trail = (
+        '<div id="breadcrumbs"><div id="breadcrumbs_inner">'
+        '<a href="/" rel="home" class="home_breadcrumb">Home</a> / '
+        f'<span class="current_breadcrumb">{headline}</span></div></div>'
+    )
+    return re.sub(r"<body([^>]*)>", lambda m: f"<body{m.group(1)}>{trail}", html, count=1)
+
+
+def test_a_breadcrumb_named_so_is_navigation_though_not_in_a_nav(msnbc):
+    """A trail in a ``<div id="breadcrumbs">`` ends in the headline as one in ``<nav>``
+    does, and the fallback takes its words with the headline's: its key takes no votes."""
+    pages = [
+        TrainingPage(
+            page.url, with_div_breadcrumb(page.html, page.gold_title), (page.gold_title,)
+        )
+        for page in msnbc[:8]
+    ]
+    pattern_set = learn("tv.msnbc.com", pages).pattern_set
+    [pattern] = pattern_set.patterns
+    trails = [b for b in pattern.blocks if "/div:id=breadcrumbs" in b.key]
+    assert trails and all(trail.role != "main" for trail in trails)
+    page = msnbc[8]
+    result = SitePatterns(pattern_set).extract(with_div_breadcrumb(page.html, page.gold_title))
+    assert isinstance(result, Extraction)
+    assert not any(line.startswith("Home") for line in result.body.split("\n"))
+    assert result.title == page.gold_title
