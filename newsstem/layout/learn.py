@@ -64,7 +64,6 @@ from newsstem.layout.blocks import (
     KeyFilter,
     LayoutBlock,
     PageLayout,
-    component_tokens,
     key_through,
     stable_tokens,
 )
@@ -442,28 +441,19 @@ def _in_breadcrumb(key: str) -> bool:
     >>> _in_breadcrumb("body/div:id=breadcrumbs/div:class=bc_link"), _in_breadcrumb(
     ...     "body:class=has_breadcrumbs/div:class=entry")
     (True, False)
+    >>> _in_breadcrumb("body/div:class=wrap.top-breadCrumb/ul"), _in_breadcrumb(
+    ...     "body/div:class=breadcrumbsy")
+    (True, False)
     """
-    known = _BREADCRUMB_KEYS.get(key)
-    if known is None:
-        known = any(
-            BREADCRUMB_WORD.fullmatch(word)
-            for component in key.split("/")[1:]
-            for token in component_tokens(component)
-            if not token.startswith("itemprop=")
-            for word in _TOKEN_WORDS.split(token.partition("=")[2])
-        )
-        if len(_BREADCRUMB_KEYS) >= BREADCRUMB_CACHE_LIMIT:
-            _BREADCRUMB_KEYS.clear()
-        _BREADCRUMB_KEYS[key] = known
-    return known
+    return BREADCRUMB_KEY.search(key) is not None
 
 
-# The word of a breadcrumb trail's name, in one of its tokens ("top-breadcrumbs").
-BREADCRUMB_WORD = re.compile(r"breadcrumbs?", re.IGNORECASE)
-_TOKEN_WORDS = re.compile(r"[-_]")
-_BREADCRUMB_KEYS: dict[str, bool] = {}
-# Keys remembered by _in_breadcrumb (a site's template has a few thousand).
-BREADCRUMB_CACHE_LIMIT = 50_000
+# An id or class token of an element below <body> with the word "breadcrumb(s)" in it
+# (words of a token are split by "-" or "_"; tokens of a class by "."; see
+# layout.blocks.component_tokens).
+BREADCRUMB_KEY = re.compile(
+    r"/[^/]*:(?:id|class)=(?:[^/:]*[._-])?breadcrumbs?(?=[._\-:/]|$)", re.IGNORECASE
+)
 
 
 def _distinct_articles(
