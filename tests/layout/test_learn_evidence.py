@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 import lxml.html
+import pytest
 
 from newsstem.layout.evidence import TextShingles, shingles
 from newsstem.layout.learn import TrainingPage, learn, readability_text
@@ -208,25 +209,6 @@ def with_breadcrumb(html: str, headline: str) -> str:
     return re.sub(r"<body([^>]*)>", lambda m: f"<body{m.group(1)}>{trail}", html, count=1)
 
 
-def test_a_breadcrumb_ending_in_the_headline_is_not_article_text(msnbc):
-    """The trail's last step is the headline, so the fallback's article holds its words;
-    but it is navigation: its key takes no votes (nor, being first on the page, the
-    votes of the headline's own element below it: text seen before counts once)."""
-    pages = [
-        TrainingPage(page.url, with_breadcrumb(page.html, page.gold_title), (page.gold_title,))
-        for page in msnbc[:8]
-    ]
-    pattern_set = learn("tv.msnbc.com", pages).pattern_set
-    [pattern] = pattern_set.patterns
-    trails = [b for b in pattern.blocks if "/nav:class=crumbs" in b.key]
-    assert trails and all(trail.role != "main" for trail in trails)
-    page = msnbc[8]
-    result = SitePatterns(pattern_set).extract(with_breadcrumb(page.html, page.gold_title))
-    assert isinstance(result, Extraction)
-    assert "Home" not in result.body.split("\n")
-    assert result.title == page.gold_title
-
-
 def with_div_breadcrumb(html: str, headline: str) -> str:
     """The page with a breadcrumb trail outside ``<nav>``, in the markup of dragnet's
     47hats.com pages (tuning half; thecarconnection.com's is alike): a ``<div>`` whose
@@ -239,21 +221,26 @@ def with_div_breadcrumb(html: str, headline: str) -> str:
     return re.sub(r"<body([^>]*)>", lambda m: f"<body{m.group(1)}>{trail}", html, count=1)
 
 
-def test_a_breadcrumb_named_so_is_navigation_though_not_in_a_nav(msnbc):
-    """A trail in a ``<div id="breadcrumbs">`` ends in the headline as one in ``<nav>``
-    does, and the fallback takes its words with the headline's: its key takes no votes."""
+@pytest.mark.parametrize(
+    ("with_trail", "trail_key"),
+    [(with_breadcrumb, "/nav:class=crumbs"), (with_div_breadcrumb, "/div:id=breadcrumbs")],
+    ids=["in-nav", "div-named-so"],
+)
+def test_a_breadcrumb_ending_in_the_headline_is_not_article_text(msnbc, with_trail, trail_key):
+    """The trail's last step is the headline, so the fallback's article holds its words;
+    but it is navigation, in a ``<nav>`` or in an element whose id names it: its key
+    takes no votes (nor, being first on the page, the votes of the headline's own element
+    below it: text seen before counts once)."""
     pages = [
-        TrainingPage(
-            page.url, with_div_breadcrumb(page.html, page.gold_title), (page.gold_title,)
-        )
+        TrainingPage(page.url, with_trail(page.html, page.gold_title), (page.gold_title,))
         for page in msnbc[:8]
     ]
     pattern_set = learn("tv.msnbc.com", pages).pattern_set
     [pattern] = pattern_set.patterns
-    trails = [b for b in pattern.blocks if "/div:id=breadcrumbs" in b.key]
+    trails = [b for b in pattern.blocks if trail_key in b.key]
     assert trails and all(trail.role != "main" for trail in trails)
     page = msnbc[8]
-    result = SitePatterns(pattern_set).extract(with_div_breadcrumb(page.html, page.gold_title))
+    result = SitePatterns(pattern_set).extract(with_trail(page.html, page.gold_title))
     assert isinstance(result, Extraction)
     assert not any(line.startswith("Home") for line in result.body.split("\n"))
     assert result.title == page.gold_title
