@@ -287,9 +287,9 @@ _CALL_VERB = re.compile(
 # ... and names one of the publisher's channels (not a social network: "Follow Marcas on
 # Twitter @MarcasG" closing a column is kept by Dragnet's gold, and an email address is
 # the author's).
-_CALL_CHANNEL = re.compile(
-    r"\b(?:\w*newsletter\w*|apps?|whatsapp\w*|telegram|google news|inbox|posteingang|"
-    r"alerts?|notifications?|push|podcast|kanal|channel|canal|boletín|bulletin)\b",
+_CALL_CHANNEL = re.compile(  # (a word holding "newsletter" holds it anywhere: no \w*)
+    r"newsletter|\b(?:whatsapp|(?:apps?|telegram|google news|inbox|posteingang|"
+    r"alerts?|notifications?|push|podcast|kanal|channel|canal|boletín|bulletin)\b)",
     re.IGNORECASE,
 )
 _CALL_MAX_LENGTH = 300  # characters: a line, not a paragraph of the story
@@ -321,7 +321,9 @@ def is_call_to_action(text: str) -> bool:
 def may_have_call_to_action(text: str, options: Options) -> bool:
     """False when the article's rendered ``text`` names no channel or has no bidding verb
     (most articles): the walk over its blocks is spared (``options``: unused)."""
-    return _CALL_CHANNEL.search(text) is not None and _CALL_VERB.search(text) is not None
+    # the verb first: it is anchored at line starts, so it is the cheaper test (a tenth
+    # of the channel's time on long pages)
+    return _CALL_VERB.search(text) is not None and _CALL_CHANNEL.search(text) is not None
 
 
 def drop_calls_to_action(article: Element, blocks: list[Block], options: Options) -> int:
