@@ -47,8 +47,6 @@ from newsstem.readability.title import clean_title
 from newsstem.readability.trailer import (
     cut_after_tool_line,
     cut_comment_thread,
-    drop_calls_to_action,
-    may_have_call_to_action,
     may_have_comment_thread,
     may_have_tool_line,
 )
@@ -374,13 +372,10 @@ def _marked_attempt(page: Page, options: Options) -> _Attempt | None:
 
 
 # How an article's end is found, in order: a tool line after its prose, then a thread of
-# comments, then the calls to action among its last lines (each told first in the
-# rendered text, then cut on the article's blocks: each returns the index of the first
-# block it removed).
+# comments (each told first in the rendered text, then cut on the article's blocks).
 _ENDS = (
     (may_have_tool_line, cut_after_tool_line, "end of article: tool line"),
     (may_have_comment_thread, cut_comment_thread, "end of article: comments"),
-    (may_have_call_to_action, drop_calls_to_action, "end of article: call to action"),
 )
 
 

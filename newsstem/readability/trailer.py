@@ -12,15 +12,6 @@ before it (it cuts nothing else), and so does the label of a comment form or thr
 ("Leave a Reply", "The comments to this entry are closed.") after 200 characters of
 prose.
 
-A call to action among the article's last lines goes too: a short paragraph that bids
-the reader subscribe to, download or follow a channel of the publisher ("Sign up now for
-the Us Weekly newsletter ...", "CLICK HERE TO GET THE FOX NEWS APP", "Follow TechRadar
-on Google News ...", "Folgst du schon 20 Minuten auf Whatsapp?"). It names a channel
-(a newsletter, an app, alerts, a messenger's channel, Google News) and starts with the
-bidding verb, in the languages of the corpora (a podcast's blurb that ends so is kept by
-Fundus's gold). Only the lines themselves go, and only at the end: a sign-up line amid
-the story is kept by Dragnet's gold.
-
 Lines that merely *name* a section (a "Comments" heading, "See also", "Related") are
 not cut: the gold of the corpora keeps what follows them about as often as not. A thread
 of reader comments inside the post's container is told by its bylines instead ("Posted
@@ -34,17 +25,14 @@ import re
 
 from newsstem.readability.options import Options
 from newsstem.readability.prose import Block
-from newsstem.readability.tree import Element, cut_after, drop, text_of
-from newsstem.text import cjk_count, normalize_space
+from newsstem.readability.tree import Element, cut_after
+from newsstem.text import cjk_count
 
 __all__ = [
     "cut_after_tool_line",
     "cut_comment_thread",
-    "drop_calls_to_action",
-    "is_call_to_action",
     "is_comment_label",
     "is_tool_line",
-    "may_have_call_to_action",
     "may_have_comment_thread",
     "may_have_tool_line",
 ]
@@ -192,8 +180,7 @@ def cut_after_tool_line(article: Element, blocks: list[Block], options: Options)
     """Cut the article at its first tool line after a long paragraph.
 
     ``blocks`` are the article's (:func:`prose.article_blocks`); returns how many of
-    them are left (the index of the first block removed), all of them when no tool line
-    was found.
+    them are left, all of them when no tool line was found.
     """
     seen_prose = False
     for index, block in enumerate(blocks):
@@ -267,85 +254,3 @@ def cut_comment_thread(article: Element, blocks: list[Block], options: Options) 
         return len(blocks)
     _cut(article, blocks[cut].start, blocks[cut].at_tail)
     return cut
-
-
-# A call to action starts with one of these verbs ("Sign up", "Click here to get",
-# "Folgen Sie", "Abonnez-vous", "Suscríbete", "Iscriviti", "Volg"); a blurb whose last
-# sentence bids ("... ist der tägliche Börsen-Shot ... Abonnieren Sie den Podcast") is
-# kept by Fundus's gold ...
-_CALL_VERB = re.compile(
-    r"^\W*(?:please\s+|just\s+|now\s+)?(?:"
-    r"sign(?:ing)?\s+up|subscrib\w*|download|install|join|get|follow|click here|tap here|"
-    r"don['’]?t miss|keep up|stay up|receive|"
-    r"abonnier\w*|folg\w*|hol\s+dir|melde\w*|lade\w*|"
-    r"abonnez|inscrivez|suivez|téléchargez|recevez|"
-    r"suscr[ií]be\w*|s[ií]gue\w*|desc[aá]rga\w*|reg[ií]stra\w*|"
-    r"iscriviti|seguici|scarica|inscreva|siga|baixe|assine|volg|abonneer|meld je)\b",
-    re.IGNORECASE | re.MULTILINE,  # (a block's text is one line; the rendered text's
-    # paragraphs each start a line)
-)
-# ... and names one of the publisher's channels (not a social network: "Follow Marcas on
-# Twitter @MarcasG" closing a column is kept by Dragnet's gold, and an email address is
-# the author's).
-_CALL_CHANNEL = re.compile(  # (a word holding "newsletter" holds it anywhere: no \w*)
-    r"newsletter|\b(?:whatsapp|(?:apps?|telegram|google news|inbox|posteingang|"
-    r"alerts?|notifications?|push|podcast|kanal|channel|canal|boletín|bulletin)\b)",
-    re.IGNORECASE,
-)
-_CALL_MAX_LENGTH = 300  # characters: a line, not a paragraph of the story
-# Calls to action are looked for among the article's last blocks only (3: a sign-up line
-# and the site's notes after it; the whole article cost Dragnet's blogs their "Sign up
-# with your email address ..." lines amid the post).
-_CALL_LAST_BLOCKS = 3
-
-
-def is_call_to_action(text: str) -> bool:
-    """True for a short line bidding the reader follow a channel of the publisher.
-
-    >>> is_call_to_action("CLICK HERE TO GET THE FOX NEWS APP")
-    True
-    >>> is_call_to_action("Folgst du schon 20 Minuten auf Whatsapp?")
-    True
-    >>> is_call_to_action("The app was downloaded a million times.")
-    False
-    >>> is_call_to_action("Follow Marcas on Twitter @MarcasG")
-    False
-    """
-    return (
-        len(text) <= _CALL_MAX_LENGTH
-        and _CALL_CHANNEL.search(text) is not None
-        and _CALL_VERB.search(text) is not None
-    )
-
-
-def may_have_call_to_action(text: str, options: Options) -> bool:
-    """False when the article's rendered ``text`` names no channel or has no bidding verb
-    (most articles): the walk over its blocks is spared (``options``: unused)."""
-    # the verb first: it is anchored at line starts, so it is the cheaper test (a tenth
-    # of the channel's time on long pages)
-    return _CALL_VERB.search(text) is not None and _CALL_CHANNEL.search(text) is not None
-
-
-def drop_calls_to_action(article: Element, blocks: list[Block], options: Options) -> int:
-    """Remove the calls to action among the article's last blocks, after its first
-    ``tool_line_min_prose`` characters of prose; returns the index of the first block
-    removed, ``len(blocks)`` when none was.
-
-    Each goes as the element it begins at, when that element holds it alone (a block
-    that begins at a tail shares its element with the text before it).
-    """
-    first = len(blocks)
-    prose = sum(block.prose for block in blocks[: -_CALL_LAST_BLOCKS])
-    for index in range(max(0, len(blocks) - _CALL_LAST_BLOCKS), len(blocks)):
-        block = blocks[index]
-        if (
-            prose >= options.tool_line_min_prose
-            and not block.at_tail
-            and block.start is not article
-            and is_call_to_action(block.text)
-            and normalize_space(text_of(block.start)) == block.text
-        ):
-            drop(block.start)
-            first = min(first, index)
-        prose += block.prose
-    return first

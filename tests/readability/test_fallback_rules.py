@@ -432,13 +432,3 @@ def test_a_post_set_between_its_photos_is_not_a_gallery():
     assert text.startswith("We received photos and information about a striking residential")
     assert "The use of classical elements creates a balance with the modern features" in text
     assert "more images than paragraphs" not in {removal.reason for removal in removals}
-
-
-def test_a_call_to_action_closing_the_story_is_not_read():
-    # TechRadar, 2026: the story ends with "Follow TechRadar on Google News and add us as
-    # a preferred source ..." (a <p> of one link) after its last paragraph.
-    body = body_of("call-to-action")
-    assert "Follow TechRadar on Google News" not in body
-    assert body.endswith(
-        "Share your thoughts on Google's new Intelligent Search Box in the comments below."
-    )
