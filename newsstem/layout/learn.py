@@ -405,14 +405,14 @@ def _taken(layout: PageLayout, article: TextShingles | None) -> list[float]:
     own weight × the share of its shingles in the fallback's article (a block too short
     for a trigram, a two-word heading, is found by the article's lines). Text already seen
     in an earlier block of the page is not counted again: a comment quoting the article
-    is not article text. A block of the page's navigation (:data:`NAV_KEY`) takes
-    nothing."""
+    is not article text. A block of the page's navigation (:func:`_in_navigation`)
+    takes nothing."""
     if article is None:
         return [0.0] * len(layout.blocks)
     seen: set[int] = set()
     taken = []
     for block in layout.blocks:
-        if NAV_KEY.search(block.key) or _in_breadcrumb(block.key):
+        if _in_navigation(block.key):
             taken.append(0.0)
             continue
         own = shingles(block.text)
@@ -425,34 +425,33 @@ def _taken(layout: PageLayout, article: TextShingles | None) -> list[float]:
     return taken
 
 
-# A block inside a <nav> is the page's navigation, whatever the fallback's article holds:
-# a breadcrumb trail ends in the page's own headline, and, first on the page, would take
-# the headline's votes from the heading below it (text seen before counts once).
-NAV_KEY = key_through("nav")
+def _in_navigation(key: str) -> bool:
+    """Whether ``key`` goes through the page's navigation: a ``<nav>``, or an element whose
+    id or class names it a breadcrumb trail (``breadcrumbs``, ``top-breadcrumb``,
+    ``breadCrumb``: the name every CMS and CSS framework gives it) below ``<body>`` (a
+    body class says the page *has* one). Whatever the fallback's article holds, such a
+    block is no article text: a breadcrumb trail ends in the page's own headline and,
+    first on the page, would take the headline's votes from the heading below it (text
+    seen before counts once).
 
-
-def _in_breadcrumb(key: str) -> bool:
-    """Whether ``key`` goes through an element named a breadcrumb trail by its id or class
-    (``breadcrumbs``, ``top-breadcrumb``, ``breadCrumb``: the name every CMS and CSS
-    framework gives it), below ``<body>`` (a body class says the page *has* one). A trail
-    outside ``<nav>`` is navigation as much as one inside it, and ends in the page's
-    headline just the same.
-
-    >>> _in_breadcrumb("body/div:id=breadcrumbs/div:class=bc_link"), _in_breadcrumb(
+    >>> _in_navigation("body/nav:class=crumbs/ul"), _in_navigation("body/div:class=navbar/ul")
+    (True, False)
+    >>> _in_navigation("body/div:id=breadcrumbs/div:class=bc_link"), _in_navigation(
     ...     "body:class=has_breadcrumbs/div:class=entry")
     (True, False)
-    >>> _in_breadcrumb("body/div:class=wrap.top-breadCrumb/ul"), _in_breadcrumb(
+    >>> _in_navigation("body/div:class=wrap.top-breadCrumb/ul"), _in_navigation(
     ...     "body/div:class=breadcrumbsy")
     (True, False)
     """
-    return BREADCRUMB_KEY.search(key) is not None
+    return NAVIGATION_KEY.search(key) is not None
 
 
-# An id or class token of an element below <body> with the word "breadcrumb(s)" in it
-# (words of a token are split by "-" or "_"; tokens of a class by "."; see
-# layout.blocks.component_tokens).
-BREADCRUMB_KEY = re.compile(
-    r"/[^/]*:(?:id|class)=(?:[^/:]*[._-])?breadcrumbs?(?=[._\-:/]|$)", re.IGNORECASE
+# One search per block: a <nav> on the way (layout.blocks.key_through), or an id or class
+# token of an element below <body> with the word "breadcrumb(s)" in it (words of a token
+# are split by "-" or "_"; tokens of a class by "."; see layout.blocks.component_tokens).
+NAVIGATION_KEY = re.compile(
+    key_through("nav").pattern
+    + r"|(?i:/[^/]*:(?:id|class)=(?:[^/:]*[._-])?breadcrumbs?(?=[._\-:/]|$))"
 )
 
 
