@@ -76,6 +76,7 @@ from newsstem.layout.patterns import (
     Extraction,
     HubPage,
     MatchOptions,
+    PatternSet,
     SitePatterns,
     dumps,
     loads,
@@ -249,19 +250,29 @@ def learning(root: Path, rounds: int) -> None:
         print(f"  growth exponent (log-log slope): {slope:.2f}   (CPU seconds, best of {rounds})")
 
 
-def extraction_speed(root: Path, rounds: int, options: MatchOptions) -> None:
-    pages = load_corpus(root, "cleanportal")
+def _by_site(pages: list[CorpusPage]) -> dict[str, list[CorpusPage]]:
+    """``pages`` by site, in their order."""
     by_site: dict[str, list[CorpusPage]] = defaultdict(list)
     for page in pages:
         by_site[page.site or "?"].append(page)
+    return by_site
+
+
+def _learned(by_site: dict[str, list[CorpusPage]]) -> dict[str, PatternSet]:
+    """The patterns learned on all of each site's pages."""
+    return {
+        site: learn(site, [TrainingPage(p.url or p.id, p.html) for p in site_pages]).pattern_set
+        for site, site_pages in by_site.items()
+    }
+
+
+def extraction_speed(root: Path, rounds: int, options: MatchOptions) -> None:
+    pages = load_corpus(root, "cleanportal")
+    by_site = _by_site(pages)
     parser = BlockParser()
     site_patterns = {
-        site: SitePatterns(
-            learn(site, [TrainingPage(p.url or p.id, p.html) for p in site_pages]).pattern_set,
-            options,
-            parser,
-        )
-        for site, site_pages in by_site.items()
+        site: SitePatterns(pattern_set, options, parser)
+        for site, pattern_set in _learned(by_site).items()
     }
 
     def plain(page: CorpusPage) -> object:
@@ -305,17 +316,12 @@ INSTRUCTION_PASSES = 2
 _TOTALS = re.compile(rb"^(?:summary|totals): (\d+)", re.MULTILINE)
 
 
-def _site_pages(root: Path) -> dict[str, list[CorpusPage]]:
-    by_site: dict[str, list[CorpusPage]] = defaultdict(list)
-    for page in load_corpus(root, "cleanportal"):
-        by_site[page.site or "?"].append(page)
-    return by_site
 
 
 def run_side(root: Path, side: str, passes: int, patterns: Path, options: MatchOptions) -> None:
     """One side of ``--instructions``, in the process valgrind counts: a warm-up pass,
     then ``passes`` more."""
-    by_site = _site_pages(root)
+    by_site = _by_site(load_corpus(root, "cleanportal"))
     parser = BlockParser()
     site_patterns = {
         site: SitePatterns(loads((patterns / f"{number}.json").read_text()), options, parser)
@@ -345,13 +351,13 @@ def extraction_instructions(root: Path, options: MatchOptions) -> None:
     if shutil.which("valgrind") is None:
         print("\nvalgrind not found: instruction counts skipped (apt-get install valgrind).")
         return
-    by_site = _site_pages(root)
+    by_site = _by_site(load_corpus(root, "cleanportal"))
     per_pass = {}
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
+        learned = _learned(by_site)
         for number, site in enumerate(sorted(by_site)):
-            training = [TrainingPage(p.url or p.id, p.html) for p in by_site[site]]
-            (folder / f"{number}.json").write_text(dumps(learn(site, training).pattern_set))
+            (folder / f"{number}.json").write_text(dumps(learned[site]))
         for side in SIDES:
             counts = []
             for passes in (0, INSTRUCTION_PASSES):
