@@ -65,7 +65,9 @@ def clean_article(article: Element, flags: Flags, options: Options) -> list[Remo
     """Clean the assembled article in place; return what was removed and why."""
     removals: list[Removal] = []
     _divs_to_paragraphs(article)
-    _clean_headings(article, flags, options, removals)
+    # (the wrappers of the headings are read before any box is cleaned: a box of links
+    # stripped of its list by its class name would look like its heading's wrapper)
+    headed = _clean_headings(article, flags, options, removals)
     # Plugins go before containers are judged (Mozilla Readability's order): a prose
     # container holding a Flash object is not fishy. Form inputs still count, then go.
     for element in list(article.iter(*PLUGINS)):
@@ -73,7 +75,7 @@ def clean_article(article: Element, flags: Flags, options: Options) -> list[Remo
     if flags.weight_classes:
         _drop_named_furniture(article, options, removals)
     if flags.clean_conditionally:
-        _clean_conditionally(article, CONDITIONALLY_CLEANED, flags, options, removals)
+        _clean_conditionally(article, CONDITIONALLY_CLEANED, flags, options, removals, headed)
     for element in list(article.iter(*DROPPED_IN_ARTICLE)):
         _remove(element, "widget", removals)
     # HTML5 asides and footers hold what is beside or about the article, not the article
@@ -396,13 +398,19 @@ def _divs_to_paragraphs(article: Element) -> None:
 
 def _clean_headings(
     article: Element, flags: Flags, options: Options, removals: list[Removal]
-) -> None:
+) -> set[Element]:
+    """Remove the headings of navigation and widgets; return the wrappers of the headings
+    kept (:func:`_heading_wrappers`)."""
+    wrappers: set[Element] = set()
     for heading in list(article.iter(*HEADINGS)):
         weight = class_weight(heading, options.class_weight) if flags.weight_classes else 0
         if weight < 0:
             _remove(heading, "heading with a negative class", removals)
         elif link_density(heading) > options.header_link_density and not _anchors_itself(heading):
             _remove(heading, "heading of links", removals)
+        else:
+            _heading_wrappers(heading, article, options, wrappers)
+    return wrappers
 
 
 def _anchors_itself(heading: Element) -> bool:
@@ -434,6 +442,7 @@ def _clean_conditionally(
     flags: Flags,
     options: Options,
     removals: list[Removal],
+    headed: set[Element],
 ) -> None:
     # Innermost first, so a container is judged without the fishy parts it held.
     inside = _inside_prose(article, options, flags.score_lists)
@@ -442,7 +451,9 @@ def _clean_conditionally(
     for element in reversed(list(article.iter(*tags))):
         if element is article:
             continue
-        reason = _fishy(element, flags, options, element in inside, element in toggled)
+        reason = _fishy(
+            element, flags, options, element in inside, element in toggled, element in headed
+        )
         if reason == "too many links" and _wraps_a_list(element, wrapped.get(element), options):
             # Judged by its links like the list it wraps (its heading and it).
             if link_density(element) <= options.in_prose_link_density:
@@ -514,7 +525,12 @@ def _is_prose(paragraph: Element, options: Options) -> bool:
 
 
 def _fishy(
-    element: Element, flags: Flags, options: Options, in_prose: bool, toggled: bool
+    element: Element,
+    flags: Flags,
+    options: Options,
+    in_prose: bool,
+    toggled: bool,
+    wraps_heading: bool = False,
 ) -> str | None:
     """Why a container looks like page furniture, or None (seed 000 fishy()).
 
@@ -562,6 +578,7 @@ def _fishy(
         < options.fishy_min_length
         and not _in_figure(element)
         and next(element.iter("pre", "code"), None) is None  # a short code or data sample
+        and not wraps_heading
     ):
         return "too short"
     density = link_density(element, text)
@@ -589,6 +606,48 @@ def _holds_prose(element: Element, options: Options) -> bool:
     return any(
         len(paragraph) >= options.gallery_prose_length and ends_sentence(paragraph)
         for paragraph in element_text(element).split("\n\n")
+    )
+
+
+def _heading_wrappers(
+    heading: Element, article: Element, options: Options, wrappers: set[Element]
+) -> None:
+    """Add to ``wrappers`` the containers that only wrap ``heading``
+    (``<div><div><h3>What's next</h3></div></div>``: one component per block on sites
+    built of components): each holds the heading or the next wrapper as its only
+    element, and ``heading_share`` of its text is in the heading (Mozilla Readability's
+    heading density). Such a section heading is the article's, however short
+    (:func:`_fishy`). A box of related links whose list is cleaned away, leaving its
+    heading alone ("Read more"), held another element beside the heading: no wrapper.
+
+    >>> page = etree.fromstring("<div><div><div><h3>What's next</h3></div></div><p>Text.</p></div>")
+    >>> found = set()
+    >>> _heading_wrappers(page.find(".//h3"), page, Options(), found)
+    >>> sorted(len(e) for e in found)
+    [1, 1]
+    >>> box = etree.fromstring("<div><div><h3>Related</h3><ul><li>Other story</li></ul></div></div>")
+    >>> found = set()
+    >>> _heading_wrappers(box.find(".//h3"), box, Options(), found)
+    >>> found
+    set()
+    """
+    length = dense_length(text_of(heading))
+    inner = heading
+    while length and not _has_siblings(inner):
+        wrapper = inner.getparent()
+        if wrapper is None or wrapper is article:
+            return
+        if length < options.heading_share * dense_length(text_of(wrapper)):
+            return
+        wrappers.add(wrapper)
+        inner = wrapper
+
+
+def _has_siblings(element: Element) -> bool:
+    """Whether another element stands beside ``element`` (comments do not count)."""
+    return (
+        next(element.itersiblings(etree.Element), None) is not None
+        or next(element.itersiblings(etree.Element, preceding=True), None) is not None
     )
 
 

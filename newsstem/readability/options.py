@@ -44,7 +44,10 @@ class Options:
 
     # --- cleaning (seed 000 removeFragments / fishy, python-readability sanitize)
     header_link_density: float = 0.33  # headings mostly of links are navigation
-    fishy_min_length: int = 25  # a container shorter than this (and no image) goes
+    fishy_min_length: int = 25  # a container shorter than this (and no image) goes ...
+    # ... unless it only wraps a heading, with this share of its text in it (Mozilla
+    # Readability's heading density, not tuned): a section's crosshead in its own <div>s.
+    heading_share: float = 0.9
     fishy_link_density: float = 0.2  # link density a neutral container may have
     fishy_link_density_weighted: float = 0.5  # ... and one with a positive class name
     fishy_keep_commas: int = 10  # ten commas make a container prose: never fishy

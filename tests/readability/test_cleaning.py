@@ -191,3 +191,18 @@ def test_a_short_code_sample_stays_but_a_short_box_goes():
     text = text_of(article)
     assert "2, 3, 5, 12" in text and "x = 1" in text and "Sponsored" not in text
     assert [r.reason for r in removals] == ["too short"]
+
+
+def test_a_wrapper_of_a_section_heading_stays_but_a_box_left_with_its_heading_goes():
+    # Sites built of components wrap each block in its own <div>s (9News, 2024): a
+    # crosshead's wrapper is short, but nearly all its text is the heading. A box of
+    # related links whose list goes by its class name held more than its heading.
+    article, removals = clean(
+        f"<div><div><p>{PROSE * 2}</p></div><div><div><h3>WHAT'S NEXT</h3></div></div>"
+        f"<div><p>{PROSE * 2}</p></div><div class='box'><h3>Read more</h3>"
+        "<div class='related'><a href='/1'>Another story</a></div></div></div>"
+    )
+    text = text_of(article)
+    assert "WHAT'S NEXT" in text
+    assert "Read more" not in text and "Another story" not in text
+    assert "too short" in {r.reason for r in removals}

@@ -195,6 +195,15 @@ def test_a_standfirst_named_so_is_the_lead_though_the_description_words_it_other
     assert "Hybride Kriegsführung" not in body
 
 
+def test_a_crosshead_in_its_own_wrapper_is_read():
+    # 9News, 2024: every block of the story in its own two <div>s, the crossheads too
+    # (<div><div><h3><strong><span>JETSETTER TO CONVICT</span>...); a wrapper that short
+    # went as "too short", though all its text is the heading.
+    body = body_of("section-heading-wrapper")
+    assert body.startswith("For nearly two decades, journalists, police detectives")
+    assert "about Epstein and his crimes:\n\nJETSETTER TO CONVICT\n\nEpstein first began" in body
+
+
 def test_an_ad_slot_label_is_not_read():
     # 9News, 2026: the story's ad slots, each <div><small>Advertisement</small></div>
     # between its paragraphs; one of them stayed in the article as a paragraph.
