@@ -620,12 +620,14 @@ def _heading_wrappers(
     (:func:`_fishy`). A box of related links whose list is cleaned away, leaving its
     heading alone ("Read more"), held another element beside the heading: no wrapper.
 
-    >>> page = etree.fromstring("<div><div><div><h3>What's next</h3></div></div><p>Text.</p></div>")
+    >>> page = etree.fromstring(
+    ...     "<div><div><div><h3>What's next</h3></div></div><p>Text.</p></div>")
     >>> found = set()
     >>> _heading_wrappers(page.find(".//h3"), page, Options(), found)
     >>> sorted(len(e) for e in found)
     [1, 1]
-    >>> box = etree.fromstring("<div><div><h3>Related</h3><ul><li>Other story</li></ul></div></div>")
+    >>> box = etree.fromstring(
+    ...     "<div><div><h3>Related</h3><ul><li>Other story</li></ul></div></div>")
     >>> found = set()
     >>> _heading_wrappers(box.find(".//h3"), box, Options(), found)
     >>> found
