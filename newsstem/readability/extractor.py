@@ -165,10 +165,14 @@ def _with_lead(attempt: _Attempt, page: Page, described: set[str], options: Opti
     if not leads:  # most pages: the article's text is not normalized for nothing
         return attempt
     known = normalize_space(attempt.text)
-    leads = [block for block in leads if normalize_space(text_of(block)) not in known]
-    if not leads:
+    texts = [
+        text
+        for block in leads
+        for part in (block.iter("li") if block.tag in ("ul", "ol") else (block,))
+        if (text := normalize_space(text_of(part))) and text not in known
+    ]
+    if not texts:
         return attempt
-    texts = [normalize_space(text_of(block)) for block in leads]
     for index, text in enumerate(texts):
         paragraph = etree.Element("p")
         paragraph.text = text

@@ -5,7 +5,10 @@ container of the body paragraphs that Readability selects. The page names its st
 its ``<title>`` (and ``og:title``): the heading that repeats it is the headline. And it
 summarises the story in its meta description (``description``, ``og:description``,
 ``twitter:description``): a block between the headline and the selected body that says
-what the description says is the lead.
+what the description says is the lead. So is a block named as one, or set alone in a
+wrapper named so (``<div class="intro"><p>``); and a list there is a lead of points
+("key points" under a CNBC headline, ``<div id="article_deck"><ul><li>``), one paragraph
+a point.
 """
 
 from __future__ import annotations
@@ -26,8 +29,9 @@ __all__ = ["find_headline", "lead_blocks"]
 _WORD = re.compile(r"\w+")
 # Headline tokens: words, and each CJK character alone (CJK headlines have no spaces).
 _CJK_CHARACTER = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
-# Blocks that may be a lead: paragraphs, and the elements that serve as one in headers.
-_LEAD_TAGS = ("p", "div", "h2", "h3", "span")
+# Blocks that may be a lead: paragraphs, the elements that serve as one in headers, and
+# lists (a story's points under its headline: chaos tune, CNBC 2017).
+_LEAD_TAGS = ("p", "div", "h2", "h3", "span", "ul", "ol")
 # Class/id names of a standfirst ("detail__excerpt", "article-lead", "c-standfirst"): a
 # block so named is a lead even when it says what the description says in other words.
 _LEAD_NAMES = re.compile(
@@ -111,6 +115,17 @@ def lead_blocks(
 
 
 def _is_lead(element: Element, container: Element, described: set[str], options: Options) -> bool:
+    """Whether ``element`` (below ``container``) is a lead: a block of some length with few
+    links, not in furniture, that says what the description says or is named as a lead,
+    itself or by a wrapper that holds nothing else.
+
+    >>> page = etree.fromstring(
+    ...     "<div><div class='intro'><p>Carnivore hunted to extinction by settlers may"
+    ...     " have survived.</p></div><div class='promo'><p>The inside track on the"
+    ...     " news, every morning.</p><p>Sign up.</p></div></div>")
+    >>> [_is_lead(p, page, set(), Options()) for p in page.iter("p")]
+    [True, False, False]
+    """
     if element.tag not in _LEAD_TAGS or has_block(element):
         return False
     text = normalize_space(text_of(element))
@@ -118,20 +133,23 @@ def _is_lead(element: Element, container: Element, described: set[str], options:
         return False
     words = _WORD.findall(text.casefold())
     described_share = sum(word in described for word in words) / len(words) if words else 0.0
-    names = f"{element.get('class') or ''} {element.get('id') or ''}"
-    if described_share < options.lead_description_share and not _LEAD_NAMES.search(names):
-        return False
-    if link_density(element) > options.lead_link_density:
-        return False
+    said = described_share >= options.lead_description_share
+    # Named as a lead: the block, or a wrapper of the block alone (<div class="intro"><p>).
+    named = False
+    alone = True
     for node in (element, *element.iterancestors()):
         if node is container:
-            return True
+            break
         if node.tag in ("figure", "figcaption", "a"):
             return False
-        names = f"{node.get('class') or ''} {node.get('id') or ''}".lower()
-        if BOILERPLATE.search(names):
+        names = f"{node.get('class') or ''} {node.get('id') or ''}"
+        if BOILERPLATE.search(names.lower()):
             return False
-    return True
+        alone = alone and (node is element or normalize_space(text_of(node)) == text)
+        named = named or alone and _LEAD_NAMES.search(names) is not None
+    if not (said or named):
+        return False
+    return link_density(element) <= options.lead_link_density
 
 
 def _common_ancestor(first: Element, second: Element) -> Element | None:

@@ -204,6 +204,19 @@ def test_a_crosshead_in_its_own_wrapper_is_read():
     assert "about Epstein and his crimes:\n\nJETSETTER TO CONVICT\n\nEpstein first began" in body
 
 
+def test_a_list_of_key_points_in_a_wrapper_named_as_the_lead_is_the_lead():
+    # CNBC, 2017: the story's points, <div id="article_deck"><div><div><ul><li>..., under
+    # the headline in a header apart from the body; each point becomes a paragraph.
+    body = body_of("lead-points-list")
+    assert body.startswith(
+        "Trump to step up pressure on China over N.Korea, official says\n\n"
+        "U.S. says China needs to do more to comply with UN resolutions\n\n"
+    )
+    assert "\n\nTrump's longest overseas trip to include Japan, South Korea\n\n" in body
+    assert "\n\nU.S. President Donald Trump will urge President Xi Jinping" in body
+    assert "Published 11 Hours Ago" not in body
+
+
 def test_an_ad_slot_label_is_not_read():
     # 9News, 2026: the story's ad slots, each <div><small>Advertisement</small></div>
     # between its paragraphs; one of them stayed in the article as a paragraph.
