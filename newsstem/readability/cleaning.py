@@ -61,13 +61,19 @@ def assemble(selected: list[Element]) -> Element:
     return article
 
 
-def clean_article(article: Element, flags: Flags, options: Options) -> list[Removal]:
-    """Clean the assembled article in place; return what was removed and why."""
+def clean_article(
+    article: Element, flags: Flags, options: Options, headline: str = ""
+) -> list[Removal]:
+    """Clean the assembled article in place; return what was removed and why.
+
+    ``headline``: the text of the page's headline (the heading its ``<title>`` names,
+    lead.find_headline), normalized; a heading with that text stays though it is a link.
+    """
     removals: list[Removal] = []
     _divs_to_paragraphs(article)
     # (the wrappers of the headings are read before any box is cleaned: a box of links
     # stripped of its list by its class name would look like its heading's wrapper)
-    headed = _clean_headings(article, flags, options, removals)
+    headed = _clean_headings(article, flags, options, removals, headline)
     # Plugins go before containers are judged (Mozilla Readability's order): a prose
     # container holding a Flash object is not fishy. Form inputs still count, then go.
     for element in list(article.iter(*PLUGINS)):
@@ -397,16 +403,23 @@ def _divs_to_paragraphs(article: Element) -> None:
 
 
 def _clean_headings(
-    article: Element, flags: Flags, options: Options, removals: list[Removal]
+    article: Element, flags: Flags, options: Options, removals: list[Removal], headline: str
 ) -> set[Element]:
-    """Remove the headings of navigation and widgets; return the wrappers of the headings
-    kept (:func:`_heading_wrappers`)."""
+    """Remove the headings with a negative class, and the headings of links (a list of
+    stories' titles): but for a permalink, a heading whose link points at itself or that
+    is the page's ``headline`` (a blog's post title links to the post: the gold texts of
+    dragnet and chaos keep it; tune halves dragnet +0.0016, chaos +0.0001). Return the
+    wrappers of the headings kept (:func:`_heading_wrappers`)."""
     wrappers: set[Element] = set()
     for heading in list(article.iter(*HEADINGS)):
         weight = class_weight(heading, options.class_weight) if flags.weight_classes else 0
         if weight < 0:
             _remove(heading, "heading with a negative class", removals)
-        elif link_density(heading) > options.header_link_density and not _anchors_itself(heading):
+        elif (
+            link_density(heading) > options.header_link_density
+            and not _anchors_itself(heading)
+            and not (headline and normalize_space(text_of(heading)) == headline)
+        ):
             _remove(heading, "heading of links", removals)
         else:
             _heading_wrappers(heading, article, options, wrappers)

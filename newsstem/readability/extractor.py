@@ -117,9 +117,12 @@ def extract(
         return Extraction(title="", body="", body_html="", reason=page)
     title = clean_title(page.title, (text_of(h) for h in page.body.iter("h1", "h2")))
     described = description_words(page.root)
-    story = _headline_story(page, options)
-    attempt = _marked_attempt(page, options) or _sieve(
-        page, options, KeyWords(described), story
+    headline = _page_headline(page, options)
+    story = _headline_story(page, headline)
+    # A heading of links that is the headline is a permalink, not navigation (cleaning.py).
+    headline_text = normalize_space(text_of(headline)) if headline is not None else ""
+    attempt = _marked_attempt(page, options, headline_text) or _sieve(
+        page, options, KeyWords(described), story, headline_text
     )
     reason = _rejection(attempt, page, options)
     if logger.isEnabledFor(logging.DEBUG):
@@ -148,18 +151,17 @@ def extract(
             attempt, text=element_text(attempt.article), removals=attempt.removals + tuple(removals)
         )
     if described:
-        attempt = _with_lead(attempt, page, described, options)
+        attempt = _with_lead(attempt, headline, described, options)
     cleaned = _article_html(attempt.article, url, page) if body_html else ""
     return Extraction(title=title, body=attempt.text, body_html=cleaned)
 
 
-def _with_lead(attempt: _Attempt, page: Page, described: set[str], options: Options) -> _Attempt:
+def _with_lead(
+    attempt: _Attempt, headline: Element | None, described: set[str], options: Options
+) -> _Attempt:
     """The attempt with the story's lead put first, when it lies between the headline and
     the selected body and agrees with the page's description (lead.py)."""
-    if not attempt.selected:
-        return attempt
-    headline = _page_headline(page, options)
-    if headline is None:
+    if not attempt.selected or headline is None:
         return attempt
     leads = lead_blocks(headline, attempt.selected[0], described, options)
     if not leads:  # most pages: the article's text is not normalized for nothing
@@ -205,12 +207,14 @@ def _sieve(
     options: Options,
     described: KeyWords | None = None,
     story: Element | None = None,
+    headline: str = "",
 ) -> _Attempt:
     """Run attempts with ever more lenient flags until one has enough text; keep the
     longest, but for a shorter one that :func:`_stays` against it.
 
     ``described``: the key words of the page's description (described.py); ``story``:
-    the ``<article>`` of the page's headline, on a page of several (:func:`_headline_story`)."""
+    the ``<article>`` of the page's headline, on a page of several (:func:`_headline_story`);
+    ``headline``: the headline's text, kept when it is a link (cleaning.clean_article)."""
     best: _Attempt | None = None
     flags: Flags | None = Flags()
     previous: Flags | None = None
@@ -220,7 +224,7 @@ def _sieve(
                 # The same tree read the same way: the same too-short attempt again.
                 previous, flags = flags, flags.relaxed()
                 continue
-            attempt = _grab_article(page.body, flags, options, described, story)
+            attempt = _grab_article(page.body, flags, options, described, story, headline)
         if best is None or (attempt.length > best.length and not _stays(best, attempt, options)):
             best = attempt
         if attempt.length >= options.retry_length:
@@ -265,6 +269,7 @@ def _grab_article(
     options: Options,
     described: KeyWords | None = None,
     story: Element | None = None,
+    headline: str = "",
 ) -> _Attempt:
     """Score, select and clean; or the selection around a higher-scoring ancestor, when
     what that adds reads as prose (:func:`prose.added_prose_share`)."""
@@ -272,30 +277,29 @@ def _grab_article(
     scores = score_candidates(body, flags, options, measure)
     best = best_candidate(scores, options)
     if best is None:
-        return _finish(assemble([body]), flags, options, [body], found_candidate=False)
+        return _finish(assemble([body]), flags, options, [body], False, headline)
     if story is not None:
         best = _story_candidate(best, scores, story, options)
     if described is not None and len(described) >= options.described_min_words:
         best = _described_candidate(best, scores, described, options, measure)
-    attempt = _attempt_around(best, scores, flags, options, measure)
+    attempt = _attempt_around(best, scores, flags, options, measure, headline)
     wider = wider_candidate(best, scores)
     if wider is None:
         return attempt
-    alternative = _attempt_around(wider, scores, flags, options, measure)
+    alternative = _attempt_around(wider, scores, flags, options, measure, headline)
     narrow, wide = article_blocks(attempt.article), article_blocks(alternative.article)
     if added_prose_share(narrow, wide, options) >= options.wider_prose_share:
         return alternative
     return attempt
 
 
-def _headline_story(page: Page, options: Options) -> Element | None:
-    """The ``<article>`` that holds the page's headline (the h1-h3 its ``<title>`` or
+def _headline_story(page: Page, headline: Element | None) -> Element | None:
+    """The ``<article>`` that holds the page's ``headline`` (the h1-h3 its ``<title>`` or
     og:title names), on a page of several ``<article>`` elements (the next stories of an
     endless scroll, a sponsored story below the one the page is about); else None."""
     articles = page.body.iter("article")
     if next(articles, None) is None or next(articles, None) is None:
         return None
-    headline = _page_headline(page, options)
     if headline is None:
         return None
     return next(headline.iterancestors("article"), None)
@@ -356,22 +360,23 @@ def _attempt_around(
     flags: Flags,
     options: Options,
     measure: Measure,
+    headline: str = "",
 ) -> _Attempt:
     selected = select_siblings(best, scores, options, measure)
     selected = add_segments(best, selected, scores, options, measure)
     # A sibling that is itself a list of teasers (a rail of related stories beside the
     # story's paragraphs, scoring like them) is not the story's (listing.py).
     selected = [e for e in selected if e is best or not is_listing([e], options)]
-    return _finish(assemble(selected), flags, options, selected, found_candidate=True)
+    return _finish(assemble(selected), flags, options, selected, True, headline)
 
 
-def _marked_attempt(page: Page, options: Options) -> _Attempt | None:
+def _marked_attempt(page: Page, options: Options, headline: str = "") -> _Attempt | None:
     """The text the page marks for AdSense section targeting, cleaned like an article."""
     if not page.marked or is_listing(page.marked, options):
         return None
     article = etree.Element("div")
     article.extend(page.marked)
-    attempt = _finish(article, Flags(), options, (), found_candidate=True)
+    attempt = _finish(article, Flags(), options, (), True, headline)
     return attempt if attempt.length >= options.min_article_length else None
 
 
@@ -389,9 +394,11 @@ def _finish(
     options: Options,
     selected: Iterable[Element],
     found_candidate: bool,
+    headline: str = "",
 ) -> _Attempt:
-    """Clean the assembled article and measure it."""
-    removals = clean_article(article, flags, options)
+    """Clean the assembled article and measure it (``headline``: the page's headline's
+    text, see :func:`cleaning.clean_article`)."""
+    removals = clean_article(article, flags, options, headline)
     text = element_text(article)
     if has_stray_lines(text):  # looked for in the text: most articles have none
         removals.extend(drop_stray_lines(article))

@@ -454,3 +454,11 @@ def test_a_post_set_between_its_photos_is_not_a_gallery():
     assert text.startswith("We received photos and information about a striking residential")
     assert "The use of classical elements creates a balance with the modern features" in text
     assert "more images than paragraphs" not in {removal.reason for removal in removals}
+
+
+def test_a_headline_set_as_a_link_to_its_post_stays():
+    # Contemporist, 2012: the post's headline is a permalink, <h2><a rel="bookmark">; as
+    # a heading of links it went like a list of other stories' titles.
+    body = body_of("headline-permalink")
+    assert body.startswith("Making of the Loveseat by Jake Phipps (VIDEO)\n\nPosted by Dave")
+    assert "has created a video to show the making of his Loveseat." in body
