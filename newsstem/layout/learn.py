@@ -35,8 +35,9 @@ For one site:
    varying slot most similar to the anchor texts of the links to the pages
    (recorded by the spider), or to the page's ``<title>`` when a page has no
    anchor text, or — Webstemmer's rule — to the main text, before it; when the
-   fallback took the headline with the article, the pattern's text starts with
-   it too (``headline_in_body``); other varying slots are **sub**;
+   fallback took the headline with the article (its words, or its line when it is a
+   link: :func:`_headline_share`), the pattern's text starts with it too
+   (``headline_in_body``); other varying slots are **sub**;
 6. the **self-check** (:func:`_self_check`): each page is read with the keys the
    other pages voted for and compared with its fallback article; a pattern that
    disagrees on most of its pages is not written, and the outcome says why;
@@ -385,8 +386,10 @@ def _learn_cluster(
         title = _title(scored, core, group, by_page, layouts, options)
         if title is not None:
             # the fallback took the headline with the article (as it takes a key of the
-            # article's element: on a fair share of the pages)
-            headline_in_body |= (title.agreement or 0.0) >= MIN_KEY_VOTE
+            # article's element: on a fair share of the pages), its words or its link
+            headline_in_body |= (title.agreement or 0.0) >= MIN_KEY_VOTE or (
+                _headline_share(title, mains, texts, found) >= MIN_KEY_VOTE
+            )
             title.role = "title"
             titles.append(title)
     for slot in scored:
@@ -398,6 +401,29 @@ def _learn_cluster(
     reason += f"; self-check: {check}"
     pattern = _pattern(scored, size, sources, "article", boilerplate)
     return dataclasses.replace(pattern, headline_in_body=headline_in_body), reason
+
+
+def _headline_share(
+    title: _ScoredSlot, mains: Sequence[_ScoredSlot], texts: dict[int, str], found: list[int]
+) -> float:
+    """Share of the pages with an article and the title slot whose fallback article has
+    the title's text as a line of its own that no main block holds (a line "Section:
+    Headline" opening the story would say it twice). ``agreement`` counts text outside
+    links only, and a blog's headline is a link to its post (``<h3><a href=post>``),
+    which the fallback keeps as the headline it is."""
+    pages = [i for i in found if i in title.slot.texts]
+    if not pages:
+        return 0.0
+    held = 0
+    for i in pages:
+        headline = " ".join(title.slot.texts[i].split())
+        head = texts[i][: 4 * len(headline) + 200]  # the headline comes first, if at all
+        if headline not in {" ".join(line.split()) for line in head.split("\n")}:
+            continue
+        held += not any(
+            headline in " ".join(m.slot.texts.get(i, "").split()) for m in mains if m is not title
+        )
+    return held / len(pages)
 
 
 def _taken(layout: PageLayout, article: TextShingles | None) -> list[float]:

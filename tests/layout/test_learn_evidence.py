@@ -244,3 +244,37 @@ def test_a_breadcrumb_ending_in_the_headline_is_not_article_text(msnbc, with_tra
     assert isinstance(result, Extraction)
     assert not any(line.startswith("Home") for line in result.body.split("\n"))
     assert result.title == page.gold_title
+
+
+def with_linked_headline(page) -> str:
+    """The page with its headline set as a link to the post, as blogs print it
+    (``<h3 class="post-title"><a href=post>``, dragnet's blogspot.com pages)."""
+    return re.sub(
+        r'<h1 class="entry-title">(.*?)</h1>',
+        lambda m: (
+            f'<h1 class="entry-title"><a href="{page.url}" rel="bookmark">{m.group(1)}</a></h1>'
+        ),
+        page.html,
+        count=1,
+    )
+
+
+def test_a_headline_set_as_a_link_the_fallback_keeps_opens_the_patterns_article(msnbc):
+    """A fallback that keeps the page's headline though it is a link (as newsstem's keeps
+    a blog's permalink headline, in the article's element): a link's text is no vote
+    (votes count text outside links), so the pattern learns from the fallback's articles
+    themselves that they start with the headline, and its articles start with it too."""
+    titles = {page.url: page.gold_title for page in msnbc}
+    pages = training(msnbc[:8], with_linked_headline)
+
+    def with_headline(page: TrainingPage) -> str:
+        return f"{titles[page.url]}\n\n{readability_text(page)}"
+
+    pattern_set = learn("tv.msnbc.com", pages, fallback=with_headline).pattern_set
+    [pattern] = pattern_set.patterns
+    [title] = [b for b in pattern.blocks if b.role == "title"]
+    assert title.key.endswith("/h1:class=entry-title")  # its text all in the link
+    assert pattern.headline_in_body
+    result = SitePatterns(pattern_set).extract(with_linked_headline(msnbc[8]))
+    assert isinstance(result, Extraction)
+    assert result.body.startswith(result.title + "\n")
