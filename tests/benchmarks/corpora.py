@@ -23,6 +23,7 @@ __all__ = [
     "HALVES",
     "CorpusPage",
     "gold_headline",
+    "corpora_location",
     "corpora_root",
     "corpus_names",
     "halves",
@@ -45,10 +46,15 @@ class CorpusPage:
     gold: str
 
 
-def corpora_root() -> Path | None:
-    """``$NEWSSTEM_CORPORA`` if set, else ``<repo>/../shared/corpora``; None when absent."""
+def corpora_location() -> Path:
+    """``$NEWSSTEM_CORPORA`` if set, else ``<repo>/../shared/corpora``, there or not."""
     configured = os.environ.get("NEWSSTEM_CORPORA")
-    root = Path(configured) if configured else REPO.parent / "shared" / "corpora"
+    return Path(configured) if configured else REPO.parent / "shared" / "corpora"
+
+
+def corpora_root() -> Path | None:
+    """:func:`corpora_location`; None when absent."""
+    root = corpora_location()
     return root if root.is_dir() else None
 
 
