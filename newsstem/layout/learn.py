@@ -418,7 +418,7 @@ def _headline_share(
     for i in pages:
         headline = " ".join(title.slot.texts[i].split())
         head = texts[i][: 4 * len(headline) + 200]  # the headline comes first, if at all
-        if headline not in {" ".join(line.split()) for line in head.split("\n")}:
+        if not headline or headline not in {" ".join(line.split()) for line in head.split("\n")}:
             continue
         held += not any(
             headline in " ".join(m.slot.texts.get(i, "").split()) for m in mains if m is not title

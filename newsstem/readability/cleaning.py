@@ -415,16 +415,15 @@ def _clean_headings(
         weight = class_weight(heading, options.class_weight) if flags.weight_classes else 0
         if weight < 0:
             _remove(heading, "heading with a negative class", removals)
-        elif link_density(heading) > options.header_link_density and not _anchors_itself(heading):
+            continue
+        if link_density(heading) > options.header_link_density and not _anchors_itself(heading):
             if not (headline and normalize_space(text_of(heading)) == headline):
                 _remove(heading, "heading of links", removals)
                 continue
             # the headline's link to its own post is no link away: a short post's
             # container must not read as "too many links" for it
             etree.strip_tags(heading, "a")
-            _heading_wrappers(heading, article, options, wrappers)
-        else:
-            _heading_wrappers(heading, article, options, wrappers)
+        _heading_wrappers(heading, article, options, wrappers)
     return wrappers
 
 
