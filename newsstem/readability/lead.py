@@ -29,14 +29,16 @@ __all__ = ["find_headline", "lead_blocks"]
 _WORD = re.compile(r"\w+")
 # Headline tokens: words, and each CJK character alone (CJK headlines have no spaces).
 _CJK_CHARACTER = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
-# Blocks that may be a lead: paragraphs, the elements that serve as one in headers, and
-# lists (a story's points under its headline: chaos tune, CNBC 2017).
-_LEAD_TAGS = ("p", "div", "h2", "h3", "span", "ul", "ol")
-# Class/id names of a standfirst ("detail__excerpt", "article-lead", "c-standfirst"): a
-# block so named is a lead even when it says what the description says in other words.
+# Blocks that may be a lead: paragraphs, the elements that serve as one in headers (an
+# <h4> too: Taiwan News's standfirst under its <h1>, chaos tune), and lists (a story's
+# points under its headline: chaos tune, CNBC 2017).
+_LEAD_TAGS = ("p", "div", "h2", "h3", "h4", "span", "ul", "ol")
+# Class/id names of a standfirst ("detail__excerpt", "article-lead", "c-standfirst", the
+# newsroom's "subhead": <h2 class="subhead"> under The Albany Herald's headline): a block
+# so named is a lead even when it says what the description says in other words.
 _LEAD_NAMES = re.compile(
-    r"standfirst|excerpt|(?:^|[ _-])"
-    r"(?:lead|intro|dek|deck|summary|abstract|subline|sub-?title)(?:$|[ _-])",
+    r"standfirst|excerpt|(?:^|[ _-])(?:lead|intro|dek|deck|summary|abstract|subline|"
+    r"sub-?title|sub-?head(?:line)?)(?:$|[ _-])",
     re.IGNORECASE,
 )
 

@@ -474,3 +474,25 @@ def test_the_headline_kept_as_a_permalink_counts_as_no_link_in_its_post():
         "Posted on September 30th, 2008 in iPod Touch"
     )
     assert "\n\nFortune states that the Copyright Royalty Board" in body
+
+
+def test_a_standfirst_named_as_a_subhead_is_the_lead():
+    # The Albany Herald, 2017: <h2 class="subhead"> under the headline in the story's
+    # header, apart from the body; it words the story otherwise than the description.
+    body = body_of("subhead-standfirst")
+    assert body.startswith(
+        "FILM REVIEW: ‘Power Rangers’ straddles the line between good and bad well\n\n"
+        "It’s easy to think there’s no creativity in Hollywood"
+    )
+    assert "By Michael Lomax" not in body
+
+
+def test_a_standfirst_set_as_an_h4_is_the_lead():
+    # Taiwan News, 2017: the standfirst is an <h4> under the headline (the first
+    # sentence of the description), the body a photo slider and a <span> of paragraphs.
+    body = body_of("h4-standfirst")
+    assert body.startswith(
+        "The companies plan to open a mobile phone production facility in the country\n\n"
+        "TAIPEI (Taiwan News) -- Taiwan’s Hon Hai Precision Industry Co."
+    )
+    assert "Matthew Lubin" not in body
