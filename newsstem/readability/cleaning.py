@@ -239,10 +239,32 @@ def has_site_notice(text: str, names: Sequence[str]) -> bool:
     >>> has_site_notice("Story.\n\nCopyright 2008 The Associated Press.", ["example"])
     False
     """
+    if not _may_hold_notice(text):  # most articles: no line is read
+        return False
     return any(
         len(line) <= _TEASER_MAX_LENGTH and _NOTICE.search(line) and _names_site(line, names)
         for line in text.split("\n\n")
     )
+
+
+# What every match of _NOTICE holds, lowercased ("©", "(c)", "copyright", "all rights
+# reserved"), looked for in the whole text at once; and the characters that re's
+# IGNORECASE matches to "i" and "s" which str.lower() does not fold to them (a text
+# holding one is read line by line all the same).
+_NOTICE_WORDS = ("©", "(c)", "copyright", "all rights reserved")
+_CASELESS_I_S = ("\u0130", "\u0131", "\u017f")
+
+
+def _may_hold_notice(text: str) -> bool:
+    """Whether a line of ``text`` may match :data:`_NOTICE` (False: none does).
+
+    >>> _may_hold_notice("Photo: ©AP"), _may_hold_notice("ALL RIGHTS RESERVED."), _may_hold_notice("Story.")
+    (True, True, False)
+    """
+    lowered = text.lower()
+    if any(word in lowered for word in _NOTICE_WORDS):
+        return True
+    return not text.isascii() and any(letter in text for letter in _CASELESS_I_S)
 
 
 def drop_site_notices(article: Element, names: Sequence[str]) -> list[Removal]:

@@ -28,7 +28,6 @@ from newsstem.readability.patterns import (
     UNLIKELY_ROLES,
     hides,
 )
-from newsstem.readability.structured import MARKER as DECLARED
 from newsstem.readability.structured import declared_article_body
 from newsstem.readability.tree import Element, drop, is_below, parser, text_of
 from newsstem.text import normalize_space, xml_safe_utf8
@@ -47,11 +46,16 @@ _REVEALED_TEXT_LENGTH = 1000
 # An opening <title> tag, for the one case that parses a page twice (see load_page).
 _TITLE_TAG = re.compile(rb"<title\b[^>]*>", re.IGNORECASE)
 _HTML_END = re.compile(rb"</html\s*>", re.IGNORECASE)
-_MARKER_BYTES, _DECLARED_BYTES = MARKER.encode(), DECLARED.encode()
+_MARKER_BYTES = MARKER.encode()
 # The <html> start tag, for the one case that parses a page again without it.
 _HTML_TAG = re.compile(rb"<html\b[^>]*>", re.IGNORECASE)
 # Never stripped as unlikely: the page itself, code, and anything holding the article.
 _NEVER_UNLIKELY_TAGS = frozenset({"html", "body", "article", "main", "a"})
+# The attributes that may hide an element (:func:`_is_hidden`), and the attribute list of
+# most elements of a page (two in five on fundus): a class alone, which can hide nothing
+# else and is read without further tests.
+_HIDING_ATTRIBUTES = frozenset({"style", "hidden", "aria-hidden"})
+_CLASS_ONLY = ["class"]
 
 
 @dataclass(frozen=True)
@@ -102,7 +106,7 @@ def load_page(html: str | bytes) -> Page | str:
         if root is None:
             return "empty document"
         title = _title_text(root)
-    declared_body = declared_article_body(root) if _DECLARED_BYTES in data else ""
+    declared_body = declared_article_body(root)
     body = _content_root(root)
     etree.strip_elements(body, *JUNK_TAGS, with_tail=False)
     if not _has_text(body):
@@ -170,38 +174,41 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
     hidden: list[Element] = []
     unlikely: list[Element] = []
     never: list[Element] = []
-    get = Element.get
+    get, keys, verdicts = Element.get, Element.keys, _VERDICTS
     elements = body.iter()
+    # (inline: this loop sees every element of the page, most of them with a class alone)
     for element in elements:
-        names = element.keys()
+        names = keys(element)
         if not names:
             continue
-        if ("style" in names or "hidden" in names or "aria-hidden" in names) and _is_hidden(
-            element
-        ):
-            hidden.append(element)
-            _skip_descendants(elements, element)
-            continue
-        # (inline: this loop sees every element of the page that has attributes)
-        has_class, has_id, has_role = "class" in names, "id" in names, "role" in names
-        if not (has_class or has_id or has_role):
-            continue
-        key = (
-            get(element, "class") if has_class else None,
-            get(element, "id") if has_id else None,
-            get(element, "role") if has_role else None,
-        )
-        verdict = _VERDICTS.get(key)
+        if names == _CLASS_ONLY:
+            key: tuple[str | None, str | None, str | None] = (get(element, "class"), None, None)
+        else:
+            if not _HIDING_ATTRIBUTES.isdisjoint(names) and _is_hidden(element):
+                hidden.append(element)
+                _skip_descendants(elements, element)
+                continue
+            has_class, has_id, has_role = "class" in names, "id" in names, "role" in names
+            if not (has_class or has_id or has_role):
+                continue
+            key = (
+                get(element, "class") if has_class else None,
+                get(element, "id") if has_id else None,
+                get(element, "role") if has_role else None,
+            )
+        verdict = verdicts.get(key)
         if verdict is None:
-            if len(_VERDICTS) >= _VERDICTS_LIMIT:
-                _VERDICTS.clear()
-            verdict = _VERDICTS[key] = _verdict(*key)
+            if len(verdicts) >= _VERDICTS_LIMIT:
+                verdicts.clear()
+            verdict = verdicts[key] = _verdict(*key)
+        if not verdict:
+            continue
         if verdict == _HIDDEN_CLASS:
             if _hidden_until_revealed(element):
                 hidden.append(element)
                 _skip_descendants(elements, element)
             continue
-        if verdict and element.tag not in _NEVER_UNLIKELY_TAGS:
+        if element.tag not in _NEVER_UNLIKELY_TAGS:
             unlikely.append(element)
             if verdict == _NEVER:
                 never.append(element)

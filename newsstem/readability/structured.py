@@ -19,10 +19,14 @@ from newsstem.readability.tree import Element
 
 __all__ = ["MARKER", "declared_article_body", "extends"]
 
-# Looked for in the page text first: pages without it pay nothing.
+# Looked for in the text of each JSON-LD block first: a block without it is not parsed
+# (a key written with escapes, "article\u0042ody", is not read).
 MARKER = "articleBody"
 _JSON_LD = "application/ld+json"
 _WORD = re.compile(r"\w+")
+# Characters of an extraction's head read per declared word before all of it is (most
+# words and their space are shorter: the head then has as many words as the declared text).
+_HEAD_CHARS_PER_WORD = 8
 
 
 def declared_article_body(root: Element) -> str:
@@ -42,7 +46,9 @@ def declared_article_body(root: Element) -> str:
     bodies = [
         body
         for script in root.iter("script")
-        if (script.get("type") or "").strip().lower() == _JSON_LD and script.text
+        if (script.get("type") or "").strip().lower() == _JSON_LD
+        and script.text
+        and MARKER in script.text  # (a block without the key is not parsed)
         for body in _article_bodies(_load(script.text))
     ]
     return max(bodies, key=len, default="").strip()
@@ -81,8 +87,14 @@ def extends(declared: str, extracted: str, min_ratio: float, min_share: float) -
     >>> extends("Other words entirely, " * 30, story, 2.0, 0.8)
     False
     """
-    extracted_words = _WORD.findall(extracted.casefold())
     declared_words = _WORD.findall(declared.casefold())
+    extracted = extracted.casefold()
+    # Most declared texts are teasers: the words of the extraction's head outnumber them
+    # already (a head has no more words than the whole, casefold maps each character alone).
+    head = _WORD.findall(extracted, 0, _HEAD_CHARS_PER_WORD * len(declared_words) + 1)
+    if head and len(declared_words) < min_ratio * len(head):
+        return False
+    extracted_words = _WORD.findall(extracted)
     if not extracted_words or len(declared_words) < min_ratio * len(extracted_words):
         return False
     known = set(declared_words)
