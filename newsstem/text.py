@@ -14,6 +14,7 @@ import unicodedata
 __all__ = [
     "CJK_CHARACTERS",
     "cjk_count",
+    "meaningful_and_cjk_counts",
     "meaningful_length",
     "non_ascii_meaningful_length",
     "normalize_space",
@@ -55,6 +56,22 @@ def meaningful_length(text: str) -> int:
         others = utf8.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
         meaningful += len(_NOT_MEANINGFUL.sub("", others))
     return meaningful
+
+
+def meaningful_and_cjk_counts(text: str) -> tuple[int, int]:
+    """:func:`meaningful_length` and :func:`cjk_count` of ``text`` in one pass: the CJK
+    characters are counted among its non-ASCII ones only (in Latin-script prose, a few).
+
+    >>> meaningful_and_cjk_counts("東京 Tokyo、ひらがな"), meaningful_and_cjk_counts("Hi, you")
+    ((11, 6), (5, 0))
+    """
+    ascii_bytes = text.encode("ascii", "ignore")
+    meaningful = len(ascii_bytes.translate(None, _ASCII_NOT_MEANINGFUL))
+    if len(ascii_bytes) == len(text):
+        return meaningful, 0
+    utf8 = text.encode("utf-8", "surrogatepass")
+    others = utf8.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
+    return meaningful + len(_NOT_MEANINGFUL.sub("", others)), len(_CJK.findall(others))
 
 
 def non_ascii_meaningful_length(text: str) -> int:

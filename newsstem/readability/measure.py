@@ -11,7 +11,7 @@ from __future__ import annotations
 from newsstem.readability.options import Options
 from newsstem.readability.patterns import DIV_TO_P_BLOCKS, NEGATIVE, POSITIVE
 from newsstem.readability.tree import Element, text_of
-from newsstem.text import cjk_count, meaningful_length
+from newsstem.text import meaningful_and_cjk_counts
 
 __all__ = [
     "Measure",
@@ -34,7 +34,8 @@ def text_weight(text: str, cjk_char_weight: float) -> float:
     >>> text_weight("東京、大阪。", 2.0)
     8.0
     """
-    return meaningful_length(text) + (cjk_char_weight - 1.0) * cjk_count(text)
+    meaningful, cjk = meaningful_and_cjk_counts(text)
+    return meaningful + (cjk_char_weight - 1.0) * cjk
 
 
 def capped_weight(text: str, cap: float, cjk_char_weight: float) -> float:

@@ -130,10 +130,13 @@ def score_candidates(
 def _holds_blocks_only(div: Element) -> bool:
     """True when a <div> has no text of its own: blank text, and only block children
     (neither inline nor <br>) with blank tails."""
-    if div.text and not div.text.isspace():
+    # (each read of .text, .tag or .tail makes a new str: read once, this sees every <div>)
+    text = div.text
+    if text and not text.isspace():
         return False
     for child in div:
-        if child.tag in _INLINE or child.tag == "br" or (child.tail and not child.tail.isspace()):
+        tag, tail = child.tag, child.tail
+        if tag in _INLINE or tag == "br" or (tail and not tail.isspace()):
             return False
     return True
 
@@ -195,17 +198,19 @@ def _text_runs(div: Element) -> list[str]:
         if node is div:
             continue
         if event == "end":
-            if node.tail:
-                if not node.tail.isspace():
+            tail = node.tail
+            if tail:
+                if not tail.isspace():
                     breaks = 0
-                run.append(node.tail)
+                run.append(tail)
             continue
         tag = node.tag
         if tag in _INLINE:
-            if node.text:
-                if not node.text.isspace():
+            text = node.text
+            if text:
+                if not text.isspace():
                     breaks = 0
-                run.append(node.text)
+                run.append(text)
             continue  # read its children too
         if tag == "br":
             breaks += 1
