@@ -18,6 +18,7 @@ from newsstem.readability.measure import (
     capped_weight,
     class_weight,
     dense_length,
+    dense_length_of,
     has_block,
     link_density,
 )
@@ -31,7 +32,7 @@ from newsstem.readability.patterns import (
     MEDIA_TAGS,
     PLUGINS,
     TANGENTIAL,
-    comma_count,
+    has_commas,
 )
 from newsstem.readability.prose import ends_sentence
 from newsstem.readability.render import element_text
@@ -317,8 +318,8 @@ def _drop_ad_labels(article: Element, removals: list[Removal]) -> None:
         if label is article or label.getparent() is None:
             continue  # removed with an earlier label
         length = dense_length(text)
-        label = _outermost(label, article, lambda parent: dense_length(text_of(parent)) == length)
-        if dense_length(text_of(label)) == length and not _in_running_text(label):
+        label = _outermost(label, article, lambda parent: dense_length_of(parent) == length)
+        if dense_length_of(label) == length and not _in_running_text(label):
             _remove(label, "ad label", removals)
 
 
@@ -370,13 +371,13 @@ def _drop_named_furniture(article: Element, options: Options, removals: list[Rem
             verdict = _FURNITURE_NAMES[key] = BOILERPLATE.search(names) is not None
         if not verdict or (found and is_below(element, found[-1])):
             continue
-        length = dense_length(text_of(element))
+        length = dense_length_of(element)
         if length <= options.furniture_max_length:
             found.append(element)
             removed += length
     if not found:
         return
-    total = dense_length(text_of(article))
+    total = dense_length_of(article)
     if total - removed <= total * options.furniture_keep_share:
         return
     for element in found:
@@ -519,8 +520,8 @@ def _wraps_a_list(element: Element, lists: list[Element] | None, options: Option
     if not lists:
         return False
     kept = [e for e in lists if is_below(e, element)]  # not removed meanwhile
-    listed = sum(dense_length(text_of(e)) for e in kept)
-    return listed >= options.list_wrapper_share * dense_length(text_of(element)) > 0
+    listed = sum(dense_length_of(e) for e in kept)
+    return listed >= options.list_wrapper_share * dense_length_of(element) > 0
 
 
 def _inside_prose(article: Element, options: Options, items_are_paragraphs: bool) -> set[Element]:
@@ -580,7 +581,7 @@ def _fishy(
     if weight < 0:
         return "negative class"
     text = text_of(element)
-    if comma_count(text) >= options.fishy_keep_commas:
+    if has_commas(text, options.fishy_keep_commas):
         return None
     paragraphs, images, items, inputs = _contents(element)
     items -= options.fishy_li_allowance
@@ -669,13 +670,13 @@ def _heading_wrappers(
     >>> found
     set()
     """
-    length = dense_length(text_of(heading))
+    length = dense_length_of(heading)
     inner = heading
     while length and not _has_siblings(inner):
         wrapper = inner.getparent()
         if wrapper is None or wrapper is article:
             return
-        if length < options.heading_share * dense_length(text_of(wrapper)):
+        if length < options.heading_share * dense_length_of(wrapper):
             return
         wrappers.add(wrapper)
         inner = wrapper

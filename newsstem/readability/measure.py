@@ -8,6 +8,8 @@ goes, calls the uncached functions.
 
 from __future__ import annotations
 
+from lxml import etree
+
 from newsstem.readability.options import Options
 from newsstem.readability.patterns import DIV_TO_P_BLOCKS, NEGATIVE, POSITIVE
 from newsstem.readability.tree import Element, text_of
@@ -18,6 +20,7 @@ __all__ = [
     "capped_weight",
     "class_weight",
     "dense_length",
+    "dense_length_of",
     "has_block",
     "leaves_page",
     "link_density",
@@ -75,11 +78,36 @@ def dense_length(text: str) -> int:
     return len(text) - ascii_spaces - text.count(_NBSP) - text.count(_IDEOGRAPHIC_SPACE)
 
 
+# The same whitespace in UTF-8, with the continuation bytes of the longer characters:
+# deleting both leaves one byte per character that is not an ASCII space.
+_SPACES_AND_CONTINUATIONS = _ASCII_SPACES + bytes(range(0x80, 0xC0))
+_NBSP_UTF8, _IDEOGRAPHIC_SPACE_UTF8 = _NBSP.encode(), _IDEOGRAPHIC_SPACE.encode()
+
+
+def dense_length_of(element: Element) -> int:
+    """:func:`dense_length` of the element's text, read as the UTF-8 bytes lxml serializes:
+    a container's text (the whole page's, high in the tree) is neither decoded into a str
+    nor encoded again to be measured.
+
+    >>> from lxml import etree
+    >>> dense_length_of(etree.fromstring("<p> a <b>b\\u00a0é</b>\\n c\\u3000東</p>"))
+    5
+    """
+    data = etree.tostring(element, method="text", encoding="utf-8", with_tail=False)
+    if data.isascii():
+        return len(data.translate(None, _ASCII_SPACES))
+    return (
+        len(data.translate(None, _SPACES_AND_CONTINUATIONS))
+        - data.count(_NBSP_UTF8)
+        - data.count(_IDEOGRAPHIC_SPACE_UTF8)
+    )
+
+
 def link_density(element: Element, text: str | None = None) -> float:
     """Share of the element's text inside links (0.0 for an element without text).
 
     ``text``: the element's text, when the caller has read it already."""
-    total = dense_length(text_of(element) if text is None else text)
+    total = dense_length_of(element) if text is None else dense_length(text)
     if not total:
         return 0.0
     return min(1.0, _link_length(element) / total)
@@ -96,7 +124,7 @@ def navigation_density(element: Element) -> float:
     >>> navigation_density(etree.fromstring(buttons))
     0.0
     """
-    total = dense_length(text_of(element))
+    total = dense_length_of(element)
     if not total:
         return 0.0
     links = " ".join(text_of(link) for link in element.iter("a") if leaves_page(link))
@@ -176,7 +204,9 @@ class Measure:
     def link_density(self, element: Element) -> float:
         density = self._density.get(element)
         if density is None:
-            total = dense_length(self.text(element))
+            # (the text of most candidates, high in the tree, is read for this alone)
+            text = self._text.get(element)
+            total = dense_length(text) if text is not None else dense_length_of(element)
             density = min(1.0, self._links_length(element) / total) if total else 0.0
             self._density[element] = density
         return density
@@ -189,7 +219,7 @@ class Measure:
         for link in (element,) if element.tag == "a" else element.iterdescendants("a"):
             length = lengths.get(link)
             if length is None:
-                length = lengths[link] = dense_length(text_of(link))
+                length = lengths[link] = dense_length_of(link)
             total += length
         return total
 
