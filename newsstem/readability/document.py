@@ -17,7 +17,7 @@ from lxml import etree
 
 from newsstem.encoding import decode_html, looks_binary
 from newsstem.readability.adsection import MARKER, marked_sections
-from newsstem.readability.measure import dense_length
+from newsstem.readability.measure import dense_length_of
 from newsstem.readability.patterns import (
     ARTICLE_NAMES,
     COMMENTS,
@@ -39,6 +39,8 @@ _HIDDEN_STYLE = re.compile(
     r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)",
     re.IGNORECASE,
 )
+# (A style it matches holds "none" or "hidden", lowercased by str.lower() too: re's
+# IGNORECASE matches non-ASCII letters to "i" and "s" only, never to "n", "o", "e", "d".)
 # A block with the `hidden` attribute and this much text (not counting spaces) is read:
 # content that the page's scripts reveal. In the tune halves, hidden menus, consent
 # notices and captions had 200-300 characters, hidden story text 1,000 and more.
@@ -270,14 +272,18 @@ def _is_hidden(element: Element) -> bool:
     if element.get("aria-hidden") == "true":
         return True
     style = element.get("style")
-    return bool(style) and _HIDDEN_STYLE.search(style) is not None
+    if not style:
+        return False
+    # (most styles say neither word: the regex, tried at each of their characters, is not)
+    lowered = style.lower()
+    return ("none" in lowered or "dden" in lowered) and _HIDDEN_STYLE.search(style) is not None
 
 
 def _hidden_until_revealed(element: Element) -> bool:
     """A block hidden (by its ``hidden`` attribute or a hiding class) until a script
     reveals it is left out when short: a menu or a dialog; the rest of the story behind
     a paywall or in a React streamed segment (<div hidden id="S:1">) is read."""
-    return dense_length(text_of(element)) < _REVEALED_TEXT_LENGTH
+    return dense_length_of(element) < _REVEALED_TEXT_LENGTH
 
 
 def _verdict(classes: str | None, identifier: str | None, role: str | None) -> int:
