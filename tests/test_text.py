@@ -1,4 +1,5 @@
-"""newsstem.text: meaningful_length counts what the plain regex counts, faster."""
+"""newsstem.text: meaningful_length counts what the plain regex counts, faster; the
+one-pass meaningful and CJK counts are the two functions'."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import re
 
 import pytest
 
-from newsstem.text import meaningful_length
+from newsstem.text import cjk_count, meaningful_and_cjk_counts, meaningful_length
 
 # The definition: letters, digits and CJK count once each; "_", punctuation, symbols and
 # spaces do not (Python's \w, less "_").
@@ -37,3 +38,11 @@ def test_meaningful_length_on_random_unicode():
     for _ in range(500):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(40)))
         assert meaningful_length(text) == len(_DEFINITION.sub("", text))
+
+
+def test_meaningful_and_cjk_counts_are_the_two_counts():
+    rng = random.Random(12)
+    alphabet = [chr(c) for c in range(0x3200)] + ["東", "\uac01", "\uf900", "😀", "\ud800", "\u30fb"]
+    for _ in range(500):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(40)))
+        assert meaningful_and_cjk_counts(text) == (meaningful_length(text), cjk_count(text))

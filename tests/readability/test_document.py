@@ -25,6 +25,23 @@ def test_scripts_styles_and_hidden_elements_are_gone():
     assert text_of(page.body) == "keptvisible"
 
 
+def test_hiding_styles_are_read_in_any_case_and_among_other_declarations():
+    page = load(
+        "<body><p>kept</p><div style='color: red;DISPLAY:None !important'>hidden</div>"
+        "<div style='Visibility: HIDDEN'>hidden too</div>"
+        "<div style='background: none; overflow: hidden'>shown</div></body>"
+    )
+    assert text_of(page.body) == "keptshown"
+
+
+def test_a_class_alone_and_with_other_attributes_is_read_alike():
+    page = load(
+        "<body><div class='sidebar'>one</div><div class='sidebar' data-x='1'>two</div>"
+        "<div data-x='1' class='sidebar' style='color: red'>three</div><p>text</p></body>"
+    )
+    assert [text_of(e) for e in page.unlikely] == ["one", "two", "three"]
+
+
 def test_unlikely_names_and_roles_are_found_but_maybe_names_are_kept():
     page = load(
         "<body><div class='sidebar'><p>side</p><div class='comment'>inner</div></div>"

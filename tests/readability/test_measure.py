@@ -1,0 +1,37 @@
+"""newsstem.readability.measure: the fast measures equal their plain definitions."""
+
+from __future__ import annotations
+
+import random
+
+from lxml import etree
+
+from newsstem.readability.measure import dense_length, dense_length_of
+from newsstem.readability.patterns import comma_count, has_commas
+from newsstem.readability.tree import text_of
+
+# HTML whitespace, the two wider spaces dense_length counts, and what it must not count
+# as space (a thin space, NEL), with characters of one to four UTF-8 bytes.
+_ALPHABET = " \n\t\r\xa0\u3000\u2009\x85aé“東\U0001F600,、。，．！？"
+
+
+def _random_text(rng: random.Random) -> str:
+    return "".join(rng.choice(_ALPHABET) for _ in range(rng.randrange(30)))
+
+
+def test_dense_length_of_an_element_is_that_of_its_text():
+    rng = random.Random(5)
+    for _ in range(500):
+        element = etree.Element("div")
+        element.text = _random_text(rng)
+        child = etree.SubElement(element, "b")
+        child.text, child.tail = _random_text(rng), _random_text(rng)
+        element.tail = "not counted"
+        assert dense_length_of(element) == dense_length(text_of(element))
+
+
+def test_has_commas_says_whether_comma_count_reaches_the_count():
+    rng = random.Random(6)
+    for _ in range(500):
+        text, count = _random_text(rng), rng.randrange(-1, 8)
+        assert has_commas(text, count) == (comma_count(text) >= count)
