@@ -555,13 +555,18 @@ MAX_KNOWN_TAGS = _STANDARD_TAG_IDS + 2000
 def _blocks(keys: list[str], text: str) -> list[LayoutBlock]:
     """The blocks of the runs of ``text`` that have meaningful text (most runs, between
     two layout elements, are blank); a run with the key of the block before it extends
-    that block (a layout element between them broke the line)."""
-    runs = text.split(RUN_END)
-    weights = _run_weights(text)
+    that block (a layout element between them broke the line).
+
+    The runs are cut from the page's UTF-8 bytes, which the weights need anyway, and only
+    those with text are decoded: cheaper than cutting the whole ``str`` (a third of its
+    runs have text)."""
+    utf8 = text.encode()
+    runs = utf8.split(_RUN_END_BYTE)
+    weights = _run_weights(utf8)
     blocks: list[LayoutBlock] = []
     for run in compress(range(len(runs)), weights):
         key = keys[run]
-        block = LayoutBlock.of_run(key, runs[run], weights[run])
+        block = LayoutBlock.of_run(key, runs[run].decode(), weights[run])
         if blocks and blocks[-1].key == key:
             blocks[-1] = blocks[-1].joined(block, key)
         else:
@@ -569,13 +574,13 @@ def _blocks(keys: list[str], text: str) -> list[LayoutBlock]:
     return blocks
 
 
-def _run_weights(text: str) -> list[int]:
-    """The meaningful characters of each run of ``text``, counted on bytes for the whole
+def _run_weights(text: bytes) -> list[int]:
+    """The meaningful characters of each run of ``text`` (UTF-8), counted for the whole
     page at once (as :func:`newsstem.text.meaningful_length` counts one text): deleting
     the ASCII bytes that are not letters or digits leaves, per run, the ASCII letters and
     digits and the UTF-8 bytes of the other characters. Whitespace and the marks are not
     meaningful: the weight of a raw run is that of its text."""
-    kept = text.encode().translate(None, _ASCII_NOT_MEANINGFUL)
+    kept = text.translate(None, _ASCII_NOT_MEANINGFUL)
     weights = list(map(len, kept.split(_RUN_END_BYTE)))
     if kept.isascii():
         return weights
