@@ -8,6 +8,7 @@ import pytest
 from conftest import BBC_INDEX_PAGES
 
 from newsstem.layout.blocks import (
+    MAX_UNCLOSED_TAGS,
     BlockParser,
     KeyFilter,
     LayoutBlock,
@@ -15,6 +16,7 @@ from newsstem.layout.blocks import (
     normalize_token,
     stable_tokens,
 )
+from newsstem.layout.blocks import _count_byte
 from newsstem.text import meaningful_length
 
 
@@ -115,6 +117,33 @@ def test_pathologically_deep_pages_are_read():
     html = "<body>" + "<div>" * 3000 + "deep text" + "</div>" * 3000 + "<p>after</p></body>"
     layout = decompose(html)
     assert [b.text for b in layout.blocks][-2:] == ["deep text", "after"]
+
+
+def test_a_page_of_more_unclosed_tags_than_the_limit_is_read_as_one_block():
+    # counted on the page's UTF-8 bytes: the text before the tags is multi-byte
+    opened = "<body><p>Déjà 東京 😀 vu</p>" + "<div>" * (MAX_UNCLOSED_TAGS + 1) + "deep</body>"
+    assert [b.key for b in decompose(opened).blocks] == ["body"]
+    closed = "<body><p>Déjà vu</p>" + "<div><b>x</b></div>" * MAX_UNCLOSED_TAGS + "</body>"
+    assert decompose(closed).blocks[0].key == "body"
+    assert decompose(closed).blocks[1].key == "body/div"
+
+
+@pytest.mark.parametrize(
+    "data", [b"", b"<", b"no tag", "<p>Déjà 東京 😀</p><<".encode(), b"<a>" * 1000 + b"x<"]
+)
+def test_tags_are_counted_as_bytes_count_them(data):
+    assert _count_byte(data, b"<") == data.count(b"<")
+
+
+def test_runs_of_multibyte_text_keep_their_characters_and_weights():
+    layout = decompose(
+        '<body><div id="a">Déjà <a href="/x">東京😀</a><div id="b">😀 ñ</div>“tail”</div></body>'
+    )
+    assert [(b.key, b.text, b.weight, b.link_weight) for b in layout.blocks] == [
+        ("body/div:id=a", "Déjà 東京😀", 6, 2),
+        ("body/div:id=a/div:id=b", "😀 ñ", 1, 0),
+        ("body/div:id=a", "“tail”", 4, 0),
+    ]
 
 
 def test_per_article_and_section_classes_are_not_layout(bbc):
