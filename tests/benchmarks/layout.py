@@ -38,8 +38,9 @@ it less than wall time), best of several rounds.
 --tool=callgrind`` (needs valgrind): each side runs in its own process, once with no
 pass over the pages and once with two passes after a warm-up pass, and the difference
 divided by two is one warm pass. Time on a shared machine moves with its load;
-instructions don't (the same count run after run), though they weigh a cache miss like
-any other instruction.
+instructions don't (the pattern side's count is the same run after run; lxml's moves by a
+few percent between runs, in libxml2), though they weigh a cache miss like any other
+instruction.
 
 Webstemmer 0.7.1 on the same data (figures of issue 4, measured outside this repo):
 body F1 0.54 with its defaults (0.80 tuned), 41% of pages matched, no pattern for bbc
