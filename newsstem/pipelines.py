@@ -10,7 +10,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 
 from newsstem import defaults
 from newsstem.deployment import bundled_pattern_sets
-from newsstem.extraction import GUARD_REPLACED, PageExtraction, extract_page
+from newsstem.extraction import GUARD_NEAREST, GUARD_REPLACED, PageExtraction, extract_page
 from newsstem.items import Article, Page
 from newsstem.layout.patterns import MatchOptions, PatternLibrary, load_patterns_dir
 from newsstem.layout.redesign import SiteCounts, layout_change
@@ -42,7 +42,8 @@ class ExtractionPipeline:
     back to readability. Per site: ``newsstem/patterns/<site>/matched``,
     ``.../unmatched``, ``.../matched_rate``, ``.../disagreed`` (the guard changed the
     pattern's text or used the fallback's), ``.../too_short`` (the pattern's text was too
-    short: readability was used) and, when the crawl ends, ``.../layout_changed`` for a
+    short: readability was used), ``.../nearest`` (an unmatched page read by its nearest
+    article layout, the fallback agreeing) and, when the crawl ends, ``.../layout_changed`` for a
     site whose pages stopped fitting its patterns.
     """
 
@@ -149,6 +150,8 @@ class ExtractionPipeline:
             self.stats.inc_value(f"{prefix}/disagreed")
         if result.guard == GUARD_REPLACED:
             self.stats.inc_value(f"{prefix}/too_short")
+        elif result.guard == GUARD_NEAREST:
+            self.stats.inc_value(f"{prefix}/nearest")
 
     def close_spider(self) -> None:
         """Name the sites whose pages stopped fitting their patterns: a redesign."""

@@ -50,6 +50,9 @@ STATS: tuple[Stat, ...] = (
         ("newsstem/patterns/<site>/too_short",
          "matched an article pattern but its main text was too short, even with the blocks "
          "the guard confirmed: readability's article was used"),
+        ("newsstem/patterns/<site>/nearest",
+         "matched no pattern, but came near an article pattern that read it, its text "
+         "agreeing with readability's article (counted as unmatched too)"),
         ("newsstem/patterns/<site>/disagreed",
          "matched an article pattern, and the guard (the fallback read the page too: the "
          "pattern was unsure of blocks it never learned) changed its text or used the "

@@ -13,7 +13,7 @@ from newsstem import readability
 from newsstem.evaluation import score_page
 from newsstem.extraction import extract_page
 from newsstem.layout.learn import TrainingPage, learn
-from newsstem.layout.patterns import SitePatterns
+from newsstem.layout.patterns import NoMatch, SitePatterns
 
 
 @pytest.fixture(scope="module")
@@ -132,3 +132,31 @@ def test_the_guard_leaves_out_a_comment_quoting_the_article(msnbc, patterns):
     assert result.body.count(quoted) == 1
     assert "Reader 1 writes" not in result.body
     assert score_page(result.body, page.gold).f1 > 0.9
+
+
+def test_a_page_near_a_learned_layout_is_read_by_it_when_the_fallback_agrees(msnbc, patterns):
+    """A template whose menu and sidebar were renamed (a small redesign) fits no layout
+    any more (similarity 0.45 < 0.7); its nearest article layout still holds the article
+    where the pattern says, and reads it better than the fallback (which takes the
+    video box's text too). It is no match: the redesign counts stay as they were."""
+    page = next(p for p in msnbc if p.name == "news_15")
+    renamed = page.html.replace('id="nav"', 'id="menu"', 1).replace(
+        'id="sidebar"', 'id="rail"', 1)
+    matched = patterns.extract(renamed)
+    assert isinstance(matched, NoMatch) and 0.38 <= matched.best_similarity < 0.7
+    assert matched.nearest is not None
+    result = extract_page(renamed, page.url, patterns)
+    assert result.method == "pattern:tv.msnbc.com/1" and result.guard == "nearest"
+    assert result.pattern_id is None and not result.disagreed
+    fallback = extract_page(renamed, page.url)
+    assert score_page(result.body, page.gold).f1 > score_page(fallback.body, page.gold).f1
+    assert score_page(result.body, page.gold).f1 > 0.95
+
+
+def test_a_page_far_from_every_layout_is_the_fallbacks(msnbc, patterns):
+    page = next(p for p in msnbc if p.name == "news_15")
+    foreign = page.html.replace('id="wrap"', 'id="page"', 1)  # every block's key changes
+    matched = patterns.extract(foreign)
+    assert isinstance(matched, NoMatch) and matched.nearest is None
+    result = extract_page(foreign, page.url, patterns)
+    assert result.method == "readability" and result.guard == "none"

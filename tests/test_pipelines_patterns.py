@@ -74,10 +74,15 @@ def test_a_hub_layout_is_dropped_and_other_sites_use_readability(patterns_dir):
 
 def test_an_unmatched_page_falls_back_to_readability(patterns_dir):
     extraction = pipeline(patterns_dir, NEWSSTEM_PATTERN_THRESHOLD=1.01)
-    article = extraction.process_item(page("tv.msnbc.com", fixture_html("msnbc", "news_13")))
+    foreign = fixture_html("msnbc", "news_13").replace('id="wrap"', 'id="page"', 1)
+    article = extraction.process_item(page("tv.msnbc.com", foreign))
     assert article.method == "readability"
+    # a page near the layout is read by it when the fallback agrees, but is no match
+    near = extraction.process_item(page("tv.msnbc.com", fixture_html("msnbc", "news_13"), "b"))
+    assert near.method == "pattern:tv.msnbc.com/1"
     stats = extraction.stats.get_stats()
-    assert stats["newsstem/patterns/tv.msnbc.com/unmatched"] == 1
+    assert stats["newsstem/patterns/tv.msnbc.com/unmatched"] == 2
+    assert stats["newsstem/patterns/tv.msnbc.com/nearest"] == 1
     assert stats["newsstem/patterns/tv.msnbc.com/matched_rate"] == 0.0
 
 

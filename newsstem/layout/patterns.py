@@ -98,6 +98,13 @@ KINDS = ("article", "hub")
 # article with 200 more inserted blocks than any learned page: 0.69), index pages
 # against article layouts 0.2 and the two template families of washingtonpost 0.0.
 DEFAULT_MATCH_THRESHOLD = 0.7
+# A page below the match threshold but at least this similar to an article layout is
+# still read by it (NoMatch.nearest), for the caller to check against another reading: a
+# template that gained a box or lost a class keeps its article where the pattern says.
+# Calibrated on the tuning half of dragnet (leave-one-out, tests/benchmarks/learned.py):
+# the unmatched pages a nearest layout read better than the fallback were 0.39-0.65
+# similar; of the three below 0.38 that it read differently, it read all three worse.
+DEFAULT_NEAREST_THRESHOLD = 0.38
 
 
 class PatternFileError(ValueError):
@@ -385,6 +392,9 @@ class MatchOptions:
 
     # the least similarity to a pattern (see DEFAULT_MATCH_THRESHOLD)
     threshold: float = DEFAULT_MATCH_THRESHOLD
+    # below it, the least similarity to an article pattern that still reads the page
+    # for NoMatch.nearest (see DEFAULT_NEAREST_THRESHOLD; one above threshold never does)
+    nearest_threshold: float = DEFAULT_NEAREST_THRESHOLD
     # Webstemmer's -S: a page lacking any block that every learned page had matches nothing.
     strict: bool = False
 
@@ -455,11 +465,16 @@ class HubPage:
 
 @dataclass(frozen=True)
 class NoMatch:
-    """No pattern fits the page well enough: the reason, and the best similarity seen."""
+    """No pattern fits the page well enough: the reason, and the best similarity seen;
+    and, when that best pattern is an article layout at least
+    :attr:`MatchOptions.nearest_threshold` similar, what it reads on the page all the
+    same (``nearest``: not to be used unchecked, see
+    :func:`newsstem.extraction.extract_page`)."""
 
     reason: str
     best_similarity: float = 0.0
     best_pattern: str | None = None
+    nearest: Extraction | None = None
 
 
 @dataclass(frozen=True)
@@ -626,8 +641,15 @@ class SitePatterns:
             return NoMatch("strict: every pattern lacks a required block")
         score, compiled, pairs = best
         if score < self.options.threshold:
+            nearest = (
+                _extract(page, ids, compiled, pairs, score)
+                if compiled.pattern.kind == "article"
+                and score >= self.options.nearest_threshold
+                else None
+            )
             return NoMatch(
-                f"similarity {score:.3f} < {self.options.threshold}", score, compiled.pattern.id
+                f"similarity {score:.3f} < {self.options.threshold}", score, compiled.pattern.id,
+                nearest,
             )
         if compiled.pattern.kind == "hub":
             return HubPage(compiled.pattern.id, score)
