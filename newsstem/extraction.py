@@ -19,6 +19,7 @@ from typing import Any
 from newsstem import defaults, readability
 from newsstem.formats import blocks_to_markdown, html_to_markdown
 from newsstem.layout.evidence import TextShingles, shingles
+from newsstem.layout.learn import SELF_CHECK_AGREEMENT
 from newsstem.layout.patterns import (
     UNCLAIMED_MIN_CHARS,
     Extraction,
@@ -54,9 +55,9 @@ GUARD_SHARE = 0.25
 GUARD_AGREEMENT = 0.5
 # A page that fits no layout is read by its nearest article layout (NoMatch.nearest, its
 # blocks checked as the guard checks them) when that text and the fallback's article
-# agree this much (shingle F1): the bar of learning's self-check (SELF_CHECK_AGREEMENT).
-# On dragnet's tuning half the pages read so agreed 0.81-1.0 with the fallback.
-NEAREST_AGREEMENT = 0.5
+# agree this much (shingle F1): the bar of learning's self-check. On dragnet's tuning
+# half the pages read so agreed 0.81-1.0 with the fallback.
+NEAREST_AGREEMENT = SELF_CHECK_AGREEMENT
 
 
 @dataclass(frozen=True)
@@ -185,11 +186,10 @@ def _extract(
     ):
         return _by_pattern(matched, matched.body, [(b.key, b.text) for b in main], NO_GUARD)
     fallback = readability.extract(html, url=url, body_html=body_html)
-    kept = _checked_blocks(matched, TextShingles.of(fallback.body))
-    body = "\n\n".join(line for _, _, text in kept for line in text.split("\n"))
+    body, blocks = _checked_blocks(matched, TextShingles.of(fallback.body))
     if meaningful_length(body) >= min_chars:
         guard = GUARD_AGREED if body == matched.body else GUARD_CHANGED
-        return _by_pattern(matched, body, [(key, text) for _, key, text in kept], guard)
+        return _by_pattern(matched, body, blocks, guard)
     return _fallback(html, url, body_html, matched, fallback)
 
 
@@ -201,31 +201,26 @@ def _nearest(
     fallback's article. Not a match: ``pattern_id`` stays None."""
     fallback = readability.extract(html, url=url, body_html=body_html)
     article = TextShingles.of(fallback.body)
-    kept = _checked_blocks(nearest, article)
-    body = "\n\n".join(line for _, _, text in kept for line in text.split("\n"))
+    body, blocks = _checked_blocks(nearest, article)
     if (
         meaningful_length(body) >= min_chars
-        and _agreement(TextShingles.of(body), article) >= NEAREST_AGREEMENT
+        and TextShingles.of(body).agreement(article) >= NEAREST_AGREEMENT
     ):
         return PageExtraction(
             nearest.title, body, f"pattern:{nearest.pattern_id}",
             f"nearest layout {nearest.pattern_id}, similarity {nearest.similarity:.3f}",
-            sub=nearest.sub_text, blocks=tuple((key, text) for _, key, text in kept),
+            sub=nearest.sub_text, blocks=tuple(blocks),
             similarity=nearest.similarity, guard=GUARD_NEAREST,
         )
     return _fallback(html, url, body_html, None, fallback)
 
 
-def _agreement(a: TextShingles, b: TextShingles) -> float:
-    """Shingle F1 of two texts (0 when they share nothing)."""
-    common = len(a.shingles & b.shingles)
-    return 2 * common / (len(a.shingles) + len(b.shingles)) if common else 0.0
-
-
-def _checked_blocks(matched: Extraction, article: TextShingles) -> list[tuple[int, str, str]]:
-    """The main blocks the guard keeps, in page order, as (position, key, text): the
-    learned ones, and the others when the fallback took them, unless a paragraph
-    repeats text kept above it (a comment quoting the article)."""
+def _checked_blocks(
+    matched: Extraction, article: TextShingles
+) -> tuple[str, list[tuple[str, str]]]:
+    """The text of the main blocks the guard keeps, and those blocks as (key, text) in
+    page order: the learned ones, and the others when the fallback took them, unless a
+    paragraph repeats text kept above it (a comment quoting the article)."""
     main = matched.main_blocks
     candidates = sorted(
         [(position, block.key, block.text, block.known, block.own_weight)
@@ -235,13 +230,14 @@ def _checked_blocks(matched: Extraction, article: TextShingles) -> list[tuple[in
     )
     kept = []
     seen: set[int] = set()
-    for position, key, text, known, weight in candidates:
+    for _, key, text, known, weight in candidates:
         own = shingles(text)
         repeats = weight >= UNCLAIMED_MIN_CHARS and len(own & seen) >= GUARD_AGREEMENT * len(own)
         if known or (article.share_of(text) >= GUARD_AGREEMENT and not repeats):
-            kept.append((position, key, text))
+            kept.append((key, text))
             seen |= own
-    return kept
+    body = "\n\n".join(line for _, text in kept for line in text.split("\n"))
+    return body, kept
 
 
 def _by_pattern(

@@ -79,6 +79,17 @@ class TextShingles:
         found = self.with_short_lines if short_lines else self.shingles
         return len(own & found) / len(own)
 
+    def agreement(self, other: TextShingles) -> float:
+        """Shingle F1 of this text and ``other`` (0 when they share nothing): how far two
+        readings of one page agree.
+
+        >>> TextShingles.of("the old bridge was unsafe").agreement(
+        ...     TextShingles.of("the old bridge was closed"))
+        0.6666666666666666
+        """
+        common = len(self.shingles & other.shingles)
+        return 2 * common / (len(self.shingles) + len(other.shingles)) if common else 0.0
+
 
 def _is_short(line: str) -> bool:
     return 0 < len(_TOKEN.findall(line)) < SHINGLE_WORDS

@@ -658,15 +658,10 @@ def _self_check(
             for slot in scored
             if slot.key in keys and page in slot.slot.texts
         )
-        scores.append(_shingle_f1(TextShingles.of(text), article))
+        scores.append(TextShingles.of(text).agreement(article))
     agreeing = sum(score >= SELF_CHECK_AGREEMENT for score in scores)
     mean = sum(scores) / len(scores) if scores else 0.0
     return SelfCheck(len(scores), agreeing, mean)
-
-
-def _shingle_f1(a: TextShingles, b: TextShingles) -> float:
-    common = len(a.shingles & b.shingles)
-    return 2 * common / (len(a.shingles) + len(b.shingles)) if common else 0.0
 
 
 # A line of the main text is boilerplate when it is on this share of the layout's pages
