@@ -35,3 +35,19 @@ def test_a_builder_without_corpora_says_so_and_keeps_the_fixtures(tmp_path, scri
     assert done.returncode == 0, done.stderr
     assert "No corpora at" in done.stdout and "Traceback" not in done.stderr
     assert digest(folder) == before
+
+
+@pytest.mark.parametrize(
+    "script", ["headlines/build_headline_fixtures.py", "metadata/build_fixtures.py"]
+)
+def test_a_builder_with_a_corpora_folder_lacking_its_corpora_keeps_the_fixtures(tmp_path, script):
+    folder = (FIXTURES / script).parent
+    before = digest(folder)
+    env = {**os.environ, "NEWSSTEM_CORPORA": str(tmp_path)}  # there, but empty
+    done = subprocess.run(
+        [sys.executable, str(FIXTURES / script)], env=env, capture_output=True, text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "No corpus " in done.stdout and "Traceback" not in done.stderr
+    assert digest(folder) == before
