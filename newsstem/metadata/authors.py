@@ -154,9 +154,28 @@ def _without_prefix(text: str) -> str:
         text = stripped
 
 
+# Where the writer filed from, after the names: "By Julian Linden in Sydney", "From
+# correspondents in Karachi, Pakistan" (the place runs on over commas, to "and" or the
+# next piece of a byline block). Lowercase "in" only: capitalized it ends names ("Kim In").
+_FILED_IN = re.compile(r"(?:^|\s)in\s+[A-Z][^|;]*?(?=\s+(?:and|und|&)\s+|\s*[|;]|$)")
+_BEFORE_PLACE = re.compile(r"[^,;|&]*$")
+
+
+def _without_place(text: str) -> str:
+    """``text`` without the places its writers filed from; a label and its value stay
+    ("Posted in Sports", "Filed in Politics": one capitalized word before the "in")."""
+
+    def cut(match: re.Match[str]) -> str:
+        words = _BEFORE_PLACE.search(text[: match.start()]).group().split()  # type: ignore[union-attr]
+        label = len(words) == 1 and words[0][:1].isupper()
+        return match.group() if label else ""
+
+    return _FILED_IN.sub(cut, text)
+
+
 def _split_names(raw: str) -> list[str]:
     text = normalize_space(html.unescape(raw))
-    text = _without_fields(_HANDLE.sub(" ", text))
+    text = _without_place(_without_fields(_HANDLE.sub(" ", text)))
     text = _PARENTHESES.sub(lambda m: m.group() if _INITIALS.match(m.group()) else " ", text)
     names: list[str] = []
     labelled = False  # the part before labels this one as no name ("Posted in | Sports")
@@ -556,6 +575,8 @@ def _name_words(part: str) -> list[str] | None:
             words or index + 1 == len(tokens) or tokens[index + 1].lower() in _DATE_TAIL_WORDS
         ):
             break  # "Dan Goodin Apr 16", "on Saturday"; but "Jan Schmidt" is a first name
+        if word == "in" and words and index + 1 < len(tokens) and tokens[index + 1][:1].isupper():
+            break  # "Julian Linden in Sydney": where the writer filed from
         if _NAME_PARTICLE.match(word):
             words.append(word)
             continue

@@ -159,3 +159,16 @@ def test_fields_of_a_byline_block_are_no_authors():
     assert extract_metadata(_page("", byline)).authors == ["Richard Lam"]
     # l3s 539e836c: a writer's counters
     assert clean_names("Published Content: 13 | Total Views: 12,256") == []
+
+
+def test_where_the_writer_filed_from_is_no_part_of_the_name():
+    # l3s 2fc045e8 (independent.co.uk): "<author>By Julian Linden in Sydney</author>"
+    assert extract_metadata(_page("", "<h3><author>By Julian Linden in Sydney</author></h3>")
+                            ).authors == ["Julian Linden"]
+    # l3s ba66beed (foxsports.com.au): nobody is named, the place and its country are no writers
+    assert clean_names("From correspondents in Karachi, Pakistan | January 11, 2008") == []
+    assert clean_names("Jane Doe and John Roe in Washington") == ["Jane Doe", "John Roe"]
+    assert clean_names("Jane Doe in Sydney and John Roe in Paris") == ["Jane Doe", "John Roe"]
+    assert clean_names("Written by Jane Doe | Posted in News") == ["Jane Doe"]
+    # lowercase "in" only: capitalized it ends a name ("Kim In")
+    assert clean_names("Kim In, Jane Doe") == ["Kim In", "Jane Doe"]
