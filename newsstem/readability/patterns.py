@@ -100,7 +100,9 @@ NEVER_ARTICLE = re.compile(r"comment|disqus|replies|foot")
 # OVERALL_DISCARD_XPATH, TEASER_DISCARD_XPATH and DISCARD_IMAGE_ELEMENTS vocabulary,
 # lowercased, without its single-site tokens; and the names of a newsletter sign-up box
 # ("email-signup", "mailinglist-container", "subscribe-box": the verb, never
-# "subscriber-premium", which names a paywalled story), as trafilatura names "newsletter".
+# "subscriber-premium", which names a paywalled story), as trafilatura names "newsletter";
+# and a photo gallery embedded in a story ("photo-gallery", "external-gallery": another
+# album's title, blurb, slide counter "1 / 62" and credits), as trafilatura names "slide".
 BOILERPLATE_WORDS = (
     "share", "social", "viral", "sociable", "newsletter", "signup", "sign-up", "subscribe",
     "mailinglist", "mailing-list", "syndication", "cookie", "consent",
@@ -109,7 +111,7 @@ BOILERPLATE_WORDS = (
     "more-on", "-ad-", "dfpad", "outbrain", "taboola", "criteo", "paidcontent",
     "paid-content", "widget", "meta", "rating", "attachment", "timestamp", "disclaimer",
     "user-info", "user-profile", "-icon", "article-infos", "slide", "viewport", "overlay",
-    "expand", "obfuscated", "blurred", "caption", "teaser",
+    "expand", "obfuscated", "blurred", "caption", "teaser", "gallery",
 )
 # ... and the words that count at the start of a name or of a part of it ("sharing-bar",
 # "main-nav", "ad-slot"), searched after the trie of the others (any_word: 2.2 -> 1.5 us

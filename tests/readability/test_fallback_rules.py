@@ -496,3 +496,17 @@ def test_a_standfirst_set_as_an_h4_is_the_lead():
         "TAIPEI (Taiwan News) -- Taiwan’s Hon Hai Precision Industry Co."
     )
     assert "Matthew Lubin" not in body
+
+
+def test_an_embedded_gallery_is_not_the_story():
+    # Daily Star, 2017: three photo galleries of other stories set between the story's
+    # paragraphs (<section class="external-gallery">: an album's title, its blurb, a
+    # slide counter "1 / 62" and a credit); the story's paragraphs around them stay.
+    body = body_of("embedded-gallery")
+    assert "A US warship has blasted a missile out of the sky" in body
+    assert "Warships from the UK, France, Germany, Italy" in body
+    assert body.endswith("will be deployed to Japan amid the threat from North Korea.")
+    assert "Inside North Korea: The pictures Kim Jong-un doesn't want you to see" not in body
+    assert "Since 2008, photographer Eric Lafforgue" not in body
+    assert "Trump shows NO FEAR" not in body
+    assert "1 / 62" not in body

@@ -56,7 +56,8 @@ def test_the_quick_rejection_of_hides_rejects_no_hiding_class():
         assert hides(text) == _hides_by_tokens(text), text
 
 
-# BOILERPLATE as one flat alternation, before its words went into a trie.
+# BOILERPLATE as one flat alternation, before its words went into a trie (and the words
+# added since: "gallery").
 _FLAT_BOILERPLATE = re.compile(
     r"^shar|share|social|viral|sociable|newsletter|sign-?up|subscribe|mailing-?list|"
     r"syndication|cookie|consent|"
@@ -64,7 +65,7 @@ _FLAT_BOILERPLATE = re.compile(
     r"(?:^|[ _-])nav|navigation|menu|related|next-|-stories|most-popular|more-on|"
     r"(?:^| )ad(?:$| |-)|-ad-|dfpad|outbrain|taboola|criteo|paid-?content|widget|"
     r"meta|rating|attachment|timestamp|disclaimer|user-info|user-profile|-icon|article-infos|"
-    r"slide|viewport|overlay|expand|obfuscated|blurred|caption|teaser"
+    r"slide|viewport|overlay|expand|obfuscated|blurred|caption|teaser|gallery"
 )
 
 
