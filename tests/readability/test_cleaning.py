@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 from lxml import etree
 
-from newsstem.readability.cleaning import assemble, clean_article
+from newsstem.readability.cleaning import _may_hold_notice, assemble, clean_article
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.tree import parser, text_of
 
@@ -206,3 +208,28 @@ def test_a_wrapper_of_a_section_heading_stays_but_a_box_left_with_its_heading_go
     assert "WHAT'S NEXT" in text
     assert "Read more" not in text and "Another story" not in text
     assert "too short" in {r.reason for r in removals}
+
+
+def _plain_may_hold_notice(text: str) -> bool:
+    """_may_hold_notice as first written: the whole str lowered."""
+    lowered = text.lower()
+    if any(word in lowered for word in ("©", "(c)", "copyright", "all rights reserved")):
+        return True
+    return not text.isascii() and any(letter in text for letter in ("\u0130", "\u0131", "\u017f"))
+
+
+def test_only_two_characters_beyond_ascii_lower_to_ascii_and_only_the_sign_to_a_copyright_sign():
+    # what _may_hold_notice's reading of the UTF-8 bytes relies on
+    beyond = [c for c in range(128, 0x110000) if not 0xD800 <= c < 0xE000]
+    assert [c for c in beyond if any(ord(x) < 128 for x in chr(c).lower())] == [0x130, 0x212A]
+    assert [c for c in range(0x110000) if not 0xD800 <= c < 0xE000 and "©" in chr(c).lower()] == [0xA9]
+
+
+def test_may_hold_notice_equals_its_plain_definition():
+    rng = random.Random(13)
+    pieces = ["Copyright", "COPYR", "IGHT", "İ", "ı", "ſ", "K", "\u212a", "©", "(C)", "(c", ")",
+              "All Rights", " reserved", "ALL RIGHTS RESERVED", "Straße", "東京", "é", "\ud800",
+              " ", "\n\n", "c", "opyright", "word"]
+    for _ in range(20000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 12)))
+        assert _may_hold_notice(text) == _plain_may_hold_notice(text), repr(text)
