@@ -13,9 +13,13 @@ Japanese or Korean are also scored on characters (``by_character``).
 
 Every corpus is reported on its two fixed halves (:func:`corpora.halves`, by site, else
 URL host, else page id): heuristics are tuned on the first, and a change is kept only
-if the held-out half gains too. Under each corpus, the pages where newsstem loses most
-to trafilatura are listed with the figures that tell why (precision or recall, lengths,
-newsstem's ``reason``).
+if the held-out half gains too. Under each corpus, the tuning pages where newsstem loses
+most to trafilatura are listed with the figures that tell why (precision or recall,
+lengths, newsstem's ``reason``); ``--per-page`` lists tuning pages too. Held-out pages
+are scored and counted but listed only with ``--show-held-out``, to report on a finished
+rule: rules are designed from tuning pages only. ``--compare`` lists changed pages of
+both halves (how many got better or worse in each half is what the held-out rule
+asks).
 
 ``--save FILE`` writes every page's outputs and scores as JSON; ``--compare FILE`` reads
 such a file and prints, per corpus and half, the F1 change of each extractor run now
@@ -153,7 +157,7 @@ def run_corpus(pages: list[CorpusPage], names: list[str]) -> dict[str, Run]:
     return runs
 
 
-def report_corpus(corpus: CorpusRun, worst: int) -> None:
+def report_corpus(corpus: CorpusRun, worst: int, show_held_out: bool = False) -> None:
     counts = {half: len(corpus.chosen(half)) for half in HALVES}
     print(f"\n{corpus.name} ({len(corpus.pages)} pages: "
           + ", ".join(f"{counts[h]} {h}" for h in HALVES) + ")")
@@ -186,7 +190,7 @@ def report_corpus(corpus: CorpusRun, worst: int) -> None:
                 ratio = ours.pages_per_second() / run.pages_per_second()
                 print(f"  speed {OURS} / {peer}: {ratio:.2f}x")
     if worst and OURS in corpus.runs and PEER in corpus.runs:
-        report_worst(corpus, worst)
+        report_worst(corpus, worst, show_held_out)
 
 
 def _cjk_token_f1(corpus: CorpusRun, extractor: str, cjk: list[CorpusPage]) -> float:
@@ -194,8 +198,9 @@ def _cjk_token_f1(corpus: CorpusRun, extractor: str, cjk: list[CorpusPage]) -> f
     return score_corpus((outputs[p.id].text, p.gold) for p in cjk).f1
 
 
-def report_worst(corpus: CorpusRun, count: int) -> None:
-    """The pages where newsstem's F1 falls furthest below trafilatura's."""
+def report_worst(corpus: CorpusRun, count: int, show_held_out: bool = False) -> None:
+    """The pages where newsstem's F1 falls furthest below trafilatura's: of the tuning half
+    only, unless ``show_held_out`` (rules are designed from tuning pages only)."""
     ours, peer = corpus.runs[OURS].outputs, corpus.runs[PEER].outputs
     losses = []
     for page in corpus.pages:
@@ -204,7 +209,11 @@ def report_worst(corpus: CorpusRun, count: int) -> None:
         if mine.f1 < theirs.f1:
             losses.append((theirs.f1 - mine.f1, page, mine, theirs))
     losses.sort(key=lambda loss: -loss[0])
-    print(f"  newsstem below trafilatura on {len(losses)} pages; the worst:")
+    listed = [loss for loss in losses if show_held_out or corpus.half[loss[1].id] == "tune"]
+    print(f"  newsstem below trafilatura on {len(losses)} pages "
+          f"({len(listed)} of them listed{'' if show_held_out else ', the tuning half'}); "
+          "the worst:")
+    losses = listed
     for gap, page, mine, theirs in losses[:count]:
         output = ours[page.id]
         print(
@@ -300,11 +309,12 @@ def save(corpora: list[CorpusRun], path: Path) -> None:
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
 
 
-def report_pages(corpus: CorpusRun) -> None:
+def report_pages(corpus: CorpusRun, show_held_out: bool = False) -> None:
     names = list(corpus.runs)
     rows = [
         (p.id, [score_page(corpus.runs[n].outputs[p.id].text, p.gold).f1 for n in names])
         for p in corpus.pages
+        if show_held_out or corpus.half[p.id] == "tune"
     ]
     rows.sort(key=lambda row: row[1][0])
     print("  " + " ".join(f"{n[:12]:>12}" for n in names) + "  half      page")
@@ -326,6 +336,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compare", type=Path, metavar="FILE",
                         help="a --save file: report the change against it; extractors not "
                         "run now are read from it")
+    parser.add_argument("--show-held-out", action="store_true",
+                        help="list held-out pages too (--per-page, the worst pages): to "
+                        "report on a rule, not to design one")
     args = parser.parse_args(argv)
 
     root = corpora_root()
@@ -354,9 +367,9 @@ def main(argv: list[str] | None = None) -> int:
                 runs[extractor] = _saved_run(outputs, extractor, pages)
         runs = {n: runs[n] for n in EXTRACTORS if n in runs}
         corpus = CorpusRun(name, pages, halves(pages), runs)
-        report_corpus(corpus, args.worst)
+        report_corpus(corpus, args.worst, args.show_held_out)
         if args.per_page:
-            report_pages(corpus)
+            report_pages(corpus, args.show_held_out)
         done.append(corpus)
     report_summary(done)
     if saved:
