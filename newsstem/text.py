@@ -52,9 +52,7 @@ def meaningful_length(text: str) -> int:
     ascii_bytes = text.encode("ascii", "ignore")
     meaningful = len(ascii_bytes.translate(None, _ASCII_NOT_MEANINGFUL))
     if len(ascii_bytes) < len(text):
-        utf8 = text.encode("utf-8", "surrogatepass")
-        others = utf8.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
-        meaningful += len(_NOT_MEANINGFUL.sub("", others))
+        meaningful += non_ascii_meaningful_length(_beyond_ascii(text))
     return meaningful
 
 
@@ -69,9 +67,15 @@ def meaningful_and_cjk_counts(text: str) -> tuple[int, int]:
     meaningful = len(ascii_bytes.translate(None, _ASCII_NOT_MEANINGFUL))
     if len(ascii_bytes) == len(text):
         return meaningful, 0
+    others = _beyond_ascii(text)
+    return meaningful + non_ascii_meaningful_length(others), len(_CJK.findall(others))
+
+
+def _beyond_ascii(text: str) -> str:
+    """The characters of ``text`` that are not ASCII, in order (dropped from its UTF-8
+    bytes at once, where a regex would look at every character)."""
     utf8 = text.encode("utf-8", "surrogatepass")
-    others = utf8.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
-    return meaningful + len(_NOT_MEANINGFUL.sub("", others)), len(_CJK.findall(others))
+    return utf8.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
 
 
 def non_ascii_meaningful_length(text: str) -> int:
