@@ -900,10 +900,13 @@ def _read_once(
     blocks, places = [], []
     for index, (block, place) in enumerate(zip(main, main_at)):
         if index != headline:
-            lines = [
-                line for line in block.text.split("\n")
-                if line not in seen and (line not in repeated or not seen.add(line))
-            ]
+            lines = []
+            for line in block.text.split("\n"):
+                if line in seen:
+                    continue
+                if line in repeated:
+                    seen.add(line)
+                lines.append(line)
             if not lines:
                 continue
             text = "\n".join(lines)
