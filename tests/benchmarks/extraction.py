@@ -210,9 +210,8 @@ def report_worst(corpus: CorpusRun, count: int, show_held_out: bool = False) -> 
             losses.append((theirs.f1 - mine.f1, page, mine, theirs))
     losses.sort(key=lambda loss: -loss[0])
     listed = [loss for loss in losses if show_held_out or corpus.half[loss[1].id] == "tune"]
-    print(f"  newsstem below trafilatura on {len(losses)} pages "
-          f"({len(listed)} of them listed{'' if show_held_out else ', the tuning half'}); "
-          "the worst:")
+    where = "" if show_held_out else f" ({len(listed)} of them in the tuning half)"
+    print(f"  newsstem below trafilatura on {len(losses)} pages{where}; the worst:")
     losses = listed
     for gap, page, mine, theirs in losses[:count]:
         output = ours[page.id]
