@@ -36,8 +36,9 @@ For one site:
    (recorded by the spider), or to the page's ``<title>`` when a page has no
    anchor text, or — Webstemmer's rule — to the main text, before it; when the
    fallback took the headline with the article (its words, or its line when it is a
-   link: :func:`_headline_share`), the pattern's text starts with it too
-   (``headline_in_body``); other varying slots are **sub**;
+   link: :func:`_headline_share`), or when the headline's element sits in the
+   article's own container (:func:`_headline_of_article`), the pattern's text starts
+   with it too (``headline_in_body``); other varying slots are **sub**;
 6. the **self-check** (:func:`_self_check`): each page is read with the keys the
    other pages voted for and compared with its fallback article; a pattern that
    disagrees on most of its pages is not written, and the outcome says why;
@@ -386,9 +387,12 @@ def _learn_cluster(
         title = _title(scored, core, group, by_page, layouts, options)
         if title is not None:
             # the fallback took the headline with the article (as it takes a key of the
-            # article's element: on a fair share of the pages), its words or its link
-            headline_in_body |= (title.agreement or 0.0) >= MIN_KEY_VOTE or (
-                _headline_share(title, mains, texts, found) >= MIN_KEY_VOTE
+            # article's element: on a fair share of the pages), its words or its link; or
+            # the headline is the article element's own (its container holds main text)
+            headline_in_body |= (
+                (title.agreement or 0.0) >= MIN_KEY_VOTE
+                or _headline_share(title, mains, texts, found) >= MIN_KEY_VOTE
+                or _headline_of_article(title, mains)
             )
             title.role = "title"
             titles.append(title)
@@ -424,6 +428,48 @@ def _headline_share(
             headline in " ".join(m.slot.texts.get(i, "").split()) for m in mains if m is not title
         )
     return held / len(pages)
+
+
+def _headline_of_article(title: _ScoredSlot, mains: Sequence[_ScoredSlot]) -> bool:
+    """Whether the title slot is the headline of the article's element: its element sits
+    in a container (below ``<body>``) that holds a main block too (``<article>`` with its
+    ``<h1>`` and its text, a post's ``div`` with its ``h2`` and its entry), and no main
+    block already says the headline on most of its pages (a breadcrumb trail ending in
+    it). Such an article starts with its headline, as a reader sees it, whatever the
+    fallback did with it.
+
+    >>> def slot(key, texts):
+    ...     return _ScoredSlot(_Slot(key, 0, dict(enumerate(texts))), 1.0, 0.0, 1.0, 0.0, 0.0, 0.0)
+    >>> title = slot("body/div:class=post/h2", ["Storm closes the bridge", "Mayor resigns"])
+    >>> entry = slot("body/div:class=post/div:class=entry", ["The council voted ...", "..."])
+    >>> _headline_of_article(title, [entry])
+    True
+    >>> _headline_of_article(slot("body/div:id=header/h1", ["Storm"]), [entry])
+    False
+    >>> trail = slot("body/div:class=post/div:class=crumbs",
+    ...              ["Home News Storm closes the bridge", "Home Mayor resigns"])
+    >>> _headline_of_article(title, [trail, entry])
+    False
+    """
+    container = title.key.rsplit("/", 1)[0]
+    if "/" not in container or not any(
+        m is not title and m.key.startswith(container + "/") for m in mains
+    ):
+        return False
+    said = 0
+    for page, text in title.slot.texts.items():
+        headline = " ".join(text.split())
+        said += bool(headline) and any(
+            headline in " ".join(m.slot.texts.get(page, "").split())
+            for m in mains
+            if m is not title
+        )
+    return said < HEADLINE_SAID_SHARE * len(title.slot.texts)
+
+
+# A title slot whose text a main block holds on this share of its pages or more (a
+# breadcrumb trail ending in the headline) is already in the article: not opened with it.
+HEADLINE_SAID_SHARE = 0.5
 
 
 def _taken(layout: PageLayout, article: TextShingles | None) -> list[float]:

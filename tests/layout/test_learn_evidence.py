@@ -278,3 +278,32 @@ def test_a_headline_set_as_a_link_the_fallback_keeps_opens_the_patterns_article(
     result = SitePatterns(pattern_set).extract(with_linked_headline(msnbc[8]))
     assert isinstance(result, Extraction)
     assert result.body.startswith(result.title + "\n")
+
+
+def test_a_headline_in_the_articles_element_opens_the_patterns_article(bbc):
+    """bbc.co.uk's story pages (CleanPortalEval, tuning half) print the headline as an
+    ``<h1>`` inside the story's element (``div.story-body``), above the text the pattern
+    reads there; the fallback leaves it out of its articles, so no page votes for it.
+    The headline of the article's own element opens the pattern's article all the same
+    (dragnet's tuning half: googledesktop.blogspot.com, arstechnica.com, scotthyoung.com),
+    unless a main block already says it (a breadcrumb trail ending in it)."""
+    articles = [bbc[name] for name in ("news_01", "news_02", "news_03", "news_06", "news_08")]
+    pages = [TrainingPage(page.url, page.html) for page in articles]
+    assert not any(  # the fallback's articles do not hold the headline
+        _headline(page.html) in readability_text(page).split("\n\n") for page in pages
+    )
+    pattern_set = learn("bbc.co.uk", pages).pattern_set
+    [pattern] = [p for p in pattern_set.patterns if p.kind == "article"]
+    [title] = [b for b in pattern.blocks if b.role == "title"]
+    assert title.key.endswith("div:class=story-body/h1:class=story-header")
+    assert pattern.headline_in_body
+    result = SitePatterns(pattern_set).extract(bbc["news_09"].html)
+    assert isinstance(result, Extraction)
+    lines = result.body.split("\n\n")
+    assert result.title == _headline(bbc["news_09"].html)
+    assert result.title in lines[:2]  # after the story's date line, before its text
+
+
+def _headline(html: str) -> str:
+    [h1] = lxml.html.fromstring(html).xpath("//h1[@class='story-header']")
+    return " ".join(h1.text_content().split())
