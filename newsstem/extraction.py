@@ -36,6 +36,7 @@ __all__ = [
     "GUARD_SHARE",
     "NEAREST_AGREEMENT",
     "PageExtraction",
+    "SHORT_TEXT_HELD",
     "extract_page",
 ]
 
@@ -53,6 +54,12 @@ GUARD_NEAREST = "nearest"
 GUARD_SHARE = 0.25
 # ... and such a block is kept when the fallback's article holds this share of its text.
 GUARD_AGREEMENT = 0.5
+# A pattern whose learned blocks hold less than a short article (min_chars) is no surer
+# of the article than the fallback: when the fallback's article holds this share of the
+# pattern's text (what the guard kept) and more, the fallback's article is used (a short
+# post whose byline line, "Written By: ... - Oct 28 12", no learned block holds:
+# healthcare-economist.com on dragnet's tuning half; 0.5 gave the same figures).
+SHORT_TEXT_HELD = 0.9
 # A page that fits no layout is read by its nearest article layout (NoMatch.nearest, its
 # blocks checked as the guard checks them) when that text and the fallback's article
 # agree this much (shingle F1): the bar of learning's self-check. On dragnet's tuning
@@ -135,7 +142,9 @@ def extract_page(
        prose. Then the readability fallback reads the page too, and such blocks are kept
        when the fallback took them (:data:`GUARD_AGREEMENT`) and, if they hold a
        paragraph, do not repeat the text kept above them (a comment quoting the story);
-       a main text still too short gives way to the fallback's article;
+       a main text still too short gives way to the fallback's article, and so does one
+       whose learned blocks were too short when the fallback's article holds it
+       (:data:`SHORT_TEXT_HELD`) and more (the same short article, read whole);
     3. a page that fits no layout well enough but comes near an article layout
        (:attr:`~newsstem.layout.patterns.MatchOptions.nearest_threshold`) is read by it
        with every block checked as in 2, when that text agrees with the fallback's
@@ -186,11 +195,24 @@ def _extract(
     ):
         return _by_pattern(matched, matched.body, [(b.key, b.text) for b in main], NO_GUARD)
     fallback = readability.extract(html, url=url, body_html=body_html)
-    body, blocks = _checked_blocks(matched, TextShingles.of(fallback.body))
+    article = TextShingles.of(fallback.body)
+    body, blocks = _checked_blocks(matched, article)
+    if known_weight < min_chars and _reads_more(fallback.body, article, body):
+        return _fallback(html, url, body_html, matched, fallback)
     if meaningful_length(body) >= min_chars:
         guard = GUARD_AGREED if body == matched.body else GUARD_CHANGED
         return _by_pattern(matched, body, blocks, guard)
     return _fallback(html, url, body_html, matched, fallback)
+
+
+def _reads_more(fallback_body: str, article: TextShingles, body: str) -> bool:
+    """Whether the fallback's article is the pattern's text read whole: longer, and
+    holding :data:`SHORT_TEXT_HELD` of it (the guard asks this of a pattern whose learned
+    blocks hold less than a short article)."""
+    return (
+        meaningful_length(fallback_body) > meaningful_length(body)
+        and article.share_of(body) >= SHORT_TEXT_HELD
+    )
 
 
 def _nearest(

@@ -1,7 +1,8 @@
 """newsstem.extraction.extract_page: pattern, guard and fallback decided in one place.
 
 Real pages of tv.msnbc.com and bbc.co.uk (tests/layout/fixtures/SOURCES.md); the guard's
-cases change a real page as a redesign or an inserted gallery would.
+cases change a real page as a redesign or an inserted gallery would. Excerpts of posts of
+healthcare-economist.com (dragnet corpus, tuning half) for a short post.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from newsstem.evaluation import score_page
 from newsstem.extraction import extract_page
 from newsstem.layout.learn import TrainingPage, learn
 from newsstem.layout.patterns import NoMatch, SitePatterns
+from newsstem.text import meaningful_length
 
 
 @pytest.fixture(scope="module")
@@ -160,3 +162,111 @@ def test_a_page_far_from_every_layout_is_the_fallbacks(msnbc, patterns):
     assert isinstance(matched, NoMatch) and matched.nearest is None
     result = extract_page(foreign, page.url, patterns)
     assert result.method == "readability" and result.guard == "none"
+
+
+# Posts of healthcare-economist.com (dragnet's tuning half: R481, R483, R484, R486, R488,
+# R489, and R490, a short post): the site's markup from the post's element up, the first
+# paragraphs of each post, the sidebar and comment form left out.
+_ECONOMIST = """<html><head><title>{title} | Healthcare Economist</title></head>
+<body class="single single-post postid-{n} single-format-standard custom-background">
+<div id="wrapper"><div id="container"><div id="middle">
+<div id="headimg"><div id="blogtitle"><h2 align="right">Healthcare Economist</h2></div>
+<div id="tag">Unbiased Analysis of Today&#039;s Healthcare Issues</div></div>
+<div id="menu"><div id="greendrop" class="backgreen"><div class="menu"><ul>
+<li class="page_item"><a href="/about-the-author/">About the Author</a></li>
+<li class="page_item"><a href="/archives/">Archives</a></li>
+<li class="page_item"><a href="/contact-information/">Contact</a></li></ul></div></div></div>
+<div id="content"><div id="post-{n}" class="post-{n} post type-post status-publish
+format-standard hentry"><h2 class="largeheadline">{title}</h2>
+<div><span class="smallheadline1">Written By: Jason Shafrin <em></em></span><span
+class="smallheadline2">- {date}</span></div>
+<div class="entry">{paragraphs}</div>
+<div class="postmetadata">Posted in <a href="/category/x/" rel="category tag">Health
+Economics</a> <strong>|</strong> <a href="#respond">No Comments &#187;</a></div></div>
+<p class="small">You can follow any responses to this entry through the <a href="/feed/">RSS
+2.0</a> feed. You can <a href="#respond">leave a response</a>, or <a href="/trackback/"
+rel="trackback">trackback</a> from your own site.</p></div></div></div></div></body></html>"""
+_POSTS = [
+    ("Who will win the election?", "Nov&#8226; 06&#8226;12", [
+        "Barack Obama.&nbsp; According to Nate Silver\u2019s FiveThirtyEight blog, Obama has "
+        'a <a href="http://fivethirtyeight.blogs.nytimes.com/">90 percent chance of winning '
+        "the election</a>.&nbsp; Further, Obama is trending upwards.&nbsp; According to "
+        "Silver:",
+        "Silver predicts Obama will win most swing states including Colorado, Iowa, Nevada, "
+        "New Hampshire, Ohio, Pennsylvania, Virginia, and Wisconsin. The only swing state "
+        "where Romney has a lead is North Carolina. Florida is too close to call."]),
+    ("Hospital Quality Reporting in Italy", "Nov&#8226; 05&#8226;12", [
+        'In the U.S. patients can use <a href="http://www.hospitalcompare.hhs.gov/">Hospital '
+        "Compare</a> to evaluate the quality of care individuals receive at each hospital in "
+        "the U.S.&nbsp; In Italy, there is P.Re.Val.E.&nbsp; A paper by <a href="
+        '"http://onlinelibrary.wiley.com/">Renzi et al.</a> explains:',
+        "How successful was the quality initiative?&nbsp; Quality measures improved more in "
+        "the Lazio region than elsewhere in Italy but the results were not overwhelming.",
+        "It is even unclear how much of this limited quality improvement is real.&nbsp; Part "
+        "of the improvement could be due to \u201crisk-avoidance creep,\u201d where hospitals "
+        "select lower risk patients and, in particular, avoid higher risk ones to ensure that "
+        "they can more readily follow standard protocols without risk of complications due "
+        "to extensive patient comorbidities."]),
+    ("Malaria returns to Greece", "Nov&#8226; 04&#8226;12", [
+        "The impact of Greece economic crisis affects not only their population\u2019s "
+        "wallets, but also their health as well.&nbsp; Contagious diseases such as malaria "
+        "and HIV are on the rise in Greece.",
+        '<a href="http://www.scpr.org/news/2012/10/26/34753/">KPCC reports that</a>:']),
+    ("U.S. Ranks 47th in Infant Mortality. Why?", "Nov&#8226; 01&#8226;12", [
+        'This is according to the <a href="https://www.cia.gov/">CIA World Factbook</a>.',
+        "Why does the U.S. rank so high?&nbsp; Is it due to the health of the mothers?&nbsp; "
+        "More premature babies being born (thus meaning that the average birth in the U.S. "
+        "is more complex)?&nbsp; Or is it the standard of medical care?",
+        "A website on evidenced based maternity care argues that the reason is that "
+        "mothers-to-be get&nbsp;<em>too many</em> medical interventions.&nbsp; This website "
+        "argues that interventions such as Cesareans or inductions are helpful and often "
+        "life-saving for high-risk mothers."]),
+    ("The difference between \u2018health\u2019 and \u2018heart\u2019", "Oct&#8226; 29&#8226;12", [
+        "The answer is 2.",
+        "How do I know know this?&nbsp; Simple, I applied the generalized edit distance "
+        "algorithm.&nbsp; This algorithm measures the similarity between two words or "
+        "phrases (i.e., strings).",
+        "Measuring the distance between two words is useful for search engines, handwriting "
+        "recognition, and speller checkers."]),
+    ("Do more capable workers get better working conditions?", "Oct&#8226; 29&#8226;12", [
+        "More capable workers typically do have the best working conditions.&nbsp; The "
+        "theory of compensating differentials, however, says that workers should be "
+        "compensated in the form of higher wages for job amenities.&nbsp; So why is this the "
+        "case empirically?",
+        "Today, I review the <em>Hanbook of Labor Economics</em> chapter by Sherwin Rosen "
+        "titled \u201c<a href=\"http://www.sciencedirect.com/\">The Theory of Equalizing "
+        "Differences</a>\u201d to find the answer."]),
+    ("Pre-Election Edition of the Health Wonk Review", "Oct&#8226; 28&#8226;12", [
+        "Are you voting for Obama?&nbsp; Romneyy?&nbsp; A third party?&nbsp; Regardless, the "
+        '<a href="http://www.healthbeatblog.com/2012/10/">Pre-election Edition of the '
+        "Health Wonk Review</a> at Maggie Mahar\u2019s <a href=\"www.healthbeatblog.com/\">"
+        "Health Beat</a> will keep you informed of the important health care issues related "
+        "to this year\u2019s election."]),
+]
+
+
+def _economist_page(n: int) -> str:
+    title, date, paragraphs = _POSTS[n]
+    return _ECONOMIST.format(
+        n=7160 + n, title=title, date=date, paragraphs="".join(f"<p>{p}</p>" for p in paragraphs)
+    )
+
+
+def test_a_short_pattern_text_gives_way_to_the_fallback_that_reads_it_whole():
+    """A short post: the pattern's learned blocks hold less than a short article (the
+    guard's doubt), the guard keeps it all the same (headline and paragraph with their
+    links make 200 characters), but the fallback's article holds all of it and the byline
+    line no learned block holds: the fallback's article is the page's."""
+    pages = [TrainingPage(f"http://healthcare-economist.com/{n}/", _economist_page(n))
+             for n in range(6)]
+    patterns = SitePatterns(learn("healthcare-economist.com", pages).pattern_set)
+    short = _economist_page(6)
+    matched = patterns.extract(short)
+    assert sum(b.own_weight for b in matched.main_blocks if b.known) < 200
+    assert meaningful_length(matched.body) >= 200  # without the rule, the pattern's text
+    result = extract_page(short, "http://healthcare-economist.com/6/", patterns)
+    assert result.pattern_id == matched.pattern_id and result.method == "readability"
+    assert result.guard == "replaced" and result.disagreed
+    assert result.body.startswith("Pre-Election Edition of the Health Wonk Review")
+    assert "Written By: Jason Shafrin" in result.body
+    assert "Are you voting for Obama?" in result.body
