@@ -217,7 +217,7 @@ def report(sites: list[SiteResult], verbose: bool, worst: int) -> None:
     by_corpus: dict[str, list[SiteResult]] = defaultdict(list)
     for site in sites:
         by_corpus[site.corpus].append(site)
-    print(f"\n{'set':<26}{'sites':>6}{'pages':>6}{'learned':>9}{'fallback':>9}{'diff':>8}"
+    print(f"\n{'set':<26}{'sites':>6}{'pages':>6}{'learned':>9}{'fallback':>9}{'diff':>10}"
           f"{'worse>.01':>10}{'worse>.02':>10}{'min site':>9}{'titles L/F/E':>16}{'learn s/page':>13}")
     groups: list[tuple[str, list[SiteResult]]] = []
     for corpus, corpus_sites in sorted(by_corpus.items()):
@@ -239,8 +239,8 @@ def report(sites: list[SiteResult], verbose: bool, worst: int) -> None:
         te, _ = titles_right(pages, exported_of)
         titles = f"{tl}/{tf}/{te}/{tn}" if tn else "-"
         seconds = sum(s.learn_seconds for s in group) / max(1, sum(s.learned_pages for s in group))
-        print(f"{name:<26}{len(group):>6}{len(pages):>6}{learned:>9.3f}{fallback:>9.3f}"
-              f"{learned - fallback:>+8.4f}{worse1:>10}{worse2:>10}{lowest:>9.3f}{titles:>16}"
+        print(f"{name:<26}{len(group):>6}{len(pages):>6}{learned:>9.5f}{fallback:>9.5f}"
+              f"{learned - fallback:>+10.5f}{worse1:>10}{worse2:>10}{lowest:>9.3f}{titles:>16}"
               f"{1000 * seconds:>10.2f} ms")
     pages = [r for s in sites for r in s.pages]
     best = score_corpus(
@@ -254,7 +254,8 @@ def report(sites: list[SiteResult], verbose: bool, worst: int) -> None:
         for s in sites for r in s.pages
     )
     print(f"\nmethods of the learned path: {dict(methods)}")
-    print("\nsites where learned is worse than the fallback by > 0.01:")
+    print("\nevery site, worst against its fallback first:" if verbose else
+          "\nsites where learned is worse than the fallback by > 0.01:")
     for site in sorted(sites, key=lambda s: f1(s.pages, learned_of) - f1(s.pages, fallback_of)):
         learned, fallback = f1(site.pages, learned_of), f1(site.pages, fallback_of)
         if learned - fallback < -0.01 or verbose:
