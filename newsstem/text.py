@@ -18,6 +18,7 @@ __all__ = [
     "meaningful_length",
     "non_ascii_meaningful_length",
     "normalize_space",
+    "utf8",
     "xml_safe",
     "xml_safe_utf8",
 ]
@@ -143,6 +144,34 @@ _CONTROL_BYTES = tuple(bytes((control,)) for control in _CONTROLS)
 _NONCHARACTERS = (b"\xef\xbf\xbe", b"\xef\xbf\xbf")  # U+FFFE, U+FFFF
 
 
+# Characters of a page encoded at a time by :func:`utf8`. A page is mostly ASCII markup
+# with its non-ASCII text in places (a 4,096-character slice of a fundus page is ASCII
+# in 63% of the page, Latin-1 in 20%); slices much shorter add a Python step each, much
+# longer ones hold a wide character more often (a fundus pass: 416 M instructions encoded
+# whole, 312 M in slices of 1,024, 291 M of 4,096, 414 M of 16,384).
+_UTF8_SLICE = 4096
+
+
+def utf8(text: str) -> bytes:
+    """``text.encode("utf-8")``, the same bytes and errors, fewer instructions on a page.
+
+    A ``str`` holding one character beyond U+00FF stores every character in two bytes
+    (four beyond U+FFFF), and CPython encodes such a ``str`` character by character. A
+    slice is stored as narrow as its own characters allow, and an ASCII one's UTF-8 is a
+    copy of its bytes: encoded slice by slice, the ASCII stretches of a page cost a copy.
+    UTF-8 encodes each code point alone, so the encoded slices joined are the whole text
+    encoded (a slice of a ``str`` never parts a character; a lone surrogate raises
+    ``UnicodeEncodeError`` in its slice as in the whole).
+
+    >>> utf8("a\u00e9\u2019\U0001f600" * 3000) == ("a\u00e9\u2019\U0001f600" * 3000).encode()
+    True
+    """
+    if len(text) <= _UTF8_SLICE or text.isascii():
+        return text.encode("utf-8")
+    step = _UTF8_SLICE
+    return b"".join([text[start : start + step].encode("utf-8") for start in range(0, len(text), step)])
+
+
 def xml_safe_utf8(text: str) -> bytes:
     r"""``text`` as UTF-8 for lxml's parser: NUL bytes dropped (libxml2 stops at them),
     the other characters of :func:`xml_safe` turned into spaces.
@@ -151,7 +180,7 @@ def xml_safe_utf8(text: str) -> bytes:
     b'a b cd e\tf '
     """
     try:
-        data = text.encode("utf-8")
+        data = utf8(text)
     except UnicodeEncodeError:  # lone surrogates: the slow way
         return xml_safe(text.replace("\x00", "")).encode("utf-8")
     if any(control in data for control in _CONTROL_BYTES):

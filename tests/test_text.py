@@ -1,5 +1,6 @@
 """newsstem.text: meaningful_length counts what the plain regex counts, faster; the
-one-pass meaningful and CJK counts are the two functions'."""
+one-pass meaningful and CJK counts are the two functions'; utf8 (slice by slice) is
+str.encode("utf-8"), bytes and errors."""
 
 from __future__ import annotations
 
@@ -7,8 +8,11 @@ import random
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from newsstem.text import cjk_count, meaningful_and_cjk_counts, meaningful_length
+import newsstem.text
+from newsstem.text import cjk_count, meaningful_and_cjk_counts, meaningful_length, utf8
 
 # The definition: letters, digits and CJK count once each; "_", punctuation, symbols and
 # spaces do not (Python's \w, less "_").
@@ -46,3 +50,50 @@ def test_meaningful_and_cjk_counts_are_the_two_counts():
     for _ in range(500):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(40)))
         assert meaningful_and_cjk_counts(text) == (meaningful_length(text), cjk_count(text))
+
+
+# Stretches of one width each (ASCII, Latin-1, the BMP, beyond it, lone surrogates),
+# joined: slices of a page fall inside one stretch or across two.
+_STRETCH = st.one_of(
+    st.text(st.characters(max_codepoint=0x7F), max_size=40),
+    st.text(st.characters(max_codepoint=0xFF), max_size=40),
+    st.text(st.characters(max_codepoint=0xFFFF, blacklist_categories=("Cs",)), max_size=40),
+    st.text(st.characters(min_codepoint=0x10000), max_size=10),
+    st.just("\ud800"),
+)
+
+
+def _encoded(text: str) -> bytes | type[UnicodeEncodeError]:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return UnicodeEncodeError
+
+
+def _utf8(text: str) -> bytes | type[UnicodeEncodeError]:
+    try:
+        return utf8(text)
+    except UnicodeEncodeError:
+        return UnicodeEncodeError
+
+
+@given(st.lists(_STRETCH, max_size=12).map("".join), st.integers(1, 9))
+def test_utf8_is_str_encode(text, slice_length):
+    # Short slices, so that a generated text crosses many of their ends.
+    saved = newsstem.text._UTF8_SLICE
+    newsstem.text._UTF8_SLICE = slice_length
+    try:
+        assert _utf8(text) == _encoded(text)
+    finally:
+        newsstem.text._UTF8_SLICE = saved
+
+
+@pytest.mark.parametrize(
+    "piece",
+    ["<p>ascii</p>", "Grüße ", "“quoted” — ", "東京 ", "😀", "\ud800", "\x00\x0b"],
+)
+def test_utf8_of_a_page_sized_text(piece):
+    rng = random.Random(13)
+    markup = "<div class='x'>" * 700
+    text = "".join(rng.choice((markup, piece)) for _ in range(40))  # 400+ KB, across slices
+    assert _utf8(text) == _encoded(text)
