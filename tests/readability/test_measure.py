@@ -11,8 +11,11 @@ from newsstem.readability.patterns import comma_count, has_commas
 from newsstem.readability.tree import text_of
 
 # HTML whitespace, the two wider spaces dense_length counts, and what it must not count
-# as space (a thin space, NEL), with characters of one to four UTF-8 bytes.
-_ALPHABET = " \n\t\r\xa0\u3000\u2009\x85aé“東\U0001F600,、。，．！？"
+# as space (a thin space, NEL), with characters of one to four UTF-8 bytes; "à" and "Ġ"
+# share NBSP's second UTF-8 byte, "、" and "あ" the ideographic space's first.
+_ALPHABET = " \n\t\r\xa0\u3000\u2009\x85aé“東\U0001F600,、。，．！？àĠあ"
+# The definition of dense_length: characters that are not one of these.
+_SPACES = frozenset(" \n\t\r\f\v\xa0\u3000")
 
 
 def _random_text(rng: random.Random) -> str:
@@ -28,6 +31,14 @@ def test_dense_length_of_an_element_is_that_of_its_text():
         child.text, child.tail = _random_text(rng), _random_text(rng)
         element.tail = "not counted"
         assert dense_length_of(element) == dense_length(text_of(element))
+
+
+def test_dense_length_is_its_definition():
+    rng = random.Random(7)
+    alphabet = [*_ALPHABET, "\f", "\v", "\ud800", "\udca0"]  # (lone surrogates: a str may hold them)
+    for _ in range(2000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(30)))
+        assert dense_length(text) == sum(1 for character in text if character not in _SPACES)
 
 
 def test_has_commas_says_whether_comma_count_reaches_the_count():
