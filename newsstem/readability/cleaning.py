@@ -156,11 +156,41 @@ def _leading_text(label: Element) -> str:
     return (label.text or "") + (label.tail or "")
 
 
+_SHOUT_MIN_WORDS = 4
+_SHOUT_MIN_CAPITALS = 15
+
+
+def _shouts(text: str) -> bool:
+    """Whether ``text`` is a line written in capitals: at most ``_TEASER_MAX_LENGTH``
+    characters, four words or more, 15 capitals or more and no lowercase letter (scripts
+    without case, CJK, have neither).
+
+    >>> _shouts("WHAT ARE CHINA'S OVERSEAS POLICE STATIONS?"), _shouts("Read: what are they?")
+    (True, False)
+    >>> _shouts("NASA TO LAUNCH 2 ROVERS"), _shouts("東京 大阪 京都 名古屋 札幌 福岡 神戸")
+    (True, False)
+    """
+    if len(text) > _TEASER_MAX_LENGTH or len(text.split()) < _SHOUT_MIN_WORDS:
+        return False
+    capitals = 0
+    for character in text:
+        if character.islower():
+            return False
+        capitals += character.isupper()
+    return capitals >= _SHOUT_MIN_CAPITALS
+
+
 def _drop_link_teasers(article: Element, removals: list[Removal]) -> None:
     """Remove the short paragraphs that start with a label (:data:`_TEASER_LABEL`) and are
-    mostly a link, but for a link to an address (a source, not a story)."""
+    mostly a link, but for a link to an address (a source, not a story); and the ones
+    written in capitals that are mostly a link (:func:`_shouts`: "WHAT ARE CHINA'S OVERSEAS
+    POLICE STATIONS?", Fox News's links to its other stories between the paragraphs; a
+    crosshead in capitals is no link)."""
     for paragraph in list(article.iter("p", "div", "li", "h3", "h4")):
         if paragraph is article or paragraph.getparent() is None:
+            continue
+        if _shouts(text_of(paragraph)) and link_density(paragraph) >= _TEASER_LINK_SHARE:
+            _remove(paragraph, "a link in capitals", removals)
             continue
         start = paragraph.text or ""
         if not start.strip() and len(paragraph) and paragraph[0].tag in _INLINE_LABELS:
@@ -208,6 +238,7 @@ def has_stray_lines(text: str) -> bool:
             len(paragraph) < _AD_LABEL_MAX and _AD_LABEL.fullmatch(paragraph)
             or _TEASER_LABEL.match(paragraph)
             or _LABEL_END.match(paragraph)
+            or _shouts(paragraph)
         )
         for paragraph in text.split("\n\n")
     )

@@ -510,3 +510,14 @@ def test_an_embedded_gallery_is_not_the_story():
     assert "Since 2008, photographer Eric Lafforgue" not in body
     assert "Trump shows NO FEAR" not in body
     assert "1 / 62" not in body
+
+
+def test_a_link_in_capitals_between_paragraphs_is_another_story():
+    # Fox News, 2023: links to other stories set in capitals between the story's
+    # paragraphs (<p><a><strong>WHAT ARE CHINA'S OVERSEAS POLICE STATIONS?</strong></a></p>).
+    body = body_of("shouted-links")
+    assert "In September, the human rights organization Safeguard Defenders" in body
+    assert "\"For that reason, we seek additional information" in body
+    assert "WHAT ARE CHINA'S OVERSEAS POLICE STATIONS?" not in body
+    assert "2 NY RESIDENTS ALLEGEDLY RAN SECRET CHINESE POLICE STATION" not in body
+    assert "CLICK HERE TO GET THE FOX NEWS APP" not in body
