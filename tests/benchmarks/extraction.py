@@ -265,7 +265,7 @@ def report_comparison(corpora: list[CorpusRun], saved: dict[str, dict], count: i
             figures = []
             for half in (*HALVES, None):
                 before, after = then.score(extractor, half).f1, corpus.score(extractor, half).f1
-                change = f"{before:.3f} -> {after:.3f} ({after - before:+.4f})"
+                change = f"{before:.5f} -> {after:.5f} ({after - before:+.5f})"
                 figures.append(f"{half or 'all'} {change}")
             print(f"  {corpus.name:<14} {extractor:<12} " + "   ".join(figures))
             moved = []
