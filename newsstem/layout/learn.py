@@ -66,6 +66,7 @@ from newsstem.layout.blocks import (
     KeyFilter,
     LayoutBlock,
     PageLayout,
+    component_tokens,
     key_through,
     stable_tokens,
 )
@@ -433,10 +434,11 @@ def _headline_share(
 def _headline_of_article(title: _ScoredSlot, mains: Sequence[_ScoredSlot]) -> bool:
     """Whether the title slot is the headline of the article's element: its element sits
     in a container (below ``<body>``) that holds a main block too (``<article>`` with its
-    ``<h1>`` and its text, a post's ``div`` with its ``h2`` and its entry), and no main
-    block already says the headline on most of its pages (a breadcrumb trail ending in
-    it). Such an article starts with its headline, as a reader sees it, whatever the
-    fallback did with it.
+    ``<h1>`` and its text, a post's ``div`` with its ``h2`` and its entry; the headline's
+    own wrappers, a ``<header>`` or ``div.entry-title``, are climbed:
+    :func:`_heading_wrapper`), and no main block already says the headline on most of
+    its pages (a breadcrumb trail ending in it). Such an article starts with its
+    headline, as a reader sees it, whatever the fallback did with it.
 
     >>> def slot(key, texts):
     ...     return _ScoredSlot(_Slot(key, 0, dict(enumerate(texts))), 1.0, 0.0, 1.0, 0.0, 0.0, 0.0)
@@ -446,12 +448,22 @@ def _headline_of_article(title: _ScoredSlot, mains: Sequence[_ScoredSlot]) -> bo
     True
     >>> _headline_of_article(slot("body/div:id=header/h1", ["Storm"]), [entry])
     False
+    >>> _headline_of_article(slot("body/div:class=post/header/div:class=title/h1",
+    ...                           ["Storm closes the bridge"]), [entry])
+    True
     >>> trail = slot("body/div:class=post/div:class=crumbs",
     ...              ["Home News Storm closes the bridge", "Home Mayor resigns"])
     >>> _headline_of_article(title, [trail, entry])
     False
     """
     container = title.key.rsplit("/", 1)[0]
+    for _ in range(HEADING_WRAPPERS):
+        # the headline's own wrappers (<header>, <hgroup>, div.entry-title) are not the
+        # article's element: the container above them is
+        element = container.rsplit("/", 1)[-1]
+        if "/" not in container or not _heading_wrapper(element):
+            break
+        container = container.rsplit("/", 1)[0]
     if "/" not in container or not any(
         m is not title and m.key.startswith(container + "/") for m in mains
     ):
@@ -465,6 +477,28 @@ def _headline_of_article(title: _ScoredSlot, mains: Sequence[_ScoredSlot]) -> bo
             if m is not title
         )
     return said < HEADLINE_SAID_SHARE * len(title.slot.texts)
+
+
+# A headline's own wrappers, climbed (at most this many) to the article's element: a
+# <header> or <hgroup>, or an element whose id or class names a header, heading, headline
+# or title (div.entry-title, header.postHeader, div.post-headline).
+HEADING_WRAPPERS = 3
+HEADING_NAME = re.compile(r"header|heading|headline|title", re.IGNORECASE)
+
+
+def _heading_wrapper(component: str) -> bool:
+    """Whether a key component is an element wrapping a headline (see above).
+
+    >>> _heading_wrapper("header"), _heading_wrapper("div:class=post-headline.wide")
+    (True, True)
+    >>> _heading_wrapper("div:class=entry"), _heading_wrapper("article:class=post")
+    (False, False)
+    """
+    if component.split(":", 1)[0] in ("header", "hgroup"):
+        return True
+    return any(
+        HEADING_NAME.search(token.partition("=")[2]) for token in component_tokens(component)
+    )
 
 
 # A title slot whose text a main block holds on this share of its pages or more (a

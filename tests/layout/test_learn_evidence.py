@@ -307,3 +307,38 @@ def test_a_headline_in_the_articles_element_opens_the_patterns_article(bbc):
 def _headline(html: str) -> str:
     [h1] = lxml.html.fromstring(html).xpath("//h1[@class='story-header']")
     return " ".join(h1.text_content().split())
+
+
+def in_headline_wrappers(html: str) -> str:
+    """The page with its ``<h1>`` set in the headline wrappers mashable.com's articles use
+    (dragnet, tuning half: ``article.post > header.entry-title > div.header-buffer > h1``,
+    the text in ``div.description`` beside the header)."""
+    return re.sub(
+        r'(<h1 class="story-header">.*?</h1>)',
+        r'<header class="entry-title"><div class="header-buffer">\1</div></header>',
+        html,
+        count=1,
+        flags=re.S,
+    )
+
+
+def test_a_headline_in_its_own_header_inside_the_articles_element_opens_the_article(bbc):
+    """The headline's own wrappers (a ``<header>``, an element named a header, heading,
+    headline or title) are not the article's element: the container above them is, and
+    there the text is (mashable.com, venturebeat.com, everywhereist.com, online.wsj.com
+    on dragnet's tuning half, whose articles started without their headline)."""
+    articles = [bbc[name] for name in ("news_01", "news_02", "news_03", "news_06", "news_08")]
+    pages = [TrainingPage(page.url, in_headline_wrappers(page.html)) for page in articles]
+    assert all("header-buffer" in page.html for page in pages)
+    pattern_set = learn("bbc.co.uk", pages).pattern_set
+    [pattern] = [p for p in pattern_set.patterns if p.kind == "article"]
+    [title] = [b for b in pattern.blocks if b.role == "title"]
+    assert title.key.endswith(
+        "div:class=story-body/header:class=entry-title/div:class=header-buffer"
+        "/h1:class=story-header"
+    )
+    assert pattern.headline_in_body
+    result = SitePatterns(pattern_set).extract(in_headline_wrappers(bbc["news_09"].html))
+    assert isinstance(result, Extraction)
+    assert result.title == _headline(bbc["news_09"].html)
+    assert result.title in result.body.split("\n\n")[:2]
