@@ -8,6 +8,8 @@ goes, calls the uncached functions.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from lxml import etree
 
 from newsstem.readability.options import Options
@@ -204,6 +206,10 @@ class Measure:
         self._density: dict[Element, float] = {}
         self._block: dict[Element, bool] = {}
         self._link: dict[Element, int] = {}  # a link's characters that are not whitespace
+        # (dense length, link characters below) of the elements whose density was read,
+        # and the parents of such elements (see :meth:`_lengths`)
+        self._lengths_of: dict[Element, tuple[int, int]] = {}
+        self._parents: set[Element] = set()
 
     def text(self, element: Element) -> str:
         text = self._text.get(element)
@@ -218,19 +224,68 @@ class Measure:
     def link_density(self, element: Element) -> float:
         density = self._density.get(element)
         if density is None:
-            # (the text of most candidates, high in the tree, is read for this alone)
-            text = self._text.get(element)
-            total = dense_length(text) if text is not None else dense_length_of(element)
-            density = min(1.0, self._links_length(element) / total) if total else 0.0
+            if element.tag == "a":  # a link's own text: all of it in a link
+                text = self._text.get(element)
+                total = dense_length(text) if text is not None else dense_length_of(element)
+                links = self._links_length(element)
+            else:
+                total, links = self._lengths(element)
+            density = min(1.0, links / total) if total else 0.0
             self._density[element] = density
         return density
+
+    def _lengths(self, element: Element) -> tuple[int, int]:
+        """The dense length of ``element``'s text and the dense length of the links below
+        it (:func:`_link_length` but of an ``<a>`` itself), kept for its parent.
+
+        Candidates are read from the highest unscaled score down, which is mostly from
+        the paragraphs' container up to its ancestors, each holding the one before: an
+        element with a measured child adds up its children, the measured ones from here,
+        where its whole text (the page's, high in the tree) would be serialized and its
+        links walked again."""
+        if element in self._parents:
+            total, links = self._lengths_by_child(element)
+        else:
+            text = self._text.get(element)
+            total = dense_length(text) if text is not None else dense_length_of(element)
+            links = self._links_length(element)
+        self._lengths_of[element] = (total, links)
+        parent = element.getparent()
+        if parent is not None:
+            self._parents.add(parent)
+        return total, links
+
+    def _lengths_by_child(self, element: Element) -> tuple[int, int]:
+        """:meth:`_lengths` of an element summed over its children (dense length is a
+        count of characters, and link lengths a sum: both add up over the parts)."""
+        known = self._lengths_of
+        head = element.text
+        total = dense_length(head) if head else 0
+        links = 0
+        for child in element:
+            if isinstance(child.tag, str):  # (a comment's text is not the element's)
+                lengths = known.get(child)  # (never a link's: see link_density)
+                if lengths is None:
+                    total += dense_length_of(child)
+                    links += self._sum_of_links(child.iter("a"))  # (it may be one)
+                else:
+                    total += lengths[0]
+                    links += lengths[1]
+            tail = child.tail
+            if tail:
+                total += dense_length(tail)
+        return total, links
 
     def _links_length(self, element: Element) -> int:
         """:func:`_link_length`, each link measured once: the nested candidates of a page
         hold the same links (a loop, not a call per link: a page has hundreds)."""
+        links = (element,) if element.tag == "a" else element.iterdescendants("a")
+        return self._sum_of_links(links)
+
+    def _sum_of_links(self, links: Iterable[Element]) -> int:
         lengths = self._link
         total = 0
-        for link in (element,) if element.tag == "a" else element.iterdescendants("a"):
+        for link in links:
             length = lengths.get(link)
             if length is None:
                 length = lengths[link] = dense_length_of(link)

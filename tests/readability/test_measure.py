@@ -6,7 +6,8 @@ import random
 
 from lxml import etree
 
-from newsstem.readability.measure import dense_length, dense_length_of
+from newsstem.readability.measure import Measure, dense_length, dense_length_of, link_density
+from newsstem.readability.options import Options
 from newsstem.readability.patterns import comma_count, has_commas
 from newsstem.readability.tree import text_of
 
@@ -46,3 +47,37 @@ def test_has_commas_says_whether_comma_count_reaches_the_count():
     for _ in range(500):
         text, count = _random_text(rng), rng.randrange(-1, 8)
         assert has_commas(text, count) == (comma_count(text) >= count)
+
+
+def _random_tree(rng: random.Random) -> etree._Element:
+    """A <div> of nested <div>, <p>, <a> (links in links too) and comments, with text
+    and tails everywhere."""
+    root = etree.Element("div")
+    elements = [root]
+    for _ in range(rng.randrange(1, 25)):
+        parent = rng.choice(elements)
+        if rng.random() < 0.1:
+            node = etree.Comment(_random_text(rng) or "c")
+            parent.append(node)
+        else:
+            node = etree.SubElement(parent, rng.choice(["div", "p", "a", "span"]))
+            node.text = _random_text(rng)
+            elements.append(node)
+        node.tail = _random_text(rng)
+    return root
+
+
+def test_measured_link_density_is_link_density_in_any_order():
+    """Measure adds a container's lengths up from its measured children: the same
+    density as the whole text measured, whichever elements were read before, and
+    whether their text was read first or not."""
+    rng = random.Random(8)
+    for _ in range(400):
+        root = _random_tree(rng)
+        elements = list(root.iter("div", "p", "a", "span"))
+        rng.shuffle(elements)
+        measure = Measure(Options())
+        for element in elements:
+            if rng.random() < 0.3:
+                measure.text(element)
+            assert measure.link_density(element) == link_density(element)
