@@ -81,3 +81,22 @@ def test_measured_link_density_is_link_density_in_any_order():
             if rng.random() < 0.3:
                 measure.text(element)
             assert measure.link_density(element) == link_density(element)
+
+
+def test_measured_link_density_of_a_deep_tree():
+    """A spine of 1,500 <div>s, each with a measured paragraph beside the next <div>:
+    each <div> adds up its children, one measured, one not."""
+    root = spine = etree.Element("div")
+    paragraphs = []
+    for level in range(1500):
+        paragraph = etree.SubElement(spine, "p")
+        paragraph.text, paragraph.tail = "word ", " tail"
+        etree.SubElement(paragraph, "a").text = "link" if level % 7 == 0 else ""
+        paragraphs.append(paragraph)
+        spine = etree.SubElement(spine, "div")
+    measure = Measure(Options())
+    for paragraph in paragraphs:
+        measure.link_density(paragraph)
+    assert measure.link_density(root) == link_density(root)
+    middle = paragraphs[700].getparent()
+    assert measure.link_density(middle) == link_density(middle)
