@@ -787,7 +787,14 @@ def _contents(element: Element) -> tuple[int, int, int, int]:
 
 def _drop_empty_paragraphs(article: Element, removals: list[Removal]) -> None:
     for paragraph in list(article.iter("p")):
-        if text_of(paragraph).strip():
+        if _holds_text(paragraph):
             continue
         if next(paragraph.iterdescendants(*MEDIA_TAGS), None) is None:
             _remove(paragraph, "empty paragraph", removals)
+
+
+def _holds_text(paragraph: Element) -> bool:
+    """``text_of(paragraph).strip() != ""``, most paragraphs told by their own first text
+    (str.isspace and str.strip agree on whitespace), without serializing them."""
+    head = paragraph.text
+    return bool(head and not head.isspace()) or bool(text_of(paragraph).strip())

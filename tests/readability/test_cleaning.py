@@ -6,7 +6,7 @@ import random
 
 from lxml import etree
 
-from newsstem.readability.cleaning import _may_hold_notice, assemble, clean_article
+from newsstem.readability.cleaning import _holds_text, _may_hold_notice, assemble, clean_article
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.tree import parser, text_of
 
@@ -233,3 +233,22 @@ def test_may_hold_notice_equals_its_plain_definition():
     for _ in range(20000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 12)))
         assert _may_hold_notice(text) == _plain_may_hold_notice(text), repr(text)
+
+
+def test_holds_text_is_a_stripped_text():
+    """_holds_text reads a paragraph's own first text before its whole text: the same
+    answer as ``text_of(p).strip()``, with the spaces str.strip knows beyond HTML's."""
+    rng = random.Random(9)
+    alphabet = [" ", "\n", "\t", "\xa0", "\u2009", "\u3000", "\x85", "\u2028", "a", "é", "東"]
+
+    def text() -> str:
+        return "".join(rng.choice(alphabet) for _ in range(rng.randrange(4)))
+
+    for _ in range(2000):
+        paragraph = etree.Element("p")
+        paragraph.text = text() or None
+        for _ in range(rng.randrange(3)):
+            child = etree.SubElement(paragraph, rng.choice(["b", "img", "span"]))
+            child.text, child.tail = text() or None, text() or None
+        paragraph.tail = "not counted"
+        assert _holds_text(paragraph) == bool(text_of(paragraph).strip())
