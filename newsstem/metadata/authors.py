@@ -575,8 +575,6 @@ def _name_words(part: str) -> list[str] | None:
             words or index + 1 == len(tokens) or tokens[index + 1].lower() in _DATE_TAIL_WORDS
         ):
             break  # "Dan Goodin Apr 16", "on Saturday"; but "Jan Schmidt" is a first name
-        if word == "in" and words and index + 1 < len(tokens) and tokens[index + 1][:1].isupper():
-            break  # "Julian Linden in Sydney": where the writer filed from
         if _NAME_PARTICLE.match(word):
             words.append(word)
             continue
