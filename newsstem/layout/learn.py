@@ -456,15 +456,15 @@ def _headline_of_article(title: _ScoredSlot, mains: Sequence[_ScoredSlot]) -> bo
     >>> _headline_of_article(title, [trail, entry])
     False
     """
-    container = title.key.rsplit("/", 1)[0]
-    for _ in range(HEADING_WRAPPERS):
+    path = title.key.split("/")[:-1]
+    climbed = 0
+    while len(path) > 1 and climbed < HEADING_WRAPPERS and _heading_wrapper(path[-1]):
         # the headline's own wrappers (<header>, <hgroup>, div.entry-title) are not the
         # article's element: the container above them is
-        element = container.rsplit("/", 1)[-1]
-        if "/" not in container or not _heading_wrapper(element):
-            break
-        container = container.rsplit("/", 1)[0]
-    if "/" not in container or not any(
+        path.pop()
+        climbed += 1
+    container = "/".join(path)
+    if len(path) < 2 or not any(
         m is not title and m.key.startswith(container + "/") for m in mains
     ):
         return False

@@ -225,9 +225,7 @@ class Measure:
         density = self._density.get(element)
         if density is None:
             if element.tag == "a":  # a link's own text: all of it in a link
-                text = self._text.get(element)
-                total = dense_length(text) if text is not None else dense_length_of(element)
-                links = self._links_length(element)
+                total, links = self._dense_length(element), self._links_length(element)
             else:
                 total, links = self._lengths(element)
             density = min(1.0, links / total) if total else 0.0
@@ -246,14 +244,17 @@ class Measure:
         if element in self._parents:
             total, links = self._lengths_by_child(element)
         else:
-            text = self._text.get(element)
-            total = dense_length(text) if text is not None else dense_length_of(element)
-            links = self._links_length(element)
+            total, links = self._dense_length(element), self._links_length(element)
         self._lengths_of[element] = (total, links)
         parent = element.getparent()
         if parent is not None:
             self._parents.add(parent)
         return total, links
+
+    def _dense_length(self, element: Element) -> int:
+        """:func:`dense_length` of the element's text, from the text when it was read."""
+        text = self._text.get(element)
+        return dense_length(text) if text is not None else dense_length_of(element)
 
     def _lengths_by_child(self, element: Element) -> tuple[int, int]:
         """:meth:`_lengths` of an element summed over its children (dense length is a
