@@ -189,7 +189,8 @@ def _drop_link_teasers(article: Element, removals: list[Removal]) -> None:
     for paragraph in list(article.iter("p", "div", "li", "h3", "h4")):
         if paragraph is article or paragraph.getparent() is None:
             continue
-        if _shouts(text_of(paragraph)) and link_density(paragraph) >= _TEASER_LINK_SHARE:
+        text = text_of(paragraph)
+        if _shouts(text) and link_density(paragraph) >= _TEASER_LINK_SHARE:
             _remove(paragraph, "a link in capitals", removals)
             continue
         start = paragraph.text or ""
@@ -197,7 +198,7 @@ def _drop_link_teasers(article: Element, removals: list[Removal]) -> None:
             start = _leading_text(paragraph[0])  # "<b>READ:</b>", "<span><b>READ:</b>"
         if not _TEASER_LABEL.match(start) and not _labelled_link(paragraph):
             continue
-        if len(text_of(paragraph)) > _TEASER_MAX_LENGTH:
+        if len(text) > _TEASER_MAX_LENGTH:
             continue
         if any(_URL_TEXT.match(text_of(link)) for link in paragraph.iter("a")):
             continue
