@@ -25,15 +25,23 @@ _MIN_KEY_WORD = 4
 
 
 def description_words(root: Element) -> set[str]:
-    """The words of the page's meta descriptions, case folded.
+    """The words of the page's meta descriptions, case folded, wherever the parser put
+    them: a page's metadata is not always in ``<head>`` once libxml2 has read it (an
+    element of the body written in the head, an ``<iframe>`` or a ``<div>``, ends the
+    head there and sends the rest of it to ``<body>``; Next.js writes the page's metadata
+    into ``<body>`` after its first scripts). Read before the body's metas are removed
+    (document.load_page).
 
     >>> from lxml import etree
     >>> page = "<html><head><meta name='Description' content='Storm hits.'/></head></html>"
     >>> sorted(description_words(etree.fromstring(page)))
     ['hits', 'storm']
+    >>> page = "<html><body><p>Hi</p><meta name='description' content='Rain.'/></body></html>"
+    >>> sorted(description_words(etree.fromstring(page)))
+    ['rain']
     """
     words: set[str] = set()
-    for meta in root.iterfind("head/meta"):
+    for meta in root.iter("meta"):
         name = (meta.get("name") or meta.get("property") or "").lower()
         if name in _DESCRIPTIONS:
             words.update(_WORD.findall((meta.get("content") or "").casefold()))

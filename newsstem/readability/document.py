@@ -17,6 +17,7 @@ from lxml import etree
 
 from newsstem.encoding import decode_html, looks_binary
 from newsstem.readability.adsection import MARKER, marked_sections
+from newsstem.readability.described import description_words
 from newsstem.readability.measure import dense_length_of
 from newsstem.readability.patterns import (
     ARTICLE_NAMES,
@@ -75,6 +76,11 @@ class Page:
     marked: tuple[Element, ...] = ()
     # The article text the page declares in JSON-LD (structured.py), or "".
     declared_body: str = ""
+    # The words of the page's meta descriptions (described.py) and its og:title texts,
+    # read from the whole document as parsed, before the body's metas are stripped (and
+    # the head, when content stands beside <body>): Next.js writes them in <body>.
+    described: frozenset[str] = frozenset()
+    social_titles: tuple[str, ...] = ()
 
 
 def load_page(html: str | bytes) -> Page | str:
@@ -109,6 +115,12 @@ def load_page(html: str | bytes) -> Page | str:
             return "empty document"
         title = _title_text(root)
     declared_body = declared_article_body(root)
+    described = frozenset(description_words(root))
+    social_titles = tuple(
+        meta.get("content") or ""
+        for meta in root.iter("meta")
+        if meta.get("property") == "og:title"
+    )
     body = _content_root(root)
     etree.strip_elements(body, *JUNK_TAGS, with_tail=False)
     if not _has_text(body):
@@ -123,6 +135,8 @@ def load_page(html: str | bytes) -> Page | str:
         never_article=tuple(never_article),
         marked=marked,
         declared_body=declared_body,
+        described=described,
+        social_titles=social_titles,
     )
 
 

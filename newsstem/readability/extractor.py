@@ -27,7 +27,7 @@ from newsstem.readability.cleaning import (
     has_stray_lines,
 )
 from newsstem.readability.document import Page, detached, load_page
-from newsstem.readability.described import KeyWords, description_words
+from newsstem.readability.described import KeyWords
 from newsstem.readability.lead import find_headline, lead_blocks
 from newsstem.readability.listing import is_listing
 from newsstem.readability.measure import Measure, capped_weight, navigation_density
@@ -116,7 +116,7 @@ def extract(
     if isinstance(page, str):
         return Extraction(title="", body="", body_html="", reason=page)
     title = clean_title(page.title, (text_of(h) for h in page.body.iter("h1", "h2")))
-    described = description_words(page.root)
+    described = set(page.described)
     headline = _page_headline(page, options)
     story = _headline_story(page, headline)
     # A heading of links that is the headline is a permalink, not navigation (cleaning.py).
@@ -185,9 +185,6 @@ def _with_lead(
     # normalized text put first render as themselves, then the article as it rendered
     # before, so its text is not rendered again.
     return replace(attempt, text="\n\n".join([*texts, attempt.text] if attempt.text else texts))
-
-
-_OG_TITLE = "head/meta[@property='og:title']"
 
 
 def _declared(page: Page, title: str, options: Options) -> Extraction | None:
@@ -308,7 +305,7 @@ def _headline_story(page: Page, headline: Element | None) -> Element | None:
 def _page_headline(page: Page, options: Options) -> Element | None:
     """The heading that the page's ``<title>`` or og:title names (lead.find_headline)."""
     titles = [page.title]
-    titles.extend(meta.get("content") or "" for meta in page.root.iterfind(_OG_TITLE))
+    titles.extend(page.social_titles)
     return find_headline(page.body, titles, options)
 
 

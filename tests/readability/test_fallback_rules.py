@@ -521,3 +521,17 @@ def test_a_link_in_capitals_between_paragraphs_is_another_story():
     assert "WHAT ARE CHINA'S OVERSEAS POLICE STATIONS?" not in body
     assert "2 NY RESIDENTS ALLEGEDLY RAN SECRET CHINESE POLICE STATION" not in body
     assert "CLICK HERE TO GET THE FOX NEWS APP" not in body
+
+
+def test_the_description_written_in_the_body_still_finds_the_lead():
+    # Anadolu Ajansı, 2026 (Next.js): the page's title, description and og:title metas
+    # are written in <body> after its first script, not in <head>; the standfirst under
+    # the headline (a <span> apart from the body's paragraphs) says what they say.
+    body = body_of("metadata-in-body")
+    assert body.startswith(
+        "Diyanet İşleri Başkanı Safi Arpaguş, Türkiye Diyanet Vakfının (TDV) 2026 vekalet "
+        "yoluyla kurban kesim bedelinin yurt içinde 18 bin, yurt dışında 7 bin lira olarak "
+        "belirlendiğini açıkladı.\n\n"
+    )
+    assert "Arpaguş, Başkanlık Konferans Salonu'nda düzenlenen 2026" in body
+    assert "Anadolu Ajansı" not in body
