@@ -103,6 +103,10 @@ NEVER_ARTICLE = re.compile(r"comment|disqus|replies|foot")
 # "subscriber-premium", which names a paywalled story), as trafilatura names "newsletter";
 # and a photo gallery embedded in a story ("photo-gallery", "external-gallery": another
 # album's title, blurb, slide counter "1 / 62" and credits), as trafilatura names "slide".
+# A teaser is another story's ("o-teaser", "teasers"), but not a teaser's text or content:
+# the story's own opening (a German newsroom's "Teaser" is its standfirst, WinFuture's
+# "teaser_text"; The Washington Post's "teaser-content" is the free part before its
+# paywall).
 BOILERPLATE_WORDS = (
     "share", "social", "viral", "sociable", "newsletter", "signup", "sign-up", "subscribe",
     "mailinglist", "mailing-list", "syndication", "cookie", "consent",
@@ -111,13 +115,14 @@ BOILERPLATE_WORDS = (
     "more-on", "-ad-", "dfpad", "outbrain", "taboola", "criteo", "paidcontent",
     "paid-content", "widget", "meta", "rating", "attachment", "timestamp", "disclaimer",
     "user-info", "user-profile", "-icon", "article-infos", "slide", "viewport", "overlay",
-    "expand", "obfuscated", "blurred", "caption", "teaser", "gallery",
+    "expand", "obfuscated", "blurred", "caption", "gallery",
 )
 # ... and the words that count at the start of a name or of a part of it ("sharing-bar",
 # "main-nav", "ad-slot"), searched after the trie of the others (any_word: 2.2 -> 1.5 us
 # a name against the flat alternation).
 BOILERPLATE = re.compile(
-    any_word(BOILERPLATE_WORDS).pattern + r"|^shar|(?:^|[ _-])nav|(?:^| )ad(?:$| |-)"
+    any_word(BOILERPLATE_WORDS).pattern
+    + r"|^shar|(?:^|[ _-])nav|(?:^| )ad(?:$| |-)|teaser(?![-_]*(?:text|content|body))"
 )
 # Class/id weights (FLAG_WEIGHT_CLASSES): +25 for a positive name, -25 for a negative one.
 POSITIVE = re.compile(

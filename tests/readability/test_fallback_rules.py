@@ -11,6 +11,7 @@ from newsstem.readability import extract
 from newsstem.readability.cleaning import assemble, clean_article
 from newsstem.readability.document import load_page
 from newsstem.readability.options import Flags, Options
+from newsstem.readability.patterns import BOILERPLATE
 from newsstem.readability.tree import text_of
 from newsstem.text import normalize_space
 
@@ -535,3 +536,19 @@ def test_the_description_written_in_the_body_still_finds_the_lead():
     )
     assert "Arpaguş, Başkanlık Konferans Salonu'nda düzenlenen 2026" in body
     assert "Anadolu Ajansı" not in body
+
+
+def test_a_teasers_text_is_the_story_and_a_teaser_is_another_story():
+    # WinFuture, 2024: the standfirst under the headline is <div class="teaser_text"> (a
+    # German newsroom's "Teaser"), inside the story's container; a box named "teaser"
+    # alone is another story's (Die Welt's "o-teaser c-inline-teaser").
+    body = body_of("teaser-text-standfirst")
+    assert body.startswith(
+        "Für 10 GB Datenvolumen im gut ausgebauten Vodafone-Netz zahlt ihr bei der "
+        "Freenet-Tochter Klarmobil aktuell nur noch 5,99 Euro."
+    )
+    assert "Nach dem laut Klarmobil großen Erfolg der Crash-Tarife" in body
+    assert "Stefan Trunzik" not in body
+    assert BOILERPLATE.search("o-teaser c-inline-teaser")
+    assert BOILERPLATE.search("teasers")
+    assert not BOILERPLATE.search("teaser-content")
