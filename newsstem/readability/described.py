@@ -11,6 +11,7 @@ endless scroll), and the standfirst under a headline is the block that repeats i
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from newsstem.readability.tree import Element
 
@@ -25,12 +26,12 @@ _MIN_KEY_WORD = 4
 
 
 def description_words(root: Element) -> set[str]:
-    """The words of the page's meta descriptions, case folded, wherever the parser put
-    them: a page's metadata is not always in ``<head>`` once libxml2 has read it (an
-    element of the body written in the head, an ``<iframe>`` or a ``<div>``, ends the
-    head there and sends the rest of it to ``<body>``; Next.js writes the page's metadata
-    into ``<body>`` after its first scripts). Read before the body's metas are removed
-    (document.load_page).
+    """The words of the page's meta descriptions, case folded: those in ``<head>``, else
+    those wherever the parser put them. A page's metadata is not always in ``<head>``
+    once libxml2 has read it (an element of the body written in the head, an
+    ``<iframe>`` or a ``<div>``, ends the head there and sends the rest of it to
+    ``<body>``; Next.js writes the page's metadata into ``<body>`` after its first
+    scripts). Read before the body's metas are removed (document.load_page).
 
     >>> from lxml import etree
     >>> page = "<html><head><meta name='Description' content='Storm hits.'/></head></html>"
@@ -40,8 +41,14 @@ def description_words(root: Element) -> set[str]:
     >>> sorted(description_words(etree.fromstring(page)))
     ['rain']
     """
+    words = _words_of(root.iterfind("head/meta"))
+    # (the head first: a walk of the whole document costs more than the rest of this)
+    return words if words else _words_of(root.iter("meta"))
+
+
+def _words_of(metas: Iterable[Element]) -> set[str]:
     words: set[str] = set()
-    for meta in root.iter("meta"):
+    for meta in metas:
         name = (meta.get("name") or meta.get("property") or "").lower()
         if name in _DESCRIPTIONS:
             words.update(_WORD.findall((meta.get("content") or "").casefold()))

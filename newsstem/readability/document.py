@@ -117,6 +117,8 @@ def load_page(html: str | bytes) -> Page | str:
     declared_body = declared_article_body(root)
     described = frozenset(description_words(root))
     social_titles = tuple(
+        meta.get("content") or "" for meta in root.iterfind("head/meta[@property='og:title']")
+    ) or tuple(
         meta.get("content") or ""
         for meta in root.iter("meta")
         if meta.get("property") == "og:title"
