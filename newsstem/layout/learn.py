@@ -436,9 +436,10 @@ def _headline_of_article(title: _ScoredSlot, mains: Sequence[_ScoredSlot]) -> bo
     in a container (below ``<body>``) that holds a main block too (``<article>`` with its
     ``<h1>`` and its text, a post's ``div`` with its ``h2`` and its entry; the headline's
     own wrappers, a ``<header>`` or ``div.entry-title``, are climbed:
-    :func:`_heading_wrapper`), and no main block already says the headline on most of
-    its pages (a breadcrumb trail ending in it). Such an article starts with its
-    headline, as a reader sees it, whatever the fallback did with it.
+    :func:`_heading_wrapper`; so is a module's header that holds the headline in a box of
+    its own, ``div.yom-art-hd > div.bd > h1``), and no main block already says the
+    headline on most of its pages (a breadcrumb trail ending in it). Such an article
+    starts with its headline, as a reader sees it, whatever the fallback did with it.
 
     >>> def slot(key, texts):
     ...     return _ScoredSlot(_Slot(key, 0, dict(enumerate(texts))), 1.0, 0.0, 1.0, 0.0, 0.0, 0.0)
@@ -449,6 +450,9 @@ def _headline_of_article(title: _ScoredSlot, mains: Sequence[_ScoredSlot]) -> bo
     >>> _headline_of_article(slot("body/div:id=header/h1", ["Storm"]), [entry])
     False
     >>> _headline_of_article(slot("body/div:class=post/header/div:class=title/h1",
+    ...                           ["Storm closes the bridge"]), [entry])
+    True
+    >>> _headline_of_article(slot("body/div:class=post/div:class=mod-hd/div:class=bd/h1",
     ...                           ["Storm closes the bridge"]), [entry])
     True
     >>> trail = slot("body/div:class=post/div:class=crumbs",
@@ -463,6 +467,14 @@ def _headline_of_article(title: _ScoredSlot, mains: Sequence[_ScoredSlot]) -> bo
         # article's element: the container above them is
         path.pop()
         climbed += 1
+    if not climbed:
+        # a module's header holding the headline in an inner box of its own (YUI's
+        # div.yom-art-hd > div.bd > h1): the nearest header wrapper within reach is the
+        # headline's, and the container above it the article's
+        for depth in range(2, HEADING_WRAPPERS + 1):
+            if len(path) > depth and _heading_wrapper(path[-depth]):
+                del path[-depth:]
+                break
     container = "/".join(path)
     if len(path) < 2 or not any(
         m is not title and m.key.startswith(container + "/") for m in mains
@@ -481,9 +493,13 @@ def _headline_of_article(title: _ScoredSlot, mains: Sequence[_ScoredSlot]) -> bo
 
 # A headline's own wrappers, climbed (at most this many) to the article's element: a
 # <header> or <hgroup>, or an element whose id or class names a header, heading, headline
-# or title (div.entry-title, header.postHeader, div.post-headline).
+# or title (div.entry-title, header.postHeader, div.post-headline), or says "hd", the
+# header's usual short name (YUI's and many templates' hd / bd / ft modules: yom-art-hd,
+# mod-hd), as a word of its own.
 HEADING_WRAPPERS = 3
-HEADING_NAME = re.compile(r"header|heading|headline|title", re.IGNORECASE)
+HEADING_NAME = re.compile(
+    r"header|heading|headline|title|(?-i:(?:^|[-_])hd(?:$|[-_]))", re.IGNORECASE
+)
 
 
 def _heading_wrapper(component: str) -> bool:
@@ -493,6 +509,8 @@ def _heading_wrapper(component: str) -> bool:
     (True, True)
     >>> _heading_wrapper("div:class=entry"), _heading_wrapper("article:class=post")
     (False, False)
+    >>> _heading_wrapper("div:class=yom-art-hd.yom-mod"), _heading_wrapper("div:class=shadow")
+    (True, False)
     """
     if component.split(":", 1)[0] in ("header", "hgroup"):
         return True

@@ -342,3 +342,39 @@ def test_a_headline_in_its_own_header_inside_the_articles_element_opens_the_arti
     assert isinstance(result, Extraction)
     assert result.title == _headline(bbc["news_09"].html)
     assert result.title in result.body.split("\n\n")[:2]
+
+
+def in_module_header(html: str) -> str:
+    """The page with its ``<h1>`` set in a module's header as sports.yahoo.com's articles
+    have it (dragnet, tuning half: ``div.yom-mod.yom-art-hd > div.bd > h1.headline``, the
+    byline beside the headline in ``div.bd``, the text in the next module)."""
+    return re.sub(
+        r'(<h1 class="story-header">.*?</h1>)',
+        r'<div class="yom-mod yom-art-hd"><div class="bd">\1'
+        r'<cite class="byline">By Staff | Reuters</cite></div></div>',
+        html,
+        count=1,
+        flags=re.S,
+    )
+
+
+def test_a_headline_in_the_inner_box_of_a_module_header_opens_the_article(bbc):
+    """A module's header (``hd``, the header's short name in YUI's and many templates'
+    hd / bd / ft modules) holding the headline in a box of its own is the headline's
+    wrapper too: the container above it is the article's (sports.yahoo.com on dragnet's
+    tuning half, 0.980 -> 0.994, whose articles started without their headline)."""
+    articles = [bbc[name] for name in ("news_01", "news_02", "news_03", "news_06", "news_08")]
+    pages = [TrainingPage(page.url, in_module_header(page.html)) for page in articles]
+    assert all("yom-art-hd" in page.html for page in pages)
+    pattern_set = learn("bbc.co.uk", pages).pattern_set
+    [pattern] = [p for p in pattern_set.patterns if p.kind == "article"]
+    [title] = [b for b in pattern.blocks if b.role == "title"]
+    assert title.key.endswith(
+        "div:class=story-body/div:class=yom-art-hd.yom-mod/div:class=bd/h1:class=story-header"
+    )
+    assert pattern.headline_in_body
+    result = SitePatterns(pattern_set).extract(in_module_header(bbc["news_09"].html))
+    assert isinstance(result, Extraction)
+    assert result.title == _headline(bbc["news_09"].html)
+    assert result.title in result.body.split("\n\n")[:2]
+    assert "By Staff" not in result.body
