@@ -34,7 +34,7 @@ from newsstem.readability.patterns import (
     TANGENTIAL,
     has_commas,
 )
-from newsstem.readability.prose import ends_sentence
+from newsstem.readability.prose import article_blocks, ends_sentence
 from newsstem.readability.render import element_text
 from newsstem.readability.tree import Element, drop, is_below, text_of
 from newsstem.text import normalize_space
@@ -111,6 +111,16 @@ _TEASER_LABEL = re.compile(
     re.IGNORECASE,
 )
 _TEASER_MAX_LENGTH = 300  # characters: a line, not a paragraph that starts so
+# A line of the story's terms: a label, then the terms as links ("Tags: Android gmail",
+# "Posted in Featured, Health Care"), or after a colon as a list that ends no sentence
+# ("Tags: Politics, top news, World,"). The gold texts leave it out, old and modern
+# alike (the output's such lines on the tuning pages: chaos 2, l3s 2, dragnet 11, none
+# in the gold), unlike the "Posted by" lines and captions the older golds keep.
+_TERMS_LABEL = re.compile(
+    r"\s*(?:tags?|tagged(?: with| in| as)?|filed (?:under|in)|topics?|categories|category|"
+    r"keywords|posted in)\b\s*[:|]?\s*\w",
+    re.IGNORECASE,
+)
 # A label of a few words ending in a separator ("FUNDA OLUNYE UDABA LAPHA |"): see
 # _labelled_link.
 _LABEL_END = re.compile(r"\s*\S[^|»>]{0,40}?\s*[|»>]\s*")
@@ -180,18 +190,33 @@ def _shouts(text: str) -> bool:
     return capitals >= _SHOUT_MIN_CAPITALS
 
 
-def _drop_link_teasers(article: Element, removals: list[Removal]) -> None:
+def _drop_link_teasers(article: Element, options: Options, removals: list[Removal]) -> None:
     """Remove the short paragraphs that start with a label (:data:`_TEASER_LABEL`) and are
     mostly a link, but for a link to an address (a source, not a story); and the ones
     written in capitals that are mostly a link (:func:`_shouts`: "WHAT ARE CHINA'S OVERSEAS
     POLICE STATIONS?", Fox News's links to its other stories between the paragraphs; a
-    crosshead in capitals is no link)."""
+    crosshead in capitals is no link); and a line of the story's terms (:data:`_TERMS_LABEL`)
+    beside a paragraph of prose (:func:`_has_prose_paragraph`)."""
+    has_prose: bool | None = None  # read once, when a line of terms is found
     for paragraph in list(article.iter("p", "div", "li", "h3", "h4")):
         if paragraph is article or paragraph.getparent() is None:
             continue
         text = text_of(paragraph)
         if _shouts(text) and link_density(paragraph) >= _TEASER_LINK_SHARE:
             _remove(paragraph, "a link in capitals", removals)
+            continue
+        if (
+            len(text) <= _TEASER_MAX_LENGTH
+            and (terms := _TERMS_LABEL.match(text))
+            and (
+                link_density(paragraph) >= _TEASER_LINK_SHARE
+                or (":" in terms.group() and not ends_sentence(text))
+            )
+        ):
+            if has_prose is None:
+                has_prose = _has_prose_paragraph(article, options)
+            if has_prose:
+                _remove(paragraph, "a line of terms", removals)
             continue
         start = paragraph.text or ""
         if not start.strip() and len(paragraph) and paragraph[0].tag in _INLINE_LABELS:
@@ -238,6 +263,7 @@ def has_stray_lines(text: str) -> bool:
         and (
             len(paragraph) < _AD_LABEL_MAX and _AD_LABEL.fullmatch(paragraph)
             or _TEASER_LABEL.match(paragraph)
+            or _TERMS_LABEL.match(paragraph)
             or _LABEL_END.match(paragraph)
             or _shouts(paragraph)
         )
@@ -340,13 +366,22 @@ def _is_a_line(element: Element) -> bool:
     return len(normalize_space(text_of(element))) <= _TEASER_MAX_LENGTH
 
 
-def drop_stray_lines(article: Element) -> list[Removal]:
+def drop_stray_lines(article: Element, options: Options) -> list[Removal]:
     """Remove from ``article`` the labels of ad slots and the lines that link to another
     story, and say so."""
     removals: list[Removal] = []
     _drop_ad_labels(article, removals)
-    _drop_link_teasers(article, removals)
+    _drop_link_teasers(article, options, removals)
     return removals
+
+
+def _has_prose_paragraph(article: Element, options: Options) -> bool:
+    """Whether a paragraph of ``article`` has ``tool_line_min_prose`` characters outside
+    links: a story beside which a line of terms is furniture (a short post of a quotation
+    and its "Posted in ..." line keeps it, as it keeps its tool line, trailer.py)."""
+    return any(
+        block.prose >= options.tool_line_min_prose for block in article_blocks(article)
+    )
 
 
 def _drop_ad_labels(article: Element, removals: list[Removal]) -> None:

@@ -398,7 +398,7 @@ def _finish(
     removals = clean_article(article, flags, options, headline)
     text = element_text(article)
     if has_stray_lines(text):  # looked for in the text: most articles have none
-        removals.extend(drop_stray_lines(article))
+        removals.extend(drop_stray_lines(article, options))
         text = element_text(article)
     for may_end, cut_end, reason in _ENDS:
         if may_end(text, options):  # most articles are spared the walk of blocks

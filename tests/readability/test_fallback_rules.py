@@ -552,3 +552,20 @@ def test_a_teasers_text_is_the_story_and_a_teaser_is_another_story():
     assert BOILERPLATE.search("o-teaser c-inline-teaser")
     assert BOILERPLATE.search("teasers")
     assert not BOILERPLATE.search("teaser-content")
+
+
+def test_a_line_of_the_story_s_terms_is_not_the_story():
+    # ValueWalk, 2017: the story's tags close its div.entry-content as a line of links
+    # (<div class="tag_list">Tags: <a rel="tag">Android</a> <a rel="tag">gmail</a></div>,
+    # a class name the furniture names do not read); the story's last paragraph stays.
+    body = body_of("tag-line")
+    assert body.startswith("Gmail on Android now allows users to send money")
+    assert body.endswith("probably are more likely to use it over Google’s anyway.")
+    assert "Tags:" not in body
+    assert "gmail" not in body.split("\n\n")[-1]
+    # Healthcare Economist, 2012: a short post (a quotation of two lines and its source,
+    # no paragraph of 200 characters) keeps its "Posted in" line, as it would keep a tool
+    # line: beside no story, the line is no furniture to tell apart.
+    body = body_of("terms-line-short-post")
+    assert "And dreams that storms will bring him peace." in body
+    assert body.endswith("Posted in Miscellaneous , Quotation | No Comments »")
