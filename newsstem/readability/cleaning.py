@@ -100,11 +100,13 @@ def clean_article(
 
 
 # A paragraph that points to another story: a label, then a link ("READ: ...", "MORE:
-# ...", "Related: ...", "Lesen Sie auch: ...", "Lire aussi : ..."). The human-made gold
+# ...", "Related: ...", "SEE MORE: ...", "Up Next: ...", "Lesen Sie auch: ...", "Lire aussi
+# : ..."), the label maybe in parentheses ("(MORE: ...)"). The human-made gold
 # texts of the modern corpora (chaos, fundus, cleanportal) leave such lines out; the
 # older ones keep them (dragnet's, and mozilla's, which is Readability.js's output).
 _TEASER_LABEL = re.compile(
-    r"\s*(?:read|read more|read also|also read|more|related|see also|watch|listen|"
+    r"\s*\(?\s*(?:read|read more|read also|also read|read next|more|related|see also|see more|"
+    r"up next|watch|listen|"
     r"lesen sie auch|lesen sie mehr|mehr zum thema|auch interessant|lire aussi|à lire aussi|"
     r"leer más|lee también|leia também|leia mais|leggi anche|czytaj też|czytaj także)"
     r"\s*[:|»>]",

@@ -569,3 +569,17 @@ def test_a_line_of_the_story_s_terms_is_not_the_story():
     body = body_of("terms-line-short-post")
     assert "And dreams that storms will bring him peace." in body
     assert body.endswith("Posted in Miscellaneous , Quotation | No Comments »")
+
+
+def test_links_to_other_stories_under_more_labels_are_not_the_story():
+    # Newsy, 2017: "<p><b>SEE MORE: <a>Two 'Bridgegate' Officials ...</a></b></p>" between
+    # the story's paragraphs; The Weather Channel, 2017: the label in parentheses,
+    # "<p><strong>(MORE: <a>16 Billion-Dollar Disasters ...</a>)</strong></p>".
+    body = body_of("see-more-links")
+    assert "His wife, Dianne Bentley, later filed for divorce" in body
+    assert "The recordings were eventually released in 2016." in body
+    assert "Bridgegate" not in body
+    body = body_of("bracketed-more-link")
+    assert "EDGI said in a statement obtained by EcoWatch." in body
+    assert "The study said the EPA has removed at least 15 references" in body
+    assert "16 Billion-Dollar Disasters" not in body
