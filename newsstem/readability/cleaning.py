@@ -95,6 +95,14 @@ def clean_article(
     # chaos); Mozilla Readability keeps it.
     for element in list(article.iter("figcaption")):
         _remove(element, "caption", removals)
+    # So is the credit set beside it in the figure (<p class="credit">Chip Somodevilla/Getty
+    # Images</p>, <div class="bb-figure__credit">), which the same gold texts leave out.
+    for figure in list(article.iter("figure")):
+        for element in list(figure.iterdescendants()):
+            # (not below a credit removed already)
+            if isinstance(element.tag, str) and _names_credit(element):
+                if is_below(element, figure):
+                    _remove(element, "a figure's credit", removals)
     _drop_empty_paragraphs(article, removals)
     return removals
 
@@ -466,6 +474,12 @@ def _drop_named_furniture(article: Element, options: Options, removals: list[Rem
 # and so do the pages of a site), bounded.
 _FURNITURE_NAMES: dict[tuple[str | None, str | None], bool] = {}
 _FURNITURE_NAMES_LIMIT = 50_000
+
+
+def _names_credit(element: Element) -> bool:
+    """Whether the class or id of ``element`` names a credit ("credit", "photo-credit",
+    "bb-figure__credit")."""
+    return "credit" in f"{element.get('class') or ''} {element.get('id') or ''}".lower()
 
 
 def _remove(element: Element, reason: str, removals: list[Removal]) -> None:

@@ -583,3 +583,14 @@ def test_links_to_other_stories_under_more_labels_are_not_the_story():
     assert "EDGI said in a statement obtained by EcoWatch." in body
     assert "The study said the EPA has removed at least 15 references" in body
     assert "16 Billion-Dollar Disasters" not in body
+
+
+def test_a_figure_s_credit_is_not_the_story():
+    # Slate, 2017: a photo above the story, its <figure> holding the caption and the
+    # credit apart (<figcaption class="caption">...</figcaption> <p class="credit">Chip
+    # Somodevilla/Getty Images</p>); the story's paragraphs around it stay.
+    body = body_of("figure-credit")
+    assert body.startswith("At least one member of the House Freedom Caucus")
+    assert "Rep. Pete King of New York also blamed the Freedom Caucus" in body
+    assert "Chip Somodevilla/Getty Images" not in body
+    assert "talks outside the U.S. Capitol" not in body
