@@ -113,8 +113,10 @@ def clean_article(
 # texts of the modern corpora (chaos, fundus, cleanportal) leave such lines out; the
 # older ones keep them (dragnet's, and mozilla's, which is Readability.js's output).
 _TEASER_LABEL = re.compile(
-    r"\s*\(?\s*(?:read|read more|read also|also read|read next|more|related|see also|see more|"
-    r"up next|watch|listen|"
+    # (the parenthesis and its spaces as one optional group: "\s*\(?\s*" splits a run of
+    # spaces two ways at every length, and a paragraph's text can start with thousands)
+    r"\s*(?:\(\s*)?(?:read|read more|read also|also read|read next|more|related|see also|"
+    r"see more|up next|watch|listen|"
     r"lesen sie auch|lesen sie mehr|mehr zum thema|auch interessant|lire aussi|à lire aussi|"
     r"leer más|lee también|leia também|leia mais|leggi anche|czytaj też|czytaj także)"
     r"\s*[:|»>]",
