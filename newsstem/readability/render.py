@@ -58,39 +58,62 @@ def element_text(element: Element) -> str:
     >>> element_text(f("<table><tr><td>1</td><td>2</td></tr><tr><td>3</td></tr></table>"))
     '1 2\\n\\n3'
     """
-    out = _Paragraphs()
+    # (one loop, its pieces and paragraphs in local lists: a method call per text piece
+    # and per block cost more than the walk; _Paragraphs does the same for the <pre>s)
+    done: list[str] = []
+    pieces: list[str] = []
     skipping = 0
+    blocks, cells, skipped = BLOCK_TAGS, CELL_TAGS, SKIPPED_TAGS
     for event, node in etree.iterwalk(element, events=("start", "end")):
         tag = node.tag
         if not isinstance(tag, str):
             if event == "end" and not skipping:
-                out.add(node.tail)
+                tail = node.tail
+                if tail:
+                    pieces.append(tail)
             continue
         if event == "start":
-            if skipping or tag in SKIPPED_TAGS:
+            if skipping or tag in skipped:
                 skipping += 1
                 continue
             if tag == "pre":
+                out = _Paragraphs()
+                out.done, out.pieces = done, pieces
                 out.add_preformatted(text_of(node))
+                pieces = out.pieces
                 skipping += 1  # its text is taken whole
                 continue
-            if tag in BLOCK_TAGS or tag == "br":
-                out.cut()
-            out.add(node.text)
+            if pieces and (tag in blocks or tag == "br"):
+                paragraph = normalize_space("".join(pieces))
+                if paragraph:
+                    done.append(paragraph)
+                pieces = []
+            text = node.text
+            if text:
+                pieces.append(text)
         else:
             if skipping:
                 skipping -= 1
                 if skipping:
                     continue
                 # leaving a skipped or preformatted element: only its tail is left
-            elif tag in BLOCK_TAGS:
-                out.cut()
-            elif tag in CELL_TAGS:
-                out.add(" ")
+            elif tag in blocks:
+                if pieces:
+                    paragraph = normalize_space("".join(pieces))
+                    if paragraph:
+                        done.append(paragraph)
+                    pieces = []
+            elif tag in cells:
+                pieces.append(" ")
             if node is not element:
-                out.add(node.tail)
-    out.cut()
-    return "\n\n".join(out.done)
+                tail = node.tail
+                if tail:
+                    pieces.append(tail)
+    if pieces:
+        paragraph = normalize_space("".join(pieces))
+        if paragraph:
+            done.append(paragraph)
+    return "\n\n".join(done)
 
 
 def html_text(html: str) -> str:

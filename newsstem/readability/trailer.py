@@ -78,9 +78,11 @@ def may_have_tool_line(text: str, options: Options) -> bool:
     True
     """
     paragraphs = text.split("\n\n")
-    return any(is_tool_line(paragraph, options) for paragraph in paragraphs) or (
-        is_comment_label(paragraphs[-1], options)
-    )
+    # (is_tool_line's own first test, made here: most paragraphs are longer than a line)
+    longest = options.tool_line_max_words * _MAX_WORD_LENGTH
+    return any(
+        len(paragraph) <= longest and is_tool_line(paragraph, options) for paragraph in paragraphs
+    ) or is_comment_label(paragraphs[-1], options)
 
 
 def is_tool_line(text: str, options: Options) -> bool:
