@@ -11,11 +11,12 @@ endless scroll), and the standfirst under a headline is the block that repeats i
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 from newsstem.readability.tree import Element
 
-__all__ = ["KeyWords", "description_words"]
+__all__ = ["KeyWords", "description_words", "social_titles"]
 
 _WORD = re.compile(r"\w+")
 # The meta elements that describe the story.
@@ -41,9 +42,34 @@ def description_words(root: Element) -> set[str]:
     >>> sorted(description_words(etree.fromstring(page)))
     ['rain']
     """
-    words = _words_of(root.iterfind("head/meta"))
-    # (the head first: a walk of the whole document costs more than the rest of this)
-    return words if words else _words_of(root.iter("meta"))
+    return _head_first(root, _words_of)
+
+
+def social_titles(root: Element) -> tuple[str, ...]:
+    """The page's og:title texts, read as :func:`description_words` reads descriptions.
+
+    >>> from lxml import etree
+    >>> page = "<html><body><meta property='og:title' content='Storm hits'/></body></html>"
+    >>> social_titles(etree.fromstring(page))
+    ('Storm hits',)
+    """
+    return _head_first(root, _og_titles)
+
+
+_Read = TypeVar("_Read", set[str], tuple[str, ...])
+
+
+def _head_first(root: Element, read: Callable[[Iterable[Element]], _Read]) -> _Read:
+    """What ``read`` finds in the metas of ``<head>``, else in the metas wherever the
+    parser put them (the head first: a walk of the whole document costs more than the
+    rest of the reading)."""
+    return read(root.iterfind("head/meta")) or read(root.iter("meta"))
+
+
+def _og_titles(metas: Iterable[Element]) -> tuple[str, ...]:
+    return tuple(
+        meta.get("content") or "" for meta in metas if meta.get("property") == "og:title"
+    )
 
 
 def _words_of(metas: Iterable[Element]) -> set[str]:

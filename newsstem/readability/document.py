@@ -17,7 +17,7 @@ from lxml import etree
 
 from newsstem.encoding import decode_html, looks_binary
 from newsstem.readability.adsection import MARKER, marked_sections
-from newsstem.readability.described import description_words
+from newsstem.readability.described import description_words, social_titles
 from newsstem.readability.measure import dense_length_of
 from newsstem.readability.patterns import (
     ARTICLE_NAMES,
@@ -116,13 +116,7 @@ def load_page(html: str | bytes) -> Page | str:
         title = _title_text(root)
     declared_body = declared_article_body(root)
     described = frozenset(description_words(root))
-    social_titles = tuple(
-        meta.get("content") or "" for meta in root.iterfind("head/meta[@property='og:title']")
-    ) or tuple(
-        meta.get("content") or ""
-        for meta in root.iter("meta")
-        if meta.get("property") == "og:title"
-    )
+    social = social_titles(root)
     body = _content_root(root)
     etree.strip_elements(body, *JUNK_TAGS, with_tail=False)
     if not _has_text(body):
@@ -138,7 +132,7 @@ def load_page(html: str | bytes) -> Page | str:
         marked=marked,
         declared_body=declared_body,
         described=described,
-        social_titles=social_titles,
+        social_titles=social,
     )
 
 
