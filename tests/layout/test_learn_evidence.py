@@ -327,21 +327,29 @@ def test_a_headline_in_its_own_header_inside_the_articles_element_opens_the_arti
     headline or title) are not the article's element: the container above them is, and
     there the text is (mashable.com, venturebeat.com, everywhereist.com, online.wsj.com
     on dragnet's tuning half, whose articles started without their headline)."""
-    articles = [bbc[name] for name in ("news_01", "news_02", "news_03", "news_06", "news_08")]
-    pages = [TrainingPage(page.url, in_headline_wrappers(page.html)) for page in articles]
-    assert all("header-buffer" in page.html for page in pages)
-    pattern_set = learn("bbc.co.uk", pages).pattern_set
-    [pattern] = [p for p in pattern_set.patterns if p.kind == "article"]
-    [title] = [b for b in pattern.blocks if b.role == "title"]
-    assert title.key.endswith(
+    title_key, _ = learned_with_headline_opening(bbc, in_headline_wrappers, "header-buffer")
+    assert title_key.endswith(
         "div:class=story-body/header:class=entry-title/div:class=header-buffer"
         "/h1:class=story-header"
     )
+
+
+def learned_with_headline_opening(bbc, wrap, marker: str) -> tuple[str, Extraction]:
+    """Learn bbc.co.uk story pages with their headline set by ``wrap`` (each page says
+    ``marker``), check that the article pattern opens with the headline and that a page
+    it did not learn from extracts so; the title block's key and that extraction."""
+    articles = [bbc[name] for name in ("news_01", "news_02", "news_03", "news_06", "news_08")]
+    pages = [TrainingPage(page.url, wrap(page.html)) for page in articles]
+    assert all(marker in page.html for page in pages)
+    pattern_set = learn("bbc.co.uk", pages).pattern_set
+    [pattern] = [p for p in pattern_set.patterns if p.kind == "article"]
+    [title] = [b for b in pattern.blocks if b.role == "title"]
     assert pattern.headline_in_body
-    result = SitePatterns(pattern_set).extract(in_headline_wrappers(bbc["news_09"].html))
+    result = SitePatterns(pattern_set).extract(wrap(bbc["news_09"].html))
     assert isinstance(result, Extraction)
     assert result.title == _headline(bbc["news_09"].html)
     assert result.title in result.body.split("\n\n")[:2]
+    return title.key, result
 
 
 def in_module_header(html: str) -> str:
@@ -363,18 +371,8 @@ def test_a_headline_in_the_inner_box_of_a_module_header_opens_the_article(bbc):
     hd / bd / ft modules) holding the headline in a box of its own is the headline's
     wrapper too: the container above it is the article's (sports.yahoo.com on dragnet's
     tuning half, 0.980 -> 0.994, whose articles started without their headline)."""
-    articles = [bbc[name] for name in ("news_01", "news_02", "news_03", "news_06", "news_08")]
-    pages = [TrainingPage(page.url, in_module_header(page.html)) for page in articles]
-    assert all("yom-art-hd" in page.html for page in pages)
-    pattern_set = learn("bbc.co.uk", pages).pattern_set
-    [pattern] = [p for p in pattern_set.patterns if p.kind == "article"]
-    [title] = [b for b in pattern.blocks if b.role == "title"]
-    assert title.key.endswith(
+    title_key, result = learned_with_headline_opening(bbc, in_module_header, "yom-art-hd")
+    assert title_key.endswith(
         "div:class=story-body/div:class=yom-art-hd.yom-mod/div:class=bd/h1:class=story-header"
     )
-    assert pattern.headline_in_body
-    result = SitePatterns(pattern_set).extract(in_module_header(bbc["news_09"].html))
-    assert isinstance(result, Extraction)
-    assert result.title == _headline(bbc["news_09"].html)
-    assert result.title in result.body.split("\n\n")[:2]
     assert "By Staff" not in result.body
