@@ -99,10 +99,12 @@ def clean_article(
     # Images</p>, <div class="bb-figure__credit">), which the same gold texts leave out.
     for figure in list(article.iter("figure")):
         for element in list(figure.iterdescendants()):
-            # (not below a credit removed already)
-            if isinstance(element.tag, str) and _names_credit(element):
-                if is_below(element, figure):
-                    _remove(element, "a figure's credit", removals)
+            if (
+                isinstance(element.tag, str)
+                and _names_credit(element)
+                and is_below(element, figure)  # not inside a credit removed already
+            ):
+                _remove(element, "a figure's credit", removals)
     _drop_empty_paragraphs(article, removals)
     return removals
 
