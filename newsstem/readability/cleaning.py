@@ -260,9 +260,10 @@ _AD_LABEL_MAX = 20  # characters (a text node's after normalize-space)
 _SHORT_TEXTS = etree.XPath(f".//text()[string-length(normalize-space(.)) < {_AD_LABEL_MAX}]")
 
 
-def has_stray_lines(text: str) -> bool:
+def has_stray_lines(text: str, paragraphs: Sequence[str] | None = None) -> bool:
     r"""Whether a paragraph of an article's rendered ``text`` is an ad slot's label or a
     line that links to another story (:func:`drop_stray_lines` would find something).
+    ``paragraphs``: ``text`` already split at its blank lines, when the caller has it.
 
     >>> has_stray_lines("A story.\n\nADVERTISEMENT\n\nMore story.")
     True
@@ -282,7 +283,7 @@ def has_stray_lines(text: str) -> bool:
             or _TERMS_LABEL.match(paragraph)
             or _shouts(paragraph)
         )
-        for paragraph in text.split("\n\n")
+        for paragraph in (text.split("\n\n") if paragraphs is None else paragraphs)
     )
 
 

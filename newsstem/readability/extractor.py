@@ -397,16 +397,19 @@ def _finish(
     text, see :func:`cleaning.clean_article`)."""
     removals = clean_article(article, flags, options, headline)
     text = element_text(article)
-    if has_stray_lines(text):  # looked for in the text: most articles have none
+    paragraphs = text.split("\n\n")  # split once for the pre-tests below
+    if has_stray_lines(text, paragraphs):  # looked for in the text: most articles have none
         removals.extend(drop_stray_lines(article, options))
         text = element_text(article)
+        paragraphs = text.split("\n\n")
     for may_end, cut_end, reason in _ENDS:
-        if may_end(text, options):  # most articles are spared the walk of blocks
+        if may_end(text, options, paragraphs):  # most articles are spared the walk of blocks
             blocks = article_blocks(article)
             kept = cut_end(article, blocks, options)
             if kept < len(blocks):
                 removals.append(Removal(tag="", names=blocks[kept].text, reason=reason))
                 text = element_text(article)
+                paragraphs = text.split("\n\n")
     return _Attempt(
         flags=flags,
         article=article,

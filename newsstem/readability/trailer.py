@@ -22,6 +22,7 @@ label, or after its first byline.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from newsstem.readability.options import Options
 from newsstem.readability.prose import Block
@@ -64,9 +65,12 @@ _URL = re.compile(r"\w+://\S+")
 _MAX_WORD_LENGTH = 20
 
 
-def may_have_tool_line(text: str, options: Options) -> bool:
+def may_have_tool_line(
+    text: str, options: Options, paragraphs: Sequence[str] | None = None
+) -> bool:
     r"""False when no paragraph of ``text`` (rendered, cut at ``<br>`` too) is a tool line
-    and the last one is no comment label (:func:`is_comment_label`).
+    and the last one is no comment label (:func:`is_comment_label`); ``paragraphs``:
+    ``text`` already split at its blank lines, when the caller has it.
 
     A block that is a tool line is cut into paragraphs made of its words alone, one of
     them a tool word; so without such a paragraph there is no tool-line block, and the
@@ -77,7 +81,8 @@ def may_have_tool_line(text: str, options: Options) -> bool:
     >>> may_have_tool_line("A story.\n\nPrint\n\nE-mail this", Options())
     True
     """
-    paragraphs = text.split("\n\n")
+    if paragraphs is None:
+        paragraphs = text.split("\n\n")
     # (is_tool_line's own first test, made here: most paragraphs are longer than a line)
     longest = options.tool_line_max_words * _MAX_WORD_LENGTH
     return any(
@@ -230,10 +235,12 @@ _THREAD_PEOPLE = 3
 _MAX_BYLINE_LENGTH = 200
 
 
-def may_have_comment_thread(text: str, options: Options) -> bool:
+def may_have_comment_thread(
+    text: str, options: Options, paragraphs: Sequence[str] | None = None
+) -> bool:
     """False when fewer than :data:`_THREAD_PEOPLE` paragraphs of ``text`` begin like a
-    byline: the walk over the article's blocks is spared (``options``: unused, as
-    :func:`may_have_tool_line` is called)."""
+    byline: the walk over the article's blocks is spared (``options``, ``paragraphs``:
+    unused, as :func:`may_have_tool_line` is called)."""
     starts = len(_BYLINE_LINE.findall(text)) + (_BYLINE_START.match(text) is not None)
     return starts >= _THREAD_PEOPLE
 
