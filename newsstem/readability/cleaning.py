@@ -462,9 +462,9 @@ def _drop_named_furniture(article: Element, options: Options, removals: list[Rem
     """
     found: list[Element] = []
     removed = 0  # the dense length of the found elements' texts
-    for element in article.iter(*_NAMED_FURNITURE):
+    for element in article.iterdescendants(*_NAMED_FURNITURE):
         key = (element.get("class"), element.get("id"))
-        if key == (None, None) or element is article:
+        if key == (None, None):
             continue
         verdict = _FURNITURE_NAMES.get(key)
         if verdict is None:
