@@ -98,12 +98,9 @@ def clean_article(
     # So is the credit set beside it in the figure (<p class="credit">Chip Somodevilla/Getty
     # Images</p>, <div class="bb-figure__credit">), which the same gold texts leave out.
     for figure in list(article.iter("figure")):
-        for element in list(figure.iterdescendants()):
-            if (
-                isinstance(element.tag, str)
-                and _names_credit(element)
-                and is_below(element, figure)  # not inside a credit removed already
-            ):
+        for element in list(figure.iterdescendants(etree.Element)):
+            # (is_below: not inside a credit removed already)
+            if _names_credit(element) and is_below(element, figure):
                 _remove(element, "a figure's credit", removals)
     _drop_empty_paragraphs(article, removals)
     return removals
@@ -217,12 +214,13 @@ def _drop_link_teasers(article: Element, options: Options, removals: list[Remova
         if paragraph is article or paragraph.getparent() is None:
             continue
         text = text_of(paragraph)
+        if len(text) > _TEASER_MAX_LENGTH:  # a paragraph, not a line (each kind below)
+            continue
         if _shouts(text) and link_density(paragraph) >= _TEASER_LINK_SHARE:
             _remove(paragraph, "a link in capitals", removals)
             continue
         if (
-            len(text) <= _TEASER_MAX_LENGTH
-            and (terms := _TERMS_LABEL.match(text))
+            (terms := _TERMS_LABEL.match(text))
             and (
                 link_density(paragraph) >= _TEASER_LINK_SHARE
                 or (":" in terms.group() and not ends_sentence(text))
@@ -237,8 +235,6 @@ def _drop_link_teasers(article: Element, options: Options, removals: list[Remova
         if not start.strip() and len(paragraph) and paragraph[0].tag in _INLINE_LABELS:
             start = _leading_text(paragraph[0])  # "<b>READ:</b>", "<span><b>READ:</b>"
         if not _TEASER_LABEL.match(start) and not _labelled_link(paragraph):
-            continue
-        if len(text) > _TEASER_MAX_LENGTH:
             continue
         if any(_URL_TEXT.match(text_of(link)) for link in paragraph.iter("a")):
             continue
