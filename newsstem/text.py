@@ -169,7 +169,9 @@ def utf8(text: str) -> bytes:
     if len(text) <= _UTF8_SLICE or text.isascii():
         return text.encode("utf-8")
     step = _UTF8_SLICE
-    return b"".join([text[start : start + step].encode("utf-8") for start in range(0, len(text), step)])
+    return b"".join(
+        [text[start : start + step].encode("utf-8") for start in range(0, len(text), step)]
+    )
 
 
 def xml_safe_utf8(text: str) -> bytes:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 from typing import TypeVar
 
 from newsstem.readability.tree import Element
@@ -92,7 +93,7 @@ class KeyWords:
     0.6666666666666666
     """
 
-    def __init__(self, words: set[str]) -> None:
+    def __init__(self, words: AbstractSet[str]) -> None:
         self.words = frozenset(w for w in words if len(w) >= _MIN_KEY_WORD or not w.isascii())
 
     def __len__(self) -> int:

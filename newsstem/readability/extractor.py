@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from html import escape
 from urllib.parse import urljoin
@@ -116,7 +117,7 @@ def extract(
     if isinstance(page, str):
         return Extraction(title="", body="", body_html="", reason=page)
     title = clean_title(page.title, (text_of(h) for h in page.body.iter("h1", "h2")))
-    described = set(page.described)
+    described = page.described
     headline = _page_headline(page, options)
     story = _headline_story(page, headline)
     # A heading of links that is the headline is a permalink, not navigation (cleaning.py).
@@ -157,7 +158,7 @@ def extract(
 
 
 def _with_lead(
-    attempt: _Attempt, headline: Element | None, described: set[str], options: Options
+    attempt: _Attempt, headline: Element | None, described: AbstractSet[str], options: Options
 ) -> _Attempt:
     """The attempt with the story's lead put first, when it lies between the headline and
     the selected body and agrees with the page's description (lead.py)."""

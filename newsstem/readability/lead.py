@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 
 from lxml import etree
 
@@ -76,7 +77,7 @@ def find_headline(body: Element, titles: Iterable[str], options: Options) -> Ele
 
 
 def lead_blocks(
-    headline: Element, body_start: Element, described: set[str], options: Options
+    headline: Element, body_start: Element, described: AbstractSet[str], options: Options
 ) -> list[Element]:
     """The blocks after ``headline`` and before ``body_start`` in their closest common
     container (none when that is the whole page) that say what the page's description
@@ -116,7 +117,9 @@ def lead_blocks(
     return leads
 
 
-def _is_lead(element: Element, container: Element, described: set[str], options: Options) -> bool:
+def _is_lead(
+    element: Element, container: Element, described: AbstractSet[str], options: Options
+) -> bool:
     """Whether ``element`` (below ``container``) is a lead: a block of some length with few
     links, not in furniture, that says what the description says or is named as a lead,
     itself or by a wrapper that holds nothing else.
