@@ -8,6 +8,7 @@ the containers that look "fishy". Each removal is recorded with its reason.
 from __future__ import annotations
 
 import copy
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -102,8 +103,54 @@ def clean_article(
             # (is_below: not inside a credit removed already)
             if _names_credit(element) and is_below(element, figure):
                 _remove(element, "a figure's credit", removals)
+    _drop_picture_boxes(article, options, removals)
     _drop_empty_paragraphs(article, removals)
     return removals
+
+
+def _drop_picture_boxes(article: Element, options: Options, removals: list[Removal]) -> None:
+    """Remove the box around each ``<picture>``: the caption and credit a modern page sets
+    beside its picture without ``<figure>`` (``<div><picture/><div>Chelsea beat Tottenham
+    on Thursday night</div><div>Getty Images</div></div>``), a teaser card of another story
+    or video. The box is the highest ancestor below the article holding no other picture,
+    at most ``furniture_max_length`` of text and no prose paragraph (a section of the
+    story set beside its photo stays); nothing goes when less than
+    ``furniture_keep_share`` of the text would stay, as for named furniture.
+
+    >>> page = etree.fromstring(
+    ...     "<div><div><div><picture><img/></picture><div>Fans at the ground</div>"
+    ...     "<div>REUTERS</div></div></div><p>" + "The match was won late, as expected. " * 3
+    ...     + "</p></div>")
+    >>> _drop_picture_boxes(page, Options(), [])
+    >>> etree.tostring(page, encoding="unicode").count("REUTERS")
+    0
+    """
+    found: list[Element] = []
+    removed = 0  # the dense length of the boxes' texts
+    for picture in article.iter("picture"):
+        box = None
+        node = picture
+        while (parent := node.getparent()) is not None and parent is not article:
+            if (
+                dense_length_of(parent) > options.furniture_max_length
+                or next(itertools.islice(parent.iter("picture"), 1, None), None) is not None
+                or any(_is_prose(paragraph, options) for paragraph in parent.iter("p"))
+            ):
+                break
+            box = node = parent
+        if box is None or (found and (box is found[-1] or is_below(box, found[-1]))):
+            continue
+        length = dense_length_of(box)
+        if length:
+            found.append(box)
+            removed += length
+    if not found:
+        return
+    total = dense_length_of(article)
+    if total - removed <= total * options.furniture_keep_share:
+        return
+    for element in found:
+        _remove(element, "a picture's caption or card", removals)
 
 
 # A paragraph that points to another story: a label, then a link ("READ: ...", "MORE:

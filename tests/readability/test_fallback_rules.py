@@ -594,3 +594,16 @@ def test_a_figure_s_credit_is_not_the_story():
     assert "Rep. Pete King of New York also blamed the Freedom Caucus" in body
     assert "Chip Somodevilla/Getty Images" not in body
     assert "talks outside the U.S. Capitol" not in body
+
+
+def test_a_picture_s_caption_and_credit_set_without_a_figure_are_not_the_story():
+    # Evening Standard, 2024: a photo above the story and one between its paragraphs, each
+    # a <picture> in a box of <div>s with its caption and credit beside it (no <figure>,
+    # no <figcaption>); the story's paragraphs, each in its own <div>s, stay.
+    body = body_of("picture-caption-box")
+    assert body.startswith("Chelsea have delivered a message of intent")
+    assert "On the pitch, Gallagher was exceptional." in body
+    assert "Chelsea beat Tottenham on Thursday night" not in body
+    assert "Getty Images" not in body
+    assert "Chelsea fans produced a banner backing Conor Gallagher" not in body
+    assert "REUTERS" not in body
