@@ -739,6 +739,20 @@ def _extract(
         if block.weight >= least and block.own_weight >= max(least, 1) and _is_prose(block):
             unclaimed.append(block)
             unclaimed_at.append(position)
+    if compiled.pattern.headline_in_body and headline < 0 and main_at:
+        # the article starts with its headline, but no title block is on this page (a
+        # variant of the template one learned page had): the headline is the block above
+        # the article that says the page's <title>
+        found = _headline_block(page, roles, main_at[0], clean_title(page.title, ()))
+        if found is not None:
+            block = page.blocks[found]
+            if found in unclaimed_at:  # a key never learned: the headline, not a guess
+                del unclaimed[unclaimed_at.index(found)]
+                unclaimed_at.remove(found)
+            title = block.text.replace("\n", " ")
+            main.insert(0, PageBlock(block.key, block.text, block.own_weight, True))
+            main_at.insert(0, found)
+            headline = 0
     if said and max(said.values()) >= MIN_REPEATS:
         main, main_at = _read_once(main, main_at, said, headline)
     return Extraction(
@@ -751,6 +765,41 @@ def _extract(
         tuple(unclaimed),
         (*main_at, *unclaimed_at),
     )
+
+
+# A block standing in for a missing title block is a line (as learning's title blocks,
+# LearnOptions.max_title_chars) sharing this much of its words with the page's <title>
+# (Dice, as learning's title_threshold).
+HEADLINE_MAX_CHARS = 300
+HEADLINE_LIKENESS = 0.5
+
+
+def _headline_block(page: PageLayout, roles: Sequence[str], before: int, title: str) -> int | None:
+    """The place of the block above ``before`` (not main) that says the page's headline:
+    a line whose words are most like those of ``title`` (Dice :data:`HEADLINE_LIKENESS` or
+    more), the nearest to the article on ties."""
+    wanted = _words(title)
+    best, best_score = None, HEADLINE_LIKENESS
+    for position in range(before):
+        block = page.blocks[position]
+        if (
+            roles[position] == "main"
+            or "\n" in block.text
+            or not 0 < block.weight <= HEADLINE_MAX_CHARS
+        ):
+            continue
+        words = _words(block.text)
+        score = 2 * len(words & wanted) / (len(words) + len(wanted)) if words and wanted else 0.0
+        if score >= best_score:
+            best, best_score = position, score
+    return best
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD_RE.findall(text.lower()))
+
+
+_WORD_RE = re.compile(r"\w+")
 
 
 # A block of a key the pattern never saw, not taken as main, is worth a second look when

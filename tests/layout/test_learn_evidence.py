@@ -376,3 +376,36 @@ def test_a_headline_in_the_inner_box_of_a_module_header_opens_the_article(bbc):
         "div:class=story-body/div:class=yom-art-hd.yom-mod/div:class=bd/h1:class=story-header"
     )
     assert "By Staff" not in result.body
+
+
+def test_a_headline_outside_the_title_block_still_opens_the_article(bbc):
+    """A page of a variant of the template (eater.com's ``div.post-boxed`` posts beside its
+    ``div.quicklink`` posts on dragnet's tuning half) prints its headline in an element no
+    title block of the pattern aligns with: the pattern's article still opens with the
+    headline when its articles do (``headline_in_body``), taken from the block above the
+    article that says the page's ``<title>`` (here bbc.co.uk's story page with its
+    ``<h1>`` moved above the story's element, under a class of its own)."""
+    articles = [bbc[name] for name in ("news_01", "news_02", "news_03", "news_06", "news_08")]
+    pattern_set = learn("bbc.co.uk", [TrainingPage(p.url, p.html) for p in articles]).pattern_set
+    [pattern] = [p for p in pattern_set.patterns if p.kind == "article"]
+    assert pattern.headline_in_body
+    variant = headline_above_the_story(bbc["news_09"].html)
+    assert 'class="post-title"' in variant
+    result = SitePatterns(pattern_set).extract(variant)
+    assert isinstance(result, Extraction)
+    headline = "The start-ups that favour New York over Silicon Valley"
+    assert result.title == headline
+    assert result.body.split("\n\n")[0] == headline
+    assert result.body.count(headline) == 1
+
+
+def headline_above_the_story(html: str) -> str:
+    """The page with its ``<h1>`` moved out of the story's element, above it, under a
+    class of its own."""
+    h1 = re.search(r'<h1 class="story-header">(.*?)</h1>', html, flags=re.S)
+    html = html.replace(h1.group(0), "", 1)
+    return html.replace(
+        '<div class="story-body">',
+        f'<h1 class="post-title">{h1.group(1)}</h1><div class="story-body">',
+        1,
+    )
