@@ -759,7 +759,10 @@ def _fishy(
     # poll, a settings panel, a newsletter's sign-up form.
     if toggled and dense_length(text) <= options.furniture_max_length:
         return "a toggle's box"
-    if paragraphs == 1 and not images and _wraps_a_paragraph(element, text, options):
+    if paragraphs == 1 and not images and (
+        _wraps_a_paragraph(element, text, options)
+        or _in_paragraph_component(element, text, options)
+    ):
         return None  # judged as the paragraph it wraps, which is never cleaned away
     if (
         (images == 0 or images > 2)
@@ -871,6 +874,84 @@ def _wraps_a_paragraph(element: Element, text: str, options: Options) -> bool:
         and ends_sentence(own.strip())
         and link_density(paragraph, own) <= options.in_prose_link_density
     )
+
+
+def _in_paragraph_component(element: Element, text: str, options: Options) -> bool:
+    """A wrapper of one paragraph, however short, set in a component like the story's
+    prose paragraphs around it (``<div class="sc-gEvEer"><div><div><p>``, one component
+    per paragraph on sites built of components): the outermost wrapper of the paragraph
+    alone has a class, and the nearest elements of the same tag and class before and
+    after it each wrap a prose paragraph (:func:`_wraps_a_paragraph`). A question put to
+    the interviewee or a bold crosshead is one paragraph of the story there, where a bare
+    ``<p>`` would never be cleaned away; a note closing the story has no prose component
+    after it ("Click here to learn about these picks!", "© The Financial Times Ltd.").
+
+    >>> from lxml import etree
+    >>> prose = "<div class='c'><div><p>" + "A sentence of the story goes on, and on. " * 3
+    >>> story = etree.fromstring(
+    ...     "<div>" + prose + "</p></div></div><div class='c'><div><p>Is he a good leader?"
+    ...     "</p></div></div>" + prose + "</p></div></div></div>")
+    >>> short = story[1][0]
+    >>> _in_paragraph_component(short, text_of(short), Options())
+    True
+    >>> _in_paragraph_component(story[1], text_of(story[1]), Options())
+    True
+    >>> del story[2]
+    >>> _in_paragraph_component(short, text_of(short), Options())
+    False
+    """
+    paragraph = next(element.iterdescendants("p"))
+    length = dense_length(text_of(paragraph))
+    if not length or length != dense_length(text):
+        return False
+    # the component: the outermost wrapper of the paragraph alone
+    component = element
+    while True:
+        parent = component.getparent()
+        if parent is None or parent.tag in ("body", "html"):
+            break
+        if not _only_text(parent, component):
+            break
+        component = parent
+    names = component.get("class")
+    if not names:
+        return False
+    for preceding in (False, True):
+        for sibling in component.itersiblings(component.tag, preceding=preceding):
+            if sibling.get("class") != names:
+                continue  # (an ad slot or a figure between the components)
+            if next(sibling.iterdescendants("p"), None) is None or not _wraps_a_paragraph(
+                sibling, text_of(sibling), options
+            ):
+                return False
+            break
+        else:
+            return False  # no component of the story's on this side
+    return True
+
+
+def _only_text(parent: Element, child: Element) -> bool:
+    r"""Whether all of ``parent``'s text (its dense length) is ``child``'s own: the
+    parent's own text, the child's tail and every other node's text and tail are blank.
+    Read node by node, where measuring the parent serialized all of it (the whole
+    article, for a paragraph's component) to compare the two lengths.
+
+    >>> page = etree.fromstring("<div> <!-- ad --> <div><p>Is he?</p></div>\n<b> </b></div>")
+    >>> _only_text(page, page[1]), _only_text(page[1], page[1][0])
+    (True, True)
+    >>> page[2].text = "Yes."
+    >>> _only_text(page, page[1])
+    False
+    """
+    if parent.text and dense_length(parent.text):
+        return False
+    for node in parent:
+        if node.tail and dense_length(node.tail):
+            return False
+        # (a comment's or instruction's own text is not the parent's text)
+        if node is not child and isinstance(node.tag, str) and dense_length_of(node):
+            return False
+    return True
 
 
 # Compiled once: an XPath string is compiled again at each call.

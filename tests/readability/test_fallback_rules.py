@@ -607,3 +607,12 @@ def test_a_picture_s_caption_and_credit_set_without_a_figure_are_not_the_story()
     assert "Getty Images" not in body
     assert "Chelsea fans produced a banner backing Conor Gallagher" not in body
     assert "REUTERS" not in body
+
+
+def test_a_short_paragraph_in_a_component_among_the_story_s_is_read():
+    # Evening Standard, 2024: each paragraph of an interview in its own four <div>s; the
+    # questions put to Tony Blair and a bold crosshead are short paragraphs in the same
+    # components as the answers around them, and were cleaned away as "too short".
+    body = body_of("paragraph-components")
+    assert "\n\nWhat is his status report on the Starmer government, three months in?\n\n" in body
+    assert "\n\nThe Middle East solution\n\nI ask Blair if he thinks" in body
