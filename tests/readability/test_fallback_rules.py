@@ -616,3 +616,15 @@ def test_a_short_paragraph_in_a_component_among_the_story_s_is_read():
     body = body_of("paragraph-components")
     assert "\n\nWhat is his status report on the Starmer government, three months in?\n\n" in body
     assert "\n\nThe Middle East solution\n\nI ask Blair if he thinks" in body
+
+
+def test_a_line_to_the_previous_or_next_post_is_not_the_story():
+    # Schneier on Security (Movable Type), 2012: above the post's date and heading,
+    # "<p><a>&laquo; New SSL Vulnerability</a> | <a>Main</a> | <a>Gary McGraw on National
+    # Cybersecurity &raquo;</a></p>" leads to the posts before and after it; the post's
+    # paragraphs and its quotation stay.
+    body = body_of("post-navigation-line")
+    assert "Here's a great concept: a micromort:" in body
+    assert "So smoking two cigarettes has a cost of one microlife." in body
+    assert "New SSL Vulnerability" not in body
+    assert "Gary McGraw" not in body
