@@ -381,7 +381,7 @@ def _marked_attempt(page: Page, options: Options, headline: str = "") -> _Attemp
 # How an article's end is found, in order: a tool line after its prose, then a thread of
 # comments (each told first in the rendered text, then cut on the article's blocks).
 _ENDS = (
-    (may_have_tool_line, cut_after_tool_line, "end of article: tool line"),
+    (may_have_tool_line, cut_after_tool_line, "tool line: end of article, or above its prose"),
     (may_have_comment_thread, cut_comment_thread, "end of article: comments"),
 )
 

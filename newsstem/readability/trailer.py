@@ -10,7 +10,8 @@ keeps them. A block made only of tool and furniture words, with at least one too
 and everything after it are cut. As the article's last block it goes whatever came
 before it (it cuts nothing else), and so does the label of a comment form or thread
 ("Leave a Reply", "The comments to this entry are closed.") after 200 characters of
-prose.
+prose. Above the story's prose, a block that is such a line and an element of its own
+("Print Story  Email to a Friend" under a byline) goes alone.
 
 Lines that merely *name* a section (a "Comments" heading, "See also", "Related") are
 not cut: the gold of the corpora keeps what follows them about as often as not. A thread
@@ -26,8 +27,8 @@ from collections.abc import Sequence
 
 from newsstem.readability.options import Options
 from newsstem.readability.prose import Block
-from newsstem.readability.tree import Element, cut_after
-from newsstem.text import cjk_count
+from newsstem.readability.tree import Element, cut_after, drop, text_of
+from newsstem.text import cjk_count, normalize_space
 
 __all__ = [
     "cut_after_tool_line",
@@ -184,16 +185,27 @@ def _is_cjk_tool(word: str) -> bool:
 
 
 def cut_after_tool_line(article: Element, blocks: list[Block], options: Options) -> int:
-    """Cut the article at its first tool line after a long paragraph.
+    """Cut the article at its first tool line after a long paragraph, and remove the tool
+    lines above its prose, each alone ("Print | E-mail" under the headline cannot end the
+    story that follows it).
 
-    ``blocks`` are the article's (:func:`prose.article_blocks`); returns how many of
-    them are left, all of them when no tool line was found.
+    ``blocks`` are the article's (:func:`prose.article_blocks`); returns the index of the
+    first block cut or removed, all of them when no tool line was found. A line above the
+    prose that is not an element of its own (a line of a ``<br>``-set block) stays.
     """
+    above: list[tuple[int, Element]] = []  # the tool lines above the prose
     seen_prose = False
     for index, block in enumerate(blocks):
-        if seen_prose and is_tool_line(block.text, options):
-            _cut(article, block.start, block.at_tail)
-            return index
+        if seen_prose:
+            if is_tool_line(block.text, options):
+                return _cut_below(article, above, block, index)
+        elif (
+            not block.at_tail
+            and block.start is not article
+            and is_tool_line(block.text, options)
+            and normalize_space(text_of(block.start)) == block.text
+        ):
+            above.append((index, block.start))
         if block.prose >= options.tool_line_min_prose:
             seen_prose = True
     # A tool line that ends the article ends it whatever came before: it cuts nothing
@@ -204,9 +216,21 @@ def cut_after_tool_line(article: Element, blocks: list[Block], options: Options)
         or is_comment_label(blocks[-1].text, options)
         and sum(block.prose for block in blocks[:-1]) >= options.tool_line_min_prose
     ):
-        _cut(article, blocks[-1].start, blocks[-1].at_tail)
-        return len(blocks) - 1
-    return len(blocks)
+        return _cut_below(article, above, blocks[-1], len(blocks) - 1)
+    return _cut_below(article, above, None, len(blocks))
+
+
+def _cut_below(
+    article: Element, above: list[tuple[int, Element]], end: Block | None, index: int
+) -> int:
+    """Remove the tool lines ``above`` the prose, then cut the article from ``end`` (at
+    ``index``) when there is one; returns the first index cut or removed."""
+    for _, line in above:
+        if line.getparent() is not None:  # (not inside a line removed before it)
+            drop(line)
+    if end is not None:
+        _cut(article, end.start, end.at_tail)
+    return min(above[0][0], index) if above else index
 
 
 def _cut(article: Element, start: Element, at_tail: bool) -> None:

@@ -628,3 +628,16 @@ def test_a_line_to_the_previous_or_next_post_is_not_the_story():
     assert "So smoking two cigarettes has a cost of one microlife." in body
     assert "New SSL Vulnerability" not in body
     assert "Gary McGraw" not in body
+
+
+def test_a_tool_line_above_the_story_goes_alone():
+    # WNYT, 2007: in the story's table (the page's middle column), under the date and
+    # byline lines, a cell of its own holds "Print Story  Email to a Friend" (script
+    # links), then the headline and the story: a tool line above the story cannot end it,
+    # and it goes alone.
+    body = body_of("tool-line-above-story")
+    assert "Email to a Friend" not in body
+    assert "Print Story" not in body
+    assert "By: Jay Bobbin" in body
+    assert "What says \"the holiday season\" better than \"Aliens vs. Predator\"?" in body
+    assert "That is the picture's true terror." in body

@@ -39,8 +39,13 @@ def test_comments_after_the_tool_line_of_an_old_news_page_are_cut():
     assert element_text(article).split("\n\n") == [(STORY * 3).strip(), (STORY * 2).strip()]
 
 
-def test_a_tool_line_above_the_story_stays():
+def test_a_tool_line_above_the_story_goes_alone():
+    # It cannot end the story that follows it: the story stays, and the line goes.
     article = div(f"<p>Share this article</p><p>{STORY * 3}</p><p>{STORY}</p>")
+    assert cut(article) == "Share this article"
+    assert element_text(article).split("\n\n") == [(STORY * 3).strip(), STORY.strip()]
+    # A line of a <br>-set block is no element of its own: it stays.
+    article = div(f"<p>Share this article<br/>By A. Writer</p><p>{STORY * 3}</p>")
     assert cut(article) is None
     assert "Share this article" in element_text(article)
 
