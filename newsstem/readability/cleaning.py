@@ -178,6 +178,16 @@ _POST_NAVIGATION = re.compile(
     r"(?:\s+(?:post|posts|story|article|entry))?\s*[:|»›>])",
     re.IGNORECASE,
 )
+# A line made only of the words that lead between posts or pages, one of them newer,
+# older, previous or next ("Newer Post Older Post Home", Blogger's; "Previous 1 / 13
+# Next", a gallery's), mostly links; short (tested first: a pager has a few words).
+_NAVIGATION_MAX_LENGTH = 80
+_NAVIGATION_LINE = re.compile(
+    r"(?:\s*(?:(?:newer|older|previous|prev|next|home|main|back|to|posts?|stor(?:y|ies)|"
+    r"articles?|entr(?:y|ies)|pages?|\d+)\b|[/|‹›«»<>]))+\s*",
+    re.IGNORECASE,
+)
+_NAVIGATION_WORD = re.compile(r"\b(?:newer|older|previous|prev|next)\b", re.IGNORECASE)
 # A line of the story's terms: a label, then the terms as links ("Tags: Android gmail",
 # "Posted in Featured, Health Care"), or after a colon as a list that ends no sentence
 # ("Tags: Politics, top news, World,"). The gold texts leave it out, old and modern
@@ -276,7 +286,12 @@ def _drop_link_teasers(article: Element, options: Options, removals: list[Remova
         if _shouts(text) and link_density(paragraph) >= _TEASER_LINK_SHARE:
             _remove(paragraph, "a link in capitals", removals)
             continue
-        if _POST_NAVIGATION.match(text) and link_density(paragraph) >= _TEASER_LINK_SHARE:
+        if (
+            _POST_NAVIGATION.match(text)
+            or len(text) <= _NAVIGATION_MAX_LENGTH
+            and _NAVIGATION_LINE.fullmatch(text)
+            and _NAVIGATION_WORD.search(text)
+        ) and link_density(paragraph) >= _TEASER_LINK_SHARE:
             _remove(paragraph, "a link to the previous or next post", removals)
             continue
         if (
@@ -342,6 +357,9 @@ def has_stray_lines(text: str, paragraphs: Sequence[str] | None = None) -> bool:
             or _TERMS_LABEL.match(paragraph)
             or _shouts(paragraph)
             or _POST_NAVIGATION.match(paragraph)
+            or len(paragraph) <= _NAVIGATION_MAX_LENGTH
+            and _NAVIGATION_LINE.fullmatch(paragraph)
+            and _NAVIGATION_WORD.search(paragraph)
         )
         for paragraph in (text.split("\n\n") if paragraphs is None else paragraphs)
     )

@@ -641,3 +641,12 @@ def test_a_tool_line_above_the_story_goes_alone():
     assert "By: Jay Bobbin" in body
     assert "What says \"the holiday season\" better than \"Aliens vs. Predator\"?" in body
     assert "That is the picture's true terror." in body
+
+
+def test_a_pager_line_of_navigation_words_is_not_the_story():
+    # Inside Google Desktop (Blogger), 2009: the post's container ends with the blog's
+    # pager, "<a>Newer Post</a> <a>Older Post</a> <a>Home</a>", after the signature.
+    body = body_of("blog-pager-line")
+    assert "Google Reader has finally come to Google Desktop" in body
+    assert body.endswith("James Yum, Developer Programs Engineer")
+    assert "Newer Post" not in body
