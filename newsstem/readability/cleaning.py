@@ -171,10 +171,11 @@ _TEASER_LABEL = re.compile(
 _TEASER_MAX_LENGTH = 300  # characters: a line, not a paragraph that starts so
 # A line that leads to the previous or the next post: "« Earlier post | Main | Later post
 # »" (Movable Type), "« Previous Post ... Next Post »", "Previous story: ...", "Next:
-# ...", mostly links. The gold texts leave it out, old and modern alike: on the tuning
-# pages it goes from 14 (dragnet 11, chaos, cleaneval-dev and l3s one each), none worse.
+# ...", "← Older post", mostly links: an arrow pointing back («, ‹, ←) or a word. The
+# gold texts leave it out, old and modern alike: on the tuning pages it goes from 14
+# (dragnet 11, chaos, cleaneval-dev and l3s one each), none worse.
 _POST_NAVIGATION = re.compile(
-    r"\s*(?:[«‹]|(?:previous|prev|next|older|newer)"
+    r"\s*(?:[«‹←]|(?:previous|prev|next|older|newer)"
     r"(?:\s+(?:post|posts|story|article|entry))?\s*[:|»›>])",
     re.IGNORECASE,
 )

@@ -630,6 +630,15 @@ def test_a_line_to_the_previous_or_next_post_is_not_the_story():
     assert "Gary McGraw" not in body
 
 
+def test_a_line_to_the_previous_post_behind_a_left_arrow_is_not_the_story():
+    # The same line with the arrow blogs also write for "back" ("← New SSL
+    # Vulnerability | Main | ..."): the three arrows pointing back are read alike.
+    html = (RULES / "post-navigation-line.html").read_text(encoding="utf-8")
+    result = extract(html.replace("&laquo;", "&larr;"))
+    assert "Here's a great concept: a micromort:" in result.body
+    assert "New SSL Vulnerability" not in result.body
+
+
 def test_a_tool_line_above_the_story_goes_alone():
     # WNYT, 2007: in the story's table (the page's middle column), under the date and
     # byline lines, a cell of its own holds "Print Story  Email to a Friend" (script
