@@ -64,7 +64,10 @@ def ends_sentence(text: str) -> bool:
     >>> ends_sentence("It rained."), ends_sentence("雨が降った。"), ends_sentence("Read more")
     (True, True, False)
     """
-    return _SENTENCE_END.search(text) is not None
+    # (searched from the second character before the trailing whitespace: a match ends
+    # there, at most two characters long, where a search of the whole text tried the
+    # pattern at each of its characters)
+    return _SENTENCE_END.search(text, max(len(text.rstrip()) - 2, 0)) is not None
 
 
 def added_prose_share(narrow: Sequence[Block], wide: Sequence[Block], options: Options) -> float:
