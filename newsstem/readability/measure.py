@@ -289,7 +289,12 @@ class Measure:
         for link in links:
             length = lengths.get(link)
             if length is None:
-                length = lengths[link] = dense_length_of(link)
+                if len(link):  # (markup inside: its text serialized)
+                    length = dense_length_of(link)
+                else:  # its text alone, without the serializer's set-up
+                    text = link.text
+                    length = dense_length(text) if text else 0
+                lengths[link] = length
             total += length
         return total
 
