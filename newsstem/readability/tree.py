@@ -51,6 +51,8 @@ def text_of(element: Element) -> str:
     >>> text_of(etree.fromstring("<div>a<b>b</b>c</div>"))
     'abc'
     """
+    if not len(element):  # its text alone, without the serializer's set-up
+        return element.text or ""
     return etree.tostring(element, method="text", encoding="unicode", with_tail=False)
 
 
