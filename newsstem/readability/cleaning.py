@@ -144,13 +144,7 @@ def _drop_picture_boxes(article: Element, options: Options, removals: list[Remov
         if length:
             found.append(box)
             removed += length
-    if not found:
-        return
-    total = dense_length_of(article)
-    if total - removed <= total * options.furniture_keep_share:
-        return
-    for element in found:
-        _remove(element, "a picture's caption or card", removals)
+    _remove_unless_most(article, found, removed, "a picture's caption or card", options, removals)
 
 
 # A paragraph that points to another story: a label, then a link ("READ: ...", "MORE:
@@ -562,13 +556,27 @@ def _drop_named_furniture(article: Element, options: Options, removals: list[Rem
         if length <= options.furniture_max_length:
             found.append(element)
             removed += length
+    _remove_unless_most(article, found, removed, "furniture name", options, removals)
+
+
+def _remove_unless_most(
+    article: Element,
+    found: list[Element],
+    removed: int,
+    reason: str,
+    options: Options,
+    removals: list[Removal],
+) -> None:
+    """Remove the ``found`` elements (``removed``: the dense length of their texts) for
+    ``reason``, unless no more than ``furniture_keep_share`` of the article's text would
+    stay: then they were the article, and none goes."""
     if not found:
         return
     total = dense_length_of(article)
     if total - removed <= total * options.furniture_keep_share:
         return
     for element in found:
-        _remove(element, "furniture name", removals)
+        _remove(element, reason, removals)
 
 
 # Whether a (class, id) names furniture, kept across pages (an article repeats its names,
