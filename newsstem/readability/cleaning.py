@@ -183,6 +183,20 @@ _NAVIGATION_LINE = re.compile(
     re.IGNORECASE,
 )
 _NAVIGATION_WORD = re.compile(r"\b(?:newer|older|previous|prev|next)\b", re.IGNORECASE)
+
+
+def _leads_between_posts(text: str) -> bool:
+    """Whether a line's ``text`` leads to the previous or the next post
+    (:data:`_POST_NAVIGATION`) or is a pager of such words (:data:`_NAVIGATION_LINE`).
+
+    >>> _leads_between_posts("Newer Post Older Post Home"), _leads_between_posts("Next year.")
+    (True, False)
+    """
+    return _POST_NAVIGATION.match(text) is not None or (
+        len(text) <= _NAVIGATION_MAX_LENGTH
+        and _NAVIGATION_LINE.fullmatch(text) is not None
+        and _NAVIGATION_WORD.search(text) is not None
+    )
 # A line of the story's terms: a label, then the terms as links ("Tags: Android gmail",
 # "Posted in Featured, Health Care"), or after a colon as a list that ends no sentence
 # ("Tags: Politics, top news, World,"). The gold texts leave it out, old and modern
@@ -281,12 +295,7 @@ def _drop_link_teasers(article: Element, options: Options, removals: list[Remova
         if _shouts(text) and link_density(paragraph) >= _TEASER_LINK_SHARE:
             _remove(paragraph, "a link in capitals", removals)
             continue
-        if (
-            _POST_NAVIGATION.match(text)
-            or len(text) <= _NAVIGATION_MAX_LENGTH
-            and _NAVIGATION_LINE.fullmatch(text)
-            and _NAVIGATION_WORD.search(text)
-        ) and link_density(paragraph) >= _TEASER_LINK_SHARE:
+        if _leads_between_posts(text) and link_density(paragraph) >= _TEASER_LINK_SHARE:
             _remove(paragraph, "a link to the previous or next post", removals)
             continue
         if (
@@ -356,10 +365,7 @@ def has_stray_lines(text: str, paragraphs: Sequence[str] | None = None) -> bool:
             and (_TEASER_LABEL.match(paragraph) or _LABEL_END.match(paragraph))
             or _TERMS_LABEL.match(paragraph)
             or _shouts(paragraph)
-            or _POST_NAVIGATION.match(paragraph)
-            or len(paragraph) <= _NAVIGATION_MAX_LENGTH
-            and _NAVIGATION_LINE.fullmatch(paragraph)
-            and _NAVIGATION_WORD.search(paragraph)
+            or _leads_between_posts(paragraph)
         )
         for paragraph in (text.split("\n\n") if paragraphs is None else paragraphs)
     )
