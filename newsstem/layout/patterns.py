@@ -722,6 +722,12 @@ def _extract(
             main.append(PageBlock(block.key, text, own, learned))
             main_at.append(position)
         elif role == "sub":
+            if headline == len(main) - 1 >= 0 and main_at[-1] == position - 1 and _deck(block):
+                # a heading right under the headline (its deck, or the headline under a
+                # kicker): read with the headline
+                main.append(PageBlock(block.key, block.text, block.own_weight, learned))
+                main_at.append(position)
+                continue
             sub.append(block.text)
         elif role == "title" and not title:
             title = block.text.replace("\n", " ")
@@ -772,6 +778,21 @@ def _extract(
 # (Dice, as learning's title_threshold).
 HEADLINE_MAX_CHARS = 300
 HEADLINE_LIKENESS = 0.5
+
+
+_HEADING = re.compile(r"/h[1-6](?::[^/]*)?$")
+
+
+def _deck(block: LayoutBlock) -> bool:
+    """Whether ``block`` reads as a heading line: an ``<h1>``–``<h6>`` of one line of
+    at most :data:`HEADLINE_MAX_CHARS` characters, not mostly links."""
+    text = block.text
+    return (
+        _HEADING.search(block.key) is not None
+        and "\n" not in text
+        and len(text) <= HEADLINE_MAX_CHARS
+        and block.own_weight > block.link_weight
+    )
 
 
 def _headline_block(page: PageLayout, roles: Sequence[str], before: int, title: str) -> int | None:

@@ -409,3 +409,56 @@ def headline_above_the_story(html: str) -> str:
         f'<h1 class="post-title">{h1.group(1)}</h1><div class="story-body">',
         1,
     )
+
+
+# Decks, one a page: the first three are online.wsj.com's (dragnet, tuning half: an
+# ``<h2>`` right under the ``<h1>`` in ``div.articleHeadlineBox``), the others written
+# in their style.
+DECKS = (
+    "Agency's Quest Is Marathon Effort; Washington's Workout Culture",
+    "Millions of Dollars Planned for Programs to Curb Pandemic By Focusing on Pregnant "
+    "Women and High-Risk Groups",
+    "Moody's Lowers Its View for Europe's Dominant Economy; Global Markets Slide",
+    "Officials Weigh Options as Talks Stall; Lenders Brace for Losses",
+    "Rivals Move to Match Offer as Regulators Signal Scrutiny",
+    "Company Cuts Forecast; Shares Fall in Late Trading",
+)
+
+
+def with_deck(html: str, deck: str) -> str:
+    """The page with ``deck`` under its headline, a heading of its own right under the
+    ``<h1>`` as online.wsj.com's articles have it."""
+    return re.sub(
+        r'(<h1 class="story-header">.*?</h1>)',
+        lambda m: f'{m.group(1)}<h2 class="story-deck">{deck}</h2>',
+        html,
+        count=1,
+        flags=re.S,
+    )
+
+
+def test_a_heading_right_under_the_headline_is_read_with_it(bbc):
+    """A heading right under the title block (a deck, online.wsj.com; the real headline
+    under a kicker ``<h1>``, yumsugar.com; a subtitle, dailycandy.com; all on dragnet's
+    tuning half) is read after the headline when the pattern's articles open with their
+    headline, though no page voted for it (the fallback leaves it out)."""
+    articles = [bbc[name] for name in ("news_01", "news_02", "news_03", "news_06", "news_08")]
+    pages = [
+        TrainingPage(page.url, with_deck(page.html, deck)) for page, deck in zip(articles, DECKS)
+    ]
+    original = {page.url: page.html for page in articles}
+
+    def without_deck(page: TrainingPage) -> str:  # the fallback leaves the deck out
+        return readability_text(TrainingPage(page.url, original[page.url]))
+
+    pattern_set = learn("bbc.co.uk", pages, fallback=without_deck).pattern_set
+    [pattern] = [p for p in pattern_set.patterns if p.kind == "article"]
+    assert pattern.headline_in_body
+    [deck] = [b for b in pattern.blocks if b.key.endswith("h2:class=story-deck")]
+    assert deck.role != "main"  # no page voted for it
+    html = with_deck(bbc["news_09"].html, DECKS[-1])
+    result = SitePatterns(pattern_set).extract(html)
+    assert isinstance(result, Extraction)
+    lines = result.body.split("\n\n")
+    at = lines.index(_headline(html))
+    assert lines[at + 1] == DECKS[-1]
