@@ -194,8 +194,7 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
         if not names:
             continue
         if names == _CLASS_ONLY:
-            # (the class alone is the key: no tuple to build, hash and free)
-            key: str | tuple[str | None, str | None, str | None] = get(element, "class")
+            key: tuple[str | None, str | None, str | None] = (get(element, "class"), None, None)
         else:
             if not _HIDING_ATTRIBUTES.isdisjoint(names) and _is_hidden(element):
                 hidden.append(element)
@@ -213,9 +212,7 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
         if verdict is None:
             if len(verdicts) >= _VERDICTS_LIMIT:
                 verdicts.clear()
-            verdict = verdicts[key] = (
-                _verdict(*key) if key.__class__ is tuple else _verdict(key, None, None)
-            )
+            verdict = verdicts[key] = _verdict(*key)
         if not verdict:
             continue
         if verdict == _HIDDEN_CLASS:
@@ -313,10 +310,9 @@ def _verdict(classes: str | None, identifier: str | None, role: str | None) -> i
 
 
 _UNLIKELY, _NEVER, _HIDDEN_CLASS = 1, 2, 3
-# Verdicts by (class, id, role), or by the class of an element with no other attribute,
-# kept across pages (a page repeats its names, and the pages of one site share them),
-# bounded.
-_VERDICTS: dict[str | tuple[str | None, str | None, str | None], int] = {}
+# Verdicts by (class, id, role), kept across pages (a page repeats its names, and the
+# pages of one site share them), bounded.
+_VERDICTS: dict[tuple[str | None, str | None, str | None], int] = {}
 _VERDICTS_LIMIT = 50_000
 
 
