@@ -88,7 +88,9 @@ from newsstem.layout.patterns import (
     PatternBlock,
     PatternSet,
     SitePatterns,
+    dice,
     line_form,
+    word_set,
 )
 from newsstem.metadata.headline import SiteNames
 from newsstem.text import meaningful_length
@@ -1035,14 +1037,14 @@ def _title(
     references: dict[int, list[set[str]]] = {}
     for index in group:
         texts = list(pages[index].anchor_texts) or [layouts[index].title]
-        references[index] = [_words(t) for t in texts if t]
+        references[index] = [word_set(t) for t in texts if t]
     core_position = scored.index(core)
     best, best_score = None, options.title_threshold
     for slot, present in candidates:
         total = 0.0
         for index in present:
-            words = _words(slot.slot.texts[index].split("\n", 1)[0])
-            total += max((_dice(words, ref) for ref in references[index]), default=0.0)
+            words = word_set(slot.slot.texts[index].split("\n", 1)[0])
+            total += max((dice(words, ref) for ref in references[index]), default=0.0)
         score = total / len(group)
         closeness = -abs(core_position - scored.index(slot)) * 1e-6  # ties: nearer the core
         if score + closeness > best_score:
@@ -1066,18 +1068,10 @@ def _title_from_main(
             continue
         total = 0.0
         for page, text in slot.slot.texts.items():
-            words = _words(text)
-            main = _words(core.slot.texts.get(page, ""))
+            words = word_set(text)
+            main = word_set(core.slot.texts.get(page, ""))
             total += len(words & main) / len(words) if words else 0.0
         score = slot.presence * total / len(slot.slot.texts)
         if score > best_score:
             best, best_score = slot, score
     return best
-
-
-def _words(text: str) -> set[str]:
-    return set(_WORD.findall(text.lower()))
-
-
-def _dice(a: set[str], b: set[str]) -> float:
-    return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0

@@ -82,11 +82,13 @@ __all__ = [
     "PatternLibrary",
     "PatternSet",
     "SitePatterns",
+    "dice",
     "line_form",
     "load_pattern_file",
     "load_patterns_dir",
     "pattern_file_name",
     "save_pattern_file",
+    "word_set",
 ]
 
 FORMAT = "newsstem-patterns"
@@ -799,7 +801,7 @@ def _headline_block(page: PageLayout, roles: Sequence[str], before: int, title: 
     """The place of the block above ``before`` (not main) that says the page's headline:
     a line whose words are most like those of ``title`` (Dice :data:`HEADLINE_LIKENESS` or
     more), the nearest to the article on ties."""
-    wanted = _words(title)
+    wanted = word_set(title)
     best, best_score = None, HEADLINE_LIKENESS
     for position in range(before):
         block = page.blocks[position]
@@ -809,15 +811,20 @@ def _headline_block(page: PageLayout, roles: Sequence[str], before: int, title: 
             or not 0 < block.weight <= HEADLINE_MAX_CHARS
         ):
             continue
-        words = _words(block.text)
-        score = 2 * len(words & wanted) / (len(words) + len(wanted)) if words and wanted else 0.0
+        score = dice(word_set(block.text), wanted)
         if score >= best_score:
             best, best_score = position, score
     return best
 
 
-def _words(text: str) -> set[str]:
+def word_set(text: str) -> set[str]:
+    """The words of ``text``, lowercased: what titles are compared by, here and in learning."""
     return set(_WORD_RE.findall(text.lower()))
+
+
+def dice(a: set[str], b: set[str]) -> float:
+    """The Dice likeness of two word sets (0 when either is empty)."""
+    return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
 
 
 _WORD_RE = re.compile(r"\w+")
