@@ -35,11 +35,12 @@ _CJK_CHARACTER = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud
 # points under its headline: chaos tune, CNBC 2017).
 _LEAD_TAGS = ("p", "div", "h2", "h3", "h4", "span", "ul", "ol")
 # Class/id names of a standfirst ("detail__excerpt", "article-lead", "c-standfirst", the
-# newsroom's "subhead": <h2 class="subhead"> under The Albany Herald's headline): a block
-# so named is a lead even when it says what the description says in other words.
+# newsroom's "subhead": <h2 class="subhead"> under The Albany Herald's headline, and its
+# "subhed" inside a name, h2.articlesubhed1, h2.subheadlight): a block so named is a lead
+# even when it says what the description says in other words.
 _LEAD_NAMES = re.compile(
-    r"standfirst|excerpt|(?:^|[ _-])(?:lead|intro|dek|deck|summary|abstract|subline|"
-    r"sub-?title|sub-?head(?:line)?)(?:$|[ _-])",
+    r"standfirst|excerpt|sub-?hea?d|"
+    r"(?:^|[ _-])(?:lead|intro|dek|deck|summary|abstract|subline|sub-?title)(?:$|[ _-])",
     re.IGNORECASE,
 )
 

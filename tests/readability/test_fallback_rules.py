@@ -659,3 +659,12 @@ def test_a_pager_line_of_navigation_words_is_not_the_story():
     assert "Google Reader has finally come to Google Desktop" in body
     assert body.endswith("James Yum, Developer Programs Engineer")
     assert "Newer Post" not in body
+
+
+def test_a_standfirst_named_subhed_inside_a_class_name_is_the_lead():
+    # Las Vegas Sun, 2017: under <h1 class="articlehed1">, <h2 class="articlesubhed1">
+    # says what the story is about in other words than the description; the newsroom's
+    # "subhed" names it inside the class name.
+    body = body_of("subhed-standfirst")
+    assert body.startswith("The Raiders are looking for 24 of 32 NFL owners to approve")
+    assert "PHOENIX — In the heart of the Sonoran desert stands the Arizona Biltmore" in body
