@@ -862,10 +862,11 @@ def _page_roles(
        inside the element of a main block (a list, a table, a nested container of this
        article only), or, on a page with no main block yet, if its key ends like a main
        key (the same two innermost elements: a variant of the template that wraps the
-       article differently); but not a figure's caption, nor an element bearing a token
-       that the pattern's elements bear only outside the article
-       (:func:`_refused_element`). These are guesses: ``known`` is False for the blocks of
-       keys never seen (the guard may take a second look at them).
+       article differently); but not a figure's caption, nor a block whose element, or an
+       element between it and the main block's, bears a token that the pattern's elements
+       bear only outside the article (:func:`_refused_element`). These are guesses:
+       ``known`` is False for the blocks of keys never seen (the guard may take a second
+       look at them).
     """
     roles_by_key = compiled.roles_by_key
     roles = ["none"] * len(ids)
@@ -920,18 +921,31 @@ def _page_roles(
     parents = {main_key.rsplit("/", 1)[0] for main_key in main_keys}
     for index in unseen:
         key = page.blocks[index].key
-        if not known[index] and _refused_element(key, compiled.refused_tokens):
+        if key in parents:
+            container = key.rsplit("/", 1)[0]
+        else:
+            # the innermost main element holding the block
+            container = max(
+                (main_key for main_key in main_keys if key.startswith(main_key + "/")),
+                key=len,
+                default=None,
+            )
+            if container is None:
+                continue
+        if not known[index] and _refused_element(key, compiled.refused_tokens, container):
             continue
-        if key in parents or any(key.startswith(main_key + "/") for main_key in main_keys):
-            roles[index] = "main"
+        roles[index] = "main"
     return roles, known
 
 
-def _refused_element(key: str, refused_tokens: frozenset[str]) -> bool:
-    """Whether a block of a key never learned is no guess for the article: its element is a
-    figure's caption (the fallback leaves every ``<figcaption>`` out, so learning would not
-    have taken it), or it bears a token that the pattern's elements bear only outside the
-    article (a ``wp-caption`` box placed right where the learned pages placed it center).
+def _refused_element(key: str, refused_tokens: frozenset[str], container: str = "") -> bool:
+    """Whether a block of a key never learned, inside the element of key ``container``, is
+    no guess for the article: its element is a figure's caption (the fallback leaves every
+    ``<figcaption>`` out, so learning would not have taken it), or it, or an element between
+    it and the container, bears a token that the pattern's elements bear only outside the
+    article (a ``wp-caption`` box placed right where the learned pages placed it center; a
+    fact box of the class of the learned pages' related-links box, holding a heading and a
+    list in elements of its own). Without ``container``, the block's element alone is asked.
 
     >>> _refused_element("body/div:class=entry/div:class=alignright.wp-caption",
     ...                  frozenset({"class=wp-caption"}))
@@ -940,11 +954,21 @@ def _refused_element(key: str, refused_tokens: frozenset[str]) -> bool:
     True
     >>> _refused_element("body/div:class=entry/div:class=pullquote", frozenset({"class=ad"}))
     False
+    >>> _refused_element("body/div:class=story/div:class=story-feature/ul",
+    ...                  frozenset({"class=story-feature"}), "body/div:class=story")
+    True
+    >>> _refused_element("body/div:class=story/div:class=story-feature/ul",
+    ...                  frozenset({"class=story"}), "body/div:class=story")
+    False
     """
     if _FIGCAPTION.search(key):
         return True
-    return bool(refused_tokens) and not refused_tokens.isdisjoint(
-        component_tokens(key.rsplit("/", 1)[-1])
+    if not refused_tokens:
+        return False
+    components = key[len(container) + 1 :] if container else key.rsplit("/", 1)[-1]
+    return any(
+        not refused_tokens.isdisjoint(component_tokens(component))
+        for component in components.split("/")
     )
 
 

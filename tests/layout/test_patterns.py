@@ -8,6 +8,7 @@ import re
 
 import pytest
 from conftest import BBC_INDEX_PAGES
+from support.layoutpages import layout_pages
 
 from newsstem.evaluation import score_page
 from newsstem.extraction import extract_page
@@ -272,6 +273,24 @@ def test_a_caption_in_an_element_never_seen_is_no_guess_for_the_article(msnbc, p
     assert isinstance(result, Extraction)
     assert "Associated Press" not in result.body
     assert msnbc[8].gold.split("\n\n")[1].split()[0] in result.body
+
+
+def test_a_block_inside_a_box_the_layout_keeps_outside_its_article_is_no_guess():
+    """A fact box inside the story's element, its heading and list in elements the learned
+    pages never had (bbc.co.uk 302 of Dragnet's tuning half, "Dr Jonathan Rothberg /
+    Pioneer of DNA sequencing ...", which the gold leaves out): the box itself,
+    ``div.story-feature``, bears a class that the learned pages' elements bear only outside
+    the article (their related-links box), so what it holds is no guess for the article,
+    though the element of each block is new. Before, only the block's own element was
+    asked."""
+    pages = {page.name: page for page in layout_pages("bbc2012", "http://www.bbc.co.uk/news")}
+    learned = learn("bbc.co.uk", [TrainingPage(pages[n].url, pages[n].html) for n in ("222", "356")])
+    result = SitePatterns(learned.pattern_set).extract(pages["302"].html)
+    assert isinstance(result, Extraction)
+    assert "Being able to sequence the full human genome" in result.body
+    for line in ("Pioneer of DNA sequencing", "He has had his own DNA sequence decoded"):
+        assert line not in pages["302"].gold
+        assert line not in result.body
 
 
 def test_a_line_said_twice_is_kept_twice(msnbc):
