@@ -3,6 +3,7 @@
     python tests/benchmarks/learned.py                 # every site of every corpus
     python tests/benchmarks/learned.py --corpus dragnet -v
     python tests/benchmarks/learned.py --worst 20      # the pages where patterns lose most
+    python tests/benchmarks/learned.py --choices --half tune   # how the guard chose, per outcome
     python tests/benchmarks/learned.py --redesign      # the redesign scenario only
 
 **Protocol** (issue 11): for each site of ``../shared/corpora`` with at least
@@ -80,6 +81,7 @@ class Outcome:
     body: str
     title: str
     method: str
+    guard: str = ""  # PageExtraction.guard of the learned path
 
 
 @dataclass
@@ -117,10 +119,10 @@ def anchor_text(page: CorpusPage, headline: str | None) -> str:
     return clean_title(decompose(page.html).title, [])
 
 
-def exported(body: str, title: str, method: str) -> Outcome:
+def exported(body: str, title: str, method: str, guard: str = "") -> Outcome:
     if meaningful_length(body) < MIN_CHARS:
-        return Outcome("", "", method)
-    return Outcome(body, title, method)
+        return Outcome("", "", method, guard)
+    return Outcome(body, title, method, guard)
 
 
 def _normalized(text: str) -> str:
@@ -183,7 +185,7 @@ def run_site(
             PageResult(
                 page,
                 headlines[index],
-                exported(by_pattern.body, by_pattern.title, by_pattern.method),
+                exported(by_pattern.body, by_pattern.title, by_pattern.method, by_pattern.guard),
                 exported(alone.body, alone.title, alone.method),
                 decided or by_pattern.title,
             )
@@ -279,6 +281,53 @@ def report(sites: list[SiteResult], verbose: bool, worst: int) -> None:
                   f" P/R {a.precision:.2f}/{a.recall:.2f} vs {b.precision:.2f}/{b.recall:.2f}")
 
 
+# How the learned path decided a page, from its method and guard (PageExtraction).
+DECISIONS = {
+    ("pattern", "none"): "pattern, no doubt (guard not run)",
+    ("pattern", "agreed"): "guard: the fallback confirmed it",
+    ("pattern", "changed"): "guard: blocks decided by the fallback",
+    ("pattern", "nearest"): "nearest layout, the fallback agreeing",
+    ("readability", "replaced"): "guard: the fallback's article used",
+    ("readability", "none"): "no layout matched: the fallback",
+    ("hub", "none"): "hub layout: dropped",
+}
+
+
+def choices(sites: list[SiteResult], margin: float = 0.01) -> None:
+    """Per half, how the learned path decided its pages (pattern, guard, nearest layout,
+    fallback) and, of the pages read by a pattern, on how many the fallback's article
+    was better by more than ``margin`` of page F1 (wrong) or worse (right); with the
+    pooled F1 of the better of the two per page (the pattern's text is not kept where
+    the fallback's article was used: those rows count no page)."""
+    print(f"\nthe choice between the pattern's text and the fallback's (wrong: the other "
+          f"better by > {margin}):")
+    print(f"  {'half':<10}{'decision':<42}{'pages':>6}{'wrong':>7}{'right':>7}"
+          f"{'learned':>9}{'fallback':>9}{'better of two':>14}")
+    for half in HALVES:
+        pages = [r for s in sites if s.half == half for r in s.pages]
+        groups: dict[str, list[PageResult]] = defaultdict(list)
+        for r in pages:
+            key = (r.learned.method.split(":")[0], r.learned.guard)
+            groups[DECISIONS.get(key, " ".join(key))].append(r)
+        for name, group in [*sorted(groups.items()), ("all", pages)]:
+            if not group:
+                continue
+            # where the fallback's article was used, the pattern's text is not kept:
+            # only the pattern's decisions are counted
+            deltas = [score_page(r.learned.body, r.page.gold).f1
+                      - score_page(r.fallback.body, r.page.gold).f1
+                      for r in group if r.learned.method.startswith("pattern:")]
+            wrong = sum(d < -margin for d in deltas)
+            right = sum(d > margin for d in deltas)
+            best = score_corpus(
+                max(((r.learned.body, r.page.gold), (r.fallback.body, r.page.gold)),
+                    key=lambda pair: score_page(*pair).f1)
+                for r in group
+            ).f1
+            print(f"  {half:<10}{name:<42}{len(group):>6}{wrong:>7}{right:>7}"
+                  f"{f1(group, learned_of):>9.5f}{f1(group, fallback_of):>9.5f}{best:>14.5f}")
+
+
 def redesigns(root: Path, corpora: list[str], metas: dict) -> None:
     from newsstem.extraction import extract_page
     from newsstem.layout.learn import TrainingPage, learn
@@ -340,6 +389,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--half", choices=HALVES, help="only the sites of this half")
     parser.add_argument("--worst", type=int, default=0, help="list the N worst pages")
     parser.add_argument("-v", "--verbose", action="store_true", help="every site")
+    parser.add_argument("--choices", action="store_true",
+                        help="how the guard chose between the two texts, per half")
     parser.add_argument("--redesign", action="store_true", help="the redesign scenario only")
     args = parser.parse_args(argv)
     root = corpora_root()
@@ -364,6 +415,8 @@ def main(argv: list[str] | None = None) -> int:
         print("no site with enough pages")
         return 0
     report(results, args.verbose, args.worst)
+    if args.choices:
+        choices(results)
     if not (args.site or args.half):
         redesigns(root, corpora, metas)
     print(f"\n{time.perf_counter() - started:.0f} s in all")
