@@ -197,6 +197,29 @@ def _leads_between_posts(text: str) -> bool:
         and _NAVIGATION_LINE.fullmatch(text) is not None
         and _NAVIGATION_WORD.search(text) is not None
     )
+# A line that asks the reader to follow, subscribe or sign up ("Follow us!", "Follow
+# @NBCNewsUS", "Subscribe to the Study Hacks feed.", "Don't miss a post! Subscribe to our
+# newsletter ..."): the site's call, not the story's. On the tuning pages the output's
+# such lines are out of the gold 24 times of 25 (dragnet 21 of 22, l3s 2, chaos 1).
+_CALL_TO_ACTION = re.compile(
+    r"\W{0,3}(?:follow\s+(?:us|me)\b|follow\s+@\w|(?:like|find)\s+us\s+on\b|"
+    r"connect\s+with\s+us\b|subscribe\s+to\s+(?:our|the|my)\b|"
+    r"sign\s+up\s+for\s+(?:our|the|my)\b|don['’]t\s+miss\s+a\s+post\b)",
+    re.IGNORECASE,
+)
+_CALL_TO_ACTION_MAX_LENGTH = 200  # characters: a line, not a paragraph that starts so
+
+
+def _calls_to_action(text: str) -> bool:
+    """Whether a line's ``text`` asks the reader to follow the site or subscribe to it
+    (:data:`_CALL_TO_ACTION`).
+
+    >>> _calls_to_action("Follow us!"), _calls_to_action("Follow the money, he said.")
+    (True, False)
+    """
+    return len(text) <= _CALL_TO_ACTION_MAX_LENGTH and _CALL_TO_ACTION.match(text) is not None
+
+
 # A line of the story's terms: a label, then the terms as links ("Tags: Android gmail",
 # "Posted in Featured, Health Care"), or after a colon as a list that ends no sentence
 # ("Tags: Politics, top news, World,"). The gold texts leave it out, old and modern
@@ -298,6 +321,9 @@ def _drop_link_teasers(article: Element, options: Options, removals: list[Remova
         if _leads_between_posts(text) and link_density(paragraph) >= _TEASER_LINK_SHARE:
             _remove(paragraph, "a link to the previous or next post", removals)
             continue
+        if _calls_to_action(text.strip()):
+            _remove(paragraph, "a call to follow or subscribe", removals)
+            continue
         if (
             (terms := _TERMS_LABEL.match(text))
             and (
@@ -366,6 +392,7 @@ def has_stray_lines(text: str, paragraphs: Sequence[str] | None = None) -> bool:
             or _TERMS_LABEL.match(paragraph)
             or _shouts(paragraph)
             or _leads_between_posts(paragraph)
+            or _calls_to_action(paragraph)
         )
         for paragraph in (text.split("\n\n") if paragraphs is None else paragraphs)
     )

@@ -668,3 +668,14 @@ def test_a_standfirst_named_subhed_inside_a_class_name_is_the_lead():
     body = body_of("subhed-standfirst")
     assert body.startswith("The Raiders are looking for 24 of 32 NFL owners to approve")
     assert "PHOENIX — In the heart of the Sonoran desert stands the Arizona Biltmore" in body
+
+
+def test_a_call_to_subscribe_is_not_the_story():
+    # How Does She, 2012: under the post, after the share buttons, a box of its own says
+    # "Don't miss a post! Subscribe to our newsletter and get weekly updates and free
+    # printables delivered straight to your inbox!" over the sign-up form.
+    body = body_of("subscribe-call")
+    assert body.startswith("30 Days of Secret Giveaways! Day 3")
+    assert "Good luck and see you again tomorrow. It’s a good one!" in body
+    assert "Don't miss a post" not in body
+    assert "free printables" not in body
