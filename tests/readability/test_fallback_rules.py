@@ -679,3 +679,14 @@ def test_a_call_to_subscribe_is_not_the_story():
     assert "Good luck and see you again tomorrow. It’s a good one!" in body
     assert "Don't miss a post" not in body
     assert "free printables" not in body
+
+
+def test_a_line_of_terms_after_the_date_is_not_the_story():
+    # NFL.com's blogs (WordPress), 2012: under the post's heading and byline,
+    # "<p class='post-info'>Published: November 5th, 2012 | Tags: <a>NFL AM</a>, ...",
+    # the story's terms after the date on the same line.
+    body = body_of("terms-after-date")
+    assert "Indianapolis Colts rookie tight end Dwayne Allen caught" in body
+    assert "everyone in there had to hold back tears" in body
+    assert "Tags:" not in body
+    assert "Published: November 5th, 2012" not in body
