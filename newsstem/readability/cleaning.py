@@ -204,7 +204,10 @@ def _leads_between_posts(text: str) -> bool:
 _CALL_TO_ACTION = re.compile(
     r"\W{0,3}(?:follow\s+(?:us|me)\b|follow\s+@\w|(?:like|find)\s+us\s+on\b|"
     r"connect\s+with\s+us\b|subscribe\s+to\s+(?:our|the|my)\b|"
-    r"sign\s+up\s+for\s+(?:our|the|my)\b|don['’]t\s+miss\s+a\s+post\b)",
+    r"sign\s+up\s+for\s+(?:our|the|my)\b|don['’]t\s+miss\s+a\s+post\b|"
+    # "If you enjoyed this article, enter your email ...", "Do you like this story?"
+    r"(?:if|did|do)\s+you\s+(?:enjoy(?:ed)?|liked?|loved?)\s+(?:this|our|my)\s+"
+    r"(?:article|post|story|blog)s?\b)",
     re.IGNORECASE,
 )
 _CALL_TO_ACTION_MAX_LENGTH = 200  # characters: a line, not a paragraph that starts so

@@ -690,3 +690,13 @@ def test_a_line_of_terms_after_the_date_is_not_the_story():
     assert "everyone in there had to hold back tears" in body
     assert "Tags:" not in body
     assert "Published: November 5th, 2012" not in body
+
+
+def test_a_call_to_readers_who_enjoyed_the_post_is_not_the_story():
+    # DIYthemes, 2012: between the post's last paragraph and its author box, a sign-up
+    # box of its own, "<p>If you enjoyed this article, enter your email below to get free
+    # updates!</p>" over the form.
+    body = body_of("enjoyed-article-call")
+    assert body.startswith("Late last night, the brand-new DIYthemes web design")
+    assert "feel free to contact our support team" in body
+    assert "If you enjoyed this article" not in body
