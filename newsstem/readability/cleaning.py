@@ -336,7 +336,10 @@ def _drop_link_teasers(article: Element, options: Options, removals: list[Remova
             _remove(paragraph, "a call to follow or subscribe", removals)
             continue
         if (
-            (terms := _TERMS_LABEL.match(text) or _TERMS_AFTER_SEPARATOR.search(text))
+            (
+                terms := _TERMS_LABEL.match(text)
+                or (_TERMS_AFTER_SEPARATOR.search(text) if ":" in text else None)
+            )
             and (
                 link_density(paragraph) >= _TEASER_LINK_SHARE
                 or (":" in terms.group() and not ends_sentence(text))
@@ -399,9 +402,12 @@ def has_stray_lines(text: str, paragraphs: Sequence[str] | None = None) -> bool:
         and (
             len(paragraph) < _AD_LABEL_MAX and _AD_LABEL.fullmatch(paragraph)
             or _has_separator(paragraph)
-            and (_TEASER_LABEL.match(paragraph) or _LABEL_END.match(paragraph))
+            and (
+                _TEASER_LABEL.match(paragraph)
+                or _LABEL_END.match(paragraph)
+                or _TERMS_AFTER_SEPARATOR.search(paragraph)  # (its label ends in ":")
+            )
             or _TERMS_LABEL.match(paragraph)
-            or _TERMS_AFTER_SEPARATOR.search(paragraph)
             or _shouts(paragraph)
             or _leads_between_posts(paragraph)
             or _calls_to_action(paragraph)
