@@ -199,8 +199,9 @@ def _leads_between_posts(text: str) -> bool:
     )
 # A line that asks the reader to follow, subscribe or sign up ("Follow us!", "Follow
 # @NBCNewsUS", "Subscribe to the Study Hacks feed.", "Don't miss a post! Subscribe to our
-# newsletter ..."): the site's call, not the story's. On the tuning pages the output's
-# such lines are out of the gold 24 times of 25 (dragnet 21 of 22, l3s 2, chaos 1).
+# newsletter ...", "If you enjoyed this article, ..."): the site's call, not the story's.
+# On the tuning pages the output's such lines are out of the gold 29 times of 30 (dragnet
+# 25 of 26, l3s 3, chaos 1).
 _CALL_TO_ACTION = re.compile(
     r"\W{0,3}(?:follow\s+(?:us|me)\b|follow\s+@\w|(?:like|find)\s+us\s+on\b|"
     r"connect\s+with\s+us\b|subscribe\s+to\s+(?:our|the|my)\b|"
@@ -317,8 +318,10 @@ def _drop_link_teasers(article: Element, options: Options, removals: list[Remova
     written in capitals that are mostly a link (:func:`_shouts`: "WHAT ARE CHINA'S OVERSEAS
     POLICE STATIONS?", Fox News's links to its other stories between the paragraphs; a
     crosshead in capitals is no link); a line that leads to the previous or the next post
-    (:data:`_POST_NAVIGATION`), mostly links; and a line of the story's terms
-    (:data:`_TERMS_LABEL`) beside a paragraph of prose (:func:`_has_prose_paragraph`)."""
+    (:data:`_POST_NAVIGATION`), mostly links; a line that asks the reader to follow or
+    subscribe (:func:`_calls_to_action`); and a line of the story's terms
+    (:data:`_TERMS_LABEL`, or :data:`_TERMS_AFTER_SEPARATOR` after a byline or a date)
+    beside a paragraph of prose (:func:`_has_prose_paragraph`)."""
     has_prose: bool | None = None  # read once, when a line of terms is found
     for paragraph in list(article.iter("p", "div", "li", "h3", "h4")):
         if paragraph is article or paragraph.getparent() is None:
