@@ -103,19 +103,23 @@ def clean_article(
             # (is_below: not inside a credit removed already)
             if _names_credit(element) and is_below(element, figure):
                 _remove(element, "a figure's credit", removals)
-    _drop_picture_boxes(article, options, removals)
+    _drop_picture_boxes(article, options, removals, headline)
     _drop_empty_paragraphs(article, removals)
     return removals
 
 
-def _drop_picture_boxes(article: Element, options: Options, removals: list[Removal]) -> None:
+def _drop_picture_boxes(
+    article: Element, options: Options, removals: list[Removal], headline: str = ""
+) -> None:
     """Remove the box around each ``<picture>``: the caption and credit a modern page sets
     beside its picture without ``<figure>`` (``<div><picture/><div>Chelsea beat Tottenham
     on Thursday night</div><div>Getty Images</div></div>``), a teaser card of another story
     or video. The box is the highest ancestor below the article holding no other picture,
     at most ``furniture_max_length`` of text and no prose paragraph (a section of the
-    story set beside its photo stays); nothing goes when less than
-    ``furniture_keep_share`` of the text would stay, as for named furniture.
+    story set beside its photo stays), nor the heading that says the page's ``headline``
+    (the story's own header around its lead photo, with its standfirst: Canada.com); nothing
+    goes when less than ``furniture_keep_share`` of the text would stay, as for named
+    furniture.
 
     >>> page = etree.fromstring(
     ...     "<div><div><div><picture><img/></picture><div>Fans at the ground</div>"
@@ -127,12 +131,16 @@ def _drop_picture_boxes(article: Element, options: Options, removals: list[Remov
     """
     found: list[Element] = []
     removed = 0  # the dense length of the boxes' texts
+    headlines: list[Element] | None = None  # read at the first picture (most pages: none)
     for picture in article.iter("picture"):
+        if headlines is None:
+            headlines = _headings_saying(article, headline)
         box = None
         node = picture
         while (parent := node.getparent()) is not None and parent is not article:
             if (
                 dense_length_of(parent) > options.furniture_max_length
+                or any(is_below(heading, parent) for heading in headlines)
                 or next(itertools.islice(parent.iter("picture"), 1, None), None) is not None
                 or any(_is_prose(paragraph, options) for paragraph in parent.iter("p"))
             ):
@@ -145,6 +153,17 @@ def _drop_picture_boxes(article: Element, options: Options, removals: list[Remov
             found.append(box)
             removed += length
     _remove_unless_most(article, found, removed, "a picture's caption or card", options, removals)
+
+
+def _headings_saying(article: Element, headline: str) -> list[Element]:
+    """The h1-h3 of ``article`` whose text is ``headline`` (normalized; "": none)."""
+    if not headline:
+        return []
+    return [
+        heading
+        for heading in article.iter(*HEADINGS[:3])
+        if normalize_space(text_of(heading)) == headline
+    ]
 
 
 # A paragraph that points to another story: a label, then a link ("READ: ...", "MORE:

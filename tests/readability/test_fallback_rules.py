@@ -609,6 +609,20 @@ def test_a_picture_s_caption_and_credit_set_without_a_figure_are_not_the_story()
     assert "REUTERS" not in body
 
 
+def test_the_story_s_header_around_its_picture_is_no_picture_box():
+    # Canada.com, 2026: the story's <header> holds its headline, its standfirst
+    # (p.article-subtitle), the byline and the lead photo's <figure>: short, with a
+    # <picture> and no prose paragraph, it read as a picture's box and took the standfirst
+    # with it. The box that holds the page's headline is the story's own.
+    body = body_of("headline-picture-header")
+    assert (
+        "Canadian Rockies resort completes a sweeping property-wide overhaul after"
+        " devastating 2024 wildfire\n\n" in body
+    )
+    assert "One of North America’s iconic Rocky Mountain resorts" in body
+    assert "More than 330 of Jasper Park Lodge’s 397 guest rooms" not in body
+
+
 def test_a_short_paragraph_in_a_component_among_the_story_s_is_read():
     # Evening Standard, 2024: each paragraph of an interview in its own four <div>s; the
     # questions put to Tony Blair and a bold crosshead are short paragraphs in the same
