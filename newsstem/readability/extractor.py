@@ -167,7 +167,9 @@ def _with_lead(
     leads = lead_blocks(headline, attempt.selected[0], described, options)
     if not leads:  # most pages: the article's text is not normalized for nothing
         return attempt
-    known = normalize_space(attempt.text)
+    # A lead the article holds as a block of its own is there already; one a paragraph
+    # says within more (a quotation pulled up as the standfirst) is not.
+    known = {normalize_space(line) for line in attempt.text.split("\n")}
     texts = [
         text
         for block in leads

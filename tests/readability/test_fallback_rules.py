@@ -115,6 +115,19 @@ def test_the_text_with_the_lead_put_first_is_the_text_of_the_article_with_it():
     assert result.body == html_text(result.body_html)
 
 
+def test_a_lead_that_a_paragraph_of_the_story_says_within_more_is_still_put_first():
+    # Eyethu News, 2026 (WordPress): the standfirst under the headline
+    # (<h2 class="entry-sub-title">, the description's words) quotes the story's fourth
+    # paragraph, which goes on after it ("... nasemhlane. Ummese wawusasalele emhlane,"
+    # kusho yena."); only a lead the story holds as a whole block is there already.
+    body = body_of("lead-said-again-in-the-story")
+    assert body.startswith(
+        "Ngabona amanxeba amathathu, egxalabeni, emqaleni kanye nasemhlane.\n\n"
+        "Uhlalele ovalweni umndeni wesaguga saseMbali Unit 14"
+    )
+    assert body.count("Ngabona amanxeba amathathu") == 2
+
+
 def test_the_candidate_that_says_what_the_description_says_beats_a_denser_one():
     # Mondaq, 2017: the sign-up dialog's terms and conditions outscore the story; the
     # page's description ("There is a widespread assumption that brand franchise
