@@ -22,6 +22,7 @@ from lxml import etree
 from newsstem.readability.measure import has_block, link_density
 from newsstem.readability.options import Options
 from newsstem.readability.patterns import BOILERPLATE, HEADINGS
+from newsstem.readability.prose import ends_sentence
 from newsstem.readability.tree import Element, text_of
 from newsstem.text import cjk_count, normalize_space
 
@@ -135,10 +136,15 @@ def _is_lead(
     if element.tag not in _LEAD_TAGS or has_block(element):
         return False
     text = normalize_space(text_of(element))
-    if len(text) < options.lead_min_length:
+    if len(text) < options.lead_sentence_min_length:
         return False
     words = _WORD.findall(text.casefold())
     described_share = sum(word in described for word in words) / len(words) if words else 0.0
+    # (a short block: a sentence all of whose words the description says, or no lead)
+    if len(text) < options.lead_min_length and not (
+        described_share == 1.0 and ends_sentence(text)
+    ):
+        return False
     said = described_share >= options.lead_description_share
     # Named as a lead: the block, or a wrapper of the block alone (<div class="intro"><p>).
     named = False

@@ -102,14 +102,20 @@ class Options:
 
     # --- the lead (lead.py): the headline is the first h1-h3 with 3+ words, 80% of them
     # in the <title> or og:title; up to 2 blocks between it and the selected body, of 40+
-    # characters with few links, 60% of whose words are in the page's meta description,
-    # are the story's lead. (Without the description, taking every prose block there
-    # also took newsletter prompts and reprint notices: tune halves of cleanportal, l3s,
-    # mozilla, fundus lost up to 0.003.)
+    # characters (or a shorter sentence of the description's words alone) with few links,
+    # 60% of whose words are in the page's meta description, are the story's lead.
+    # (Without the description, taking every prose block there also took newsletter
+    # prompts and reprint notices: tune halves of cleanportal, l3s, mozilla, fundus lost
+    # up to 0.003.)
     headline_min_words: int = 3
     headline_title_share: float = 0.8
     lead_max_blocks: int = 2
     lead_min_length: int = 40
+    # A shorter block is a lead when it is a sentence every word of which the description
+    # says (USA Today's "Wolverine is back, one last time.", chaos tune); under this, no
+    # lead (and a name the description says, "Land Rover Range Rover", is no sentence:
+    # dragnet tune).
+    lead_sentence_min_length: int = 20
     lead_link_density: float = 0.2
     lead_description_share: float = 0.6
 

@@ -128,6 +128,17 @@ def test_a_lead_that_a_paragraph_of_the_story_says_within_more_is_still_put_firs
     assert body.count("Ngabona amanxeba amathathu") == 2
 
 
+def test_a_short_standfirst_that_is_the_description_s_sentence_is_the_lead():
+    # NBC News (Mach), 2017 (React, CSS-module class names): under the <h1>, the
+    # standfirst "You wouldn't have to say a word." (an <h2>, 32 characters) is the whole
+    # meta description, shorter than a lead's 40 characters.
+    body = body_of("short-lead-sentence")
+    assert body.startswith(
+        "You wouldn't have to say a word.\n\nIn brief: Tesla CEO Elon Musk explained"
+    )
+    assert "by Dom Galeon" not in body
+
+
 def test_the_candidate_that_says_what_the_description_says_beats_a_denser_one():
     # Mondaq, 2017: the sign-up dialog's terms and conditions outscore the story; the
     # page's description ("There is a widespread assumption that brand franchise
