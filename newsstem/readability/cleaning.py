@@ -216,6 +216,8 @@ def _leads_between_posts(text: str) -> bool:
         and _NAVIGATION_LINE.fullmatch(text) is not None
         and _NAVIGATION_WORD.search(text) is not None
     )
+
+
 # A line that asks the reader to follow, subscribe or sign up ("Follow us!", "Follow
 # @NBCNewsUS", "Subscribe to the Study Hacks feed.", "Don't miss a post! Subscribe to our
 # newsletter ...", "If you enjoyed this article, ..."): the site's call, not the story's.
@@ -403,9 +405,11 @@ _SHORT_TEXTS = etree.XPath(
 
 
 def has_stray_lines(text: str, paragraphs: Sequence[str] | None = None) -> bool:
-    r"""Whether a paragraph of an article's rendered ``text`` is an ad slot's label or a
-    line that links to another story or post (:func:`drop_stray_lines` would find
-    something).
+    r"""Whether a paragraph of an article's rendered ``text`` is an ad slot's label, a
+    line that links to another story or post, a line of the story's terms, or a call to
+    follow or subscribe (so that
+    :func:`drop_stray_lines` may find something: the links and the prose beside a line
+    are asked there).
     ``paragraphs``: ``text`` already split at its blank lines, when the caller has it.
 
     >>> has_stray_lines("A story.\n\nADVERTISEMENT\n\nMore story.")
@@ -545,8 +549,9 @@ def _is_a_line(element: Element) -> bool:
 
 
 def drop_stray_lines(article: Element, options: Options) -> list[Removal]:
-    """Remove from ``article`` the labels of ad slots and the lines that link to another
-    story, and say so."""
+    """Remove from ``article`` the labels of ad slots, the lines that link to another
+    story or to the previous or next post, the lines of the story's terms beside its
+    prose and the calls to follow or subscribe; and say so."""
     removals: list[Removal] = []
     _drop_ad_labels(article, removals)
     _drop_link_teasers(article, options, removals)
