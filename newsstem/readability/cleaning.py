@@ -333,7 +333,7 @@ def _shouts(text: str) -> bool:
     return capitals >= _SHOUT_MIN_CAPITALS and len(text.split()) >= _SHOUT_MIN_WORDS
 
 
-def _drop_link_teasers(article: Element, options: Options, removals: list[Removal]) -> None:
+def _drop_stray_paragraphs(article: Element, options: Options, removals: list[Removal]) -> None:
     """Remove the short paragraphs that start with a label (:data:`_TEASER_LABEL`) and are
     mostly a link, but for a link to an address (a source, not a story); and the ones
     written in capitals that are mostly a link (:func:`_shouts`: "WHAT ARE CHINA'S OVERSEAS
@@ -554,7 +554,7 @@ def drop_stray_lines(article: Element, options: Options) -> list[Removal]:
     prose and the calls to follow or subscribe; and say so."""
     removals: list[Removal] = []
     _drop_ad_labels(article, removals)
-    _drop_link_teasers(article, options, removals)
+    _drop_stray_paragraphs(article, options, removals)
     return removals
 
 
