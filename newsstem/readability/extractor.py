@@ -380,8 +380,9 @@ def _marked_attempt(page: Page, options: Options, headline: str = "") -> _Attemp
     return attempt if attempt.length >= options.min_article_length else None
 
 
-# How an article's end is found, in order: a tool line after its prose, then a thread of
-# comments (each told first in the rendered text, then cut on the article's blocks).
+# How an article's end is found, in order: a tool line after its prose (the tool lines
+# above its prose go alone), then a thread of comments (each told first in the rendered
+# text, then cut on the article's blocks).
 _ENDS = (
     (may_have_tool_line, cut_after_tool_line, "tool line: end of article, or above its prose"),
     (may_have_comment_thread, cut_comment_thread, "end of article: comments"),

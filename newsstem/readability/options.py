@@ -80,7 +80,7 @@ class Options:
     # "Print | Email this | Comment" has 4 words; "Printer friendly page Send this article
     # to Friends by E-Mail" 11 ("E-Mail" counts two)
     tool_line_max_words: int = 12
-    tool_line_min_prose: int = 200  # a tool line above the story's paragraphs stays
+    tool_line_min_prose: int = 200  # a tool line above the story's paragraphs goes alone
 
     # --- a wider selection (extractor.py): Mozilla Readability climbs from the best
     # candidate to a parent scoring higher. Alone that cost 0.011 F1 on cleaneval-dev and

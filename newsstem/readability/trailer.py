@@ -190,7 +190,7 @@ def cut_after_tool_line(article: Element, blocks: list[Block], options: Options)
     story that follows it).
 
     ``blocks`` are the article's (:func:`prose.article_blocks`); returns the index of the
-    first block cut or removed, all of them when no tool line was found. A line above the
+    first block cut or removed, ``len(blocks)`` when none was. A line above the
     prose that is not an element of its own (a line of a ``<br>``-set block) stays.
     """
     above: list[tuple[int, Element]] = []  # the tool lines above the prose
