@@ -724,7 +724,11 @@ def _extract(
             main.append(PageBlock(block.key, text, own, learned))
             main_at.append(position)
         elif role == "sub":
-            if headline == len(main) - 1 >= 0 and main_at[-1] == position - 1 and _deck(block):
+            if (
+                headline == len(main) - 1 >= 0
+                and main_at[-1] == position - 1
+                and _is_heading_line(block)
+            ):
                 # a heading right under the headline (its deck, or the headline under a
                 # kicker): read with the headline
                 main.append(PageBlock(block.key, block.text, block.own_weight, learned))
@@ -785,7 +789,7 @@ HEADLINE_LIKENESS = 0.5
 _HEADING = re.compile(r"/h[1-6](?::[^/]*)?$")
 
 
-def _deck(block: LayoutBlock) -> bool:
+def _is_heading_line(block: LayoutBlock) -> bool:
     """Whether ``block`` reads as a heading line: an ``<h1>``–``<h6>`` of one line of
     at most :data:`HEADLINE_MAX_CHARS` characters, not mostly links."""
     text = block.text
