@@ -942,21 +942,23 @@ def _page_roles(
     return roles, known
 
 
-def _refused_element(key: str, refused_tokens: frozenset[str], container: str = "") -> bool:
+def _refused_element(key: str, refused_tokens: frozenset[str], container: str) -> bool:
     """Whether a block of a key never learned, inside the element of key ``container``, is
     no guess for the article: its element is a figure's caption (the fallback leaves every
     ``<figcaption>`` out, so learning would not have taken it), or it, or an element between
     it and the container, bears a token that the pattern's elements bear only outside the
     article (a ``wp-caption`` box placed right where the learned pages placed it center; a
     fact box of the class of the learned pages' related-links box, holding a heading and a
-    list in elements of its own). Without ``container``, the block's element alone is asked.
+    list in elements of its own).
 
     >>> _refused_element("body/div:class=entry/div:class=alignright.wp-caption",
-    ...                  frozenset({"class=wp-caption"}))
+    ...                  frozenset({"class=wp-caption"}), "body/div:class=entry")
     True
-    >>> _refused_element("body/div:class=entry/figure/figcaption", frozenset())
+    >>> _refused_element("body/div:class=entry/figure/figcaption", frozenset(),
+    ...                  "body/div:class=entry")
     True
-    >>> _refused_element("body/div:class=entry/div:class=pullquote", frozenset({"class=ad"}))
+    >>> _refused_element("body/div:class=entry/div:class=pullquote", frozenset({"class=ad"}),
+    ...                  "body/div:class=entry")
     False
     >>> _refused_element("body/div:class=story/div:class=story-feature/ul",
     ...                  frozenset({"class=story-feature"}), "body/div:class=story")
@@ -969,10 +971,9 @@ def _refused_element(key: str, refused_tokens: frozenset[str], container: str = 
         return True
     if not refused_tokens:
         return False
-    components = key[len(container) + 1 :] if container else key.rsplit("/", 1)[-1]
     return any(
         not refused_tokens.isdisjoint(component_tokens(component))
-        for component in components.split("/")
+        for component in key[len(container) + 1 :].split("/")
     )
 
 
