@@ -280,6 +280,11 @@ def test_a_headline_set_as_a_link_the_fallback_keeps_opens_the_patterns_article(
     assert result.body.startswith(result.title + "\n")
 
 
+# The bbc.co.uk story pages the headline tests learn from; each reads news_09, a page
+# the pattern did not learn from.
+LEARNED_STORIES = ("news_01", "news_02", "news_03", "news_06", "news_08")
+
+
 def test_a_headline_in_the_articles_element_opens_the_patterns_article(bbc):
     """bbc.co.uk's story pages (CleanPortalEval, tuning half) print the headline as an
     ``<h1>`` inside the story's element (``div.story-body``), above the text the pattern
@@ -287,7 +292,7 @@ def test_a_headline_in_the_articles_element_opens_the_patterns_article(bbc):
     The headline of the article's own element opens the pattern's article all the same
     (dragnet's tuning half: googledesktop.blogspot.com, arstechnica.com, scotthyoung.com),
     unless a main block already says it (a breadcrumb trail ending in it)."""
-    articles = [bbc[name] for name in ("news_01", "news_02", "news_03", "news_06", "news_08")]
+    articles = [bbc[name] for name in LEARNED_STORIES]
     pages = [TrainingPage(page.url, page.html) for page in articles]
     assert not any(  # the fallback's articles do not hold the headline
         _headline(page.html) in readability_text(page).split("\n\n") for page in pages
@@ -338,7 +343,7 @@ def learned_with_headline_opening(bbc, wrap, marker: str) -> tuple[str, Extracti
     """Learn bbc.co.uk story pages with their headline set by ``wrap`` (each page says
     ``marker``), check that the article pattern opens with the headline and that a page
     it did not learn from extracts so; the title block's key and that extraction."""
-    articles = [bbc[name] for name in ("news_01", "news_02", "news_03", "news_06", "news_08")]
+    articles = [bbc[name] for name in LEARNED_STORIES]
     pages = [TrainingPage(page.url, wrap(page.html)) for page in articles]
     assert all(marker in page.html for page in pages)
     pattern_set = learn("bbc.co.uk", pages).pattern_set
@@ -385,7 +390,7 @@ def test_a_headline_outside_the_title_block_still_opens_the_article(bbc):
     headline when its articles do (``headline_in_body``), taken from the block above the
     article that says the page's ``<title>`` (here bbc.co.uk's story page with its
     ``<h1>`` moved above the story's element, under a class of its own)."""
-    articles = [bbc[name] for name in ("news_01", "news_02", "news_03", "news_06", "news_08")]
+    articles = [bbc[name] for name in LEARNED_STORIES]
     pattern_set = learn("bbc.co.uk", [TrainingPage(p.url, p.html) for p in articles]).pattern_set
     [pattern] = [p for p in pattern_set.patterns if p.kind == "article"]
     assert pattern.headline_in_body
@@ -442,7 +447,7 @@ def test_a_heading_right_under_the_headline_is_read_with_it(bbc):
     under a kicker ``<h1>``, yumsugar.com; a subtitle, dailycandy.com; all on dragnet's
     tuning half) is read after the headline when the pattern's articles open with their
     headline, though no page voted for it (the fallback leaves it out)."""
-    articles = [bbc[name] for name in ("news_01", "news_02", "news_03", "news_06", "news_08")]
+    articles = [bbc[name] for name in LEARNED_STORIES]
     pages = [
         TrainingPage(page.url, with_deck(page.html, deck)) for page, deck in zip(articles, DECKS)
     ]
