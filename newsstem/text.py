@@ -116,7 +116,8 @@ def normalize_space(text: str) -> str:
     'a b c'
     """
     if not text.isascii():  # ASCII is NFC already
-        return " ".join(unicodedata.normalize("NFC", text).split())  # (re's \\s)
+        # (str.split's whitespace is re's \s: NBSP and the ideographic space too)
+        return " ".join(unicodedata.normalize("NFC", text).split())
     if len(text) < _SPLIT_LENGTH:
         return " ".join(text.split())
     # HTML's text is spaced with spaces and line feeds: where those are all its
