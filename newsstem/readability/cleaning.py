@@ -187,8 +187,9 @@ _TEASER_MAX_LENGTH = 300  # characters: a line, not a paragraph that starts so
 # ...", "← Older post", mostly links: an arrow pointing back («, ‹, ←) or a word. The
 # gold texts leave it out, old and modern alike: on the tuning pages it goes from 14
 # (dragnet 11, chaos, cleaneval-dev and l3s one each), none worse.
+_POINTING_WORDS = r"previous|prev|next|older|newer"  # (the words of these three patterns)
 _POST_NAVIGATION = re.compile(
-    r"\s*(?:[«‹←]|(?:previous|prev|next|older|newer)"
+    rf"\s*(?:[«‹←]|(?:{_POINTING_WORDS})"
     r"(?:\s+(?:post|posts|story|article|entry))?\s*[:|»›>])",
     re.IGNORECASE,
 )
@@ -197,11 +198,11 @@ _POST_NAVIGATION = re.compile(
 # Next", a gallery's), mostly links; short (tested first: a pager has a few words).
 _NAVIGATION_MAX_LENGTH = 80
 _NAVIGATION_LINE = re.compile(
-    r"(?:\s*(?:(?:newer|older|previous|prev|next|home|main|back|to|posts?|stor(?:y|ies)|"
+    rf"(?:\s*(?:(?:{_POINTING_WORDS}|home|main|back|to|posts?|stor(?:y|ies)|"
     r"articles?|entr(?:y|ies)|pages?|\d+)\b|[/|‹›«»<>]))+\s*",
     re.IGNORECASE,
 )
-_NAVIGATION_WORD = re.compile(r"\b(?:newer|older|previous|prev|next)\b", re.IGNORECASE)
+_NAVIGATION_WORD = re.compile(rf"\b(?:{_POINTING_WORDS})\b", re.IGNORECASE)
 
 
 def _leads_between_posts(text: str) -> bool:
