@@ -408,9 +408,8 @@ _SHORT_TEXTS = etree.XPath(
 def has_stray_lines(text: str, paragraphs: Sequence[str] | None = None) -> bool:
     r"""Whether a paragraph of an article's rendered ``text`` is an ad slot's label, a
     line that links to another story or post, a line of the story's terms, or a call to
-    follow or subscribe (so that
-    :func:`drop_stray_lines` may find something: the links and the prose beside a line
-    are asked there).
+    follow or subscribe (so that :func:`drop_stray_lines` may find something: the links
+    and the prose beside a line are asked there).
     ``paragraphs``: ``text`` already split at its blank lines, when the caller has it.
 
     >>> has_stray_lines("A story.\n\nADVERTISEMENT\n\nMore story.")
