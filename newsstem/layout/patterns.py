@@ -926,7 +926,7 @@ def _page_roles(
     for index in unseen:
         key = page.blocks[index].key
         if key in parents:
-            container = key.rsplit("/", 1)[0]
+            container = key.rpartition("/")[0]  # "" for the key of a single element
         else:
             # the innermost main element holding the block
             container = max(
@@ -949,7 +949,7 @@ def _refused_element(key: str, refused_tokens: frozenset[str], container: str) -
     it and the container, bears a token that the pattern's elements bear only outside the
     article (a ``wp-caption`` box placed right where the learned pages placed it center; a
     fact box of the class of the learned pages' related-links box, holding a heading and a
-    list in elements of its own).
+    list in elements of its own). A ``container`` of "" holds the whole key.
 
     >>> _refused_element("body/div:class=entry/div:class=alignright.wp-caption",
     ...                  frozenset({"class=wp-caption"}), "body/div:class=entry")
@@ -966,14 +966,17 @@ def _refused_element(key: str, refused_tokens: frozenset[str], container: str) -
     >>> _refused_element("body/div:class=story/div:class=story-feature/ul",
     ...                  frozenset({"class=story"}), "body/div:class=story")
     False
+    >>> _refused_element("body:class=home", frozenset({"class=home"}), "")
+    True
     """
     if _FIGCAPTION.search(key):
         return True
     if not refused_tokens:
         return False
+    inside = key[len(container) + 1 :] if container else key
     return any(
         not refused_tokens.isdisjoint(component_tokens(component))
-        for component in key[len(container) + 1 :].split("/")
+        for component in inside.split("/")
     )
 
 
