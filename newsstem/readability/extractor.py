@@ -218,13 +218,22 @@ def _sieve(
     best: _Attempt | None = None
     flags: Flags | None = Flags()
     previous: Flags | None = None
+    # The measures of the tree as the last attempt read it, kept for the next attempts
+    # that detach the same elements (the sieve leaves the page tree as it found it, so
+    # those read the same texts: each attempt measured them again).
+    measured: tuple[tuple[Element, ...], Measure] | None = None
     while flags is not None:
-        with detached(page.unlikely if flags.strip_unlikelys else page.never_article):
+        elements = page.unlikely if flags.strip_unlikelys else page.never_article
+        with detached(elements):
             if previous is not None and _repeats(previous, flags, page):
                 # The same tree read the same way: the same too-short attempt again.
                 previous, flags = flags, flags.relaxed()
                 continue
-            attempt = _grab_article(page.body, flags, options, described, story, headline)
+            if measured is None or measured[0] != elements:
+                measured = (elements, Measure(options))
+            attempt = _grab_article(
+                page.body, flags, options, described, story, headline, measured[1]
+            )
         if best is None or (attempt.length > best.length and not _stays(best, attempt, options)):
             best = attempt
         if attempt.length >= options.retry_length:
@@ -270,10 +279,13 @@ def _grab_article(
     described: KeyWords | None = None,
     story: Element | None = None,
     headline: str = "",
+    measure: Measure | None = None,
 ) -> _Attempt:
     """Score, select and clean; or the selection around a higher-scoring ancestor, when
-    what that adds reads as prose (:func:`prose.added_prose_share`)."""
-    measure = Measure(options)
+    what that adds reads as prose (:func:`prose.added_prose_share`). ``measure``: the
+    measures of ``body`` as it stands, when an attempt before read the same tree."""
+    if measure is None:
+        measure = Measure(options)
     scores = score_candidates(body, flags, options, measure)
     best = best_candidate(scores, options)
     if best is None:
