@@ -94,6 +94,76 @@ def article_blocks(article: Element) -> list[Block]:
     """
     blocks: list[Block] = []
     pieces: list[str] = []
+    # [characters of the pieces inside links, where the block begins, ... or at its tail]
+    state: list = [0, article, False]
+    tag = article.tag
+    in_link = 1 if tag == "a" else 0
+    if tag == "br":
+        pieces.append(" ")
+    text = article.text
+    if text:
+        pieces.append(text)
+        if in_link:
+            state[0] += len(" ".join(text.split()))
+    try:
+        _blocks_below(article, in_link, pieces, state, blocks)
+    except RecursionError:  # markup nested deeper than Python's call stack: the walk
+        return _walked_blocks(article)
+    _cut(article, True, pieces, state, blocks)
+    return blocks
+
+
+def _cut(
+    next_start: Element, next_at_tail: bool, pieces: list[str], state: list, blocks: list[Block]
+) -> None:
+    """End the block of the ``pieces`` (emptied in place) and begin the next one."""
+    if pieces:
+        text = normalize_space("".join(pieces))
+        if text:
+            blocks.append(Block(text, len(text) - state[0], state[1], state[2]))
+        pieces.clear()
+    state[0], state[1], state[2] = 0, next_start, next_at_tail
+
+
+def _blocks_below(
+    parent: Element, in_link: int, pieces: list[str], state: list, blocks: list[Block]
+) -> None:
+    """:func:`article_blocks` over the children of ``parent`` and their tails (``in_link``:
+    how many links hold them), a call per element with children where ``iterwalk`` gave
+    two events per element."""
+    for node in parent:
+        tag = node.tag
+        if tag.__class__ is not str:
+            continue  # (a comment: its tail is left out too)
+        link = in_link
+        block = tag in BLOCK_TAGS
+        if block:
+            _cut(node, False, pieces, state, blocks)
+        elif tag == "a":
+            link += 1
+        elif tag == "br":
+            pieces.append(" ")
+        text = node.text
+        if text:
+            pieces.append(text)
+            if link:
+                state[0] += len(" ".join(text.split()))
+        if len(node):
+            _blocks_below(node, link, pieces, state, blocks)
+        if block:
+            _cut(node, True, pieces, state, blocks)
+        tail = node.tail
+        if tail:
+            pieces.append(tail)
+            if in_link:
+                state[0] += len(" ".join(tail.split()))
+
+
+def _walked_blocks(article: Element) -> list[Block]:
+    """:func:`article_blocks` as one loop over ``iterwalk``'s events, for a tree nested
+    too deep to be read by calls."""
+    blocks: list[Block] = []
+    pieces: list[str] = []
     linked = 0
     start, at_tail = article, False
     in_link = 0
