@@ -188,8 +188,54 @@ def _text_runs(div: Element) -> list[str]:
 
     Inline elements (font, span, b ...) are read through, so text set with ``<br><br>``
     inside a ``<font>`` counts (Readability's replaceBrs). One run means the <div>
-    reads as a single paragraph. Iterative: inline markup may nest 2,000 deep.
+    reads as a single paragraph. A call per inline element with children (lxml's child
+    iterator, where ``iterwalk`` gave two events per element); inline markup may nest
+    2,000 deep, deeper than Python's call stack: such a <div> is walked.
     """
+    runs: list[str] = []
+    run: list[str] = [div.text or ""]
+    try:
+        _runs_below(div, runs, run, 0)
+    except RecursionError:
+        return _walked_runs(div)
+    runs.append("".join(run))
+    return runs
+
+
+def _runs_below(parent: Element, runs: list[str], run: list[str], breaks: int) -> int:
+    """:func:`_text_runs` over the children of ``parent`` and their tails: the finished
+    runs added to ``runs``, the current one's pieces to ``run`` (emptied in place); the
+    count of ``<br>`` since the last text is passed on and returned."""
+    for node in parent:
+        tag = node.tag
+        if tag in _INLINE:
+            text = node.text
+            if text:
+                if not text.isspace():
+                    breaks = 0
+                run.append(text)
+            if len(node):  # read its children too
+                breaks = _runs_below(node, runs, run, breaks)
+        elif tag == "br":
+            breaks += 1
+            if breaks == 2:
+                runs.append("".join(run))
+                run.clear()
+        elif isinstance(tag, str):  # a block (or any other element) ends the run
+            breaks = 0
+            runs.append("".join(run))
+            run.clear()
+        tail = node.tail
+        if tail:
+            if not tail.isspace():
+                breaks = 0
+            run.append(tail)
+    return breaks
+
+
+def _walked_runs(div: Element) -> list[str]:
+    """:func:`_text_runs` as one loop over ``iterwalk``'s events (a <div> whose inline
+    markup nests deeper than Python's call stack)."""
     runs: list[str] = []
     run: list[str] = [div.text or ""]
     breaks = 0
