@@ -4,7 +4,8 @@ Each attempt of the sieve (seed 000 grabArticle) scores candidates on the page t
 picks the best and its siblings, copies them into an article and cleans the copy.
 An attempt with less than ``retry_length`` of text retries with the next flag turned
 off (strip unlikelys, weight classes, clean conditionally); the longest attempt wins,
-unless it lies inside the selection of a stricter one that has enough text.
+unless it lies inside the selection of a stricter one that has enough text, or what it
+adds to a stricter article is mostly links.
 """
 
 from __future__ import annotations
@@ -31,7 +32,12 @@ from newsstem.readability.document import Page, detached, load_page
 from newsstem.readability.described import KeyWords
 from newsstem.readability.lead import find_headline, lead_blocks
 from newsstem.readability.listing import is_listing
-from newsstem.readability.measure import Measure, capped_weight, navigation_density
+from newsstem.readability.measure import (
+    Measure,
+    capped_weight,
+    dense_length_of,
+    navigation_density,
+)
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.prose import added_prose_share, article_blocks
 from newsstem.readability.render import element_text
@@ -210,7 +216,8 @@ def _sieve(
     headline: str = "",
 ) -> _Attempt:
     """Run attempts with ever more lenient flags until one has enough text; keep the
-    longest, but for a shorter one that :func:`_stays` against it.
+    longest, but for a shorter one that :func:`_stays` against it or to which it
+    :func:`_adds_mostly_links`.
 
     ``described``: the key words of the page's description (described.py); ``story``:
     the ``<article>`` of the page's headline, on a page of several (:func:`_headline_story`);
@@ -234,7 +241,11 @@ def _sieve(
             attempt = _grab_article(
                 page.body, flags, options, described, story, headline, measured[1]
             )
-        if best is None or (attempt.length > best.length and not _stays(best, attempt, options)):
+        if best is None or (
+            attempt.length > best.length
+            and not _stays(best, attempt, options)
+            and not _adds_mostly_links(best, attempt, options)
+        ):
             best = attempt
         if attempt.length >= options.retry_length:
             break
@@ -256,6 +267,28 @@ def _stays(shorter: _Attempt, longer: _Attempt, options: Options) -> bool:
         any(is_below(element, outer) for outer in shorter.selected)
         for element in longer.selected
     )
+
+
+def _adds_mostly_links(shorter: _Attempt, longer: _Attempt, options: Options) -> bool:
+    """Whether more than half (``max_article_link_density``, the share that makes an
+    article navigation) of what the ``longer`` attempt of laxer flags has over
+    ``shorter``, a stricter one long enough to be an article, is link text: the laxer
+    flags then found the page's links, not more of its story (a short post whose last
+    attempt took its related posts and the post navigation, and was rejected as mostly
+    links). A stricter attempt under ``min_article_length`` is no article to keep."""
+    if not shorter.found_candidate or shorter.length < options.min_article_length:
+        return False
+    long_text, long_links = _text_and_links(longer.article)
+    short_text, short_links = _text_and_links(shorter.article)
+    if long_text <= short_text:
+        return False
+    return long_links - short_links > options.max_article_link_density * (long_text - short_text)
+
+
+def _text_and_links(article: Element) -> tuple[int, float]:
+    """The dense length of ``article``'s text, and of its links that leave the page."""
+    text = dense_length_of(article)
+    return text, navigation_density(article) * text
 
 
 def _repeats(previous: Flags, flags: Flags, page: Page) -> bool:

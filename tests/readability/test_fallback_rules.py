@@ -738,3 +738,17 @@ def test_a_call_to_readers_who_enjoyed_the_post_is_not_the_story():
     assert body.startswith("Late last night, the brand-new DIYthemes web design")
     assert "feel free to contact our support team" in body
     assert "If you enjoyed this article" not in body
+
+
+def test_a_short_post_stays_against_a_relaxed_attempt_that_adds_mostly_links():
+    # Nikon Rumors (WordPress), 2012: a short post (headline, byline, one sentence over
+    # photos, its "Related posts:" list and the "This entry was posted in" line); with
+    # conditional cleaning off, the sieve's last attempt added the links around it and
+    # the page was rejected as mostly links, where the stricter attempt had an article.
+    result = extract(
+        (RULES / "short-post-over-related-links.html").read_text(encoding="utf-8")
+    )
+    assert result.reason is None, result.reason
+    assert result.body.startswith("More Nikkor 70-200mm f/4G ED VR sample images")
+    assert "This entry was posted in Nikon Lenses" in result.body
+    assert "Weekly Nikon news flash #186" not in result.body
