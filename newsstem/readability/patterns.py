@@ -106,7 +106,9 @@ NEVER_ARTICLE = re.compile(r"comment|disqus|replies|foot")
 # A teaser is another story's ("o-teaser", "teasers"), but not a teaser's text or content:
 # the story's own opening (a German newsroom's "Teaser" is its standfirst, WinFuture's
 # "teaser_text"; The Washington Post's "teaser-content" is the free part before its
-# paywall).
+# paywall). And a bar of the reader's actions on the story, named "actions" as a word of
+# the name ("post-actions": "Print Story Email Story Reprints" under a Mashable post),
+# never inside one ("transactions", "reactions").
 BOILERPLATE_WORDS = (
     "share", "social", "viral", "sociable", "newsletter", "signup", "sign-up", "subscribe",
     "mailinglist", "mailing-list", "syndication", "cookie", "consent",
@@ -118,11 +120,11 @@ BOILERPLATE_WORDS = (
     "expand", "obfuscated", "blurred", "caption", "gallery",
 )
 # ... and the words that count at the start of a name or of a part of it ("sharing-bar",
-# "main-nav", "ad-slot"), searched after the trie of the others (any_word: 2.2 -> 1.5 us
+# "main-nav", "ad-slot"; "actions" as a whole part), searched after the trie of the others (any_word: 2.2 -> 1.5 us
 # a name against the flat alternation).
 BOILERPLATE = re.compile(
     any_word(BOILERPLATE_WORDS).pattern
-    + r"|^shar|(?:^|[ _-])nav|(?:^| )ad(?:$| |-)|teaser(?![-_]*(?:text|content|body))"
+    + r"|^shar|(?:^|[ _-])nav|(?:^| )ad(?:$| |-)|teaser(?![-_]*(?:text|content|body))|(?:^|[ _-])actions?(?:$|[ _-])"
 )
 # Class/id weights (FLAG_WEIGHT_CLASSES): +25 for a positive name, -25 for a negative one.
 POSITIVE = re.compile(

@@ -578,6 +578,21 @@ def test_a_teasers_text_is_the_story_and_a_teaser_is_another_story():
     assert not BOILERPLATE.search("teaser-content")
 
 
+def test_a_bar_of_the_reader_s_actions_is_not_the_story():
+    # Mashable, 2012: under the post's last paragraph, <div class="post-actions"> holds
+    # three links, "Print Story", "Email Story" and "Reprints"; the post's paragraphs and
+    # its image credit stay.
+    body = body_of("post-actions")
+    assert body.startswith("The growing omnipresence of email, social media")
+    assert body.endswith("Thumbnail image courtesy of iStockphoto, NoDerog")
+    assert "Print Story" not in body
+    assert "Reprints" not in body
+    assert BOILERPLATE.search("post-actions")
+    assert BOILERPLATE.search("jl_actions_div")
+    assert not BOILERPLATE.search("transactions")
+    assert not BOILERPLATE.search("reactions-bar")
+
+
 def test_a_line_of_the_story_s_terms_is_not_the_story():
     # ValueWalk, 2017: the story's tags close its div.entry-content as a line of links
     # (<div class="tag_list">Tags: <a rel="tag">Android</a> <a rel="tag">gmail</a></div>,
