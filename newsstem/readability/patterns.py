@@ -83,7 +83,11 @@ def _alternation(node: dict) -> str:
     return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
 
 
-UNLIKELY_CANDIDATES = any_word(UNLIKELY_WORDS)
+# ... and a gallery, "gallery" or "galleries" as a word of the name ("gallery-viewport",
+# "pluto-video-gallery", "companion-galleries"; not "galleryPlayer_1", a post's player):
+# a slideshow's or a video playlist's captions and titles set in the story's column
+# outweighed the story (USA Today's and Florida Today's 2017 pages, chaos tune).
+UNLIKELY_CANDIDATES = re.compile(any_word(UNLIKELY_WORDS).pattern + r"|galler(?:y(?![a-z])|ies)")
 # ... unless the name also says it may hold the article ("main-header", "article-footer").
 MAYBE_CANDIDATE = re.compile(r"and|article|body|column|content|main|shadow")
 # Reader comments are unlikely whatever "maybe" word they have ("commentbody",

@@ -11,7 +11,7 @@ from newsstem.readability import extract
 from newsstem.readability.cleaning import assemble, clean_article
 from newsstem.readability.document import load_page
 from newsstem.readability.options import Flags, Options
-from newsstem.readability.patterns import BOILERPLATE
+from newsstem.readability.patterns import BOILERPLATE, UNLIKELY_CANDIDATES
 from newsstem.readability.tree import text_of
 from newsstem.text import normalize_space
 
@@ -576,6 +576,22 @@ def test_a_teasers_text_is_the_story_and_a_teaser_is_another_story():
     assert BOILERPLATE.search("o-teaser c-inline-teaser")
     assert BOILERPLATE.search("teasers")
     assert not BOILERPLATE.search("teaser-content")
+
+
+def test_a_gallery_in_the_story_s_container_is_not_the_story():
+    # Florida Today (Gannett), 2017: the story's column holds a video gallery (the titles
+    # of other videos, "SpaceX launches, lands 'flight proven' Falcon 9") and a photo
+    # gallery beside its paragraphs, each far over the furniture's 500 characters; the
+    # gallery was read as the story's opening. Named "gallery" (or "galleries") as a word,
+    # it is an unlikely candidate, stripped before scoring.
+    body = body_of("video-gallery-in-story")
+    assert body.startswith("COLORADO SPRINGS — The U.S. military is open to launching")
+    assert body.endswith("Follow him on Twitter at @flatoday_jdean.")
+    assert "SpaceX launches, lands 'flight proven' Falcon 9" not in body
+    assert "Delta IV rocket launches from Cape Canaveral" not in body
+    assert UNLIKELY_CANDIDATES.search("gallery pluto-video-gallery")
+    assert UNLIKELY_CANDIDATES.search("companion-galleries embedded_story")
+    assert not UNLIKELY_CANDIDATES.search("galleryplayer_1")
 
 
 def test_a_bar_of_the_reader_s_actions_is_not_the_story():
