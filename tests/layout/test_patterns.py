@@ -284,7 +284,8 @@ def test_a_block_inside_a_box_the_layout_keeps_outside_its_article_is_no_guess()
     though the element of each block is new. Before, only the block's own element was
     asked."""
     pages = {page.name: page for page in layout_pages("bbc2012", "http://www.bbc.co.uk/news")}
-    learned = learn("bbc.co.uk", [TrainingPage(pages[n].url, pages[n].html) for n in ("222", "356")])
+    training = [TrainingPage(pages[n].url, pages[n].html) for n in ("222", "356")]
+    learned = learn("bbc.co.uk", training)
     result = SitePatterns(learned.pattern_set).extract(pages["302"].html)
     assert isinstance(result, Extraction)
     assert "Being able to sequence the full human genome" in result.body
