@@ -80,7 +80,9 @@ def _children(parent: Element, pieces: list[str], done: list[str]) -> None:
     blocks, cells, skipped = BLOCK_TAGS, CELL_TAGS, SKIPPED_TAGS
     for node in parent:
         tag = node.tag
-        if tag.__class__ is str and tag not in skipped:
+        if tag.__class__ is not str:
+            continue  # (a comment, which iterwalk never yields: its tail is left out too)
+        if tag not in skipped:
             if tag == "pre":
                 if pieces:
                     _cut(pieces, done)

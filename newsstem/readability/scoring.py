@@ -208,6 +208,8 @@ def _runs_below(parent: Element, runs: list[str], run: list[str], breaks: int) -
     count of ``<br>`` since the last text is passed on and returned."""
     for node in parent:
         tag = node.tag
+        if tag.__class__ is not str:
+            continue  # (a comment, which iterwalk never yields: its tail is left out too)
         if tag in _INLINE:
             text = node.text
             if text:
@@ -221,7 +223,7 @@ def _runs_below(parent: Element, runs: list[str], run: list[str], breaks: int) -
             if breaks == 2:
                 runs.append("".join(run))
                 run.clear()
-        elif isinstance(tag, str):  # a block (or any other element) ends the run
+        else:  # a block (or any other element) ends the run
             breaks = 0
             runs.append("".join(run))
             run.clear()
