@@ -83,7 +83,7 @@ def _alternation(node: dict) -> str:
     return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
 
 
-# ... and a gallery, "gallery" or "galleries" as a word of the name ("gallery-viewport",
+# ... and a gallery, a word of the name ending in "gallery" or "galleries" ("gallery-viewport",
 # "pluto-video-gallery", "companion-galleries"; not "galleryPlayer_1", a post's player):
 # a slideshow's or a video playlist's captions and titles set in the story's column
 # outweighed the story (USA Today's and Florida Today's 2017 pages, chaos tune).
@@ -110,9 +110,9 @@ NEVER_ARTICLE = re.compile(r"comment|disqus|replies|foot")
 # A teaser is another story's ("o-teaser", "teasers"), but not a teaser's text or content:
 # the story's own opening (a German newsroom's "Teaser" is its standfirst, WinFuture's
 # "teaser_text"; The Washington Post's "teaser-content" is the free part before its
-# paywall). And a bar of the reader's actions on the story, named "actions" as a word of
-# the name ("post-actions": "Print Story Email Story Reprints" under a Mashable post),
-# never inside one ("transactions", "reactions").
+# paywall). And a bar of the reader's actions on the story, "action" or "actions" as a
+# part of the name ("post-actions": "Print Story Email Story Reprints" under a Mashable
+# post), never inside a word ("transactions", "reactions").
 BOILERPLATE_WORDS = (
     "share", "social", "viral", "sociable", "newsletter", "signup", "sign-up", "subscribe",
     "mailinglist", "mailing-list", "syndication", "cookie", "consent",
