@@ -88,8 +88,9 @@ def _children(parent: Element, pieces: list[str], done: list[str]) -> None:
                     _cut(pieces, done)
                     pieces.clear()
                 _pre(node, done)
-            elif tag in blocks:
-                if pieces:
+            else:
+                block = tag in blocks
+                if pieces and (block or tag == "br"):
                     # (_cut written out here and below: a call per block costs 0.4% of a pass)
                     paragraph = normalize_space("".join(pieces))
                     if paragraph:
@@ -100,23 +101,13 @@ def _children(parent: Element, pieces: list[str], done: list[str]) -> None:
                     pieces.append(text)
                 if len(node):
                     _children(node, pieces, done)
-                if pieces:
-                    paragraph = normalize_space("".join(pieces))
-                    if paragraph:
-                        done.append(paragraph)
-                    pieces.clear()
-            else:
-                if tag == "br" and pieces:
-                    paragraph = normalize_space("".join(pieces))
-                    if paragraph:
-                        done.append(paragraph)
-                    pieces.clear()
-                text = node.text
-                if text:
-                    pieces.append(text)
-                if len(node):
-                    _children(node, pieces, done)
-                if tag in cells:
+                if block:
+                    if pieces:
+                        paragraph = normalize_space("".join(pieces))
+                        if paragraph:
+                            done.append(paragraph)
+                        pieces.clear()
+                elif tag in cells:
                     pieces.append(" ")
         tail = node.tail
         if tail:
