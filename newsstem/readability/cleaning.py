@@ -399,11 +399,9 @@ _AD_LABEL_MAX = 20  # characters (a text node's after normalize-space)
 # The texts of an element that are short enough to be a label. (On the descendant axis:
 # libxml2 reads ".//text()[...]", a step with a predicate after "//", as every node below
 # and then each one's children, a node set merged per node; the same texts, in the same
-# document order, for fewer instructions. Blank texts are left out first: a label has
-# letters, and the whitespace between the elements, two thirds of the texts that short,
-# each made a Python str for nothing.)
+# document order, for fewer instructions.)
 _SHORT_TEXTS = etree.XPath(
-    f"descendant::text()[normalize-space(.)][string-length(normalize-space(.)) < {_AD_LABEL_MAX}]"
+    f"descendant::text()[string-length(normalize-space(.)) < {_AD_LABEL_MAX}]"
 )
 
 
