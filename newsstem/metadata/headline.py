@@ -12,7 +12,9 @@ name, an anchor text that says "Read more". Agreement decides:
 
 1. every candidate is compared with every other (case, spacing, quote and dash
    styles ignored); a longer text that is the candidate plus a site-name affix
-   (``X | Reuters``, ``Forbes.com: X``, ``X_English_Xinhua``) agrees with it;
+   (``X | Reuters``, ``Forbes.com: X``, ``X_English_Xinhua``) agrees with it, unless
+   three kinds of source write the longer text word for word (it is then settled: the
+   headline as written, ``X - new upgrade landing soon``);
 2. the candidate most sources agree with wins; on a tie, the visible headline
    before JSON-LD, then og:title, twitter:title, the extraction's title, the
    ``<title>``;
@@ -83,6 +85,9 @@ _OTHER = re.compile(
     r"comment|widget|newsletter|trending|popular|most[-_]read|breadcrumb|masthead|logo)"
     r"(?:$|[\s_-])", re.I,
 )
+# A text this many kinds of source write word for word is the headline as written
+# (found on chaos tuning pages: heading, JSON-LD and og:title saying "X - more").
+SETTLED_KINDS = 3
 # At most this many visible headings are candidates (the first in page order).
 MAX_HEADINGS = 4
 # A headline is at most this long (longer texts are paragraphs marked as headings).
@@ -352,6 +357,7 @@ def decide_headline(
             entries.append((source, stripped, comparable(stripped)))
     if not entries:
         return None
+    settled = _settled(entries)
     best: tuple[int, int, int] | None = None
     chosen = entries[0]
     for entry in entries:
@@ -359,9 +365,13 @@ def decide_headline(
         families = {
             FAMILY[other[0]] for other in entries
             if other[0] in SUPPORTERS and _agrees(key, other[2], other[1])
+            and (other[2] == key or other[2] not in settled)
         }
-        # a text that is another candidate with an affix ("X | Site") gives way to it
-        affixed = any(other[2] != key and _agrees(other[2], key, text) for other in entries)
+        # a text that is another candidate with an affix ("X | Site") gives way to it,
+        # unless it is settled
+        affixed = key not in settled and any(
+            other[2] != key and _agrees(other[2], key, text) for other in entries
+        )
         rank = (not affixed, len(families), -_PRIORITY.get(source, len(SOURCES)))
         if best is None or rank > best:
             best, chosen = rank, entry
@@ -373,6 +383,18 @@ def decide_headline(
                     text = _strip_generic(text) if FAMILY[source] == "document" else text
                     return Headline(text, source, 1)
     return Headline(_as_typed(chosen[1], chosen[0], entries), chosen[0], best[1])
+
+
+def _settled(entries: Sequence[tuple[str, str, str]]) -> set[str]:
+    """The texts that kinds of source enough write word for word: the headline as written,
+    neither a shorter candidate plus an affix nor support for that shorter candidate (a
+    site name is not in the heading, the JSON-LD headline and og:title alike: "X - new
+    upgrade landing soon" is no "X" with a site name)."""
+    kinds: dict[str, set[str]] = {}
+    for source, _, key in entries:
+        if source in SUPPORTERS:
+            kinds.setdefault(key, set()).add(FAMILY[source])
+    return {key for key, families in kinds.items() if len(families) >= SETTLED_KINDS}
 
 
 # Sources that print the headline as its editor typed it into the CMS (into the page's
