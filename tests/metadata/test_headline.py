@@ -114,6 +114,24 @@ def test_script_text_is_cut_from_a_title():
     assert without_code("Storm: what to expect (live)") == "Storm: what to expect (live)"
 
 
+def test_a_text_three_kinds_write_alike_is_no_shorter_text_plus_an_affix():
+    """The Express page of the fixtures, reduced: the h1, JSON-LD and og:title write the
+    headline with a dash-separated second half, the extraction's title is its first half."""
+    whole = "Android Nougat update REVEALED - new upgrade landing soon"
+    candidates = [
+        ("json-ld", whole), ("og:title", whole), ("heading", whole),
+        ("title", "Android Nougat update REVEALED | Tech | Express.co.uk"),
+        ("extraction", "Android Nougat update REVEALED"),
+    ]
+    assert decide_headline(candidates, ["Express.co.uk"]).text == whole
+    # two kinds alike do not settle it: "X | Site" in og:title and <title> is X plus a name
+    decision = decide_headline([
+        ("og:title", "Storm hits the coast | Planet"), ("title", "Storm hits the coast | Planet"),
+        ("heading", "Storm hits the coast"),
+    ])
+    assert decision.text == "Storm hits the coast"
+
+
 def test_agreement_between_kinds_of_source_decides():
     # the social title (og + twitter: one kind) against the h1, JSON-LD and <title>
     decision = decide_headline([
