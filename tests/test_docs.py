@@ -9,7 +9,9 @@ of newsstem/stats.py must be on the generated reference pages.
 
 from __future__ import annotations
 
+import argparse
 import ast
+import importlib
 import html
 import re
 import subprocess
@@ -132,3 +134,87 @@ def test_readme_links_point_to_pages_and_anchors_that_exist(site):
         if anchor:
             built = site / Path(path).relative_to("docs").with_suffix("") / "index.html"
             assert f'id="{anchor}"' in built.read_text(encoding="utf-8"), f"{path}#{anchor}"
+
+
+# -- commands: every option of every command of newsstem/commands is in its docs section,
+# and ``scrapy <command> -h`` reads right at any terminal width
+
+COMMANDS = sorted(p.stem for p in (REPO / "newsstem" / "commands").glob("*.py")
+                  if p.stem != "__init__")
+
+
+def _command(name: str):
+    from scrapy.settings import Settings
+
+    command = importlib.import_module(f"newsstem.commands.{name}").Command()
+    command.settings = Settings()
+    return command
+
+
+def _option_strings(command, cls: type) -> set[str]:
+    """The options ``cls.add_options`` gives ``command``."""
+    parser = argparse.ArgumentParser(add_help=False, conflict_handler="resolve")
+    cls.add_options(command, parser)
+    return {option for action in parser._actions for option in action.option_strings}
+
+
+def _own_options(name: str) -> set[str]:
+    """The options a command adds to those of the Scrapy command it is built on."""
+    command = _command(name)
+    scrapy_base = next(c for c in type(command).__mro__[1:] if c.__module__.startswith("scrapy"))
+    return _option_strings(command, type(command)) - _option_strings(command, scrapy_base)
+
+
+def _doc_section(heading_mark: str) -> str:
+    """The Markdown of the docs/ section whose heading holds ``heading_mark``, up to the
+    next heading of the same level or higher; "" if there is none."""
+    for page in sorted((REPO / "docs").rglob("*.md")):
+        lines = page.read_text(encoding="utf-8").split("\n")
+        for start, line in enumerate(lines):
+            level = len(line) - len(line.lstrip("#"))
+            if level and heading_mark in line:
+                end = next((i for i in range(start + 1, len(lines))
+                            if lines[i].startswith("#")
+                            and len(lines[i]) - len(lines[i].lstrip("#")) <= level),
+                           len(lines))
+                return "\n".join(lines[start:end])
+    return ""
+
+
+def test_every_command_and_its_options_and_actions_are_documented():
+    assert set(COMMANDS) == {"crawl", "extract", "learn", "urldb"}
+    docs = "\n".join(p.read_text(encoding="utf-8") for p in (REPO / "docs").rglob("*.md"))
+    for name in COMMANDS:
+        assert f"scrapy {name}" in docs, name
+        own = _own_options(name)
+        if not own:  # crawl: Scrapy's options; its argument checks are the spider's page
+            continue
+        section = _doc_section(f"`scrapy {name}")
+        assert section, f"no docs section is headed `scrapy {name} ...`"
+        missing = [o for o in sorted(own) if not re.search(rf"`{re.escape(o)}[` ]", section)]
+        assert missing == [], f"scrapy {name}: options without a line in its section"
+        actions = getattr(importlib.import_module(f"newsstem.commands.{name}"), "ACTIONS", ())
+        assert [a for a in actions if f"scrapy {name} {a}" not in section] == []
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_command_help_has_no_false_headings_at_any_width(name, monkeypatch):
+    """Scrapy's help formatter turns any help line ending in ":" into an underlined, title-cased
+    heading: "(default:" wrapped at a line's end printed "Directory Of The Pattern Files
+    (Default" over a row of "=". Scrapy's own "Log level (default: DEBUG)" does it below 52
+    columns."""
+    from scrapy.cmdline import ScrapyArgumentParser
+    from scrapy.commands import ScrapyHelpFormatter
+
+    for width in range(52, 161):
+        monkeypatch.setenv("COLUMNS", str(width))
+        command = _command(name)
+        parser = ScrapyArgumentParser(
+            formatter_class=ScrapyHelpFormatter, usage=f"scrapy {name} {command.syntax()}",
+            conflict_handler="resolve", description=command.long_desc(),
+        )
+        command.add_options(parser)
+        lines = parser.format_help().split("\n")
+        headings = {lines[i - 1].strip() for i in range(1, len(lines))
+                    if re.fullmatch(r"[=-]+", lines[i])}
+        assert headings <= {"Usage", "Options", "Global Options"}, (width, headings)

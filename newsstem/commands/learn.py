@@ -63,11 +63,11 @@ class Command(ScrapyCommand):
         )
         parser.add_argument(
             "--out", metavar="DIR",
-            help="directory of the pattern files (default: NEWSSTEM_PATTERNS_DIR)",
+            help="directory of the pattern files (NEWSSTEM_PATTERNS_DIR if not given)",
         )
         parser.add_argument(
             "--report", metavar="DIR",
-            help="write DIR/index.html: what was learned, with screenshots of each "
+            help="write DIR/index.html, what was learned with screenshots of each "
             "pattern's blocks (needs Chromium, as browser mode)",
         )
         recent = parser.add_mutually_exclusive_group()

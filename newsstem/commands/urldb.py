@@ -56,28 +56,32 @@ class Command(ScrapyCommand):
 
     def long_desc(self) -> str:
         return (
-            "stats: entries, exported articles, size and time range of the store. "
-            "show URL: first seen, last seen and export time of URLs. "
-            "prune --older-than 30d: remove entries whose URL was not seen for that long "
-            "(units s m h d w); it refuses while a crawl holds the store unless --wait is given. "
-            "The store is NEWSSTEM_URLDB, or --urldb URI."
+            "'stats' gives the entries, exported articles, size and time range of the store; "
+            "'show URL' the first seen, last seen and export time of URLs; "
+            "'prune --older-than 30d' removes the entries whose URL was not seen for that long "
+            "(units s m h d w), and refuses while a crawl holds the store unless --wait is "
+            "given. The store is NEWSSTEM_URLDB, or --urldb URI."
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
-        parser.add_argument("--urldb", metavar="URI", help="the store (default: NEWSSTEM_URLDB)")
         parser.add_argument(
-            "--older-than", metavar="AGE", help="prune: entries not seen for AGE (30d, 12h, 2w)"
+            "--urldb", metavar="URI", help="the store (NEWSSTEM_URLDB if not given)"
         )
         parser.add_argument(
-            "--dry-run", action="store_true", help="prune: only count what would go"
+            "--older-than",
+            metavar="AGE",
+            help="for prune, the entries not seen for AGE (30d, 12h, 2w)",
+        )
+        parser.add_argument(
+            "--dry-run", action="store_true", help="for prune, only count what would go"
         )
         parser.add_argument(
             "--wait",
             metavar="SECONDS",
             type=float,
             default=0.0,
-            help="prune: wait this long for running crawls to end (default: refuse)",
+            help="for prune, wait this long for running crawls to end (else refuse at once)",
         )
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
