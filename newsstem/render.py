@@ -131,7 +131,10 @@ def wants_render(settings: BaseSettings, argument: object = None) -> bool:
 def browser_path(settings: BaseSettings | None = None) -> str:
     """The Chromium to launch: ``NEWSSTEM_RENDER_BROWSER``, else the system's, else
     Playwright's; :class:`RenderError` (saying how to install one) when there is none."""
-    configured = settings.get("NEWSSTEM_RENDER_BROWSER") if settings is not None else None
+    configured = (
+        settings.get("NEWSSTEM_RENDER_BROWSER", defaults.NEWSSTEM_RENDER_BROWSER)
+        if settings is not None else None
+    )
     if configured:
         path = shutil.which(configured) or (configured if Path(configured).is_file() else None)
         if path is None or not os.access(path, os.X_OK):

@@ -218,3 +218,105 @@ def test_command_help_has_no_false_headings_at_any_width(name, monkeypatch):
         headings = {lines[i - 1].strip() for i in range(1, len(lines))
                     if re.fullmatch(r"[=-]+", lines[i])}
         assert headings <= {"Usage", "Options", "Global Options"}, (width, headings)
+
+
+# -- spider arguments, item fields and the settings the code reads
+
+PACKAGE = REPO / "newsstem"
+SETTINGS_GETTERS = frozenset({
+    "get", "getbool", "getint", "getfloat", "getlist", "getdict", "getdictorlist",
+    "getwithbase", "getpriority",
+})
+
+
+def _table_first_column(markdown: str, header: str) -> list[str]:
+    """The first cells (`name`) of the Markdown table whose header row starts with ``header``."""
+    lines = markdown.split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"| {header} |"))
+    names = []
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        names.append(line.split("|")[1].strip().strip("`"))
+    return names
+
+
+def _sources():
+    for path in sorted(PACKAGE.rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        yield path, source, ast.parse(source)
+
+
+def spider_arguments() -> set[str]:
+    """The news spider's arguments: its ARGUMENTS, and those read as spider attributes
+    (``getattr(spider, "refresh", None)``) or from the command's ``opts.spargs``."""
+    from newsstem.spiders.news import NewsSpider
+
+    names = set(NewsSpider.ARGUMENTS)
+    for path, source, tree in _sources():
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and len(node.args) >= 2
+                    and isinstance(node.args[1], ast.Constant)):
+                continue
+            owner = ast.get_source_segment(source, node.args[0]) or ""
+            if isinstance(node.func, ast.Name) and node.func.id == "getattr" and (
+                owner.endswith("spider") or (owner == "self" and "spiders" in path.parts)
+            ):
+                names.add(node.args[1].value)
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "get" and node.args
+                    and isinstance(node.args[0], ast.Constant)
+                    and (ast.get_source_segment(source, node.func.value) or "").endswith("spargs")):
+                names.add(node.args[0].value)
+    return names
+
+
+def test_every_spider_argument_is_in_the_spider_page_table():
+    documented = _table_first_column((REPO / "docs" / "spider.md").read_text(encoding="utf-8"),
+                                     "argument")
+    assert {"render", "refresh"} < spider_arguments()
+    assert sorted(documented) == sorted(spider_arguments())
+
+
+def test_every_item_field_is_in_the_output_fields_table_in_order():
+    import dataclasses
+
+    from newsstem.items import Article
+
+    documented = _table_first_column((REPO / "docs" / "output.md").read_text(encoding="utf-8"),
+                                     "field")
+    assert documented == [f.name for f in dataclasses.fields(Article)]
+
+
+def settings_read() -> list[tuple[str, str | None, str]]:
+    """(name, default as written or None, file) of every ``settings.get*("NAME", ...)``."""
+    found = []
+    for path, source, tree in _sources():
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in SETTINGS_GETTERS and node.args
+                    and isinstance(node.args[0], ast.Constant)
+                    and isinstance(node.args[0].value, str)
+                    and isinstance(node.func.value, (ast.Name, ast.Attribute))):
+                continue
+            if not (ast.get_source_segment(source, node.func.value) or "").endswith("settings"):
+                continue
+            default = ast.get_source_segment(source, node.args[1]) if node.args[1:] else None
+            found.append((node.args[0].value, default, str(path.relative_to(REPO))))
+    return found
+
+
+def test_every_setting_the_code_reads_is_declared_or_documented(site):
+    read = settings_read()
+    assert len(read) >= 40
+    ours = {n for n in vars(defaults) if n.startswith("NEWSSTEM_")}
+    named = {name for _, source, _ in _sources()
+             for name in re.findall(r"[\"'](NEWSSTEM_[A-Z_]+)[\"']", source)}
+    assert named <= ours, "NEWSSTEM_* settings the code names but newsstem/defaults.py lacks"
+    # each read of a NEWSSTEM_* setting falls back to the one declared default
+    assert [(n, d, f) for n, d, f in read if n in ours and d != f"defaults.{n}"] == []
+    reference = page_text(site, "reference/settings")
+    scrapy_settings = {n for n, _, _ in read if n not in ours}
+    assert "HTTPERROR_ALLOWED_CODES" in scrapy_settings
+    assert sorted(n for n in scrapy_settings if f"{n}" not in reference) == []

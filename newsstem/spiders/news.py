@@ -248,7 +248,13 @@ class NewsSpider(Spider):
         an ISO 8601 date: listed entries dated before it are skipped;
     ``render``
         1: fetch pages through headless Chromium (``NEWSSTEM_RENDER``, see
-        :mod:`newsstem.render`).
+        :mod:`newsstem.render`);
+    ``refresh``
+        1: fetch and export again the articles the URL store says were exported
+        (``NEWSSTEM_URLDB_REFRESH``, see :mod:`newsstem.urldb`).
+
+    ``render`` and ``refresh`` apply to the whole process: they are not in
+    :attr:`ARGUMENTS`, the arguments of a scope (a start message may not give them).
     """
 
     name = "news"
