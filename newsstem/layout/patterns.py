@@ -403,7 +403,7 @@ class MatchOptions:
 
 @dataclass(frozen=True, slots=True)
 class PageBlock:
-    """A block of an extracted page: its key, text (lines separated by "\n") and
+    r"""A block of an extracted page: its key, text (lines separated by "\n") and
     meaningful characters outside links, and whether the pattern knows it."""
 
     key: str

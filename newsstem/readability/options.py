@@ -16,6 +16,9 @@ __all__ = ["Flags", "Options"]
 
 @dataclass(frozen=True)
 class Options:
+    """The thresholds of :func:`newsstem.readability.extract` (``options=Options(...)``);
+    the defaults are the tuned ones, each with how it was set."""
+
     # --- paragraph scoring (seed 000 scoreNode, python-readability score_paragraphs)
     min_paragraph_length: int = 25  # shorter paragraphs score nothing: Readability's 25 chars
     length_per_point: int = 100  # one point per 100 characters ...
@@ -68,9 +71,10 @@ class Options:
 
     # Elements named as furniture (bylines, captions, share bars ...) go from the article
     # (cleaning.py), unless less than a seventh of its text would stay (trafilatura's
-    # prune_unwanted_nodes backup rule). One with more text than this is a wrapper
-    # whatever its name (500, 1000 and 2000 tried on the tune halves: 500 best).
+    # prune_unwanted_nodes backup rule).
     furniture_keep_share: float = 1 / 7
+    # One with more text than this is a wrapper whatever its name (500, 1000 and 2000
+    # tried on the tune halves: 500 best).
     furniture_max_length: int = 500
 
     # --- the end of the article (trailer.py): a tool line after a paragraph of 200+
@@ -141,20 +145,20 @@ class Options:
     # 18 characters are all its text), so the figure is a judgement, not a fit.
     short_page_share: float = 0.75
     max_article_link_density: float = 0.5  # an "article" mostly of links is navigation
-    # A listing (listing.py): 3+ teasers (a headline link and at most 300 characters of
-    # prose outside links) holding 60% of the prose, with at most one teaser's worth of
-    # prose left outside them. Measured on the four corpora: the
-    # hubs have 0.99+, the articles with related-story boxes at most 0.33.
     # A JSON-LD articleBody stands in for a page whose markup gave no article when it has
     # this much text (structured.py); declared teasers on the corpora have 134-298.
     declared_min_length: int = 250
     # ... and for an extraction it holds (80% of its words) with twice as many words:
     # the markup gave part of the story (set before measuring: no tune page has it).
     declared_ratio: float = 2.0
-    declared_share: float = 0.8
-    listing_min_teasers: int = 3
-    teaser_max_prose: int = 300
-    listing_teaser_share: float = 0.6
+    declared_share: float = 0.8  # ... "holds": has this share of the extraction's words
+    # A listing (listing.py): 3+ teasers (a headline link and at most 300 characters of
+    # prose outside links) holding 60% of the prose, with at most one teaser's worth of
+    # prose left outside them. Measured on the four corpora: the
+    # hubs have 0.99+, the articles with related-story boxes at most 0.33.
+    listing_min_teasers: int = 3  # 3+ teasers ...
+    teaser_max_prose: int = 300  # ... of at most 300 characters of prose outside links ...
+    listing_teaser_share: float = 0.6  # ... holding 60% of the page's prose
 
 
 @dataclass(frozen=True)
