@@ -135,7 +135,8 @@ STATS: tuple[Stat, ...] = (
         ("newsstem/errors/<kind>",
          "requests that failed for good, one WARNING line each (URL and reason), no "
          "traceback: `dns`, `refused`, `timeout`, `connection`, `unreachable`, `tls`, "
-         "`size_limit` (over `DOWNLOAD_MAXSIZE`), `http_<status>` (4xx/5xx), `other`; a "
+         "`size_limit` (over `DOWNLOAD_MAXSIZE`), `http_<status>` (4xx/5xx), in browser mode "
+         "also `redirects` (too many) and `browser` (a crashed tab or browser), `other`; a "
          "robots.txt that failed counts here too (its site's pages are then allowed)"),
     ),
     *_group(

@@ -386,3 +386,37 @@ def test_the_modules_the_python_api_page_uses_are_in_the_reference():
     used = set(re.findall(r"from (newsstem[\w.]*) import", page))
     listed = {module for module, _ in _hooks().API_MODULES}
     assert used and used <= listed
+
+
+def test_the_values_a_stat_name_takes_are_in_its_reference_line():
+    """``newsstem/errors/<kind>``, ``newsstem/dropped/<reason>`` and the two ``rejected/<why>``
+    stats list what ``<…>`` can be: every kind, reason and why the code gives."""
+    from newsstem import middlewares
+    from newsstem.spiders import news
+
+    meaning = {stat.name: stat.meaning for stat in STATS}
+    kinds = {*middlewares._ERROR_KINDS.values(), *(k for _, k in middlewares._BROWSER_ERRORS)}
+    assert [k for k in sorted(kinds | {"other"}) if f"`{k}`" not in
+            meaning["newsstem/errors/<kind>"]] == []
+    reasons = {"not_html"}  # counted by the spider, the others by ExtractionPipeline._drop
+    for node in ast.walk(ast.parse((PACKAGE / "pipelines.py").read_text(encoding="utf-8"))):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "_drop" and isinstance(node.args[0], ast.Constant)):
+            reasons.add(node.args[0].value)
+    assert len(reasons) >= 5
+    dropped = meaning["newsstem/dropped/<reason>"]
+    assert [r for r in sorted(reasons) if f"`{r}`" not in dropped] == []
+    whys = {node.value.value for node in ast.walk(ast.parse(inspect_source(news._rejection)))
+            if isinstance(node, ast.Return) and isinstance(node.value, ast.Constant)
+            and node.value.value}
+    assert whys == {"scheme", "offsite", "rules"}
+    for name, extra in (("newsstem/links/rejected/<why>", {"nofollow"}),
+                        ("newsstem/discovery/rejected/<why>", set())):
+        assert [w for w in sorted(whys | extra) if f"`{w}`" not in meaning[name]] == []
+
+
+def inspect_source(function) -> str:
+    import inspect
+    import textwrap
+
+    return textwrap.dedent(inspect.getsource(function))
