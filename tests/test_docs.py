@@ -84,13 +84,8 @@ def test_every_scrapy_setting_the_project_sets_is_documented(site):
     assert undocumented == []
 
 
-# Settings of newsstem/settings.py that only name the project or tune a documented
-# setting (the AutoThrottle values are in the AUTOTHROTTLE_ENABLED row).
-_LEFT_TO_SCRAPY = {
-    "BOT_NAME", "SPIDER_MODULES", "NEWSPIDER_MODULE", "ITEM_PIPELINES",
-    "DOWNLOADER_MIDDLEWARES", "AUTOTHROTTLE_START_DELAY", "AUTOTHROTTLE_MAX_DELAY",
-    "AUTOTHROTTLE_TARGET_CONCURRENCY", "CONCURRENT_REQUESTS_PER_DOMAIN", "DOWNLOAD_WARNSIZE",
-}
+# Settings of newsstem/settings.py that only name the project.
+_LEFT_TO_SCRAPY = {"BOT_NAME", "SPIDER_MODULES", "NEWSPIDER_MODULE"}
 
 
 def test_every_stat_is_in_the_reference(site):
@@ -420,3 +415,47 @@ def inspect_source(function) -> str:
     import textwrap
 
     return textwrap.dedent(inspect.getsource(function))
+
+
+def _table_rows(markdown: str, heading: str) -> dict[str, str]:
+    """The first table under ``heading``: each `NAME` of a row's first cell -> the rest."""
+    section = markdown[markdown.index(heading):]
+    rows: dict[str, str] = {}
+    for line in section.split("\n"):
+        if line.startswith("| `"):
+            first, rest = line[2:].split(" | ", 1)
+            rows.update({name: rest for name in re.findall(r"`([A-Z_]+)`", first)})
+        elif rows and not line.startswith("|"):
+            break
+    return rows
+
+
+def test_the_table_of_scrapy_settings_the_project_sets_gives_their_values():
+    rows = _table_rows((REPO / "docs" / "reference" / "settings.md").read_text(encoding="utf-8"),
+                       "## Scrapy settings this project sets")
+    tree = ast.parse((REPO / "newsstem" / "settings.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if not (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id.isupper()):
+            continue
+        name = node.targets[0].id
+        if name in {"BOT_NAME", "SPIDER_MODULES", "NEWSPIDER_MODULE"}:
+            continue
+        assert name in rows, f"{name} has no row"
+        try:
+            value = ast.literal_eval(node.value)
+        except ValueError:  # an expression: the row says it in words (10 MiB, <version>)
+            continue
+        expected = ([f"{key or chr(34) * 2}: {item}" for key, item in value.items()]
+                    if isinstance(value, dict) else [str(value)])
+        assert [e for e in expected if f"`{e}`" not in rows[name]] == [], name
+
+
+def test_the_settings_distributed_mode_sets_are_in_the_addons_row():
+    rows = _table_rows((REPO / "docs" / "reference" / "settings.md").read_text(encoding="utf-8"),
+                       "## Scrapy settings this project sets")
+    source = (REPO / "newsstem" / "distributed" / "addon.py").read_text(encoding="utf-8")
+    names = set(re.findall(r'^\s*"([A-Z_]+)": ', source, re.M))
+    names |= set(re.findall(r'settings\.set\("([A-Z_]+)"', source))
+    assert {"SCHEDULER", "REDIS_URL", "NEWSSTEM_URLDB"} <= names
+    assert [n for n in sorted(names) if f"`{n}`" not in rows["ADDONS"]] == []
