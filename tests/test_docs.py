@@ -459,3 +459,22 @@ def test_the_settings_distributed_mode_sets_are_in_the_addons_row():
     names |= set(re.findall(r'settings\.set\("([A-Z_]+)"', source))
     assert {"SCHEDULER", "REDIS_URL", "NEWSSTEM_URLDB"} <= names
     assert [n for n in sorted(names) if f"`{n}`" not in rows["ADDONS"]] == []
+
+
+def test_setting_defaults_given_in_the_pages_are_the_declared_ones():
+    """Tables of docs/ giving a ``NEWSSTEM_*`` default (render.md's) agree with defaults.py;
+    so do the defaults given in words: "`NEWSSTEM_X` seconds without work (60; ..."."""
+    import json
+
+    checked = 0
+    for page in sorted((REPO / "docs").rglob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        for name, shown in re.findall(r"^\| `(NEWSSTEM_[A-Z_]+)` \| `([^`]*)` \|", text, re.M):
+            value = getattr(defaults, name)
+            assert shown == (json.dumps(value) if isinstance(value, str) else repr(value)), name
+            checked += 1
+        in_words = r"`(NEWSSTEM_[A-Z_]+)`(?: [a-z]+){0,3} \((\d+(?:\.\d+)?)[ );]"
+        for name, shown in re.findall(in_words, text):
+            assert float(shown) == getattr(defaults, name), f"{page.name}: {name} ({shown})"
+            checked += 1
+    assert checked >= 8
