@@ -193,6 +193,8 @@ def test_every_command_and_its_options_and_actions_are_documented():
         assert missing == [], f"scrapy {name}: options without a line in its section"
         actions = getattr(importlib.import_module(f"newsstem.commands.{name}"), "ACTIONS", ())
         assert [a for a in actions if f"scrapy {name} {a}" not in section] == []
+        read = {n for n, _, path in settings_read() if path == f"newsstem/commands/{name}.py"}
+        assert [n for n in sorted(read) if n not in section] == [], f"scrapy {name}: settings"
 
 
 @pytest.mark.parametrize("name", COMMANDS)
