@@ -480,3 +480,13 @@ def test_setting_defaults_given_in_the_pages_are_the_declared_ones():
             assert float(shown) == getattr(defaults, name), f"{page.name}: {name} ({shown})"
             checked += 1
     assert checked >= 8
+
+
+def test_the_values_a_choice_setting_takes_are_in_its_comment():
+    from newsstem.deployment import _CHOICES
+    from newsstem.urldb.middleware import MARK_AFTER
+
+    comments = {s.name: s.comment for s in _hooks().read_settings(
+        (REPO / "newsstem" / "defaults.py").read_text(encoding="utf-8"))}
+    for name, choices in {**_CHOICES, "NEWSSTEM_URLDB_MARK_AFTER": MARK_AFTER}.items():
+        assert [c for c in choices if f'"{c}"' not in comments[name]] == [], name
