@@ -36,7 +36,8 @@ class Article:
 
     ``length`` counts the meaningful characters of ``body`` (letters, digits,
     CJK characters). ``method`` says how the body was found: ``"readability"``
-    (the heuristic fallback) or ``"pattern:<id>"`` (a learned site layout).
+    (the heuristic fallback), ``"pattern:<id>"`` (a learned site layout) or ``"visual"``
+    (browser mode: the main box of the rendered page).
     ``sub`` is the supplementary text a pattern found beside the article
     (captions, related links, comments: Webstemmer's SUB blocks), None otherwise.
     """

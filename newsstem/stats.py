@@ -37,7 +37,7 @@ STATS: tuple[Stat, ...] = (
     *_group(
         "Extraction",
         ("newsstem/method/<method>",
-         "exported articles by extraction method (`readability`, `pattern:<id>`)"),
+         "exported articles by extraction method (`readability`, `pattern:<id>`, `visual`)"),
         ("newsstem/dropped/<reason>",
          "pages not exported: `too_short` (hubs), `no_article`, `not_html`, `hub_layout` "
          "(a hub pattern matched), `error` (extraction raised: a bug, logged with its "

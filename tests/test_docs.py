@@ -490,3 +490,52 @@ def test_the_values_a_choice_setting_takes_are_in_its_comment():
         (REPO / "newsstem" / "defaults.py").read_text(encoding="utf-8"))}
     for name, choices in {**_CHOICES, "NEWSSTEM_URLDB_MARK_AFTER": MARK_AFTER}.items():
         assert [c for c in choices if f'"{c}"' not in comments[name]] == [], name
+
+
+def test_every_extraction_method_is_in_the_method_field_and_stat():
+    """The ``method`` values ``extract_page`` gives an article (``hub`` pages are dropped)."""
+    tree = ast.parse((PACKAGE / "extraction.py").read_text(encoding="utf-8"))
+    methods = set()
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id == "PageExtraction" and len(node.args) >= 3):
+            method = node.args[2]
+            if isinstance(method, ast.Constant):
+                methods.add(method.value)
+            elif isinstance(method, ast.JoinedStr):
+                methods.add(f"{method.values[0].value}<id>")  # f"pattern:{...id}"
+    methods.discard("hub")
+    assert methods == {"readability", "pattern:<id>", "visual"}
+    output = _table_rows_by_first_cell((REPO / "docs" / "output.md").read_text(encoding="utf-8"))
+    stat = {s.name: s.meaning for s in STATS}["newsstem/method/<method>"]
+    for method in methods:
+        assert f"`{method}`" in output["method"] and f"`{method}`" in stat, method
+
+
+def _table_rows_by_first_cell(markdown: str) -> dict[str, str]:
+    return {line.split("|")[1].strip().strip("`"): line for line in markdown.split("\n")
+            if line.startswith("| `")}
+
+
+def test_every_dotted_name_the_docs_give_exists():
+    """``newsstem.urldb.middleware.UrlDbMiddleware``, ``newsstem.archive.read_archive()``
+    …: each name README.md and docs/ give is a module or an attribute of one."""
+    pages = [README, *sorted((REPO / "docs").rglob("*.md"))]
+    names = {name for page in pages for name in re.findall(
+        r"(?<![\w.])newsstem(?:\.[A-Za-z_]\w*)+", page.read_text(encoding="utf-8"))}
+    assert len(names) >= 20
+    missing = []
+    for name in sorted(names):
+        parts = name.split(".")
+        for split in range(len(parts), 0, -1):
+            try:
+                found: object = importlib.import_module(".".join(parts[:split]))
+            except ImportError:
+                continue
+            try:
+                for part in parts[split:]:
+                    found = getattr(found, part)
+            except AttributeError:
+                missing.append(name)
+            break
+    assert missing == []
