@@ -121,6 +121,7 @@ def load_page(html: str | bytes) -> Page | str:
     etree.strip_elements(body, *JUNK_TAGS, with_tail=False)
     if not _has_text(body):
         return "empty document"
+    _reopen_closed_links(body)
     unlikely, never_article = _sweep(body)
     marked = marked_sections(body) if keep_comments else ()
     return Page(
@@ -134,6 +135,26 @@ def load_page(html: str | bytes) -> Page | str:
         described=described,
         social_titles=social,
     )
+
+
+def _reopen_closed_links(body: Element) -> None:
+    """Give a link written as closed at once its text, as a browser does: libxml2 reads
+    ``<li><a href="/s" />Story title</a></li>`` (Times Online's lists of other stories)
+    as an empty link and the title after it, where an HTML5 parser ignores the "/>" of
+    an ``<a>`` and puts the title inside it. Only an empty link alone in its parent, the
+    text after it the parent's only text, so that a list of such links counts as links."""
+    for link in body.iter("a"):
+        tail = link.tail
+        if (
+            tail
+            and len(link) == 0
+            and not link.text
+            and link.get("href")
+            and tail.strip()
+            and len(parent := link.getparent()) == 1
+            and not (parent.text or "").strip()
+        ):
+            link.text, link.tail = tail, None
 
 
 def _swallowed_title(root: Element) -> str:

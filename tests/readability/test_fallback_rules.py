@@ -783,3 +783,28 @@ def test_a_short_post_stays_against_a_relaxed_attempt_that_adds_mostly_links():
     assert result.body.startswith("More Nikkor 70-200mm f/4G ED VR sample images")
     assert "This entry was posted in Nikon Lenses" in result.body
     assert "Weekly Nikon news flash #186" not in result.body
+
+
+def test_a_list_of_links_written_as_closed_at_once_counts_as_links():
+    # Times Online, 2008: under the story, "Also in UK News" and "Also in News", each a
+    # list of other stories written <li><a href='...' />Title</a></li>; libxml2 read
+    # each title as text after an empty link, so the lists were no links and stayed.
+    body = body_of("closed-link-teasers")
+    assert body.startswith("Burrell: Diana treated Dodi ring as friendship gift")
+    assert "the Harrods store owner." in body
+    assert "Women workers appeal over equal pay" not in body
+    assert "Anil Kumble says Australia triggered crisis" not in body
+
+
+def test_only_an_empty_link_alone_before_its_text_takes_that_text():
+    # Not a named anchor (no href), nor an empty link inside a sentence.
+    page = load_page(
+        "<html><body><p>" + "Some words of the story, told at length. " * 8 + "</p>"
+        "<ul><li><a href='/a' />Another story</a></li></ul>"
+        "<p><a name='x' />An anchor before a paragraph.</p>"
+        "<p>A sentence with <a href='/b' /> an empty link inside it.</p></body></html>"
+    )
+    links = {link.get("href") or link.get("name"): link for link in page.body.iter("a")}
+    assert links["/a"].text == "Another story"
+    assert links["x"].text is None
+    assert links["/b"].text is None
