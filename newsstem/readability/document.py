@@ -121,7 +121,6 @@ def load_page(html: str | bytes) -> Page | str:
     etree.strip_elements(body, *JUNK_TAGS, with_tail=False)
     if not _has_text(body):
         return "empty document"
-    _reopen_closed_links(body)
     unlikely, never_article = _sweep(body)
     marked = marked_sections(body) if keep_comments else ()
     return Page(
@@ -137,24 +136,22 @@ def load_page(html: str | bytes) -> Page | str:
     )
 
 
-def _reopen_closed_links(body: Element) -> None:
+def _reopen_closed_link(link: Element) -> None:
     """Give a link written as closed at once its text, as a browser does: libxml2 reads
     ``<li><a href="/s" />Story title</a></li>`` (Times Online's lists of other stories)
     as an empty link and the title after it, where an HTML5 parser ignores the "/>" of
     an ``<a>`` and puts the title inside it. Only an empty link alone in its parent, the
     text after it the parent's only text, so that a list of such links counts as links."""
-    for link in body.iter("a"):
-        tail = link.tail
-        if (
-            tail
-            and len(link) == 0
-            and not link.text
-            and link.get("href")
-            and tail.strip()
-            and len(parent := link.getparent()) == 1
-            and not (parent.text or "").strip()
-        ):
-            link.text, link.tail = tail, None
+    tail = link.tail
+    if (
+        tail
+        and link.tag == "a"
+        and link.get("href")
+        and tail.strip()
+        and len(parent := link.getparent()) == 1
+        and not (parent.text or "").strip()
+    ):
+        link.text, link.tail = tail, None
 
 
 def _swallowed_title(root: Element) -> str:
@@ -197,9 +194,10 @@ def _title_text(root: Element) -> str:
 
 def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
     """Drop hidden elements; return the outermost unlikely candidates (seed 000 scoreNode)
-    and the outermost of them named as never the article (:data:`NEVER_ARTICLE`).
+    and the outermost of them named as never the article (:data:`NEVER_ARTICLE`); give a
+    link written as closed at once its text (:func:`_reopen_closed_link`).
 
-    One walk over the elements with attributes does both. An element is unlikely when
+    One walk over the elements with attributes does all three. An element is unlikely when
     its class, id or role names page furniture, unless the name also matches "maybe a
     candidate" (article, content, main ...), or it holds an <article> or <main>, or it
     sits in code.
@@ -221,6 +219,8 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
                 hidden.append(element)
                 _skip_descendants(elements, element)
                 continue
+            if "href" in names and not len(element) and not element.text:
+                _reopen_closed_link(element)  # (an empty link: before its verdict)
             has_class, has_id, has_role = "class" in names, "id" in names, "role" in names
             if not (has_class or has_id or has_role):
                 continue
