@@ -8,7 +8,6 @@ the containers that look "fishy". Each removal is recorded with its reason.
 from __future__ import annotations
 
 import copy
-import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -111,10 +110,12 @@ def clean_article(
 def _drop_picture_boxes(
     article: Element, options: Options, removals: list[Removal], headline: str = ""
 ) -> None:
-    """Remove the box around each ``<picture>``: the caption and credit a modern page sets
-    beside its picture without ``<figure>`` (``<div><picture/><div>Chelsea beat Tottenham
-    on Thursday night</div><div>Getty Images</div></div>``), a teaser card of another story
-    or video. The box is the highest ancestor below the article holding no other picture,
+    """Remove the box around each ``<picture>`` or lazily loaded ``<img>`` (:data:`_PICTURES`):
+    the caption and credit a modern page sets beside its picture without ``<figure>``
+    (``<div><picture/><div>Chelsea beat Tottenham on Thursday night</div><div>Getty
+    Images</div></div>``; Rest of World's slides, an ``<img loading="lazy">`` beside its
+    caption said again), a teaser card of another story or video. The box is the highest
+    ancestor below the article holding no other picture,
     at most ``furniture_max_length`` of text and no prose paragraph (a section of the
     story set beside its photo stays), nor the heading that says the page's ``headline``
     (the story's own header around its lead photo, with its standfirst: Canada.com); nothing
@@ -132,7 +133,7 @@ def _drop_picture_boxes(
     found: list[Element] = []
     removed = 0  # the dense length of the boxes' texts
     headlines: list[Element] | None = None  # read at the first picture (most pages: none)
-    for picture in article.iter("picture"):
+    for picture in _PICTURES(article):
         if headlines is None:
             headlines = _headings_saying(article, headline)
         box = None
@@ -141,7 +142,7 @@ def _drop_picture_boxes(
             if (
                 dense_length_of(parent) > options.furniture_max_length
                 or any(is_below(heading, parent) for heading in headlines)
-                or next(itertools.islice(parent.iter("picture"), 1, None), None) is not None
+                or len(_PICTURES(parent)) > 1
                 or any(_is_prose(paragraph, options) for paragraph in parent.iter("p"))
             ):
                 break
@@ -153,6 +154,11 @@ def _drop_picture_boxes(
             found.append(box)
             removed += length
     _remove_unless_most(article, found, removed, "a picture's caption or card", options, removals)
+
+
+# The pictures of a modern page: a <picture>, or an <img> that the browser loads lazily by
+# itself (``loading="lazy"``, an attribute of 2019 on: the older corpora's pages have none).
+_PICTURES = etree.XPath("descendant::picture | descendant::img[@loading][not(ancestor::picture)]")
 
 
 def _headings_saying(article: Element, headline: str) -> list[Element]:

@@ -664,6 +664,19 @@ def test_a_picture_s_caption_and_credit_set_without_a_figure_are_not_the_story()
     assert "REUTERS" not in body
 
 
+def test_a_lazily_loaded_image_s_box_is_a_picture_box():
+    # Rest of World, 2025: a strip of photo slides between the story's paragraphs, each an
+    # <img loading="lazy"> in a <figure> (its <figcaption> goes) beside a box saying the
+    # caption again (div.conveyor-screen__text-container), no <picture>: the box around
+    # such an image goes as a <picture>'s does; a caption long enough to read as prose
+    # stays, as it does beside a <picture>.
+    body = body_of("lazy-image-slides")
+    assert body.startswith("By 2040, Omani planners say, the city will accommodate")
+    assert "Etlaq is one of NASCOM’s signature projects." in body
+    assert "Office buildings await future tenants" not in body
+    assert "Tara Atkinson for Rest of World" not in body
+
+
 def test_the_story_s_header_around_its_picture_is_no_picture_box():
     # Canada.com, 2026: the story's <header> holds its headline, its standfirst
     # (p.article-subtitle), the byline and the lead photo's <figure>: short, with a
