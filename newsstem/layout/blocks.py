@@ -58,6 +58,7 @@ __all__ = [
     "LayoutBlock",
     "PageLayout",
     "component_tokens",
+    "element_tokens",
     "decompose",
     "key_through",
     "normalize_token",
@@ -616,12 +617,16 @@ def decompose(html: str | bytes) -> PageLayout:
 class KeyFilter:
     """Drop the attribute tokens of keys that are not in a vocabulary of layout tokens.
 
-    Tokens are written ``name=token`` (``class=story-body``, ``id=main``); the
-    ``col`` of table cells is always kept. Re-keying a page can make
-    neighbouring blocks equal; they merge, as in :class:`BlockParser`.
+    Tokens are written ``tag:name=token`` (``div:class=story-body``, ``div:id=main``:
+    :func:`element_tokens`), so a token is kept on the elements of the tag that bore it
+    where it was learned: a microformat class that one page puts on ``<body>`` and the
+    others on the story's ``<div>`` (``hentry``), or a category class that the sidebar's
+    links bear, does not change the keys of every block of that page. The ``col`` of
+    table cells is always kept. Re-keying a page can make neighbouring blocks equal; they
+    merge, as in :class:`BlockParser`.
 
-    >>> keep = KeyFilter({"class=story", "id=main"})
-    >>> keep("body/div:id=main:class=hentry.story.tag-x/td:class=a:col=2")
+    >>> keep = KeyFilter({"div:class=story", "div:id=main"})
+    >>> keep("body:class=story/div:id=main:class=hentry.story.tag-x/td:class=a:col=2")
     'body/div:id=main:class=story/td:col=2'
     """
 
@@ -636,7 +641,7 @@ class KeyFilter:
         tokens: set[str] = set()
         for key in keys:
             for component in key.split("/"):
-                tokens.update(component_tokens(component))
+                tokens.update(element_tokens(component))
         return cls(tokens)
 
     def __call__(self, key: str) -> str:
@@ -651,7 +656,7 @@ class KeyFilter:
     def component(self, component: str) -> str:
         """One component of a key (``div:id=main:class=story``), filtered.
 
-        >>> KeyFilter({"class=story"}).component("div:id=x:class=hentry.story")
+        >>> KeyFilter({"div:class=story"}).component("div:id=x:class=hentry.story")
         'div:class=story'
         """
         filtered = self._component_memo.get(component)
@@ -670,7 +675,7 @@ class KeyFilter:
             if name == "col":
                 parts.append(attribute)
                 continue
-            kept = [t for t in value.split(".") if f"{name}={t}" in self.tokens]
+            kept = [t for t in value.split(".") if f"{tag}:{name}={t}" in self.tokens]
             if kept:
                 parts.append(f"{name}={'.'.join(kept)}")
         return ":".join(parts)
@@ -714,12 +719,25 @@ def component_tokens(component: str) -> list[str]:
     return tokens
 
 
+def element_tokens(component: str) -> list[str]:
+    """The attribute tokens of one key component, each with its element's tag: a token
+    describes layout on the elements that bear it, not on every element.
+
+    >>> element_tokens("div:id=main:class=story.wide")
+    ['div:id=main', 'div:class=story', 'div:class=wide']
+    """
+    tag = component.partition(":")[0]
+    return [f"{tag}:{token}" for token in component_tokens(component)]
+
+
 def stable_tokens(
     pages: Iterable[PageLayout],
     min_pages: int = MIN_TOKEN_PAGES,
     min_companion_share: float = MIN_COMPANION_SHARE,
 ) -> set[str]:
-    """The attribute tokens of ``pages`` that describe layout rather than content.
+    """The attribute tokens of ``pages`` that describe layout rather than content, each
+    with its element's tag (:func:`element_tokens`: ``hentry`` on the story's ``<div>``
+    on most pages is no layout token of the one ``<body>`` that bears it too).
 
     A token is stable when it is on ``min_pages`` pages or more, and, for each
     other token of its element that is on at least as many pages (its
@@ -729,7 +747,7 @@ def stable_tokens(
     >>> pages = [decompose(f'<div class="post hentry {tag}"><p>Text {i}</p></div>')
     ...          for i, tag in enumerate(["tag-a", "tag-b", "tag-a", "", ""])]
     >>> sorted(stable_tokens(pages))
-    ['class=hentry', 'class=post']
+    ['div:class=hentry', 'div:class=post']
     """
     token_pages: Counter[str] = Counter()
     pair_pages: Counter[tuple[str, str]] = Counter()
@@ -738,12 +756,10 @@ def stable_tokens(
         tokens: set[str] = set()
         pairs: set[tuple[str, str]] = set()
         for component in components:
-            element_tokens = component_tokens(component)
-            tokens.update(element_tokens)
-            if len(element_tokens) > 1:
-                pairs.update(
-                    (t, c) for t in element_tokens for c in element_tokens if t != c
-                )
+            own = element_tokens(component)
+            tokens.update(own)
+            if len(own) > 1:
+                pairs.update((t, c) for t in own for c in own if t != c)
         token_pages.update(tokens)
         pair_pages.update(pairs)
     companions: dict[str, list[str]] = {}

@@ -149,11 +149,11 @@ def test_runs_of_multibyte_text_keep_their_characters_and_weights():
 def test_per_article_and_section_classes_are_not_layout(bbc):
     articles = [page for name, page in bbc.items() if name not in BBC_INDEX_PAGES]
     tokens = stable_tokens([decompose(page.html) for page in articles])
-    assert "class=story-body" in tokens and "id=main-content" in tokens
+    assert "div:class=story-body" in tokens and "div:id=main-content" in tokens
     # "has-no-ticker technology", "has-no-ticker magazine": the section is content
     # (each on one page; "business", on half of these pages, passes as layout)
-    assert "class=has-no-ticker" in tokens
-    assert not {"class=technology", "class=magazine"} & tokens
+    assert "div:class=has-no-ticker" in tokens
+    assert not {"div:class=technology", "div:class=magazine"} & tokens
 
 
 def test_key_filter_keeps_layout_tokens_and_merges_neighbours():
@@ -162,10 +162,10 @@ def test_key_filter_keeps_layout_tokens_and_merges_neighbours():
         "</body>"
     )
     assert len(layout.blocks) == 2
-    filtered = KeyFilter({"class=post"}).apply(layout)
+    filtered = KeyFilter({"div:class=post"}).apply(layout)
     assert [(b.key, b.text) for b in filtered.blocks] == [("body/div:class=post", "One.\nTwo.")]
     assert KeyFilter.from_keys(["body/div:id=x:class=a.b/td:col=2"]).tokens == {
-        "id=x", "class=a", "class=b",
+        "div:id=x", "div:class=a", "div:class=b",
     }
 
 

@@ -321,3 +321,25 @@ def test_a_caption_repeated_for_every_slide_is_read_once(msnbc, msnbc_set, slide
     result = SitePatterns(msnbc_set).extract(html)
     assert isinstance(result, Extraction)
     assert result.body.split("\n").count(GALLERY_CAPTION) == (2 if slides == 2 else 1)
+
+
+def test_a_class_of_the_story_element_on_body_changes_no_key(bbc):
+    """A page whose ``<body>`` bears a class that the layout's pages bear on another
+    element (sports.yahoo.com R494 of Dragnet's tuning half: ``<body class="hentry hnews
+    item ...">``, where the site's other pages have ``hentry`` on the story's element;
+    zillow.com R334: a category class of the sidebar's links on ``<body>``) is matched as
+    the others are: the token is a layout token of the elements of the tag that bore it
+    when the layout was learned, not of every element. Before, kept on ``<body>``, it
+    changed the key of every block of the page, which then matched nothing (similarity
+    0.0) and went to the fallback."""
+    articles = [bbc[name] for name in ("news_01", "news_02", "news_03", "news_06", "news_09")]
+    learned = learn("bbc.co.uk", [TrainingPage(page.url, page.html) for page in articles])
+    keys = [block.key for pattern in learned.pattern_set.patterns for block in pattern.blocks]
+    assert any("div:class=story-body" in key for key in keys)
+    assert not any(key.startswith("body:class=story-body") for key in keys)
+    html = re.sub(r'<body class="news', '<body class="story-body news', bbc["news_08"].html)
+    assert html != bbc["news_08"].html
+    result = SitePatterns(learned.pattern_set).extract(html)
+    plain = SitePatterns(learned.pattern_set).extract(bbc["news_08"].html)
+    assert isinstance(result, Extraction) and isinstance(plain, Extraction)
+    assert (result.similarity, result.body) == (plain.similarity, plain.body)
