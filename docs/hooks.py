@@ -25,6 +25,8 @@ import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
+from mkdocs.exceptions import PluginError
+
 REPO = Path(__file__).resolve().parents[1]
 DEFAULTS = REPO / "newsstem" / "defaults.py"
 SETTINGS_MARK = "<!-- settings-reference -->"
@@ -311,12 +313,20 @@ def _module_comment(module: object, name: str) -> str:
 
 
 def api_entries() -> list[tuple[str, str, object]]:
-    """(module, name, object) of everything on the Python API reference page."""
-    sys.path.insert(0, str(REPO))
+    """(module, name, object) of everything on the Python API reference page; a module
+    without ``__all__`` or a name it lacks stops the build with a message naming it."""
+    if str(REPO) not in sys.path:
+        sys.path.insert(0, str(REPO))
     entries = []
     for module_name, names in API_MODULES:
         module = importlib.import_module(module_name)
+        if names is None and not hasattr(module, "__all__"):
+            raise PluginError(f"docs/hooks.py: API_MODULES lists {module_name}, "
+                              "which has no __all__: give it one, or name its names")
         for name in names or module.__all__:
+            if not hasattr(module, name):
+                raise PluginError(f"docs/hooks.py: {module_name} has no {name!r} "
+                                  "(named in its __all__ or in API_MODULES)")
             entries.append((module_name, name, getattr(module, name)))
     return entries
 
@@ -342,7 +352,7 @@ def api_markdown() -> str:
             out.append(f"### `{_signature(name, obj)}`\n\n{_doc(obj)}\n")
         else:
             comment = _module_comment(sys.modules[module], name)
-            value = repr(obj).replace("collections.abc.", "").replace("newsstem.layout.learn.", "")
+            value = repr(obj).replace("collections.abc.", "").replace(f"{module}.", "")
             note = f": {_api_markdown(comment)}" if comment else ""
             out.append(f"### `{name}`\n\n`{value}`{note}\n")
     return "\n".join(out) + "\n"
