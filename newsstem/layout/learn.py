@@ -123,7 +123,7 @@ class TrainingPage:
 class LearnOptions:
     """Parameters of learning; they are recorded in the pattern file."""
 
-    cluster: ClusterOptions = field(default_factory=ClusterOptions)
+    cluster: ClusterOptions = field(default_factory=ClusterOptions)  # grouping pages by layout
     # A layout seen on one page has nothing to compare its text with.
     min_pages: int = 2
     # Pages of one cluster used to build its pattern (Webstemmer's -m): beyond a

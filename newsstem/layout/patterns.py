@@ -423,9 +423,9 @@ class Extraction:
     title: str
     main: tuple[str, ...]  # main block texts, in page order (lines separated by "\n")
     sub: tuple[str, ...]
-    # the main blocks with their keys; and the prose blocks of keys the pattern never saw
-    # that it did not take (the article may have moved there)
-    main_blocks: tuple[PageBlock, ...] = ()
+    main_blocks: tuple[PageBlock, ...] = ()  # the main blocks with their keys
+    # the prose blocks of keys the pattern never saw that it did not take (the article
+    # may have moved there)
     unclaimed: tuple[LayoutBlock, ...] = ()
     # the places on the page of the main blocks, then of the unclaimed ones
     positions: tuple[int, ...] = ()

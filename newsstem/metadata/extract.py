@@ -63,10 +63,11 @@ class Metadata:
     section: str | None = None
     sources: dict[str, str] = field(default_factory=dict)
     # The headline decided from every source (``sources["headline"]`` names the one
-    # taken), and the page's <title> as written (the site-name affixes are learned
-    # from it across a site's pages). Neither is in FIELDS: the crawl exports the
-    # headline as the article's ``title``.
+    # taken). Neither it nor page_title is in FIELDS: the crawl exports the headline as
+    # the article's ``title``.
     headline: str | None = None
+    # The page's <title> as written (the site-name affixes are learned from it across a
+    # site's pages).
     page_title: str | None = None
 
 

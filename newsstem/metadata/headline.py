@@ -386,10 +386,10 @@ def decide_headline(
 
 
 def _settled(entries: Sequence[tuple[str, str, str]]) -> set[str]:
-    """The texts that kinds of source enough write word for word: the headline as written,
-    neither a shorter candidate plus an affix nor support for that shorter candidate (a
-    site name is not in the heading, the JSON-LD headline and og:title alike: "X - new
-    upgrade landing soon" is no "X" with a site name)."""
+    """The texts that SETTLED_KINDS kinds of source or more write word for word: the
+    headline as written, neither a shorter candidate plus an affix nor support for that
+    shorter candidate (a site name is not in the heading, the JSON-LD headline and
+    og:title alike: "X - new upgrade landing soon" is no "X" with a site name)."""
     kinds: dict[str, set[str]] = {}
     for source, _, key in entries:
         if source in SUPPORTERS:
