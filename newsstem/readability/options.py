@@ -17,7 +17,8 @@ __all__ = ["Flags", "Options"]
 @dataclass(frozen=True)
 class Options:
     """The thresholds of :func:`newsstem.readability.extract` (``options=Options(...)``);
-    the defaults are the tuned ones, each with how it was set."""
+    the defaults are the tuned ones, each with a note on what it does and, where it was
+    measured, how it was set."""
 
     # --- paragraph scoring (seed 000 scoreNode, python-readability score_paragraphs)
     min_paragraph_length: int = 25  # shorter paragraphs score nothing: Readability's 25 chars
