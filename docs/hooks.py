@@ -205,7 +205,7 @@ def _api_markdown(text: str) -> str:
 
 
 def _doc(obj: object, whole: bool = True) -> str:
-    """The docstring of ``obj`` as Markdown, its examples (``>>>``) left out; only its
+    """The docstring of ``obj`` as Markdown, up to its first example (``>>>``); only its
     first paragraph unless ``whole``."""
     doc = inspect.getdoc(obj) or ""
     if dataclasses.is_dataclass(obj) and doc.startswith(f"{obj.__name__}("):  # type: ignore
