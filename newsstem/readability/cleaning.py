@@ -81,6 +81,10 @@ def clean_article(
         _remove(element, "plugin", removals)
     if flags.weight_classes:
         _drop_named_furniture(article, options, removals)
+    # The picture boxes are found before the conditional cleaning, which would take a
+    # picture's negatively named wrapper (div.field--name-field-media-image) and leave
+    # the caption beside it with no picture to be found by.
+    _drop_picture_boxes(article, options, removals, headline)
     if flags.clean_conditionally:
         _clean_conditionally(article, CONDITIONALLY_CLEANED, flags, options, removals, headed)
     for element in list(article.iter(*DROPPED_IN_ARTICLE)):
@@ -102,7 +106,6 @@ def clean_article(
             # (is_below: not inside a credit removed already)
             if _names_credit(element) and is_below(element, figure):
                 _remove(element, "a figure's credit", removals)
-    _drop_picture_boxes(article, options, removals, headline)
     _drop_empty_paragraphs(article, removals)
     return removals
 

@@ -677,6 +677,19 @@ def test_a_lazily_loaded_image_s_box_is_a_picture_box():
     assert "Tara Atkinson for Rest of World" not in body
 
 
+def test_a_picture_box_goes_before_its_picture_is_cleaned_away():
+    # AFP Faktencheck, 2026: an <img loading="lazy"> between the story's paragraphs, in a
+    # div.field--name-field-media-image beside its caption (span.legend) in
+    # div.wrapper-image. The conditional cleaning took the image's negatively named box
+    # ("media") first and left the caption with no picture beside it; the picture boxes
+    # are now found before that cleaning.
+    body = body_of("caption-beside-media-box")
+    assert body.startswith("Während der Covid-Pandemie verknüpften sich")
+    assert "dass Krankheiten von Eliten künstlich erzeugt würden." in body
+    assert "keine Nebenwirkung der Covid-19-Impfstoffe von Pfizer" not in body
+    assert "ISHARA S. KODIKARA" not in body
+
+
 def test_the_story_s_header_around_its_picture_is_no_picture_box():
     # Canada.com, 2026: the story's <header> holds its headline, its standfirst
     # (p.article-subtitle), the byline and the lead photo's <figure>: short, with a
