@@ -5,9 +5,9 @@ For one site:
 1. decompose every page into layout blocks and keep, in keys, only the
    attribute tokens that describe layout (:func:`~newsstem.layout.blocks.stable_tokens`);
 2. cluster the pages by layout (:mod:`~newsstem.layout.cluster`);
-3. per cluster of two pages or more, align the pages' blocks into one
-   sequence of *slots* (progressive alignment on the medoid page) and score
-   each slot:
+3. per cluster (of two pages or more, or a page alone that may be a hub: 7), align
+   the pages' blocks into one sequence of *slots* (progressive alignment on the
+   medoid page) and score each slot:
 
    - **DiffScore**: how much its text changes across pages: 1 − the mean
      share of a page's word trigrams found in another page's text of that
@@ -45,9 +45,13 @@ For one site:
 7. a cluster where the fallback found (nearly) nothing on 90% of the pages, and
    whose varying prose is short, is a *hub* layout (index pages, galleries): its
    pattern marks later pages of that layout as hubs, not handed to a fallback
-   that finds "articles" in lists of teasers; one where the fallback found an
-   article on fewer than half of the pages gives no pattern. Pattern score =
-   log(pages) × Σ MainScore of the main slots.
+   that finds "articles" in lists of teasers. A page alone in its layout may be a
+   hub (the front page a crawl starts from is the only one of its kind: each later
+   crawl fetches it again), its blocks judged static or varying against the same
+   keys on the site's other pages (:class:`_SiteTexts`); it is never an article
+   layout (``min_pages``: its votes would have nothing to check them). One where
+   the fallback found an article on fewer than half of the pages gives no pattern.
+   Pattern score = log(pages) × Σ MainScore of the main slots.
 """
 
 from __future__ import annotations
@@ -124,7 +128,8 @@ class LearnOptions:
     """Parameters of learning; they are recorded in the pattern file."""
 
     cluster: ClusterOptions = field(default_factory=ClusterOptions)  # grouping pages by layout
-    # A layout seen on one page has nothing to compare its text with.
+    # A layout seen on one page has nothing to compare its text with: no article
+    # pattern (a page alone where the fallback finds nothing can still be a hub).
     min_pages: int = 2
     # Pages of one cluster used to build its pattern (Webstemmer's -m): beyond a
     # few dozen, more pages change the scores by less than their rounding.
@@ -359,6 +364,8 @@ def _learn_cluster(
     article_share = len(found) / len(sample)
     # pages whose fallback article is not even half the least article: nothing there
     empty = [i for i in sample if meaningful_length(texts[i]) < options.min_main_chars / 2]
+    # before min_pages on purpose: a hub needs no votes, and a page alone in its layout
+    # (the site's front page) is a hub of its own; an article layout needs several pages
     if len(empty) >= (1 - HUB_MAX_ARTICLE_SHARE) * len(sample):
         cores = _cores(scored, options)
         biggest = cores[0][0].own_weight if cores else max((s.own_weight for s in scored), default=0)

@@ -44,6 +44,20 @@ def test_index_pages_mixed_in_get_a_hub_pattern_of_their_own(bbc):
     assert hub.score == 0 and article.score > 0
 
 
+def test_an_index_page_alone_in_its_layout_is_a_hub_never_an_article_layout(bbc, msnbc):
+    # news_05 left out, news_04 is a layout of one page where the fallback finds nothing:
+    # a hub (as the front page a crawl starts from is), its static blocks told by the
+    # other pages; a page alone where the fallback finds an article gives no pattern
+    pages = [page for name, page in bbc.items() if name != BBC_INDEX_PAGES[1]]
+    alone = [o for o in learn("bbc.co.uk", training(pages)).outcomes if o.pages == 1]
+    assert [(o.pattern_id, o.reason) for o in alone] == [
+        ("bbc.co.uk/2", "hub layout: the fallback found no article on 1 of 1 pages")
+    ]
+    outcome = learn("s", training([*msnbc[:6], pages[0]])).outcomes[-1]
+    assert (outcome.pages, outcome.pattern_id) == (1, None)
+    assert outcome.reason == "a layout of one page"
+
+
 def test_title_comes_from_the_anchor_texts(msnbc):
     # the <title> says nothing here: the anchor texts find the headline
     pages = [
