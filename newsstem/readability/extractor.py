@@ -37,6 +37,7 @@ from newsstem.readability.measure import (
     capped_weight,
     dense_length_of,
     navigation_density,
+    navigation_length,
 )
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.prose import added_prose_share, article_blocks
@@ -285,10 +286,11 @@ def _adds_mostly_links(shorter: _Attempt, longer: _Attempt, options: Options) ->
     return long_links - short_links > options.max_article_link_density * (long_text - short_text)
 
 
-def _text_and_links(article: Element) -> tuple[int, float]:
-    """The dense length of ``article``'s text, and of its links that leave the page."""
+def _text_and_links(article: Element) -> tuple[int, int]:
+    """The dense length of ``article``'s text, and of its links that leave the page (at
+    most the text's, as :func:`navigation_density` caps its share)."""
     text = dense_length_of(article)
-    return text, navigation_density(article) * text
+    return text, min(text, navigation_length(article))
 
 
 def _repeats(previous: Flags, flags: Flags, page: Page) -> bool:
@@ -309,16 +311,14 @@ def _grab_article(
     body: Element,
     flags: Flags,
     options: Options,
-    described: KeyWords | None = None,
-    story: Element | None = None,
-    headline: str = "",
-    measure: Measure | None = None,
+    described: KeyWords | None,
+    story: Element | None,
+    headline: str,
+    measure: Measure,
 ) -> _Attempt:
     """Score, select and clean; or the selection around a higher-scoring ancestor, when
     what that adds reads as prose (:func:`prose.added_prose_share`). ``measure``: the
-    measures of ``body`` as it stands, when an attempt before read the same tree."""
-    if measure is None:
-        measure = Measure(options)
+    measures of ``body`` as it stands (shared by the attempts that read the same tree)."""
     scores = score_candidates(body, flags, options, measure)
     best = best_candidate(scores, options)
     if best is None:

@@ -27,6 +27,7 @@ __all__ = [
     "leaves_page",
     "link_density",
     "navigation_density",
+    "navigation_length",
     "text_weight",
 ]
 
@@ -143,8 +144,13 @@ def navigation_density(element: Element) -> float:
     total = dense_length_of(element)
     if not total:
         return 0.0
-    links = " ".join(text_of(link) for link in element.iter("a") if leaves_page(link))
-    return min(1.0, dense_length(links) / total)
+    return min(1.0, navigation_length(element) / total)
+
+
+def navigation_length(element: Element) -> int:
+    """The dense length of the element's links that lead off the page (see
+    :func:`navigation_density`)."""
+    return dense_length(" ".join(text_of(link) for link in element.iter("a") if leaves_page(link)))
 
 
 def leaves_page(link: Element) -> bool:
