@@ -172,6 +172,8 @@ def summarize(stats: dict[str, Any], pages: int) -> RunSummary:
     download = {}
     for name, count in _by_suffix(stats, "downloader/exception_type_count/").items():
         short = name.rsplit(".", 1)[-1]
+        if short == "IgnoreRequest":
+            continue  # dropped on purpose (robots.txt, offsite redirects): not a failure
         download[short] = download.get(short, 0) + count
     robots_statuses = _by_suffix(stats, "robotstxt/response_status_count/")
     http = {}

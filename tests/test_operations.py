@@ -91,3 +91,15 @@ def test_a_start_page_answering_404_is_a_failed_run_and_a_good_crawl_is_not(tmp_
     stats = json.loads((tmp_path / "good.stats.json").read_text())
     assert stats["newsstem/summary/articles"] == len(good.items) > 0
     assert "newsstem run summary (finished" in good.log
+
+
+def test_pages_refused_by_robots_txt_are_not_counted_as_errors(tmp_path, site):
+    # Scrapy counts the IgnoreRequest of a robots.txt refusal (and of the offsite middleware)
+    # as a downloader exception: the summary must not report it as a download error too.
+    result = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html")
+    assert result.returncode == 0, result.log
+    assert result.stats["robotstxt/forbidden"] >= 1
+    assert result.stats["downloader/exception_type_count/scrapy.exceptions.IgnoreRequest"] >= 1
+    assert result.stats["newsstem/summary/errors"] == 0
+    assert "  errors: 0\n" in result.log
+    assert f"  robots.txt refused: {result.stats['robotstxt/forbidden']}" in result.log
