@@ -115,10 +115,14 @@ _READERS = {
 }
 # Settings that take one of a few words.
 _CHOICES = {"NEWSSTEM_BODY_FORMAT": BODY_FORMATS}
+# Scrapy's settings that the spider reads as it starts (DEPTH_LIMIT: the depth of a crawl
+# given no -a depth): a bad value would end in a traceback before any request.
+_SCRAPY_INTS = ("DEPTH_LIMIT", "DOWNLOAD_MAXSIZE")
 
 
 def check_setting_types(settings: BaseSettings) -> None:
-    """UsageError naming the first boolean or numeric ``NEWSSTEM_*`` value that cannot be read.
+    """UsageError naming the first boolean or numeric ``NEWSSTEM_*`` value that cannot be read
+    (and ``DEPTH_LIMIT``, ``DOWNLOAD_MAXSIZE``: Scrapy's, read by the spider as it starts).
 
     Components read them with Scrapy's ``getbool``/``getint``/``getfloat``,
     which take strings (``"False"``, ``"0"``, ``"250"``); any other string
@@ -139,6 +143,11 @@ def check_setting_types(settings: BaseSettings) -> None:
         value = settings.get(name, getattr(defaults, name))
         if value not in choices:
             raise UsageError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
+    for name in _SCRAPY_INTS:
+        try:
+            settings.getint(name)
+        except (TypeError, ValueError):
+            raise UsageError(f"{name} must be a whole number, not {settings.get(name)!r}") from None
     for name in sorted(vars(defaults)):
         default = getattr(defaults, name)
         reader = _READERS.get(type(default))

@@ -122,3 +122,13 @@ def test_a_setting_that_cannot_be_read_as_its_type_stops_the_crawl_with_one_line
     assert "NEWSSTEM_MIN_ARTICLE_CHARS must be a whole number, not 'two hundred'" in result.log
     assert "Traceback" not in result.log
     assert site.paths(status=None) == []
+
+
+def test_a_depth_limit_that_is_not_a_number_stops_the_crawl_with_one_line(tmp_path, site):
+    # DEPTH_LIMIT is the depth of a crawl given no -a depth: the spider reads it as it starts
+    result = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html",
+                       settings={"DEPTH_LIMIT": "two"})
+    assert result.returncode == 2, result.log
+    assert "DEPTH_LIMIT must be a whole number, not 'two'" in result.log
+    assert "Traceback" not in result.log
+    assert site.paths(status=None) == []

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 
+from scrapy import Spider
+from scrapy.crawler import Crawler
 from scrapy.statscollectors import MemoryStatsCollector
 from scrapy.utils.test import get_crawler
 from support.crawl import run_crawl
 from support.redisserver import free_port
 
+from newsstem.commands.crawl import Command as CrawlCommand
 from newsstem.operations import EXIT_NOTHING_REACHED, RunReport, summarize
 
 FINISHED = {
@@ -103,3 +106,12 @@ def test_pages_refused_by_robots_txt_are_not_counted_as_errors(tmp_path, site):
     assert result.stats["newsstem/summary/errors"] == 0
     assert "  errors: 0\n" in result.log
     assert f"  robots.txt refused: {result.stats['robotstxt/forbidden']}" in result.log
+
+
+def test_a_crawler_that_failed_while_being_built_has_no_report_and_no_second_traceback():
+    # Scrapy logs why the spider could not be made; asking the crawler for an extension
+    # then raised a RuntimeError of its own ("can only be called after the extension
+    # manager has been created"), a second traceback hiding the first
+    command = CrawlCommand()
+    command._crawler = Crawler(Spider)  # made, never started: no extension manager yet
+    assert command._run_report() is None

@@ -71,9 +71,19 @@ class Command(ScrapyCrawlCommand):
             return None
         self._crawler: Crawler | None = None
         super().run(args, opts)
-        report = self._crawler.get_extension(RunReport) if self._crawler is not None else None
+        report = self._run_report()
         if self.exitcode == 0 and report is not None and report.reached_nothing:
             self.exitcode = EXIT_NOTHING_REACHED
+
+    def _run_report(self) -> RunReport | None:
+        """The crawl's run report; None if the crawler failed while being built (its
+        extensions never made: Scrapy has logged why, and that must stay the last word)."""
+        if self._crawler is None:
+            return None
+        try:
+            return self._crawler.get_extension(RunReport)
+        except RuntimeError:  # "can only be called after the extension manager has been created"
+            return None
 
     def _create_crawler(self, spidercls: type[Spider] | str) -> Crawler:
         self._crawler = super()._create_crawler(spidercls)
