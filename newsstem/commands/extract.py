@@ -16,6 +16,7 @@ from scrapy.commands import BaseRunSpiderCommand
 from scrapy.exceptions import UsageError
 
 from newsstem.archive import ArchiveError, is_html_page, read_archive
+from newsstem.commands.crawl import URLDB_MIDDLEWARE
 from newsstem.deployment import check_setting_types
 from newsstem.encoding import decode_html
 from newsstem.items import Page
@@ -95,6 +96,11 @@ class Command(BaseRunSpiderCommand):
             raise UsageError(f"extract: {error}", print_help=False) from None
         # Archived pages are read, not fetched: nothing to be polite to.
         self.settings.set("AUTOTHROTTLE_ENABLED", False, priority="cmdline")
+        # The URL store is off (ArchiveSpider): its middleware is left out, not disabled
+        # with a warning at every run.
+        middlewares = self.settings.getdict("SPIDER_MIDDLEWARES")
+        middlewares[URLDB_MIDDLEWARE] = None
+        self.settings.set("SPIDER_MIDDLEWARES", middlewares, priority="cmdline")
         crawler = self._create_crawler(ArchiveSpider)
         self.crawler_process.crawl(crawler, inputs=opts.input, site=opts.site, **opts.spargs)
         self.crawler_process.start()
