@@ -118,7 +118,7 @@ class Command(ScrapyCommand):
         try:
             from newsstem.urldb.middleware import project_data_dir
 
-            with open_store(uri, project_data_dir) as store:
+            with open_store(uri, project_data_dir, create=False) as store:
                 if action == "stats":
                     self._stats(store)
                 elif action == "show":

@@ -117,12 +117,16 @@ def hide_password(url: str) -> str:
     return f"{scheme}{sep}{user}:***@{host}"
 
 
-def open_store(uri: str | StoreUri, data_dir: Callable[[], str] | None = None) -> UrlStore:
+def open_store(
+    uri: str | StoreUri, data_dir: Callable[[], str] | None = None, *, create: bool = True
+) -> UrlStore:
     """Open (creating if needed) the store a URI names, or raise :class:`StoreError`.
 
     ``data_dir`` gives the directory relative SQLite paths are in (Scrapy's
     project data dir in crawls and commands); it is only called for them.
-    Redis connections are checked at once, so a wrong URL fails here.
+    Redis connections are checked at once, so a wrong URL fails here. With
+    ``create=False`` (``scrapy urldb``: looking into a store), a SQLite file that
+    does not exist is an error, not a new empty store.
     """
     spec = parse_uri(uri) if isinstance(uri, str) else uri
     if spec.backend == "sqlite":
@@ -135,6 +139,11 @@ def open_store(uri: str | StoreUri, data_dir: Callable[[], str] | None = None) -
                     f"URL store path {spec.target!r} is relative; give an absolute one"
                 )
             path = Path(data_dir(), path)
+        if not create and not path.exists():
+            raise StoreError(
+                f"no URL store at {path} (a crawl creates it): check the path of "
+                "--urldb or NEWSSTEM_URLDB"
+            )
         return SqliteUrlStore(path)
     from newsstem.urldb.redis_store import RedisUrlStore
 

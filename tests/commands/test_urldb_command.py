@@ -126,3 +126,16 @@ def test_bad_arguments_end_in_one_clear_error(args, status, message):
     result = urldb(*args)
     assert result.returncode == status
     assert message in result.stderr
+
+
+def test_a_sqlite_store_that_does_not_exist_is_an_error_not_a_new_store(tmp_path):
+    # a typo in --urldb (or NEWSSTEM_URLDB) made an empty store, and its directories,
+    # and reported 0 entries, or "not in the store" for every URL
+    missing = tmp_path / "typo" / "urldb.sqlite"
+    for args in (("stats",), ("show", "https://news.example/a.html"),
+                 ("prune", "--older-than", "30d")):
+        result = urldb(*args, "--urldb", f"sqlite:///{missing}")
+        assert result.returncode == 1, result.stderr
+        assert f"no URL store at {missing} (a crawl creates it)" in result.stderr
+        assert "Traceback" not in result.stderr
+    assert not (tmp_path / "typo").exists()
