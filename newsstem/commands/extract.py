@@ -36,6 +36,8 @@ class ArchiveSpider(Spider):
         super().__init__(**kwargs)
         self.inputs = inputs
         self.site = site
+        self.sites: set[str] = set()  # of the archives' HTML pages
+        self.read = 0  # pages yielded (those of --site)
 
     async def start(self) -> AsyncIterator[Any]:
         stats = self.crawler.stats
@@ -45,10 +47,12 @@ class ArchiveSpider(Spider):
                     stats.inc_value("newsstem/archive/skipped")
                     continue
                 site = archived.site or site_of(archived.url)
+                self.sites.add(site)
                 if self.site is not None and site != self.site:
                     continue
                 html, encoding = decode_html(archived.body, archived.content_type)
                 stats.inc_value("newsstem/archive/read")
+                self.read += 1
                 yield Page(
                     url=archived.url,
                     site=site,
@@ -106,3 +110,11 @@ class Command(BaseRunSpiderCommand):
         self.crawler_process.start()
         if self.crawler_process.bootstrap_failed:
             self.exitcode = 1
+            return
+        spider = crawler.spider
+        if opts.site is not None and isinstance(spider, ArchiveSpider) and not spider.read:
+            raise UsageError(
+                f"extract: no HTML page of site {opts.site!r} in the archive "
+                f"(sites: {', '.join(sorted(spider.sites)) or 'none'})",
+                print_help=False,
+            )

@@ -152,3 +152,14 @@ def test_learn_names_the_sites_it_knows(learned, site):
     assert f"no HTML page of site 'example.com' in the archive (sites: 127.0.0.1:{site.port})" in (
         result.stderr
     )
+
+
+def test_extract_names_the_sites_it_knows(learned, site, tmp_path):
+    # as learn does: a --site absent from the archive ended in an empty output, exit 0
+    _, archive, _, _ = learned
+    result = scrapy("extract", "--site", "example.com", "--input", str(archive),
+                    "-O", str(tmp_path / "x.jsonl"))
+    assert result.returncode == 2, result.stderr
+    assert f"no HTML page of site 'example.com' in the archive (sites: 127.0.0.1:{site.port})" in (
+        result.stderr
+    )
