@@ -169,6 +169,11 @@ class ExtractionPipeline:
         raise DropItem(f"not an article ({detail}): {page.url}", log_level="DEBUG")
 
 
+# NEWSSTEM_PATTERNS_DIR values found missing and said so (the commands check the pattern
+# files before the crawl, the pipeline reads them again as it opens).
+_WARNED_MISSING: set[str] = set()
+
+
 def load_patterns(settings: object) -> PatternLibrary:
     """The pattern files shipped in the package, overridden by those of ``NEWSSTEM_PATTERNS_DIR``.
 
@@ -188,7 +193,9 @@ def load_patterns(settings: object) -> PatternLibrary:
     sets = bundled_pattern_sets() if bundled else {}
     own: dict = {}
     if directory:
-        if directory != defaults.NEWSSTEM_PATTERNS_DIR and not Path(directory).exists():
+        missing = directory != defaults.NEWSSTEM_PATTERNS_DIR and not Path(directory).exists()
+        if missing and directory not in _WARNED_MISSING:  # once: the commands read it first
+            _WARNED_MISSING.add(directory)
             logger.warning(
                 "newsstem: NEWSSTEM_PATTERNS_DIR %s does not exist (relative to %s): "
                 "no pattern files from it", directory, Path.cwd(),

@@ -163,3 +163,11 @@ def test_extract_names_the_sites_it_knows(learned, site, tmp_path):
     assert f"no HTML page of site 'example.com' in the archive (sites: 127.0.0.1:{site.port})" in (
         result.stderr
     )
+
+
+def test_a_missing_patterns_dir_is_said_once(site, tmp_path):
+    missing = tmp_path / "no-such-patterns"
+    result = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html",
+                       settings={"NEWSSTEM_PATTERNS_DIR": str(missing)})
+    assert result.returncode == 0, result.log
+    assert result.log.count(f"NEWSSTEM_PATTERNS_DIR {missing} does not exist") == 1
