@@ -20,6 +20,7 @@ says which ``NEWSSTEM_*`` value cannot be read as its type, before a crawl.
 
 from __future__ import annotations
 
+import difflib
 import os
 from importlib import resources
 from importlib.abc import Traversable
@@ -121,7 +122,8 @@ _SCRAPY_INTS = ("DEPTH_LIMIT", "DOWNLOAD_MAXSIZE")
 
 
 def check_setting_types(settings: BaseSettings) -> None:
-    """UsageError naming the first boolean or numeric ``NEWSSTEM_*`` value that cannot be read
+    """UsageError naming the first ``NEWSSTEM_*`` setting newsstem does not know, or the
+    first boolean or numeric ``NEWSSTEM_*`` value that cannot be read
     (and ``DEPTH_LIMIT``, ``DOWNLOAD_MAXSIZE``: Scrapy's, read by the spider as it starts).
 
     Components read them with Scrapy's ``getbool``/``getint``/``getfloat``,
@@ -138,7 +140,17 @@ def check_setting_types(settings: BaseSettings) -> None:
     Traceback (most recent call last):
     ...
     scrapy.exceptions.UsageError: NEWSSTEM_BODY_FORMAT must be one of text, markdown, html, not 'pdf'
+    >>> check_setting_types(Settings({"NEWSSTEM_BODY_FORMT": "markdown"}))
+    Traceback (most recent call last):
+    ...
+    scrapy.exceptions.UsageError: unknown setting NEWSSTEM_BODY_FORMT (did you mean NEWSSTEM_BODY_FORMAT?)
     """
+    for name in settings:  # a misspelt name would be ignored: the crawl runs without it
+        if str(name).startswith("NEWSSTEM_") and not hasattr(defaults, name):
+            known = [n for n in vars(defaults) if n.startswith("NEWSSTEM_")]
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            raise UsageError(f"unknown setting {name}{hint}")
     for name, choices in _CHOICES.items():
         value = settings.get(name, getattr(defaults, name))
         if value not in choices:

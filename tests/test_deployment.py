@@ -132,3 +132,13 @@ def test_a_depth_limit_that_is_not_a_number_stops_the_crawl_with_one_line(tmp_pa
     assert "DEPTH_LIMIT must be a whole number, not 'two'" in result.log
     assert "Traceback" not in result.log
     assert site.paths(status=None) == []
+
+
+def test_a_misspelt_setting_stops_the_crawl_with_one_line(tmp_path, site):
+    # it was ignored: the crawl ran with text bodies
+    result = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html",
+                       settings={"NEWSSTEM_BODY_FORMT": "markdown"})
+    assert result.returncode == 2, result.log
+    assert "unknown setting NEWSSTEM_BODY_FORMT (did you mean NEWSSTEM_BODY_FORMAT?)" in result.log
+    assert "Traceback" not in result.log
+    assert site.paths(status=None) == []
