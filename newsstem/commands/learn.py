@@ -20,6 +20,7 @@ patterns of layouts that recent pages still have and no new pattern covers.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 
@@ -101,6 +102,12 @@ class Command(ScrapyCommand):
             raise UsageError("learn: give the directory of the pattern files: --out DIR")
         by_site = training_pages(opts.input, since=since, last=opts.last)
         wanted = args[0] if args else None
+        if not by_site and wanted is None:  # nothing to learn from: say so, not just exit 1
+            recent = " (fetched in the period asked for)" if since or opts.last else ""
+            print(f"learn: no HTML page of status 200 in the archive{recent}: nothing learned",
+                  file=sys.stderr)
+            self.exitcode = 1
+            return
         if wanted is not None and wanted not in by_site:
             known = ", ".join(sorted(by_site)) or "none"
             recent = " (fetched in the period asked for)" if since or opts.last else ""

@@ -171,3 +171,13 @@ def test_a_missing_patterns_dir_is_said_once(site, tmp_path):
                        settings={"NEWSSTEM_PATTERNS_DIR": str(missing)})
     assert result.returncode == 0, result.log
     assert result.log.count(f"NEWSSTEM_PATTERNS_DIR {missing} does not exist") == 1
+
+
+def test_learn_says_when_the_archive_has_no_page_to_learn_from(learned):
+    # it printed nothing and exited 1
+    _, archive, patterns, _ = learned
+    result = scrapy("learn", "--input", str(archive), "--out", str(patterns),
+                    "--since", "2999-01-01")
+    assert result.returncode == 1
+    assert ("learn: no HTML page of status 200 in the archive (fetched in the period asked for):"
+            " nothing learned") in result.stderr
