@@ -140,10 +140,10 @@ def check_setting_types(settings: BaseSettings) -> None:
     Traceback (most recent call last):
     ...
     scrapy.exceptions.UsageError: NEWSSTEM_BODY_FORMAT must be one of text, markdown, html, not 'pdf'
-    >>> check_setting_types(Settings({"NEWSSTEM_BODY_FORMT": "markdown"}))
+    >>> check_setting_types(Settings({"NEWSSTEM_LINKS": "1"}))
     Traceback (most recent call last):
     ...
-    scrapy.exceptions.UsageError: unknown setting NEWSSTEM_BODY_FORMT (did you mean NEWSSTEM_BODY_FORMAT?)
+    scrapy.exceptions.UsageError: unknown setting NEWSSTEM_LINKS (did you mean NEWSSTEM_BODY_LINKS?)
     """
     for name in settings:  # a misspelt name would be ignored: the crawl runs without it
         if str(name).startswith("NEWSSTEM_") and not hasattr(defaults, name):
