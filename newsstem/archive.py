@@ -48,6 +48,7 @@ __all__ = [
     "ArchiveError",
     "ArchivedPage",
     "WarcArchive",
+    "check_writable",
     "html_pages_by_site",
     "is_html_page",
     "read_archive",
@@ -184,6 +185,35 @@ class WarcArchive:
     def _count(self, what: str) -> None:
         if self.stats is not None:
             self.stats.inc_value(f"newsstem/archive/{what}")
+
+
+def check_writable(path: str | Path) -> None:
+    """ArchiveError unless the archive ``path`` can be written (appended to, its
+    directories made), checked before a crawl starts: the writer opens the file with
+    the first page, and failing then lost the crawl's output.
+
+    >>> try:
+    ...     check_writable("/dev/null/crawl.warc.gz")
+    ... except ArchiveError as error:
+    ...     print(error)
+    cannot write the archive /dev/null/crawl.warc.gz: /dev/null is not a directory
+    """
+    target = Path(path)
+    try:
+        for parent in (target.parent, *target.parent.parents):
+            if parent.exists() and not parent.is_dir():
+                raise NotADirectoryError(f"{parent} is not a directory")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.is_dir():
+            raise IsADirectoryError(f"{target} is a directory")
+        existed = target.exists()
+        with target.open("ab"):
+            pass
+        if not existed:
+            target.unlink()  # the writer makes it with the first page
+    except OSError as error:
+        detail = error.strerror or str(error)
+        raise ArchiveError(f"cannot write the archive {target}: {detail}") from None
 
 
 def is_html_page(page: ArchivedPage) -> bool:

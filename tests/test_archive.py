@@ -7,6 +7,7 @@ import gzip
 
 import pytest
 from scrapy.http import HtmlResponse, Request, TextResponse
+from support.crawl import run_crawl
 
 from newsstem.archive import ArchiveError, WarcArchive, read_archive
 from newsstem.items import Page
@@ -78,3 +79,17 @@ def test_an_unreadable_archive_is_a_clear_error(tmp_path):
     junk.write_bytes(b"this is not a WARC file at all\n" * 10)
     with pytest.raises(ArchiveError, match="not a readable WARC file"):
         list(read_archive(junk))
+
+
+def test_an_archive_that_cannot_be_written_stops_the_crawl_before_any_request(tmp_path, site):
+    # the writer opened it with the first page: the start page failed with a traceback,
+    # nothing was followed or exported, and the crawl exited 0
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("")
+    archive = blocker / "crawl.warc.gz"
+    result = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html",
+                       settings={"NEWSSTEM_ARCHIVE": str(archive)})
+    assert result.returncode == 1, result.log
+    assert f"newsstem: archive error: cannot write the archive {archive}: " in result.log
+    assert "Traceback" not in result.log
+    assert site.paths(status=None) == []

@@ -8,7 +8,8 @@ file of ``NEWSSTEM_PATTERNS_DIR`` that cannot be used.
 
 The URL store (when its middleware is enabled) is opened and checked here too:
 an unwritable path, a corrupt file, an unreachable Redis or a bad URI ends in
-one error line and exit status 1, before any request.
+one error line and exit status 1, before any request. So does an archive
+(``NEWSSTEM_ARCHIVE``) that cannot be written.
 
 After the run: a crawl that reached nothing because every request failed
 (:class:`newsstem.operations.RunReport`) exits with status 3, so cron and
@@ -24,6 +25,8 @@ from typing import TYPE_CHECKING
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.exceptions import UsageError
 
+from newsstem import defaults
+from newsstem.archive import ArchiveError, check_writable
 from newsstem.deployment import check_setting_types
 from newsstem.distributed import DistributedError, DistributedMode
 from newsstem.distributed.connection import connect
@@ -66,7 +69,9 @@ class Command(ScrapyCrawlCommand):
             load_patterns(self.settings)
         except PatternFileError as error:
             raise UsageError(str(error), print_help=False) from None
-        if len(args) == 1 and not (self._check_distributed() and self._check_url_store(opts)):
+        if len(args) == 1 and not (
+            self._check_distributed() and self._check_url_store(opts) and self._check_archive()
+        ):
             self.exitcode = 1
             return None
         self._crawler: Crawler | None = None
@@ -97,6 +102,19 @@ class Command(ScrapyCrawlCommand):
                 connect(options.url).close()
         except DistributedError as exc:
             print(f"newsstem: {exc}", file=sys.stderr)
+            return False
+        return True
+
+    def _check_archive(self) -> bool:
+        """``NEWSSTEM_ARCHIVE`` can be written; False (and one error line) if not. The
+        writer opens it with the first page: failing there lost the crawl's output."""
+        path = self.settings.get("NEWSSTEM_ARCHIVE", defaults.NEWSSTEM_ARCHIVE)
+        if not path:
+            return True
+        try:
+            check_writable(path)
+        except ArchiveError as exc:
+            print(f"newsstem: archive error: {exc}", file=sys.stderr)
             return False
         return True
 
