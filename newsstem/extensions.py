@@ -93,8 +93,16 @@ class StatsFile:
     def engine_stopped(self) -> None:
         stats = {**self.stats.get_stats(), "finish_reason": self.reason}
         tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.write_text(json.dumps(stats, default=_json_default, indent=1, sort_keys=True))
-        tmp.replace(self.path)
+        try:  # its directory made, as the archive's; a path that cannot be written: one line
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps(stats, default=_json_default, indent=1, sort_keys=True))
+            tmp.replace(self.path)
+        except OSError as error:
+            blocked = next((p for p in self.path.parents if p.exists() and not p.is_dir()), None)
+            logger.error(
+                "newsstem: cannot write NEWSSTEM_STATS_FILE %s: %s",
+                self.path, f"{blocked} is not a directory" if blocked else error.strerror or error,
+            )
 
 
 def _json_default(value: object) -> str:

@@ -40,3 +40,22 @@ def test_stats_file_is_written_at_close(tmp_path):
 def test_stats_file_is_off_without_a_path():
     with pytest.raises(NotConfigured):
         StatsFile.from_crawler(get_crawler(settings_dict={"NEWSSTEM_STATS_FILE": ""}))
+
+
+def test_stats_file_directories_are_made_and_an_unwritable_path_is_one_error_line(
+    tmp_path, caplog
+):
+    # /srv/newsstem/stats/example.json (docs/unattended.md) without its directory ended the
+    # crawl in a traceback, and the stats were lost
+    stats = MemoryStatsCollector(get_crawler(settings_dict={}))
+    stats.set_value("item_scraped_count", 1)
+    nested = tmp_path / "stats" / "daily" / "example.json"
+    StatsFile(str(nested), stats).engine_stopped()
+    assert json.loads(nested.read_text())["item_scraped_count"] == 1
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    StatsFile(str(blocker / "stats.json"), stats).engine_stopped()  # does not raise
+    assert [r.getMessage() for r in caplog.records if r.levelname == "ERROR"] == [
+        f"newsstem: cannot write NEWSSTEM_STATS_FILE {blocker / 'stats.json'}: "
+        f"{blocker} is not a directory"
+    ]
