@@ -25,6 +25,7 @@ queue.
 
 from __future__ import annotations
 
+import difflib
 import json
 import logging
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
@@ -213,6 +214,31 @@ _DEPTH_LIMIT_KEY = "depth_limit"
 _FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/rdf+xml")
 
 
+# Arguments of the whole process, not of a scope (see NewsSpider).
+PROCESS_ARGUMENTS = ("render", "refresh")
+
+
+def _check_misspelt(arguments: Mapping[str, Any], known: Iterable[str]) -> None:
+    """UsageError for an argument that is not one of ``known`` but close to one: a typo
+    (``depht``, ``start_urls``) was ignored and the crawl ran without it. Other names
+    stay allowed: ``-a`` sets spider attributes Scrapy's components read (``user_agent``,
+    ``download_delay``), and scrapyd passes ``_job``.
+
+    >>> _check_misspelt({"depht": "2"}, ("start_url", "depth"))
+    Traceback (most recent call last):
+    ...
+    scrapy.exceptions.UsageError: news: unknown argument 'depht' (did you mean depth?)
+    >>> _check_misspelt({"user_agent": "bot", "_job": "1"}, ("start_url", "depth"))
+    """
+    names = tuple(known)
+    for name in arguments:
+        if name in names or name.startswith("_"):
+            continue
+        close = difflib.get_close_matches(name, names, n=1, cutoff=0.75)
+        if close:
+            raise UsageError(f"news: unknown argument {name!r} (did you mean {close[0]}?)")
+
+
 def _parse_depth(value: str | int | None) -> int | None:
     if value is None:
         return None
@@ -283,6 +309,7 @@ class NewsSpider(Spider):
 
         A distributed worker needs no start URL (it may get them from Redis).
         """
+        _check_misspelt(arguments, (*cls.ARGUMENTS, *PROCESS_ARGUMENTS))
         known = {k: arguments.get(k) for k in cls.ARGUMENTS}
         if is_distributed(settings) and not _has_start(known, settings):
             _parse_depth(known["depth"])

@@ -138,6 +138,11 @@ def test_bad_rule_regex_fails_at_start_with_a_clear_message(tmp_path, site):
         (("-a", "start_url=http://127.0.0.1/", "-a", "depth=two"), "depth must be an integer"),
         (("-a", "start_url=http://127.0.0.1/", "-a", "depth=-1"), "depth must be an integer"),
         (("-a", "start_url=http://127.0.0.1/", "-a", "rules=news"), "must start with '+'"),
+        # a misspelt argument was ignored (the crawl ran at depth 1)
+        (("-a", "start_url=http://127.0.0.1/", "-a", "depht=2"),
+         "news: unknown argument 'depht' (did you mean depth?)"),
+        (("-a", "start_urls=http://127.0.0.1/"),
+         "news: unknown argument 'start_urls' (did you mean start_url?)"),
     ],
 )
 def test_bad_arguments_fail_with_a_clear_message(tmp_path, args, message):
@@ -171,3 +176,10 @@ def test_bad_responses_do_not_break_the_crawl(tmp_path, site):
     fetched = set(site.paths(status=None))
     assert {"/bad/empty.html", "/bad/binary.html", "/bad/nobody.html", "/bad/undecodable.html",
             "/bad/missing.html", "/bad/image.html"} <= fetched
+
+
+def test_scrapy_spider_attributes_and_scrapyd_job_ids_stay_allowed_arguments(tmp_path, site):
+    result = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html", "-a", "depth=0",
+                       "-a", "user_agent=newsstem-test", "-a", "_job=abc")
+    assert result.returncode == 0, result.log
+    assert [h.user_agent for h in site.hits if h.path == "/index.html"] == ["newsstem-test"]
