@@ -9,7 +9,8 @@ wrong. :class:`RunReport` (an extension) ends every crawl with
 - the same figures in the stats (``newsstem/summary/*``), so they are in
   ``NEWSSTEM_STATS_FILE`` for monitoring;
 - a verdict: a run that fetched no page at all while its requests failed
-  (site down, DNS failure, every page an HTTP error, or refused by robots.txt)
+  (site down, DNS failure, every page an HTTP error, refused by robots.txt, or
+  redirected off the site)
   logs one ERROR line, and ``scrapy crawl`` exits with status
   :data:`EXIT_NOTHING_REACHED`.
 
@@ -71,6 +72,8 @@ class RunSummary:
     spider_errors: dict[str, int]
     store_errors: int
     robots_refused: int
+    # requests dropped by Scrapy's OffsiteMiddleware: redirects leaving the crawl's sites
+    offsite: int = 0
     # requests that failed for good, by kind (newsstem/errors/<kind>: dns, refused, http_404…)
     failed: dict[str, int] = field(default_factory=dict)
     # sites whose pages stopped fitting their learned patterns -> why (a redesign)
@@ -119,6 +122,8 @@ class RunSummary:
                 f"  requests failed: {sum(self.failed.values())} ({detail(self.failed)})"
             )
         lines.append(f"  robots.txt refused: {self.robots_refused}")
+        if self.offsite:
+            lines.append(f"  redirected off the site: {self.offsite}")
         for site, why in self.layout_changes.items():
             outcome = self.relearned.get(site)
             if outcome == "written":
@@ -195,6 +200,7 @@ def summarize(stats: dict[str, Any], pages: int) -> RunSummary:
         spider_errors=_by_suffix(stats, "spider_exceptions/"),
         store_errors=int(stats.get("newsstem/urldb/errors", 0)),
         robots_refused=int(stats.get("robotstxt/forbidden", 0)),
+        offsite=int(stats.get("offsite/filtered", 0)),
         failed=_by_suffix(stats, "newsstem/errors/"),
         layout_changes=_layout_changes(stats),
         relearned={
@@ -205,7 +211,7 @@ def summarize(stats: dict[str, Any], pages: int) -> RunSummary:
     )
     if pages or summary.articles:
         outcome = OK
-    elif summary.errors or summary.robots_refused:
+    elif summary.errors or summary.robots_refused or summary.offsite:
         outcome = NOTHING_REACHED
     else:
         outcome = IDLE
@@ -245,12 +251,14 @@ class RunReport:
             self.stats.set_value(name, value)
         logger.info("\n".join(self.summary.lines()))
         if self.summary.outcome == NOTHING_REACHED:
+            offsite = self.summary.offsite
             logger.error(
                 "newsstem: the crawl reached nothing: every request failed (%d errors, "
-                "%d refused by robots.txt) and no article was exported; check the start URLs, "
+                "%d refused by robots.txt%s) and no article was exported; check the start URLs, "
                 "the network and the site (exit status %d)",
                 self.summary.errors,
                 self.summary.robots_refused,
+                f", {offsite} redirected off the site" if offsite else "",
                 EXIT_NOTHING_REACHED,
             )
 

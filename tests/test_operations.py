@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from scrapy import Spider
 from scrapy.crawler import Crawler
@@ -115,3 +117,30 @@ def test_a_crawler_that_failed_while_being_built_has_no_report_and_no_second_tra
     command = CrawlCommand()
     command._crawler = Crawler(Spider)  # made, never started: no extension manager yet
     assert command._run_report() is None
+
+
+def test_a_start_page_redirecting_off_the_site_is_a_run_that_reached_nothing(tmp_path):
+    # Scrapy's OffsiteMiddleware drops the redirect: no error, no robots.txt refusal, no
+    # page; the run was judged idle ("no request was made") and exited 0 without a word
+    assert summarize({"offsite/filtered": 1}, pages=0).outcome == "nothing_reached"
+    assert "  redirected off the site: 1" in summarize({"offsite/filtered": 1}, pages=0).lines()
+
+    class Away(BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(404 if self.path == "/robots.txt" else 301)
+            self.send_header("Location", "http://localhost:1/")  # another host: off the site
+            self.end_headers()
+
+        def log_message(self, format, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Away)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        result = run_crawl(tmp_path, "-a", f"start_url=http://127.0.0.1:{server.server_port}/")
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert result.returncode == EXIT_NOTHING_REACHED, result.log
+    assert "(0 errors, 0 refused by robots.txt, 1 redirected off the site)" in result.log
