@@ -74,6 +74,7 @@ class RunSummary:
     robots_refused: int
     # requests dropped by Scrapy's OffsiteMiddleware: redirects leaving the crawl's sites
     offsite: int = 0
+    archived: int = 0  # pages read from WARC archives (scrapy extract), not fetched
     # requests that failed for good, by kind (newsstem/errors/<kind>: dns, refused, http_404…)
     failed: dict[str, int] = field(default_factory=dict)
     # sites whose pages stopped fitting their learned patterns -> why (a redesign)
@@ -101,7 +102,9 @@ class RunSummary:
             f"newsstem run summary ({self.finish_reason or 'unknown'}{took}):",
             f"  articles exported: {self.articles}"
             + (f" ({detail(self.by_method)})" if self.by_method else ""),
-            f"  pages fetched: {self.pages}",
+            f"  pages read from archives: {self.archived}"
+            if self.archived and not self.pages
+            else f"  pages fetched: {self.pages}",
             f"  pages not exported: {sum(self.dropped.values())}"
             + (f" ({detail(self.dropped)})" if self.dropped else ""),
             f"  known URLs skipped (URL store): {self.skipped_known}"
@@ -201,6 +204,7 @@ def summarize(stats: dict[str, Any], pages: int) -> RunSummary:
         store_errors=int(stats.get("newsstem/urldb/errors", 0)),
         robots_refused=int(stats.get("robotstxt/forbidden", 0)),
         offsite=int(stats.get("offsite/filtered", 0)),
+        archived=int(stats.get("newsstem/archive/read", 0)),
         failed=_by_suffix(stats, "newsstem/errors/"),
         layout_changes=_layout_changes(stats),
         relearned={

@@ -114,6 +114,8 @@ def test_extract_runs_the_same_pipeline_offline(site, learned, tmp_path):
     assert site.paths(status=None) == []  # nothing fetched
     # the URL store is off by design: no warning about it at every run
     assert "WARNING" not in result.stderr, result.stderr
+    # nothing was fetched: the summary said "pages fetched: 0"
+    assert "  pages read from archives: 13\n" in result.stderr  # 12 articles, 1 hub
 
 
 def test_a_corrupt_pattern_file_stops_the_crawl_with_a_clear_error(site, tmp_path):
