@@ -236,8 +236,10 @@ class UrlDbMiddleware:
         options = UrlDbOptions.from_settings(
             crawler.settings, getattr(crawler.spider, "refresh", None)
         )
-        if not options.uri:
-            raise NotConfigured("NEWSSTEM_URLDB is empty: no URL store")
+        if not options.uri:  # asked for (-s NEWSSTEM_URLDB=): said at INFO, not as a warning
+            logger.info("newsstem: no URL store (NEWSSTEM_URLDB is empty): every article of "
+                        "the crawl is exported, none is recorded")
+            raise NotConfigured
         store = open_store(options.uri, project_data_dir)
         try:
             lease = store.lease(exclusive=False)

@@ -86,6 +86,9 @@ def test_refresh_exports_again_and_an_empty_uri_switches_the_store_off(tmp_path,
     off = crawl(tmp_path, news_site, "", "off")
     assert off.item_urls() == news_site.article_urls()
     assert urldb_stats(off) == {}
+    # switched off on purpose: said at INFO, not as a warning at every run
+    assert "INFO: newsstem: no URL store (NEWSSTEM_URLDB is empty)" in off.log
+    assert "WARNING" not in off.log, off.log
 
 
 def test_an_exported_start_page_is_fetched_but_not_exported_again(tmp_path, news_site):
