@@ -124,7 +124,11 @@ def decode_html(body: bytes | str, content_type: str | None = None) -> tuple[str
     if body.isascii():
         if _ISO2022JP_ESCAPE.search(body):
             return body.decode("iso2022_jp", errors="replace"), "iso2022_jp"
-        return body.decode("ascii"), _declared(body, content_type) or "utf-8"
+        declared = _declared(body, content_type)
+        # a label that would read these bytes otherwise (utf-16, EBCDIC) is not theirs: a
+        # crawl re-reading the page by it (the spider's links) would get nothing but noise
+        ascii_label = declared is not None and _reads_ascii_as_ascii(declared)
+        return body.decode("ascii"), declared if ascii_label else "utf-8"
     try:  # valid UTF-8 (decoded once: this is every page's path)
         return body.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
@@ -179,6 +183,22 @@ def _declared(body: bytes, content_type: str | None) -> str | None:
         return codecs.lookup(resolved).name if resolved else None
     except LookupError:
         return None
+
+
+_ASCII_TEXT = bytes(range(32, 127)) + b"\t\n\r"
+
+
+@cache
+def _reads_ascii_as_ascii(encoding: str) -> bool:
+    """Whether an encoding gives ASCII text for ASCII bytes (not UTF-16/32 nor EBCDIC).
+
+    >>> _reads_ascii_as_ascii("cp1252"), _reads_ascii_as_ascii("utf-16")
+    (True, False)
+    """
+    try:
+        return _ASCII_TEXT.decode(encoding) == _ASCII_TEXT.decode("ascii")
+    except UnicodeDecodeError:
+        return False
 
 
 def _name(encoding: str) -> str:

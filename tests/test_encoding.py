@@ -112,3 +112,13 @@ def test_utf16_without_byte_order_mark():
     text = _page("ru")
     assert decode_html(text.encode("utf-16-le")) == (text, "utf-16-le")
     assert decode_html(text.encode("utf-16-be")) == (text, "utf-16-be")
+
+
+def test_ascii_pages_declaring_an_encoding_that_reads_them_otherwise_are_utf8():
+    # <meta charset="utf-16"> on an 8-bit page (browsers read it as UTF-8): the spider
+    # re-reads the response by the encoding given here to find its links
+    for label in ("utf-16", "utf-16le", "cp037"):
+        body = f'<meta charset="{label}"><a href="/story">Story</a>'.encode("ascii")
+        text, encoding = decode_html(body)
+        assert (text, encoding) == (body.decode("ascii"), "utf-8"), label
+    assert decode_html(b"<p>plain</p>", "text/html; charset=utf-16")[1] == "utf-8"
