@@ -116,7 +116,8 @@ class DownloadErrors:
         settings = crawler.settings
         return cls(
             crawler.stats,
-            frozenset(settings.getlist("HTTPERROR_ALLOWED_CODES")),
+            # strings when given with -s or by scrapyd: read as HttpErrorMiddleware reads them
+            frozenset(int(code) for code in settings.getlist("HTTPERROR_ALLOWED_CODES")),
             settings.getbool("HTTPERROR_ALLOW_ALL"),
         )
 
