@@ -83,7 +83,8 @@ NEWSSTEM_METADATA_HTMLDATE_EXTENSIVE = False
 
 # Operations --------------------------------------------------------------------
 # Write the run's Scrapy stats, with its summary (newsstem/summary/*), as JSON to this
-# path when the crawl ends (for cron jobs and monitoring); empty: off.
+# path when the crawl ends (for cron jobs and monitoring; its directory is created if
+# needed); empty: off.
 NEWSSTEM_STATS_FILE = ""
 
 # URL store (newsstem.urldb) -------------------------------------------------------
