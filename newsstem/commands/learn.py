@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import os
 import time
 from pathlib import Path
 
@@ -100,6 +101,7 @@ class Command(ScrapyCommand):
         )
         if not out:
             raise UsageError("learn: give the directory of the pattern files: --out DIR")
+        _check_writable(out)
         by_site = training_pages(opts.input, since=since, last=opts.last)
         wanted = args[0] if args else None
         if not by_site and wanted is None:  # nothing to learn from: say so, not just exit 1
@@ -151,6 +153,20 @@ def write_layout_report(directory: str, reports: list, settings: object) -> Path
         return write_report(directory, reports, None, str(error))
     with render.Screenshots(browser, ROLE_COLOURS) as screenshots:
         return write_report(directory, reports, screenshots)
+
+
+def _check_writable(directory: str) -> None:
+    """UsageError, before anything is learned, when pattern files cannot be written in
+    ``directory`` (created when they are saved): a file in the way, no write permission."""
+    path = Path(directory).absolute()
+    existing = next(p for p in (path, *path.parents) if p.exists())
+    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        why = "is not a directory" if not existing.is_dir() else "is not writable"
+        raise UsageError(
+            f"learn: cannot write pattern files to {directory}: {existing} {why}; "
+            "give another --out DIR",
+            print_help=False,
+        )
 
 
 def _old_patterns(directory: str, site: str) -> PatternSet | None:

@@ -138,6 +138,9 @@ def test_a_corrupt_pattern_file_stops_the_crawl_with_a_clear_error(site, tmp_pat
     [
         (["learn"], "give the archive to learn from: --input"),
         (["learn", "--input", "missing.warc.gz"], "missing.warc.gz: cannot open the archive"),
+        # checked before the archive is read and anything learned
+        (["learn", "--input", "missing.warc.gz", "--out", "README.md/patterns"],
+         "cannot write pattern files to README.md/patterns: "),
         (["extract", "-O", "x.jsonl"], "give the archive to read: --input"),
     ],
 )
