@@ -115,7 +115,8 @@ PAGE_METHODS_META_KEY = "playwright_page_methods"
 
 
 class RenderError(Exception):
-    """Browser mode cannot start (no browser, scrapy-playwright missing)."""
+    """Browser mode cannot start (no browser, scrapy-playwright missing, a browser that
+    does not launch)."""
 
 
 def wants_render(settings: BaseSettings, argument: object = None) -> bool:
@@ -260,12 +261,22 @@ class Screenshots:
         self.timeout_ms = int(timeout * 1000)
 
     def __enter__(self) -> Screenshots:
+        """Launch the browser; :class:`RenderError` (Playwright stopped) when it cannot be."""
+        from playwright.sync_api import Error as PlaywrightError
         from playwright.sync_api import sync_playwright
 
         self._playwright = sync_playwright().start()
-        self._browser = self._playwright.chromium.launch(
-            executable_path=self.browser_path, headless=True, args=list(LAUNCH_ARGS)
-        )
+        try:
+            self._browser = self._playwright.chromium.launch(
+                executable_path=self.browser_path, headless=True, args=list(LAUNCH_ARGS)
+            )
+        except PlaywrightError as error:
+            self._playwright.stop()
+            raise RenderError(
+                f"cannot launch the browser {self.browser_path} "
+                f"({str(error).splitlines()[0]}); name a working Chromium in "
+                "NEWSSTEM_RENDER_BROWSER"
+            ) from None
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -146,6 +146,21 @@ def test_without_a_browser_the_report_says_so(tmp_path):
     assert list(tmp_path.glob("*.png")) == []
 
 
+def test_a_browser_that_does_not_launch_leaves_a_report_without_screenshots(tmp_path):
+    pytest.importorskip("playwright")
+    from scrapy.settings import Settings
+
+    from newsstem.commands.learn import write_layout_report
+
+    broken = tmp_path / "chromium"
+    broken.write_text("#!/bin/sh\nexit 1\n")  # found and executable, but no browser
+    broken.chmod(0o755)
+    settings = Settings({"NEWSSTEM_RENDER_BROWSER": str(broken)})
+    path = write_layout_report(str(tmp_path / "report"), [], settings)  # no traceback
+    page = path.read_text(encoding="utf-8")
+    assert f"No screenshots</b>: cannot launch the browser {broken}" in page
+
+
 def run_scrapy(*args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     return subprocess.run([sys.executable, "-m", "scrapy", *args], cwd=REPO, env=env,

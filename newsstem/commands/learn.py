@@ -23,6 +23,7 @@ import argparse
 import sys
 import os
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
 from scrapy.commands import ScrapyCommand
@@ -146,12 +147,14 @@ class Command(ScrapyCommand):
 
 
 def write_layout_report(directory: str, reports: list, settings: object) -> Path:
-    """The report of ``--report``, with screenshots when a browser can be launched."""
-    try:
-        browser = render.browser_path(settings)  # type: ignore[arg-type]
-    except render.RenderError as error:
-        return write_report(directory, reports, None, str(error))
-    with render.Screenshots(browser, ROLE_COLOURS) as screenshots:
+    """The report of ``--report``, with screenshots when a browser can be launched (else
+    the report says why it has none)."""
+    with ExitStack() as stack:
+        try:
+            browser = render.browser_path(settings)  # type: ignore[arg-type]
+            screenshots = stack.enter_context(render.Screenshots(browser, ROLE_COLOURS))
+        except render.RenderError as error:
+            return write_report(directory, reports, None, str(error))
         return write_report(directory, reports, screenshots)
 
 
