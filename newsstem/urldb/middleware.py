@@ -281,7 +281,7 @@ class UrlDbMiddleware:
             self._store_failed("lookup", exc)
             found = None
         if len(self._remembered) + len(unknown) > MAX_REMEMBERED:
-            self._remembered.clear()
+            self._forget_lookups()
         new = 0
         for k in unknown:
             entry = found.get(k) if found is not None else None
@@ -294,6 +294,12 @@ class UrlDbMiddleware:
 
     def exported(self, key: bytes) -> bool:
         return self._remembered.get(key, False)
+
+    def _forget_lookups(self) -> None:
+        """Forget what was looked up (bounded memory, seen marks made again), except the
+        articles this crawl exported that the store has not recorded yet: it would call
+        them new, and a page redirected to one would be exported again."""
+        self._remembered = dict.fromkeys([*self._to_mark_exported, *self._after_feeds], True)
 
     # -- spider middleware --------------------------------------------------------
 
@@ -477,7 +483,7 @@ class UrlDbMiddleware:
 
     def _housekeeping(self) -> None:
         if time.monotonic() - self._remembered_since > SEEN_REFRESH_SECONDS:
-            self._remembered.clear()
+            self._forget_lookups()
             self._remembered_since = time.monotonic()
         if time.monotonic() - self._last_renewal > LEASE_RENEW_SECONDS:
             try:

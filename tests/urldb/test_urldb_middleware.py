@@ -1,0 +1,64 @@
+"""newsstem.urldb.middleware, driven directly: what a crawl remembers between syncs."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+
+from scrapy import Request
+from scrapy.http import HtmlResponse
+from scrapy.statscollectors import MemoryStatsCollector
+from scrapy.utils.test import get_crawler
+
+from newsstem.items import Article, Page
+from newsstem.urldb.feeds import FeedPlan
+from newsstem.urldb.middleware import SEEN_REFRESH_SECONDS, UrlDbMiddleware, UrlDbOptions
+from newsstem.urldb.sqlite_store import SqliteUrlStore
+
+ARTICLE = "http://127.0.0.1/news/story.html"
+
+
+def _page(url: str) -> Page:
+    return Page(url=url, site="127.0.0.1", html="<p>x</p>", encoding="utf-8", depth=1,
+                fetched_at="2026-11-29T14:00:00Z")
+
+
+def _article(url: str) -> Article:
+    return Article(url=url, site="127.0.0.1", title="Story", body="Text", length=4,
+                   method="readability", depth=1, fetched_at="2026-11-29T14:00:00Z")
+
+
+def _output(middleware: UrlDbMiddleware, response: HtmlResponse, elements: list) -> list:
+    async def result():
+        for element in elements:
+            yield element
+
+    async def run() -> list:
+        return [e async for e in middleware.process_spider_output(response, result())]
+
+    return asyncio.run(run())
+
+
+def test_an_export_the_store_has_not_recorded_outlives_the_hourly_reset(tmp_path):
+    # A feed that cannot be synced (JSON, stdout) is marked when the crawl ends; a crawl
+    # longer than SEEN_REFRESH_SECONDS forgets its lookups meanwhile, and a page
+    # redirected to an article it already exported must still not be exported again.
+    store = SqliteUrlStore(tmp_path / "urldb.sqlite")
+    stats = MemoryStatsCollector(get_crawler())
+    options = UrlDbOptions(store.uri, False, 100, 5.0, "feed")
+    middleware = UrlDbMiddleware(store, store.lease(exclusive=False), stats, options)
+    middleware._plans = [FeedPlan("articles.json", False, "format 'json'")]
+    accepts_all = SimpleNamespace(accepts=lambda item: True)
+    middleware._feeds = SimpleNamespace(filters={"articles.json": accepts_all})
+    try:
+        middleware.item_scraped(_article(ARTICLE), spider=None)
+        middleware._remembered_since -= SEEN_REFRESH_SECONDS + 1
+        middleware.sync()  # the hourly housekeeping
+        old_url = "http://127.0.0.1/old/story.html"
+        redirected = HtmlResponse(ARTICLE, body=b"<p>x</p>",
+                                  request=Request(ARTICLE, meta={"redirect_urls": [old_url]}))
+        assert _output(middleware, redirected, [_page(ARTICLE)]) == []
+        assert stats.get_value("newsstem/urldb/withheld") == 1
+    finally:
+        middleware.lease.release()
+        store.close()
