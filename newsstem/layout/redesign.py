@@ -16,6 +16,7 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from newsstem import defaults
 from newsstem.layout.learn import (
     Fallback,
     LearnOptions,
@@ -34,9 +35,9 @@ __all__ = [
     "relearn",
 ]
 
-# A site is judged after this many pages of a crawl (NEWSSTEM_REDESIGN_MIN_PAGES): a few
-# odd pages (a live blog, an error page) prove nothing.
-MIN_PAGES = 20
+# A site is judged after this many pages of a crawl (NEWSSTEM_REDESIGN_MIN_PAGES's
+# default): a few odd pages (a live blog, an error page) prove nothing.
+MIN_PAGES = defaults.NEWSSTEM_REDESIGN_MIN_PAGES
 # Its layout changed when its pages match its patterns at less than this share of the
 # rate of the pages the patterns were learned from ...
 MATCH_DROP = 0.5
