@@ -64,7 +64,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 
-from newsstem import readability
+from newsstem import defaults, readability
 from newsstem.layout.blocks import (
     BlockParser,
     KeyFilter,
@@ -138,8 +138,8 @@ class LearnOptions:
     diff_threshold: float = 0.5
     # A cluster whose core slot carries fewer meaningful characters outside links
     # (mean over its pages) is not an article layout: index pages, galleries.
-    # The same as NEWSSTEM_MIN_ARTICLE_CHARS by default.
-    min_main_chars: int = 200
+    # NEWSSTEM_MIN_ARTICLE_CHARS's default.
+    min_main_chars: int = defaults.NEWSSTEM_MIN_ARTICLE_CHARS
     # Main text is prose: a slot more than half link text is a list of links.
     max_main_link_share: float = 0.5
     # Least similarity (Dice of word sets) of a title slot to its reference texts

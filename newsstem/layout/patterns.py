@@ -55,6 +55,7 @@ from operator import attrgetter, itemgetter, not_
 from pathlib import Path
 from typing import Any
 
+from newsstem import defaults
 from newsstem.layout.blocks import (
     BlockParser,
     KeyFilter,
@@ -99,7 +100,8 @@ KINDS = ("article", "hub")
 # on another measure). On cleanportal, pages of a learned layout score 0.78-1.0 (one
 # article with 200 more inserted blocks than any learned page: 0.69), index pages
 # against article layouts 0.2 and the two template families of washingtonpost 0.0.
-DEFAULT_MATCH_THRESHOLD = 0.7
+# NEWSSTEM_PATTERN_THRESHOLD's default, declared once.
+DEFAULT_MATCH_THRESHOLD = defaults.NEWSSTEM_PATTERN_THRESHOLD
 # A page below the match threshold but at least this similar to an article layout is
 # still read by it (NoMatch.nearest), for the caller to check against another reading: a
 # template that gained a box or lost a class keeps its article where the pattern says.
