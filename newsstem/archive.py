@@ -16,6 +16,7 @@ existing file is appended to (WARC files are concatenations of records).
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 import logging
@@ -306,21 +307,38 @@ def _response(record: Any) -> ArchivedPage:
 
 
 def _with_metadata(page: ArchivedPage, payload: bytes, path: Path) -> ArchivedPage:
+    """The page with what its metadata record says; the page alone (and a warning) when
+    the record is not the JSON object :class:`WarcArchive` writes."""
     try:
         metadata = json.loads(payload.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
+        metadata = None
+    fields = _metadata_fields(metadata) if isinstance(metadata, dict) else None
+    if fields is None:
         logger.warning("%s: unreadable metadata for %s, ignored", path, page.url)
         return page
+    return dataclasses.replace(page, **fields)
+
+
+def _metadata_fields(metadata: dict[str, Any]) -> dict[str, Any] | None:
+    """The :class:`ArchivedPage` fields of a metadata record, or None if one is malformed."""
     anchors = metadata.get("anchor_texts") or []
-    return ArchivedPage(
-        url=page.url,
-        body=page.body,
-        status=page.status,
-        content_type=page.content_type,
-        fetched_at=str(metadata.get("fetched_at") or page.fetched_at),
-        anchor_texts=tuple(str(text) for text in anchors),
-        depth=int(metadata.get("depth") or 0),
-        site=metadata.get("site"),
-        encoding=metadata.get("encoding"),
-        rendered=bool(metadata.get("rendered")),
-    )
+    depth = metadata.get("depth") or 0
+    site, encoding = metadata.get("site"), metadata.get("encoding")
+    if (
+        not isinstance(anchors, list)
+        or not isinstance(depth, int)
+        or not isinstance(site, (str, type(None)))
+        or not isinstance(encoding, (str, type(None)))
+    ):
+        return None
+    fields: dict[str, Any] = {
+        "anchor_texts": tuple(str(text) for text in anchors),
+        "depth": depth,
+        "site": site,
+        "encoding": encoding,
+        "rendered": bool(metadata.get("rendered")),
+    }
+    if metadata.get("fetched_at"):
+        fields["fetched_at"] = str(metadata["fetched_at"])
+    return fields

@@ -93,3 +93,24 @@ def test_an_archive_that_cannot_be_written_stops_the_crawl_before_any_request(tm
     assert f"newsstem: archive error: cannot write the archive {archive}: " in result.log
     assert "Traceback" not in result.log
     assert site.paths(status=None) == []
+
+
+@pytest.mark.parametrize("payload", [b"[1, 2]", b'{"depth": "two"}', b'{"site": ["a"]}'])
+def test_a_malformed_metadata_record_is_ignored_with_a_warning(tmp_path, caplog, payload):
+    from io import BytesIO
+
+    from newsstem.archive import PAGE_METADATA_TYPE
+
+    path = tmp_path / "crawl.warc.gz"
+    archive = WarcArchive(str(path))
+    url = "http://example.com/a.html"
+    record_id = archive.write_response(response(url, b"<p>x</p>"))
+    writer = archive.open()
+    writer.write_record(writer.create_warc_record(
+        url, "metadata", payload=BytesIO(payload), warc_content_type=PAGE_METADATA_TYPE,
+        warc_headers_dict={"WARC-Concurrent-To": record_id},
+    ))
+    archive.close()
+    [page] = read_archive(path)  # no exception
+    assert (page.url, page.site, page.depth, page.anchor_texts) == (url, None, 0, ())
+    assert "unreadable metadata for http://example.com/a.html" in caplog.text
