@@ -74,6 +74,9 @@ STATS: tuple[Stat, ...] = (
         ("newsstem/archive/pages", "page `metadata` records written to `NEWSSTEM_ARCHIVE`"),
         ("newsstem/archive/read", "`scrapy extract`: archived HTML pages read"),
         ("newsstem/archive/skipped", "`scrapy extract`: other records skipped"),
+        ("newsstem/archive/unreadable",
+         "`scrapy extract`: archives damaged part-way (the pages after the damage are not "
+         "read; the command exits with status 1)"),
     ),
     *_group(
         "Links and discovery",

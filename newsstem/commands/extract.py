@@ -2,12 +2,15 @@
 
 Every HTML page of the archives goes through the project's item pipelines, the
 same as in a crawl (learned patterns first, readability otherwise), with no
-request made; use the feed options (-o/-O) as with ``scrapy crawl``.
+request made; use the feed options (-o/-O) as with ``scrapy crawl``. An archive
+damaged part-way (a record that cannot be read) is one ERROR line: the pages before
+the damage are extracted, and the command exits with status 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -15,7 +18,7 @@ from scrapy import Spider
 from scrapy.commands import BaseRunSpiderCommand
 from scrapy.exceptions import UsageError
 
-from newsstem.archive import ArchiveError, is_html_page, read_archive
+from newsstem.archive import ArchivedPage, ArchiveError, is_html_page, read_archive
 from newsstem.commands.crawl import URLDB_MIDDLEWARE
 from newsstem.deployment import check_setting_types
 from newsstem.encoding import decode_html
@@ -23,6 +26,8 @@ from newsstem.items import Page
 from newsstem.layout.patterns import PatternFileError
 from newsstem.pipelines import load_patterns
 from newsstem.rules import site_of
+
+logger = logging.getLogger(__name__)
 
 
 class ArchiveSpider(Spider):
@@ -42,27 +47,38 @@ class ArchiveSpider(Spider):
     async def start(self) -> AsyncIterator[Any]:
         stats = self.crawler.stats
         for path in self.inputs:
-            for archived in read_archive(path):
-                if not is_html_page(archived):
-                    stats.inc_value("newsstem/archive/skipped")
-                    continue
-                site = archived.site or site_of(archived.url)
-                self.sites.add(site)
-                if self.site is not None and site != self.site:
-                    continue
-                html, encoding = decode_html(archived.body, archived.content_type)
-                stats.inc_value("newsstem/archive/read")
-                self.read += 1
-                yield Page(
-                    url=archived.url,
-                    site=site,
-                    html=html,
-                    encoding=encoding,
-                    depth=archived.depth,
-                    fetched_at=archived.fetched_at,
-                    status=archived.status,
-                    anchor_texts=list(archived.anchor_texts),
-                )
+            try:
+                for archived in read_archive(path):
+                    page = self._page(archived)
+                    if page is not None:
+                        yield page
+            except ArchiveError as error:  # damaged part-way: what came before is extracted
+                stats.inc_value("newsstem/archive/unreadable")
+                logger.error("newsstem: %s; the pages after the damage are not extracted", error)
+
+    def _page(self, archived: ArchivedPage) -> Page | None:
+        """The page to extract of an archived response, or None (not HTML, another site)."""
+        stats = self.crawler.stats
+        if not is_html_page(archived):
+            stats.inc_value("newsstem/archive/skipped")
+            return None
+        site = archived.site or site_of(archived.url)
+        self.sites.add(site)
+        if self.site is not None and site != self.site:
+            return None
+        html, encoding = decode_html(archived.body, archived.content_type)
+        stats.inc_value("newsstem/archive/read")
+        self.read += 1
+        return Page(
+            url=archived.url,
+            site=site,
+            html=html,
+            encoding=encoding,
+            depth=archived.depth,
+            fetched_at=archived.fetched_at,
+            status=archived.status,
+            anchor_texts=list(archived.anchor_texts),
+        )
 
 
 class Command(BaseRunSpiderCommand):
@@ -108,7 +124,8 @@ class Command(BaseRunSpiderCommand):
         crawler = self._create_crawler(ArchiveSpider)
         self.crawler_process.crawl(crawler, inputs=opts.input, site=opts.site, **opts.spargs)
         self.crawler_process.start()
-        if self.crawler_process.bootstrap_failed:
+        damaged = crawler.stats.get_value("newsstem/archive/unreadable") if crawler.stats else 0
+        if self.crawler_process.bootstrap_failed or damaged:
             self.exitcode = 1
             return
         spider = crawler.spider

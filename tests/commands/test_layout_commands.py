@@ -186,3 +186,19 @@ def test_learn_says_when_the_archive_has_no_page_to_learn_from(learned):
     assert result.returncode == 1
     assert ("learn: no HTML page of status 200 in the archive (fetched in the period asked for):"
             " nothing learned") in result.stderr
+
+
+def test_an_archive_damaged_part_way_is_one_error_line_and_exit_status_1(learned, tmp_path):
+    _, archive, patterns, _ = learned
+    whole = archive.read_bytes()
+    damaged = tmp_path / "damaged.warc.gz"  # the crawl, bytes that are no record, the crawl
+    damaged.write_bytes(whole + b"this is not a WARC record\n" * 10 + whole)
+    output = tmp_path / "offline.jsonl"
+    result = scrapy(
+        "extract", "--input", str(damaged), "-O", str(output),
+        settings={"NEWSSTEM_PATTERNS_DIR": str(patterns)},
+    )
+    assert result.returncode == 1, result.stderr
+    assert "the pages after the damage are not extracted" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert len(output.read_text(encoding="utf-8").splitlines()) == 12  # those before it
