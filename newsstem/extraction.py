@@ -72,7 +72,8 @@ class PageExtraction:
     """The article of a page, or why there is none.
 
     ``method`` is ``pattern:<id>`` (a learned layout of the site), ``readability``
-    (the fallback), ``visual`` (the main box of a rendered page) or ``hub`` (the page has a hub layout of its site: no article).
+    (the fallback), ``visual`` (the main box of a rendered page) or ``hub`` (the page
+    has a hub layout of its site: no article).
     ``body`` is the text (paragraphs separated by a blank line); it is empty when the
     page has no article, and ``reason`` then says why. ``pattern_id`` names the pattern
     the page matched, even when the fallback's article was used; ``guard`` says what

@@ -20,7 +20,8 @@ logger = logging.getLogger(__name__)
 
 
 class SiteDupeFilter(BaseDupeFilter):
-    """``DUPEFILTER_CLASS`` of distributed mode (built by scrapy-redis's scheduler, with the spider).
+    """``DUPEFILTER_CLASS`` of distributed mode (built by scrapy-redis's scheduler, with the
+    spider).
 
     A request is new if its fingerprint (Scrapy's ``REQUEST_FINGERPRINTER_CLASS``,
     as in a single process) is not yet in the set of its site; adding it and

@@ -40,7 +40,9 @@ def _first_url(evidence: Evidence, candidates: Iterator[tuple[str, Any]]) -> Fou
     return None
 
 
-def _first_text(candidates: Iterator[tuple[str, Any]], junk: re.Pattern[str] | None = None) -> Found | None:
+def _first_text(
+    candidates: Iterator[tuple[str, Any]], junk: re.Pattern[str] | None = None
+) -> Found | None:
     for source, value in candidates:
         if isinstance(value, list):
             value = next((v for v in value if isinstance(v, str) and v.strip()), None)

@@ -43,7 +43,14 @@ from scrapy.utils.sitemap import sitemap_urls_from_robots
 from w3lib.url import canonicalize_url
 
 from newsstem import defaults, render
-from newsstem.discovery import Entry, SinceError, looks_like_feed, parse_feed, parse_since, parse_sitemap
+from newsstem.discovery import (
+    Entry,
+    SinceError,
+    looks_like_feed,
+    parse_feed,
+    parse_since,
+    parse_sitemap,
+)
 from newsstem.dupefilter import REVISIT_META_KEY
 from newsstem.encoding import decode_html, looks_binary
 from newsstem.items import Page
@@ -167,8 +174,10 @@ class CrawlScope:
         sitemaps = [token for token in sitemap_tokens if token != ROBOTS_SITEMAPS]
         feeds = _split_urls(feed)
         if robots_sitemaps and not urls:
-            raise UsageError("news: -a sitemap=robots reads the robots.txt of the start URLs' sites: "
-                             "give a start URL too")
+            raise UsageError(
+                "news: -a sitemap=robots reads the robots.txt of the start URLs' sites: "
+                "give a start URL too"
+            )
         if not (urls or sitemaps or feeds):
             raise UsageError(
                 "news: give at least one start URL (-a start_url=https://site/), "
