@@ -269,7 +269,7 @@ class UrlDbMiddleware:
             key = self._key_cache[url] = url_key(url)
         return key
 
-    def learn(self, keys: Iterable[bytes]) -> None:
+    def look_up(self, keys: Iterable[bytes]) -> None:
         """Look up the keys not seen yet in this crawl, count the new ones, queue seen marks."""
         unknown = [k for k in dict.fromkeys(keys) if k not in self._remembered]
         if not unknown:
@@ -306,7 +306,7 @@ class UrlDbMiddleware:
     async def process_spider_output(
         self, response: Response, result: AsyncIterator[Any]
     ) -> AsyncIterator[Any]:
-        page_keys = self._learn_page(response)
+        page_keys = self._look_up_page(response)
         chunk: list[Any] = []
         async for element in result:
             chunk.append(element)
@@ -318,15 +318,15 @@ class UrlDbMiddleware:
             yield kept
 
     @_timed
-    def _learn_page(self, response: Response) -> list[bytes]:
+    def _look_up_page(self, response: Response) -> list[bytes]:
         page_keys = [self.key(u) for u in [*response.meta.get("redirect_urls", []), response.url]]
-        self.learn(page_keys)
+        self.look_up(page_keys)
         return page_keys
 
     @_timed
     def _filter(self, chunk: list[Any], page_keys: list[bytes]) -> list[Any]:
         """The elements of the spider's output to pass on."""
-        self.learn(self.key(e.url) for e in chunk if isinstance(e, Request))
+        self.look_up(self.key(e.url) for e in chunk if isinstance(e, Request))
         kept = []
         for element in chunk:
             if isinstance(element, Request):
@@ -335,7 +335,7 @@ class UrlDbMiddleware:
                     continue
             elif isinstance(element, Page):
                 key = self.key(element.url)
-                self.learn([key])
+                self.look_up([key])
                 if not self.refresh and self.exported(key):
                     self.stats.inc_value(f"{STATS_PREFIX}/withheld")
                     logger.debug("Already exported, not exported again: %s", element.url)
