@@ -441,10 +441,6 @@ class Extraction:
     def sub_text(self) -> str:
         return "\n\n".join(line for text in self.sub for line in text.split("\n"))
 
-    def page_order(self) -> tuple[int, ...]:
-        """The place on the page of each block of ``main_blocks + unclaimed``."""
-        return self.positions
-
     @property
     def guessed_weight(self) -> int:
         """Meaningful characters of the main blocks the pattern did not learn."""
