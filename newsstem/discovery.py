@@ -106,7 +106,6 @@ def parse_sitemap(body: bytes, base_url: str | None = None) -> Listing | None:
 
 
 _FEED_ROOTS = frozenset({"rss", "rdf", "feed", "channel"})
-_ATOM = "{http://www.w3.org/2005/Atom}"
 
 
 def looks_like_feed(body: bytes) -> bool:
