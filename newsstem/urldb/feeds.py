@@ -56,6 +56,8 @@ class LineBatchFile:
     everything up to the last newline is written. :meth:`sync` writes all of
     it and fsyncs. The exporter writes complete items between two syncs, so
     the file never ends inside an item unless the OS itself is cut off mid-write.
+    A file that could not be written to its end (a full disk when it was closed)
+    never reads as durable: :meth:`sync` raises OSError from then on.
     """
 
     def __init__(self, path: Path, mode: str) -> None:
@@ -66,6 +68,7 @@ class LineBatchFile:
         self._pending = bytearray()
         self._directory = path.parent
         self._directory_synced = False
+        self._failure: OSError | None = None  # the error that lost the held bytes
         self.closed = False
 
     # The parts of the io API that exporters (and TextIOWrapper for CSV) use.
@@ -93,14 +96,15 @@ class LineBatchFile:
         return len(data)
 
     def _write_out(self, size: int) -> None:
-        view = memoryview(self._pending)[:size]
+        done = 0  # what reached the file leaves the buffer even when a later write fails
+        view = memoryview(self._pending)
         try:
-            while view:
-                written = os.write(self._fd, view)
-                view = view[written:]
+            while done < size:
+                with view[done:size] as chunk:
+                    done += os.write(self._fd, chunk)
         finally:
             view.release()
-        del self._pending[:size]
+            del self._pending[:done]
 
     def flush(self) -> None:
         if not self.closed:
@@ -108,6 +112,8 @@ class LineBatchFile:
 
     def sync(self) -> None:
         """Write everything held and fsync: what was written so far survives a crash."""
+        if self._failure is not None:
+            raise OSError(f"{self.name} could not be written to its end ({self._failure})")
         if not self.closed:
             self.flush()
             os.fsync(self._fd)
@@ -119,6 +125,9 @@ class LineBatchFile:
         if not self.closed:
             try:
                 self.sync()
+            except OSError as error:
+                self._failure = error
+                raise
             finally:
                 self.closed = True
                 os.close(self._fd)

@@ -155,3 +155,36 @@ def test_compressed_output_through_the_line_batch_file_is_complete_when_stored(t
     compressed.close()  # what FeedExporter does before storing
     storage.store(raw)
     assert gzip.decompress(path.read_bytes()).count(b"\n") == 3
+
+
+def test_a_file_that_could_not_be_written_to_its_end_never_reads_as_durable():
+    # The URL store marks the exports of a batch after storage.sync(): a feed whose last
+    # lines were lost when it was stored (a full disk) must make that sync fail.
+    storage = DurableFileFeedStorage("/dev/full", feed_options={"format": "jsonlines"})
+    file = storage.open(spider=None)
+    file.write(b'{"url": "a"}\n')
+    with pytest.raises(OSError):
+        storage.store(file)  # FeedExporter logs this and counts a failed feed
+    with pytest.raises(OSError, match="could not be written to its end"):
+        storage.sync()
+
+
+def test_bytes_written_before_a_failed_write_are_not_written_twice(tmp_path, monkeypatch):
+    path = tmp_path / "out.jsonl"
+    file = LineBatchFile(path, "w")
+    file.write(b'{"url": "a"}\n{"url": "b"}\n')
+    real_write = feeds.os.write
+    calls = []
+
+    def short_then_full(fd: int, data) -> int:
+        calls.append(len(data))
+        if len(calls) == 1:
+            return real_write(fd, bytes(data[:5]))
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(feeds.os, "write", short_then_full)
+    with pytest.raises(OSError):
+        file.flush()
+    monkeypatch.setattr(feeds.os, "write", real_write)
+    file.close()
+    assert path.read_bytes() == b'{"url": "a"}\n{"url": "b"}\n'
