@@ -16,7 +16,12 @@ from newsstem import defaults
 from newsstem.archive import ArchiveError, html_pages_by_site
 from newsstem.commands.learn import training_page
 from newsstem.layout.learn import LearnOptions, TrainingPage
-from newsstem.layout.patterns import PatternSet, load_patterns_dir, save_pattern_file
+from newsstem.layout.patterns import (
+    PatternFileError,
+    PatternSet,
+    load_patterns_dir,
+    save_pattern_file,
+)
 from newsstem.layout.redesign import relearn
 
 if TYPE_CHECKING:
@@ -119,7 +124,8 @@ class Relearn:
     (``NEWSSTEM_ARCHIVE``): :func:`newsstem.layout.redesign.relearn` keeps the old
     patterns that recent pages still need, and the new file replaces the old one in
     ``NEWSSTEM_PATTERNS_DIR`` only when it reads this crawl's pages better. Each site
-    counts ``newsstem/relearn/<site>``: ``written`` or why not.
+    counts ``newsstem/relearn/<site>``: ``written`` or why not. A directory that cannot
+    be written, or a pattern file unusable by then, is one ERROR line.
     """
 
     def __init__(self, archive: str, patterns_dir: str, stats: StatsCollector,
@@ -170,7 +176,11 @@ class Relearn:
         except ArchiveError as error:
             logger.error("newsstem: cannot learn again, the archive is unreadable: %s", error)
             return
-        old_sets = load_patterns_dir(self.patterns_dir)
+        try:
+            old_sets = load_patterns_dir(self.patterns_dir)
+        except PatternFileError as error:  # (the crawl read them at its start)
+            logger.error("newsstem: cannot learn again, a pattern file is unusable: %s", error)
+            return
         for site in sites:
             pages = [training_page(page) for page in by_site.get(site, ())]
             outcome = self.relearn(site, pages, old_sets.get(site))
@@ -195,7 +205,15 @@ class Relearn:
                 site, len(pages), 100 * relearned.new_fit, 100 * relearned.old_fit,
             )
             return "not better"
-        path = save_pattern_file(relearned.pattern_set, self.patterns_dir)
+        try:
+            path = save_pattern_file(relearned.pattern_set, self.patterns_dir)
+        except OSError as error:
+            logger.error(
+                "newsstem: %s changed; learned again, but its pattern file cannot be written "
+                "to %s (%s): set NEWSSTEM_PATTERNS_DIR to a writable directory",
+                site, self.patterns_dir, error.strerror or error,
+            )
+            return "cannot write"
         logger.warning(
             "newsstem: %s changed; learned again from %d pages of this crawl: %s written "
             "(they read %.0f%% of them well, the old patterns %.0f%%)",

@@ -66,7 +66,8 @@ STATS: tuple[Stat, ...] = (
         ("newsstem/relearn/<site>",
          "`NEWSSTEM_RELEARN`: what became of a redesigned site at the crawl's end: "
          "`written` (its new pattern file reads this crawl's pages better), `not better`, "
-         "`no article layout`, `too few pages`"),
+         "`no article layout`, `too few pages`, `cannot write` (`NEWSSTEM_PATTERNS_DIR` is "
+         "not writable)"),
     ),
     *_group(
         "Archive",
