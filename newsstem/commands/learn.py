@@ -102,7 +102,9 @@ class Command(ScrapyCommand):
         )
         if not out:
             raise UsageError("learn: give the directory of the pattern files: --out DIR")
-        _check_writable(out)
+        _check_writable(out, "pattern files", "--out")
+        if opts.report:
+            _check_writable(opts.report, "the report", "--report")
         by_site = training_pages(opts.input, since=since, last=opts.last)
         wanted = args[0] if args else None
         if not by_site and wanted is None:  # nothing to learn from: say so, not just exit 1
@@ -158,16 +160,16 @@ def write_layout_report(directory: str, reports: list, settings: object) -> Path
         return write_report(directory, reports, screenshots)
 
 
-def _check_writable(directory: str) -> None:
-    """UsageError, before anything is learned, when pattern files cannot be written in
-    ``directory`` (created when they are saved): a file in the way, no write permission."""
+def _check_writable(directory: str, what: str, option: str) -> None:
+    """UsageError, before anything is learned, when ``what`` cannot be written in
+    ``directory`` (created when written): a file in the way, no write permission."""
     path = Path(directory).absolute()
     existing = next(p for p in (path, *path.parents) if p.exists())
     if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
         why = "is not a directory" if not existing.is_dir() else "is not writable"
         raise UsageError(
-            f"learn: cannot write pattern files to {directory}: {existing} {why}; "
-            "give another --out DIR",
+            f"learn: cannot write {what} to {directory}: {existing} {why}; "
+            f"give another {option} DIR",
             print_help=False,
         )
 

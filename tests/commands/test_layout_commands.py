@@ -141,6 +141,8 @@ def test_a_corrupt_pattern_file_stops_the_crawl_with_a_clear_error(site, tmp_pat
         # checked before the archive is read and anything learned
         (["learn", "--input", "missing.warc.gz", "--out", "README.md/patterns"],
          "cannot write pattern files to README.md/patterns: "),
+        (["learn", "--input", "missing.warc.gz", "--report", "README.md/report"],
+         "cannot write the report to README.md/report: "),
         (["extract", "-O", "x.jsonl"], "give the archive to read: --input"),
     ],
 )
