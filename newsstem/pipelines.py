@@ -19,9 +19,8 @@ from newsstem.metadata import MetadataOptions, extract_metadata
 from newsstem.metadata.headline import SiteNames
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from scrapy.crawler import Crawler
+    from scrapy.settings import BaseSettings
     from scrapy.statscollectors import StatsCollector
 
 logger = logging.getLogger(__name__)
@@ -174,7 +173,7 @@ class ExtractionPipeline:
 _WARNED_MISSING: set[str] = set()
 
 
-def load_patterns(settings: object) -> PatternLibrary:
+def load_patterns(settings: BaseSettings) -> PatternLibrary:
     """The pattern files shipped in the package, overridden by those of ``NEWSSTEM_PATTERNS_DIR``.
 
     The package's files (:func:`newsstem.deployment.bundled_pattern_sets`: a
@@ -185,11 +184,8 @@ def load_patterns(settings: object) -> PatternLibrary:
     :class:`~newsstem.layout.patterns.PatternFileError` naming the file and the
     problem; the commands turn it into a usage error.
     """
-    get = settings.get  # type: ignore[attr-defined]
-    directory = get("NEWSSTEM_PATTERNS_DIR", defaults.NEWSSTEM_PATTERNS_DIR)
-    bundled = settings.getbool(  # type: ignore[attr-defined]
-        "NEWSSTEM_PATTERNS_BUNDLED", defaults.NEWSSTEM_PATTERNS_BUNDLED
-    )
+    directory = settings.get("NEWSSTEM_PATTERNS_DIR", defaults.NEWSSTEM_PATTERNS_DIR)
+    bundled = settings.getbool("NEWSSTEM_PATTERNS_BUNDLED", defaults.NEWSSTEM_PATTERNS_BUNDLED)
     sets = bundled_pattern_sets() if bundled else {}
     own: dict = {}
     if directory:
@@ -205,12 +201,10 @@ def load_patterns(settings: object) -> PatternLibrary:
     if not sets:
         return PatternLibrary({})
     options = MatchOptions(
-        threshold=settings.getfloat(  # type: ignore[attr-defined]
+        threshold=settings.getfloat(
             "NEWSSTEM_PATTERN_THRESHOLD", defaults.NEWSSTEM_PATTERN_THRESHOLD
         ),
-        strict=settings.getbool(  # type: ignore[attr-defined]
-            "NEWSSTEM_PATTERN_STRICT", defaults.NEWSSTEM_PATTERN_STRICT
-        ),
+        strict=settings.getbool("NEWSSTEM_PATTERN_STRICT", defaults.NEWSSTEM_PATTERN_STRICT),
     )
     library = PatternLibrary.from_sets(sets, options)
     logger.info(

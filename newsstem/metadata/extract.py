@@ -26,8 +26,9 @@ from newsstem.metadata.fields import (
     find_site_name,
     find_tags,
 )
-from newsstem.metadata.headline import decide_headline, headline_candidates, host_names
+from newsstem.metadata.headline import decide_headline, headline_candidates
 from newsstem.metadata.language import resolve_language
+from newsstem.rules import host_names
 from newsstem.text import normalize_space
 
 __all__ = ["Metadata", "MetadataOptions", "extract_metadata", "FIELDS"]

@@ -44,7 +44,6 @@ from dataclasses import dataclass
 from lxml.html import HtmlElement
 
 from newsstem.metadata.evidence import Evidence, inside_other_content, itemprop_value
-from newsstem.rules import host_names
 from newsstem.text import CJK_CHARACTERS, cjk_count, normalize_space
 
 __all__ = [
