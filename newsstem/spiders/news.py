@@ -432,8 +432,11 @@ class NewsSpider(Spider):
         scope = self._scopes.get(key)
         if scope is None:  # made by another process of a distributed crawl
             try:
-                scope = self._scopes[key] = self.scope_from(json.loads(key))
-            except (ValueError, TypeError, AttributeError, UsageError) as exc:
+                arguments = json.loads(key)
+                if not isinstance(arguments, dict):
+                    raise ValueError("not a JSON object of spider arguments")
+                scope = self._scopes[key] = self.scope_from(arguments)
+            except (ValueError, TypeError, UsageError) as exc:  # TypeError: a key not text
                 self.crawler.stats.inc_value("newsstem/scope/unreadable")
                 logger.error("news: cannot rebuild the scope %r of a request (%s)", key, exc)
                 return None

@@ -88,4 +88,5 @@ def test_bad_scopes_are_refused_or_counted():
     with pytest.raises(UsageError, match="depth must be an integer"):
         news.scope_from({"start_url": "https://a.example/", "depth": "deep"})
     assert news.scope_of({SCOPE_META_KEY: "{not json"}) is None
-    assert news.crawler.stats.get_value("newsstem/scope/unreadable") == 1
+    assert news.scope_of({SCOPE_META_KEY: '["start_url"]'}) is None  # JSON, not arguments
+    assert news.crawler.stats.get_value("newsstem/scope/unreadable") == 2
