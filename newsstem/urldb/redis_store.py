@@ -326,7 +326,11 @@ class RedisUrlStore(UrlStore):
             )
         except (ValueError, TypeError) as exc:
             raise StoreError(f"URL store URI {shown} is not a valid Redis URL: {exc}") from None
-        return cls(client, prefix, shown, ttl_ms)
+        try:
+            return cls(client, prefix, shown, ttl_ms)
+        except StoreError:  # unreachable, too old, another layout: let go of its connections
+            client.close()
+            raise
 
     def _check_server(self) -> None:
         try:

@@ -40,6 +40,18 @@ def _mark_in_child(uri: str, tag: str, n: int, exported: bool) -> None:
     store.close()
 
 
+def test_a_redis_store_that_cannot_be_used_lets_go_of_its_client(monkeypatch):
+    import redis
+
+    from newsstem.urldb import StoreError
+
+    closed = []
+    monkeypatch.setattr(redis.Redis, "close", lambda client: closed.append(client))
+    with pytest.raises(StoreError, match="cannot reach the URL store"):
+        open_store("redis://127.0.0.1:1/0")  # nothing listens on port 1
+    assert len(closed) == 1
+
+
 def test_url_key_is_a_16_byte_md5_of_the_canonical_url():
     assert len(url_key("http://a.example/")) == KEY_BYTES
     assert url_key("http://a.example/p?b=1&a=2") == url_key("http://a.example/p?a=2&b=1#x")
