@@ -519,8 +519,9 @@ class UrlDbMiddleware:
         if self._after_feeds:
             if failed:
                 logger.error(
-                    "%d feed(s) could not be stored: %d articles written to them are not marked "
-                    "exported and will be exported again",
+                    "%d feed(s) could not be stored: the %d articles waiting for the feeds "
+                    "that are marked at the crawl's end are not marked exported (whichever "
+                    "feed failed) and will be exported again",
                     failed,
                     self._after_feeds_articles,
                 )
