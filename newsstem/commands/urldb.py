@@ -102,7 +102,7 @@ class Command(ScrapyCommand):
                 age = parse_age(opts.older_than)
             except ValueError as exc:
                 raise UsageError(f"--older-than: {exc}", print_help=False) from None
-            if opts.wait < 0:
+            if not opts.wait >= 0:  # (NaN too: it would wait for ever)
                 raise UsageError("--wait must be >= 0", print_help=False)
         uri = (
             opts.urldb

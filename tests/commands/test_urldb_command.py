@@ -118,6 +118,7 @@ def test_prune_refuses_while_a_crawl_holds_the_store_or_waits_for_it(store):
         (("show",), 2, "show needs at least one URL"),
         (("prune",), 2, "prune needs --older-than"),
         (("prune", "--older-than", "soon"), 2, "not an age"),
+        (("prune", "--older-than", "30d", "--wait", "nan"), 2, "--wait must be >= 0"),
         (("stats", "--urldb", "ftp://x/y"), 1, "is not one newsstem knows"),
         (("stats", "--urldb", ""), 2, "switched off"),
     ],
