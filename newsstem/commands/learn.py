@@ -20,8 +20,8 @@ patterns of layouts that recent pages still have and no new pattern covers.
 from __future__ import annotations
 
 import argparse
-import sys
 import os
+import sys
 import time
 from contextlib import ExitStack
 from pathlib import Path
