@@ -39,7 +39,8 @@ class ExtractionPipeline:
     article layout gives the body (method ``pattern:<id>``, checked by the guard), a hub
     layout drops the page (``hub_layout``); no match, or a main text too short, falls
     back to readability. Per site: ``newsstem/patterns/<site>/matched``,
-    ``.../unmatched``, ``.../matched_rate``, ``.../disagreed`` (the guard changed the
+    ``.../unmatched``, ``.../matched_rate``, ``.../articles_matched_rate`` (of the pages
+    with an article, those an article pattern matched), ``.../disagreed`` (the guard changed the
     pattern's text or used the fallback's), ``.../too_short`` (the pattern's text was too
     short: readability was used), ``.../nearest`` (an unmatched page read by its nearest
     article layout, the fallback agreeing) and, when the crawl ends, ``.../layout_changed`` for a
@@ -145,6 +146,10 @@ class ExtractionPipeline:
         counts.add(result)
         self.stats.inc_value(f"{prefix}/{'matched' if result.pattern_id else 'unmatched'}")
         self.stats.set_value(f"{prefix}/matched_rate", round(counts.matched_rate, 4))
+        if counts.article_pages:
+            self.stats.set_value(
+                f"{prefix}/articles_matched_rate", round(counts.articles_matched_rate, 4)
+            )
         if result.disagreed:
             self.stats.inc_value(f"{prefix}/disagreed")
         if result.guard == GUARD_REPLACED:

@@ -47,6 +47,10 @@ STATS: tuple[Stat, ...] = (
         ("newsstem/patterns/<site>/unmatched",
          "pages of a site with patterns that matched none"),
         ("newsstem/patterns/<site>/matched_rate", "matched / (matched + unmatched) so far"),
+        ("newsstem/patterns/<site>/articles_matched_rate",
+         "of the site's pages with an article (an article pattern matched, or the fallback "
+         "found article text; hub pages left out), the share an article pattern matched "
+         "so far"),
         ("newsstem/patterns/<site>/too_short",
          "matched an article pattern but its main text was too short, even with the blocks "
          "the guard confirmed: readability's article was used"),

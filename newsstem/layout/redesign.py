@@ -57,19 +57,31 @@ class SiteCounts:
     matched: int = 0  # matched an article or a hub pattern
     articles: int = 0  # matched an article pattern
     disagreed: int = 0  # ... and the guard changed or replaced the pattern's text
+    # pages with an article: matched an article pattern, or no pattern and the fallback
+    # found article text (a page of a hub layout is none)
+    article_pages: int = 0
 
     def add(self, result: object) -> None:
         """Count one :class:`~newsstem.extraction.PageExtraction`."""
         self.pages += 1
+        hub = getattr(result, "method", "") == "hub"
         if getattr(result, "pattern_id", None):
             self.matched += 1
-            if getattr(result, "method", "") != "hub":
+            if not hub:
                 self.articles += 1
                 self.disagreed += bool(getattr(result, "disagreed", False))
+        if not hub and (getattr(result, "pattern_id", None) or getattr(result, "body", "")):
+            self.article_pages += 1
 
     @property
     def matched_rate(self) -> float:
         return self.matched / self.pages if self.pages else 0.0
+
+    @property
+    def articles_matched_rate(self) -> float:
+        """The share of the pages with an article that matched an article pattern: hub
+        pages still matching their hub patterns do not hide article layouts lost."""
+        return self.articles / self.article_pages if self.article_pages else 0.0
 
 
 def learned_rate(pattern_set: PatternSet) -> float:
@@ -89,6 +101,12 @@ def layout_change(
     '3 of 40 pages matched its patterns (8%; 95% of the pages they were learned from)'
     >>> layout_change(SiteCounts(pages=40, matched=38, articles=30, disagreed=2), patterns)
     >>> layout_change(SiteCounts(pages=5, matched=0), patterns)
+
+    One of two article layouts redesigned, the hub pages still matching theirs:
+
+    >>> counts = SiteCounts(pages=16, matched=9, articles=6, article_pages=13)
+    >>> print(layout_change(counts, patterns, min_pages=10))  # doctest: +ELLIPSIS
+    6 of 13 pages with an article matched an article pattern (46%; 95% of the pages they were ...
     """
     if counts.pages < min_pages:
         return None
@@ -97,6 +115,15 @@ def layout_change(
         return (
             f"{counts.matched} of {counts.pages} pages matched its patterns "
             f"({counts.matched_rate:.0%}; {expected:.0%} of the pages they were learned from)"
+        )
+    if (
+        counts.article_pages >= min_pages
+        and counts.articles_matched_rate < MATCH_DROP * expected
+    ):
+        return (
+            f"{counts.articles} of {counts.article_pages} pages with an article matched an "
+            f"article pattern ({counts.articles_matched_rate:.0%}; {expected:.0%} of the pages "
+            "they were learned from)"
         )
     if counts.articles and counts.disagreed > MAX_DISAGREED * counts.articles:
         return (
