@@ -119,13 +119,21 @@ _CHOICES = {"NEWSSTEM_BODY_FORMAT": BODY_FORMATS}
 # Scrapy's settings that the spider reads as it starts (DEPTH_LIMIT: the depth of a crawl
 # given no -a depth): a bad value would end in a traceback before any request.
 _SCRAPY_INTS = ("DEPTH_LIMIT", "DOWNLOAD_MAXSIZE")
+# The least and the greatest value of a numeric NEWSSTEM_* setting (None: no bound); every
+# other one is a count, a length or a time: 0 or more. A value out of range was taken
+# silently (a threshold of 2 matches no page, -5 characters exports every page).
+_RANGES: dict[str, tuple[float, float | None]] = {
+    "NEWSSTEM_PATTERN_THRESHOLD": (0, 1),
+    "NEWSSTEM_RENDER_PAGES": (1, None),
+}
 
 
 def check_setting_types(settings: BaseSettings) -> None:
     """UsageError naming the first ``NEWSSTEM_*`` setting newsstem does not know (with the
     closest it knows: tests/test_deployment.py), or the first boolean or numeric
     ``NEWSSTEM_*`` value that cannot be read
-    (and ``DEPTH_LIMIT``, ``DOWNLOAD_MAXSIZE``: Scrapy's, read by the spider as it starts).
+    (and ``DEPTH_LIMIT``, ``DOWNLOAD_MAXSIZE``: Scrapy's, read by the spider as it starts),
+    or out of its range (a similarity between 0 and 1; counts, lengths and times 0 or more).
 
     Components read them with Scrapy's ``getbool``/``getint``/``getfloat``,
     which take strings (``"False"``, ``"0"``, ``"250"``); any other string
@@ -141,6 +149,14 @@ def check_setting_types(settings: BaseSettings) -> None:
     Traceback (most recent call last):
     ...
     scrapy.exceptions.UsageError: NEWSSTEM_BODY_FORMAT must be one of text, markdown, html, not 'pdf'
+    >>> check_setting_types(Settings({"NEWSSTEM_PATTERN_THRESHOLD": "2"}))
+    Traceback (most recent call last):
+    ...
+    scrapy.exceptions.UsageError: NEWSSTEM_PATTERN_THRESHOLD must be between 0 and 1, not '2'
+    >>> check_setting_types(Settings({"NEWSSTEM_MIN_ARTICLE_CHARS": "-5"}))
+    Traceback (most recent call last):
+    ...
+    scrapy.exceptions.UsageError: NEWSSTEM_MIN_ARTICLE_CHARS must be 0 or more, not '-5'
     """
     for name in settings:  # a misspelt name would be ignored: the crawl runs without it
         if str(name).startswith("NEWSSTEM_") and not hasattr(defaults, name):
@@ -164,6 +180,12 @@ def check_setting_types(settings: BaseSettings) -> None:
             continue
         method, expected = reader
         try:
-            getattr(settings, method)(name, default)
+            value = getattr(settings, method)(name, default)
         except (TypeError, ValueError):
             raise UsageError(f"{name} must be {expected}, not {settings.get(name)!r}") from None
+        if reader[0] == "getbool":
+            continue
+        low, high = _RANGES.get(name, (0, None))
+        if value < low or (high is not None and value > high):
+            bounds = f"between {low} and {high}" if high is not None else f"{low} or more"
+            raise UsageError(f"{name} must be {bounds}, not {settings.get(name)!r}")

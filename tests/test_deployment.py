@@ -124,6 +124,24 @@ def test_a_setting_that_cannot_be_read_as_its_type_stops_the_crawl_with_one_line
     assert site.paths(status=None) == []
 
 
+@pytest.mark.parametrize("name, value, says", [
+    ("NEWSSTEM_PATTERN_THRESHOLD", "2", "between 0 and 1"),  # no page would match
+    ("NEWSSTEM_PATTERN_THRESHOLD", "-1", "between 0 and 1"),  # every page would
+    ("NEWSSTEM_MIN_ARTICLE_CHARS", "-5", "0 or more"),
+    ("NEWSSTEM_MAX_ANCHOR_TEXTS", "-1", "0 or more"),
+    ("NEWSSTEM_REDESIGN_MIN_PAGES", "-1", "0 or more"),
+])
+def test_a_setting_out_of_its_range_stops_the_crawl_with_one_line(tmp_path, site, name, value,
+                                                                   says):
+    # it was taken silently (stop 33)
+    result = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html",
+                       settings={name: value})
+    assert result.returncode == 2, result.log
+    assert f"{name} must be {says}, not '{value}'" in result.log
+    assert "Traceback" not in result.log
+    assert site.paths(status=None) == []
+
+
 def test_a_depth_limit_that_is_not_a_number_stops_the_crawl_with_one_line(tmp_path, site):
     # DEPTH_LIMIT is the depth of a crawl given no -a depth: the spider reads it as it starts
     result = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html",
