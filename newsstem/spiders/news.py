@@ -313,6 +313,14 @@ class NewsSpider(Spider):
         }
 
     @classmethod
+    def with_start(cls, url: str, settings: BaseSettings, **arguments: Any) -> dict[str, Any]:
+        """``arguments``, with ``url`` as the start URL if they (and ``NEWSSTEM_START_URLS``)
+        give nothing to start from: ``scrapy parse --spider=news URL`` reads ``URL``."""
+        if _has_start(arguments, settings):
+            return arguments
+        return {**arguments, "start_url": url}
+
+    @classmethod
     def check_arguments(cls, settings: BaseSettings, **arguments: Any) -> CrawlScope | None:
         """Validate spider arguments before the crawl starts (the ``crawl`` command calls it).
 
