@@ -2,7 +2,8 @@
 
 Every HTML page of the archives goes through the project's item pipelines, the
 same as in a crawl (learned patterns first, readability otherwise), with no
-request made; use the feed options (-o/-O) as with ``scrapy crawl``. An archive
+request made; use the feed options (-o/-O) as with ``scrapy crawl``. Without one (and
+without ``FEEDS``) the articles would be written nowhere: a usage error. An archive
 damaged part-way (a record that cannot be read) is one ERROR line: the pages before
 the damage are extracted, and the command exits with status 1.
 """
@@ -104,6 +105,11 @@ class Command(BaseRunSpiderCommand):
             raise UsageError(f"extract: unexpected argument {args[0]!r}", print_help=False)
         if not opts.input:
             raise UsageError("extract: give the archive to read: --input crawl.warc.gz")
+        if not self.settings.getdict("FEEDS"):  # the articles would be written nowhere
+            raise UsageError(
+                "extract: give the file to write the articles to: -O articles.jsonl "
+                "(or -o, or the FEEDS setting)", print_help=False,
+            )
         for path in opts.input:
             try:
                 next(iter(read_archive(path)), None)

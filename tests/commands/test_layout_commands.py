@@ -144,6 +144,8 @@ def test_a_corrupt_pattern_file_stops_the_crawl_with_a_clear_error(site, tmp_pat
         (["learn", "--input", "missing.warc.gz", "--report", "README.md/report"],
          "cannot write the report to README.md/report: "),
         (["extract", "-O", "x.jsonl"], "give the archive to read: --input"),
+        # it ran, wrote nowhere and exited 0 (stop 33)
+        (["extract", "--input", "crawl.warc.gz"], "give the file to write the articles to: -O"),
     ],
 )
 def test_bad_arguments_are_usage_errors(arguments, message):
