@@ -65,7 +65,7 @@ class RunSummary:
     by_method: dict[str, int]
     pages: int  # successful (2xx) responses to the crawl's requests, robots.txt excluded
     dropped: dict[str, int]
-    skipped_known: int  # links to articles exported by earlier runs, not fetched
+    skipped_known: int  # URLs of articles exported by earlier runs, not fetched (once each)
     withheld: int  # fetched anyway (start pages, redirect targets), not exported again
     download_errors: dict[str, int]  # exception class -> count (each attempt)
     http_errors: dict[str, int]  # status -> count (robots.txt excluded)

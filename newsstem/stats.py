@@ -123,7 +123,8 @@ STATS: tuple[Stat, ...] = (
         "URL store",
         ("newsstem/urldb/new", "URLs the store had never seen (links and fetched pages)"),
         ("newsstem/urldb/skipped",
-         "links not followed: their article was exported by an earlier crawl"),
+         "URLs not fetched: their article was exported by an earlier crawl (each URL once, "
+         "however many links to it)"),
         ("newsstem/urldb/withheld",
          "pages fetched anyway (start pages, redirect targets) whose article was exported "
          "before: not exported again"),
@@ -155,7 +156,8 @@ STATS: tuple[Stat, ...] = (
         ("newsstem/summary/articles", "articles exported"),
         ("newsstem/summary/pages", "pages fetched (2xx, robots.txt aside)"),
         ("newsstem/summary/dropped", "pages not exported"),
-        ("newsstem/summary/skipped_known", "links skipped by the URL store"),
+        ("newsstem/summary/skipped_known",
+         "URLs skipped by the URL store (exported by an earlier crawl; each once)"),
         ("newsstem/summary/errors",
          "errors: download errors, HTTP errors ≥ 400 other than robots.txt's, spider "
          "exceptions, URL store errors"),

@@ -5,7 +5,8 @@ crawl's signals:
 
 - every link the spider yields is looked up (in batches, once per crawl) and
   marked seen; a link to an article already exported is dropped
-  (``newsstem/urldb/skipped``); links to anything else (hubs, pages not yet
+  (``newsstem/urldb/skipped`` counts the URLs exported by earlier crawls, once
+  each); links to anything else (hubs, pages not yet
   fetched or never exported) are followed, so hub pages are still fetched to
   find new links (Webstemmer's rule);
 - a fetched page whose article was already exported (a start page, a page
@@ -212,6 +213,10 @@ class UrlDbMiddleware:
         self._remembered: dict[bytes, bool] = {}  # key -> exported, for URLs looked up this crawl
         self._remembered_since = time.monotonic()
         self._to_mark_seen: set[bytes] = set()
+        # newsstem/urldb/skipped counts each URL once, and only those exported by an earlier
+        # crawl: a link to an article this crawl exported is one Scrapy would not fetch again
+        self._exported_here: set[bytes] = set()
+        self._skipped: set[bytes] = set()
         self._aliases: dict[str, list[bytes]] = {}  # page URL -> keys of the URLs redirected to it
         self._to_mark_exported: list[bytes] = []  # durable at the next sync
         self._batch_articles = 0
@@ -330,8 +335,9 @@ class UrlDbMiddleware:
         kept = []
         for element in chunk:
             if isinstance(element, Request):
-                if not self.refresh and self.exported(self.key(element.url)):
-                    self.stats.inc_value(f"{STATS_PREFIX}/skipped")
+                key = self.key(element.url)
+                if not self.refresh and self.exported(key):
+                    self._count_skipped(key)
                     continue
             elif isinstance(element, Page):
                 key = self.key(element.url)
@@ -345,6 +351,14 @@ class UrlDbMiddleware:
                     self._aliases[element.url] = aliases
             kept.append(element)
         return kept
+
+    def _count_skipped(self, key: bytes) -> None:
+        if key in self._skipped or key in self._exported_here:
+            return
+        if len(self._skipped) >= MAX_REMEMBERED:
+            self._skipped.clear()
+        self._skipped.add(key)
+        self.stats.inc_value(f"{STATS_PREFIX}/skipped")
 
     # -- exports ------------------------------------------------------------------
 
@@ -417,6 +431,7 @@ class UrlDbMiddleware:
         keys = [key, *self._aliases.pop(item.url, ())]
         for k in keys:
             self._remembered[k] = True
+            self._exported_here.add(k)
         if self.options.mark_after == "item_scraped" or (
             self._plans and self._all_syncable_for(item)
         ):

@@ -118,6 +118,21 @@ def test_a_url_redirected_to_an_exported_article_is_not_fetched_again(tmp_path, 
     assert urldb_stats(second)["skipped"] == 19
 
 
+def test_skipped_counts_urls_exported_by_earlier_crawls_once_each(tmp_path, news_site):
+    # stop 33: it counted links, once per link, also those to articles of the same crawl
+    uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
+    news_site.home_links += ["/0/0.html", "/1/0.html"]  # linked from their sections too
+    first = crawl(tmp_path, news_site, uri, "first")
+    assert first.item_urls() == news_site.article_urls()
+    assert "skipped" not in urldb_stats(first)
+    assert "known URLs skipped (URL store): 0" in first.log
+    news_site.clear()
+    second = crawl(tmp_path, news_site, uri, "second")
+    assert second.items == []
+    assert urldb_stats(second)["skipped"] == 18  # 20 links to 18 articles
+    assert "known URLs skipped (URL store): 18" in second.log
+
+
 def test_exports_are_marked_when_durable_in_every_feed(tmp_path, news_site):
     uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
     feeds = {
