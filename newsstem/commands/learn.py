@@ -31,6 +31,7 @@ from scrapy.exceptions import UsageError
 
 from newsstem import defaults, render
 from newsstem.archive import ArchivedPage, ArchiveError, html_pages_by_site
+from newsstem.deployment import check_setting_types
 from newsstem.discovery import SinceError, parse_since
 from newsstem.encoding import decode_html
 from newsstem.layout.learn import LearnOptions, LearnResult, TrainingPage, learn
@@ -105,6 +106,7 @@ class Command(ScrapyCommand):
         _check_writable(out, "pattern files", "--out")
         if opts.report:
             _check_writable(opts.report, "the report", "--report")
+        check_setting_types(self.settings)  # -s NEWSSTEM_MIN_ARTICLE_CHARS=-5 or =lots
         by_site = training_pages(opts.input, since=since, last=opts.last)
         wanted = args[0] if args else None
         if not by_site and wanted is None:  # nothing to learn from: say so, not just exit 1

@@ -143,6 +143,11 @@ def test_a_corrupt_pattern_file_stops_the_crawl_with_a_clear_error(site, tmp_pat
          "cannot write pattern files to README.md/patterns: "),
         (["learn", "--input", "missing.warc.gz", "--report", "README.md/report"],
          "cannot write the report to README.md/report: "),
+        # stop 33: a traceback, and -5 was taken (the hub pages' layouts refused)
+        (["learn", "--input", "x.warc.gz", "-s", "NEWSSTEM_MIN_ARTICLE_CHARS=lots"],
+         "NEWSSTEM_MIN_ARTICLE_CHARS must be a whole number, not 'lots'"),
+        (["learn", "--input", "x.warc.gz", "-s", "NEWSSTEM_MIN_ARTICLE_CHARS=-5"],
+         "NEWSSTEM_MIN_ARTICLE_CHARS must be 0 or more, not '-5'"),
         (["extract", "-O", "x.jsonl"], "give the archive to read: --input"),
         # it ran, wrote nowhere and exited 0 (stop 33)
         (["extract", "--input", "crawl.warc.gz"], "give the file to write the articles to: -O"),
