@@ -28,7 +28,7 @@ from newsstem.layout.blocks import BlockParser
 from newsstem.layout.learn import TrainingPage, learn
 from newsstem.layout.patterns import SitePatterns
 from newsstem.metadata import extract_metadata
-from newsstem.text import xml_safe
+from newsstem.text import xml_safe, xml_safe_utf8
 
 PROPERTY = settings(
     max_examples=60, deadline=None, derandomize=True,
@@ -208,3 +208,17 @@ def test_lone_surrogates_and_noncharacters_become_spaces():
     assert xml_safe("a" + chr(0xDC00) + "b\ufffec") == "a b c"
     result = readability.extract("<p>" + ("Words here, " + chr(0xD800)) * 40 + "</p>")
     assert "Words here" in result.body
+
+
+def test_noncharacters_are_spaced_whatever_else_the_page_holds():
+    # U+FFFE/U+FFFF are looked for only in a page whose UTF-8 holds their lead byte EF,
+    # which other characters share (U+F8FF, U+FF01): the same bytes as the plain way.
+    for text in (
+        "a\ufffeb\u2019c",
+        "a\uffffb\U0001f600",
+        "\uf8ff x \uff01 y \u2019",
+        "\uf8ff x \uff01 y \ufffe",
+        "caf\u00e9 \u2019" * 3000 + "\uffff",
+        "plain ascii",
+    ):
+        assert xml_safe_utf8(text) == xml_safe(text).encode("utf-8")
