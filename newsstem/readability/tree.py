@@ -18,6 +18,7 @@ Element = etree._Element
 
 # Attributes holding a URL that a reader of body_html follows or loads.
 _LINK_ATTRIBUTES = ("href", "src", "poster", "action", "cite", "longdesc")
+_LINK_ATTRIBUTE_SET = frozenset(_LINK_ATTRIBUTES)
 # Layout and scripting attributes, dropped from body_html (python-readability's list,
 # plus the table and font ones of old pages).
 _PRESENTATIONAL = frozenset(
@@ -117,6 +118,11 @@ def make_links_absolute(element: Element, base_url: str) -> None:
     ['https://site.example/x', 'https://site.example/news/i.png', 'https://site.example/news/a.html#n']
     """
     for node in element.iter():
+        # (its names first: most elements have no URL attribute, and six get()s each cost
+        # more than the one list of names)
+        names = node.keys()  # noqa: SIM118 - an element's attribute names, not children
+        if not names or _LINK_ATTRIBUTE_SET.isdisjoint(names):
+            continue
         for attribute in _LINK_ATTRIBUTES:
             value = node.get(attribute)
             if value is None or _HAS_SCHEME.match(value):

@@ -39,3 +39,26 @@ def test_a_tree_deeper_than_the_call_stack_is_read_by_the_twins():
     assert element_text(div) == _walked_text(div) == "Deep text\n\nmore\n\nAfter."
     assert article_blocks(div) == _walked_blocks(div)
     assert _text_runs(div) == _walked_runs(div)
+
+
+def test_links_made_absolute_on_the_elements_whose_names_hold_a_url_attribute():
+    # make_links_absolute reads an element's URLs only when its attribute names hold one:
+    # the same document as reading each URL attribute of every element.
+    from urllib.parse import urljoin
+
+    from newsstem.readability.tree import _HAS_SCHEME, _LINK_ATTRIBUTES, make_links_absolute
+
+    base = "https://site.example/news/a.html"
+    for path in sorted(FIXTURES.rglob("*.html"))[:40]:
+        fast = etree.fromstring(path.read_bytes(), PARSER)
+        slow = etree.fromstring(path.read_bytes(), PARSER)
+        make_links_absolute(fast, base)
+        for node in slow.iter():
+            for attribute in _LINK_ATTRIBUTES:
+                value = node.get(attribute)
+                if value is not None and not _HAS_SCHEME.match(value):
+                    try:
+                        node.set(attribute, urljoin(base, value.strip()))
+                    except ValueError:
+                        pass
+        assert etree.tostring(fast) == etree.tostring(slow), path.name
