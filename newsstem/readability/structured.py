@@ -47,9 +47,10 @@ def declared_article_body(root: Element) -> str:
         body
         for script in root.iter("script")
         if (script.get("type") or "").strip().lower() == _JSON_LD
-        and script.text
-        and MARKER in script.text  # (a block without the key is not parsed)
-        for body in _article_bodies(_load(script.text))
+        # (its text read once: each read of a script's .text decodes it into a new str)
+        and (text := script.text)
+        and MARKER in text  # (a block without the key is not parsed)
+        for body in _article_bodies(_load(text))
     ]
     return max(bodies, key=len, default="").strip()
 
