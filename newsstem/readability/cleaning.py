@@ -117,7 +117,10 @@ def _drop_picture_boxes(
     the caption and credit a modern page sets beside its picture without ``<figure>``
     (``<div><picture/><div>Chelsea beat Tottenham on Thursday night</div><div>Getty
     Images</div></div>``; Rest of World's slides, an ``<img loading="lazy">`` beside its
-    caption said again), a teaser card of another story or video. The box is the highest
+    caption said again), a teaser card of another story or video; and the box of an image
+    named as one (:func:`_image_boxes`: CNBC's ``div.embed-container.image`` and its
+    credit, 2017) holding an image set by modern markup (:func:`_is_modern`), short and
+    without prose as below. The box is the highest
     ancestor below the article holding no other picture,
     at most ``furniture_max_length`` of text and no prose paragraph (a section of the
     story set beside its photo stays), nor the heading that says the page's ``headline``
@@ -156,7 +159,70 @@ def _drop_picture_boxes(
         if length:
             found.append(box)
             removed += length
+    # A box named as an image's (div.embed-container.image, section.photo) holding an image
+    # set by modern markup is one too: its text is the image's credit or caption.
+    for box in _image_boxes(article):
+        if any(box is other or is_below(box, other) or is_below(other, box) for other in found):
+            continue  # a picture's box found above, or inside it
+        length = dense_length_of(box)
+        if (
+            0 < length <= options.furniture_max_length
+            and not _is_prose(box, options)
+            and not any(_is_prose(paragraph, options) for paragraph in box.iter("p"))
+            and any(_is_modern(image) for image in box.iter("img"))
+        ):
+            if headlines is None:
+                headlines = _headings_saying(article, headline)
+            if not any(is_below(heading, box) for heading in headlines):
+                found.append(box)
+                removed += length
     _remove_unless_most(article, found, removed, "a picture's caption or card", options, removals)
+
+
+# A class or id that names an image's box: "photo", "image", "img", "picture", "pic",
+# "media" or "embed" (and their plurals) as a whole part of the name ("embed-container
+# image", "atom photo", "embedded-image"; not "photographer" nor "imagery").
+_IMAGE_NAME = re.compile(r"(?:^|[\s_-])(?:photo|image|img|picture|pic|media|embed)s?(?:$|[\s_-])")
+
+
+def _is_modern(image: Element) -> bool:
+    """Whether ``image`` is set by modern markup: an ``<img>`` with a ``srcset`` (2014 on),
+    a ``loading`` attribute (2019 on) or a ``data-*`` attribute a script reads (a lazy
+    loader's source, a zoom's larger image, React's ids). The older corpora's pages set
+    their images without them, and their gold texts keep the captions beside them.
+
+    >>> _is_modern(etree.fromstring("<img src='a.jpg' data-enlarged-image='b.jpg'/>"))
+    True
+    >>> _is_modern(etree.fromstring("<img src='a.jpg' alt='A car' width='640'/>"))
+    False
+    """
+    return any(
+        name.startswith("data-") or name in ("srcset", "loading") for name in image.attrib
+    )
+
+
+def _image_boxes(article: Element) -> list[Element]:
+    """The boxes of ``article``'s images that are named so (:data:`_IMAGE_NAME`): for each
+    ``<img>``, its outermost ancestor below ``article`` with such a name, in document order.
+
+    >>> page = etree.fromstring(
+    ...     "<div><div class='embed-container image'><img/><div>Getty Images</div></div>"
+    ...     "<p><img/>An image without a box.</p></div>")
+    >>> [box.get("class") for box in _image_boxes(page)]
+    ['embed-container image']
+    """
+    boxes: list[Element] = []
+    for image in article.iter("img"):
+        box = None
+        for ancestor in image.iterancestors():
+            if ancestor is article:
+                break
+            names = f"{ancestor.get('class') or ''} {ancestor.get('id') or ''}".lower()
+            if _IMAGE_NAME.search(names):
+                box = ancestor
+        if box is not None and box not in boxes:
+            boxes.append(box)
+    return boxes
 
 
 # The pictures of a modern page: a <picture>, or an <img> that the browser loads lazily by

@@ -677,6 +677,17 @@ def test_a_lazily_loaded_image_s_box_is_a_picture_box():
     assert "Tara Atkinson for Rest of World" not in body
 
 
+def test_a_box_named_as_an_image_s_is_a_picture_box():
+    # CNBC, 2017: the photo above the story in div.embed-container.image, its credit in
+    # div.attribution beside the <img> (no <figure>, no <picture>, no lazy loading; a
+    # data-enlarged-image for the zoom): a box named as an image's, holding an image set by
+    # modern markup, short and without prose, goes as a picture's box does.
+    body = body_of("image-box-credit")
+    assert body.startswith("Bitcoin set a new record high on Saturday")
+    assert "bitcoin has continued to perform strongly." in body
+    assert "Getty Images" not in body
+
+
 def test_a_picture_box_goes_before_its_picture_is_cleaned_away():
     # AFP Faktencheck, 2026: an <img loading="lazy"> between the story's paragraphs, in a
     # div.field--name-field-media-image beside its caption (span.legend) in
