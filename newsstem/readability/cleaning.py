@@ -119,8 +119,9 @@ def _drop_picture_boxes(
     Images</div></div>``; Rest of World's slides, an ``<img loading="lazy">`` beside its
     caption said again), a teaser card of another story or video; and the box of an image
     named as one (:func:`_image_boxes`: CNBC's ``div.embed-container.image`` and its
-    credit, 2017) holding an image set by modern markup (:func:`_is_modern`), short and
-    without prose as below. The box is the highest
+    credit, 2017), or a link around it (Metro's teaser cards), holding an image set by
+    modern markup (:func:`_is_modern`), short and without prose as below. The box is the
+    highest
     ancestor below the article holding no other picture,
     at most ``furniture_max_length`` of text and no prose paragraph (a section of the
     story set beside its photo stays), nor the heading that says the page's ``headline``
@@ -159,8 +160,9 @@ def _drop_picture_boxes(
         if length:
             found.append(box)
             removed += length
-    # A box named as an image's (div.embed-container.image, section.photo) holding an image
-    # set by modern markup is one too: its text is the image's credit or caption.
+    # A box named as an image's (div.embed-container.image, section.photo), or a link
+    # around its image, holding an image set by modern markup is one too: its text is the
+    # image's credit or caption, or the title of the story a teaser card links to.
     for box in _image_boxes(article):
         if any(box is other or is_below(box, other) or is_below(other, box) for other in found):
             continue  # a picture's box found above, or inside it
@@ -202,8 +204,10 @@ def _is_modern(image: Element) -> bool:
 
 
 def _image_boxes(article: Element) -> list[Element]:
-    """The boxes of ``article``'s images that are named so (:data:`_IMAGE_NAME`): for each
-    ``<img>``, its outermost ancestor below ``article`` with such a name, in document order.
+    """The boxes of ``article``'s images that are named so (:data:`_IMAGE_NAME`), or that
+    are a link holding an image set by modern markup (a teaser card of another story, its
+    photo and title in one ``<a>``: Metro's ``a.thumbnail-link`` between the paragraphs):
+    for each ``<img>``, its outermost such ancestor below ``article``, in document order.
 
     >>> page = etree.fromstring(
     ...     "<div><div class='embed-container image'><img/><div>Getty Images</div></div>"
@@ -218,7 +222,7 @@ def _image_boxes(article: Element) -> list[Element]:
             if ancestor is article:
                 break
             names = f"{ancestor.get('class') or ''} {ancestor.get('id') or ''}".lower()
-            if _IMAGE_NAME.search(names):
+            if _IMAGE_NAME.search(names) or (ancestor.tag == "a" and _is_modern(image)):
                 box = ancestor
         if box is not None and box not in boxes:
             boxes.append(box)

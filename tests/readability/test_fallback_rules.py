@@ -688,6 +688,16 @@ def test_a_box_named_as_an_image_s_is_a_picture_box():
     assert "Getty Images" not in body
 
 
+def test_a_link_holding_a_modern_image_and_a_title_is_a_teaser_card():
+    # Metro, 2017: between the story's paragraphs, a teaser of another story set as one
+    # link (a.thumbnail-link) holding its photo, an <img> with a script's data-aspect, and
+    # its title in a <span>: it goes as a picture's box does.
+    body = body_of("image-teaser-link")
+    assert body.startswith("Domino’s is going to start delivering pizzas using a robot.")
+    assert "This one is a simple design that travels at just 4mph" in body
+    assert "How to free up iPhone storage" not in body
+
+
 def test_a_picture_box_goes_before_its_picture_is_cleaned_away():
     # AFP Faktencheck, 2026: an <img loading="lazy"> between the story's paragraphs, in a
     # div.field--name-field-media-image beside its caption (span.legend) in
