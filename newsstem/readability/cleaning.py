@@ -120,7 +120,8 @@ def _drop_picture_boxes(
     caption said again), a teaser card of another story or video; and the box of an image
     named as one (:func:`_image_boxes`: CNBC's ``div.embed-container.image`` and its
     credit, 2017), or a link around it (Metro's teaser cards), holding an image set by
-    modern markup (:func:`_is_modern`), short and without prose as below. The box is the
+    modern markup (:func:`_is_modern`), and a video player's box typed as one
+    (:func:`_video_boxes`), each short and without prose as below. The box is the
     highest
     ancestor below the article holding no other picture,
     at most ``furniture_max_length`` of text and no prose paragraph (a section of the
@@ -163,7 +164,10 @@ def _drop_picture_boxes(
     # A box named as an image's (div.embed-container.image, section.photo), or a link
     # around its image, holding an image set by modern markup is one too: its text is the
     # image's credit or caption, or the title of the story a teaser card links to.
-    for box in _image_boxes(article):
+    # So is a video player's box typed as one (schema.org's VideoObject, microdata of 2011
+    # on): its text is the player's title, its controls ("CLOSE") and its fallback message.
+    videos = _video_boxes(article)
+    for box in [*videos, *_image_boxes(article)]:
         if any(box is other or is_below(box, other) or is_below(other, box) for other in found):
             continue  # a picture's box found above, or inside it
         length = dense_length_of(box)
@@ -171,7 +175,7 @@ def _drop_picture_boxes(
             0 < length <= options.furniture_max_length
             and not _is_prose(box, options)
             and not any(_is_prose(paragraph, options) for paragraph in box.iter("p"))
-            and any(_is_modern(image) for image in box.iter("img"))
+            and (box in videos or any(_is_modern(image) for image in box.iter("img")))
         ):
             if headlines is None:
                 headlines = _headings_saying(article, headline)
@@ -201,6 +205,27 @@ def _is_modern(image: Element) -> bool:
     return any(
         name.startswith("data-") or name in ("srcset", "loading") for name in image.attrib
     )
+
+
+# The outermost elements typed as a video by schema.org microdata
+# (itemtype="http://schema.org/VideoObject"), not inside another one.
+_VIDEO_BOXES = etree.XPath(
+    "descendant::*[substring(@itemtype, string-length(@itemtype) - 10) = 'VideoObject']"
+    "[not(ancestor::*[substring(@itemtype, string-length(@itemtype) - 10) = 'VideoObject'])]"
+)
+
+
+def _video_boxes(article: Element) -> list[Element]:
+    """The boxes of ``article`` typed as a video (:data:`_VIDEO_BOXES`), the outermost ones
+    below it.
+
+    >>> page = etree.fromstring(
+    ...     "<div><div itemtype='http://schema.org/VideoObject'><video/><div>CLOSE</div>"
+    ...     "<div itemtype='https://schema.org/VideoObject'/></div><p>Text.</p></div>")
+    >>> [len(box) for box in _video_boxes(page)]
+    [3]
+    """
+    return _VIDEO_BOXES(article)
 
 
 def _image_boxes(article: Element) -> list[Element]:

@@ -698,6 +698,16 @@ def test_a_link_holding_a_modern_image_and_a_title_is_a_teaser_card():
     assert "How to free up iPhone storage" not in body
 
 
+def test_a_box_typed_as_a_video_is_a_picture_box():
+    # Metro, 2017: a video.js player between the story's paragraphs, its box typed as a
+    # video by schema.org microdata (div.vjs-video-container, itemtype VideoObject) and its
+    # <video> holding the fallback message for browsers without it: the box goes.
+    body = body_of("video-object-box")
+    assert body.startswith("Domino’s CEO Don Meij said:")
+    assert "The electric powered robots can hold a maximum of five medium pizzas" in body
+    assert "To view this video please enable JavaScript" not in body
+
+
 def test_a_picture_box_goes_before_its_picture_is_cleaned_away():
     # AFP Faktencheck, 2026: an <img loading="lazy"> between the story's paragraphs, in a
     # div.field--name-field-media-image beside its caption (span.legend) in
