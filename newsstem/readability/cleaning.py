@@ -166,8 +166,7 @@ def _drop_picture_boxes(
     # image's credit or caption, or the title of the story a teaser card links to.
     # So is a video player's box typed as one (schema.org's VideoObject, microdata of 2011
     # on): its text is the player's title, its controls ("CLOSE") and its fallback message.
-    videos = _video_boxes(article)
-    for box in [*videos, *_image_boxes(article)]:
+    for box in [*_video_boxes(article), *_image_boxes(article)]:
         if any(box is other or is_below(box, other) or is_below(other, box) for other in found):
             continue  # a picture's box found above, or inside it
         length = dense_length_of(box)
@@ -175,7 +174,6 @@ def _drop_picture_boxes(
             0 < length <= options.furniture_max_length
             and not _is_prose(box, options)
             and not any(_is_prose(paragraph, options) for paragraph in box.iter("p"))
-            and (box in videos or any(_is_modern(image) for image in box.iter("img")))
         ):
             if headlines is None:
                 headlines = _headings_saying(article, headline)
@@ -207,17 +205,13 @@ def _is_modern(image: Element) -> bool:
     )
 
 
-# The outermost elements typed as a video by schema.org microdata
-# (itemtype="http://schema.org/VideoObject"), not inside another one.
-_VIDEO_BOXES = etree.XPath(
-    "descendant::*[substring(@itemtype, string-length(@itemtype) - 10) = 'VideoObject']"
-    "[not(ancestor::*[substring(@itemtype, string-length(@itemtype) - 10) = 'VideoObject'])]"
-)
+# The elements of an article typed by microdata (few: most pages type none inside it).
+_TYPED = etree.XPath("descendant::*[@itemtype]")
 
 
 def _video_boxes(article: Element) -> list[Element]:
-    """The boxes of ``article`` typed as a video (:data:`_VIDEO_BOXES`), the outermost ones
-    below it.
+    """The boxes of ``article`` typed as a video by schema.org microdata
+    (``itemtype="http://schema.org/VideoObject"``), the outermost ones below it.
 
     >>> page = etree.fromstring(
     ...     "<div><div itemtype='http://schema.org/VideoObject'><video/><div>CLOSE</div>"
@@ -225,29 +219,40 @@ def _video_boxes(article: Element) -> list[Element]:
     >>> [len(box) for box in _video_boxes(page)]
     [3]
     """
-    return _VIDEO_BOXES(article)
+    videos = [box for box in _TYPED(article) if box.get("itemtype", "").endswith("VideoObject")]
+    return [box for box in videos if not any(is_below(box, other) for other in videos)]
 
 
 def _image_boxes(article: Element) -> list[Element]:
-    """The boxes of ``article``'s images that are named so (:data:`_IMAGE_NAME`), or that
-    are a link holding an image set by modern markup (a teaser card of another story, its
-    photo and title in one ``<a>``: Metro's ``a.thumbnail-link`` between the paragraphs):
-    for each ``<img>``, its outermost such ancestor below ``article``, in document order.
+    """The boxes of ``article``'s images set by modern markup (:func:`_is_modern`) that
+    are named so (:data:`_IMAGE_NAME`), or that are a link holding the image (a teaser
+    card of another story, its photo and title in one ``<a>``: Metro's
+    ``a.thumbnail-link`` between the paragraphs): for each such ``<img>``, its outermost
+    such ancestor below ``article``, in document order.
 
     >>> page = etree.fromstring(
-    ...     "<div><div class='embed-container image'><img/><div>Getty Images</div></div>"
-    ...     "<p><img/>An image without a box.</p></div>")
+    ...     "<div><div class='embed-container image'><img data-src='a.jpg'/><div>Getty Images"
+    ...     "</div></div><p><img data-src='b.jpg'/>An image without a box.</p>"
+    ...     "<div class='photo'><img src='c.jpg'/>A plain image's caption.</div></div>")
     >>> [box.get("class") for box in _image_boxes(page)]
     ['embed-container image']
     """
     boxes: list[Element] = []
+    named: dict[Element, bool] = {}  # (the images of a page share most of their ancestors)
     for image in article.iter("img"):
+        if not _is_modern(image):
+            continue  # (most images of the older pages: their ancestors are not read)
         box = None
         for ancestor in image.iterancestors():
             if ancestor is article:
                 break
-            names = f"{ancestor.get('class') or ''} {ancestor.get('id') or ''}".lower()
-            if _IMAGE_NAME.search(names) or (ancestor.tag == "a" and _is_modern(image)):
+            verdict = named.get(ancestor)
+            if verdict is None:
+                names = f"{ancestor.get('class') or ''} {ancestor.get('id') or ''}".lower()
+                verdict = named[ancestor] = (
+                    ancestor.tag == "a" or _IMAGE_NAME.search(names) is not None
+                )
+            if verdict:
                 box = ancestor
         if box is not None and box not in boxes:
             boxes.append(box)
