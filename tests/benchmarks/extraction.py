@@ -27,6 +27,15 @@ against the saved run (the extractors not run now are taken from the file, so a 
 to newsstem is measured in seconds with the peers' saved outputs), and the pages that
 changed most.
 
+``--hash-names`` rewrites every ``class`` and ``id`` value of every page before any
+extractor reads it (:func:`hash_names`): each class token and each id becomes ``x``
+and eight digits of a hash of it, the same name the same hash, so the page keeps its
+structure and its repeated names but loses their words, as on a site whose CSS-in-JS,
+CSS modules or utility classes name nothing (``css-1x2y3z``, ``sc-bdfBwQ``). All
+three extractors read names (newsstem's and readability-lxml's positive and negative
+words, trafilatura's boilerplate patterns), so all three run on the hashed page; a
+``--save`` or ``--compare`` file of such a run is compared with another such run.
+
 How the peers are called, and why:
 
 - trafilatura: ``trafilatura.extract(html, url=url, include_comments=False)`` with its
@@ -46,7 +55,9 @@ Without the shared corpora the script prints a message and exits 0.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -139,15 +150,77 @@ def is_cjk(text: str) -> bool:
     return bool(meaningful) and cjk_count(text) >= CJK_PAGE_SHARE * meaningful
 
 
-def run_corpus(pages: list[CorpusPage], names: list[str]) -> dict[str, Run]:
+# A comment, or a start tag and one part of what it holds after its name, read as a
+# browser does: a quote opens a value only after "="; every quantifier possessive, so
+# that no page makes the search backtrack.
+_ATTRIBUTE_PARTS = r"""\s++|/|=|(?P<name>[^\s/>=]++)(?:(?P<equals>\s*+=\s*+)(?>"(?P<dq>[^"]*+)"
+    |'(?P<sq>[^']*+)'|(?P<bare>[^\s>]++)))?"""
+_MARKUP = re.compile(
+    rf"<!--(?:-?>|.*?(?:--!?>|\Z))|(?P<tag><(?P<tag_name>[a-zA-Z][^\s/>]*+))"
+    rf"(?P<attributes>(?>{_ATTRIBUTE_PARTS})*+)>",
+    re.VERBOSE | re.DOTALL,
+)
+_ATTRIBUTE_PART = re.compile(_ATTRIBUTE_PARTS, re.VERBOSE)
+# Elements whose content is text, not tags, up to their end tag: left as they are.
+_RAW_TEXT = ("script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes")
+
+
+def hashed_name(name: str) -> str:
+    """A class token or id written as "x" and eight digits of a hash of it: no word of
+    the name is left, and the same name always gets the same hash."""
+    return f"x{int(hashlib.sha1(name.encode()).hexdigest()[:12], 16) % 10**8:08d}"
+
+
+def hash_names(html: str) -> str:
+    """``html`` with every class token and every id of its start tags hashed
+    (:func:`hashed_name`; class tokens joined by one space); nothing else changes (the
+    content of comments, scripts, styles and other raw-text elements neither)."""
+    parts = []
+    done = 0
+    while (markup := _MARKUP.search(html, done)) is not None:
+        parts.append(html[done : markup.start()])
+        done = markup.end()
+        if markup.group("tag") is None:  # a comment
+            parts.append(markup.group())
+            continue
+        attributes = _ATTRIBUTE_PART.sub(_hash_attribute, markup.group("attributes"))
+        parts.append(f"{markup.group('tag')}{attributes}>")
+        name = markup.group("tag_name").lower()
+        if name in _RAW_TEXT:
+            end = re.compile(rf"</{name}[\s/>]", re.IGNORECASE).search(html, done)
+            raw_end = end.start() if end else len(html)
+            parts.append(html[done:raw_end])
+            done = raw_end
+    parts.append(html[done:])
+    return "".join(parts)
+
+
+def _hash_attribute(part: re.Match[str]) -> str:
+    name = (part.group("name") or "").lower()
+    if name not in ("class", "id") or part.group("equals") is None:
+        return part.group()
+    quote, value = next(
+        (q, v) for q, v in zip(('"', "'", ""), part.group("dq", "sq", "bare")) if v is not None
+    )
+    if name == "class":
+        value = " ".join(hashed_name(token) for token in value.split())
+    elif value:
+        value = hashed_name(value)
+    return f"{part.group('name')}{part.group('equals')}{quote}{value}{quote}"
+
+
+def run_corpus(
+    pages: list[CorpusPage], names: list[str], hashed: bool = False
+) -> dict[str, Run]:
     runs = {name: Run() for name in names}
     for number, page in enumerate(pages):
         shift = number % len(names)
+        html = hash_names(page.html) if hashed else page.html
         for name in names[shift:] + names[:shift]:
             run = runs[name]
             started = time.perf_counter()
             try:
-                output = EXTRACTORS[name](page.html, page.url)
+                output = EXTRACTORS[name](html, page.url)
             except Exception as error:  # noqa: BLE001 - a peer's crash is a counted result
                 output = Output("", f"error: {error!r}")
                 run.errors += 1
@@ -338,6 +411,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show-held-out", action="store_true",
                         help="list held-out pages too (--per-page, the worst pages): to "
                         "report on a rule, not to design one")
+    parser.add_argument("--hash-names", action="store_true",
+                        help="replace every class and id of every page by a hash of it "
+                        "before the extractors run (a site whose names say nothing)")
     args = parser.parse_args(argv)
 
     root = corpora_root()
@@ -358,7 +434,7 @@ def main(argv: list[str] | None = None) -> int:
     done = []
     for name in wanted:
         pages = load_corpus(root, name)
-        runs = run_corpus(pages, args.extractors)
+        runs = run_corpus(pages, args.extractors, args.hash_names)
         outputs = saved.get(name, {})
         for extractor in EXTRACTORS:
             # (only an extractor the saved run has: one it never ran is not an empty one)
