@@ -122,6 +122,9 @@ def load_page(html: str | bytes) -> Page | str:
     if not _has_text(body):
         return "empty document"
     unlikely, never_article = _sweep(body)
+    threads = comment_threads(body)
+    if threads:
+        unlikely, never_article = _with_threads(body, unlikely, never_article, threads)
     marked = marked_sections(body) if keep_comments else ()
     return Page(
         root=root,
@@ -254,6 +257,57 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
     if not never:
         return outermost, []
     return outermost, _outermost(never, holds_article, known=set(outermost))
+
+
+# The items of a list of posts: readers' comments, each of its own paragraphs.
+_THREAD_ITEMS = ("li", "dd")
+# A thread has at least this many items holding a paragraph.
+_THREAD_POSTS = 2
+
+
+def comment_threads(body: Element) -> list[Element]:
+    """The lists of readers' posts on a page that takes comments, whatever their names:
+    the ``<ol>``, ``<ul>`` and ``<dl>`` of which at least two items hold a paragraph
+    (``<p>``) of their own (an article's lists hold lines, a thread's items hold posts),
+    and whose parent or grandparent holds, after the list, a comment form (a ``<form>``
+    with a ``<textarea>``: the box of a thread and of the form to add to it); not one
+    holding an ``<h1>`` (a forum's thread, the page's own content)."""
+    forms = [form for form in body.iter("form") if next(form.iter("textarea"), None) is not None]
+    if not forms:
+        return []
+    threads = []
+    for element in body.iter("ol", "ul", "dl"):
+        if not _posts(element) or next(element.iter("h1"), None) is not None:
+            continue
+        # (what follows the list in its parent, and its parent in the grandparent)
+        parent = element.getparent()
+        following = [*element.itersiblings(), *parent.itersiblings()]
+        if any(form is box or is_below(form, box) for form in forms for box in following):
+            threads.append(element)
+    return threads
+
+
+def _posts(element: Element) -> bool:
+    """Whether :data:`_THREAD_POSTS` items of a list hold a paragraph of their own."""
+    posts = 0
+    for item in element:
+        if item.tag in _THREAD_ITEMS and next(item.iter("p"), None) is not None:
+            posts += 1
+            if posts >= _THREAD_POSTS:
+                return True
+    return False
+
+
+def _with_threads(
+    body: Element, unlikely: list[Element], never: list[Element], threads: list[Element]
+) -> tuple[list[Element], list[Element]]:
+    """The unlikely and never-article candidates with the comment threads among both."""
+    holds_article = _article_holders(body)
+    order = {element: index for index, element in enumerate(body.iter())}
+
+    def merged(elements: list[Element]) -> list[Element]:
+        return _outermost(sorted({*elements, *threads}, key=order.__getitem__), holds_article)
+    return merged(unlikely), merged(never)
 
 
 def _skip_descendants(elements: Iterator[Element], element: Element) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from newsstem.readability import extract
 from newsstem.readability.cleaning import assemble, clean_article
-from newsstem.readability.document import load_page
+from newsstem.readability.document import comment_threads, load_page
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.patterns import BOILERPLATE, UNLIKELY_CANDIDATES
 from newsstem.readability.tree import text_of
@@ -865,3 +865,29 @@ def test_only_an_empty_link_alone_before_its_text_takes_that_text():
     assert links["/a"].text == "Another story"
     assert links["x"].text is None
     assert links["/b"].text is None
+
+
+def test_a_thread_of_posts_beside_a_comment_form_is_left_out_whatever_its_names():
+    # dy/dan (2012), every class and id hashed (extraction.py --hash-names: a site whose
+    # CSS-in-JS names say nothing): a post of 900 characters, then an <ol> of readers'
+    # comments, each <li> with paragraphs, in the box of the comment form (<textarea>)
+    # that follows them. Read by its names the thread was never the article; without
+    # them its 26,000 characters outscored the post.
+    body = body_of("comment-thread-no-names")
+    assert body.startswith("Some math teachers were sharing dinner following last week's")
+    assert "Truly implausible, but Marc stood by it" in body
+    assert "I am pretty sure $20 American can no longer buy a new car" not in body
+
+
+def test_a_list_of_posts_is_a_thread_only_beside_a_comment_form_after_it():
+    posts = "<li><p>A reader's post, with its words.</p></li>" * 3
+    form = "<form><textarea></textarea></form>"
+    for html, threads in (
+        (f"<div><ol>{posts}</ol>{form}</div>", 1),
+        (f"<div>{form}<ol>{posts}</ol></div>", 0),  # the form before: a sidebar's widget
+        (f"<div><ol>{posts}</ol></div>", 0),  # no form
+        (f"<div><ol><li><h1>A forum thread</h1></li>{posts}</ol>{form}</div>", 0),
+        (f"<div><ol><li>a line</li><li>another</li></ol>{form}</div>", 0),  # no posts
+    ):
+        page = load_page(f"<html><body>{html}</body></html>")
+        assert len(comment_threads(page.body)) == threads, html
