@@ -261,25 +261,28 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
 
 # The items of a list of posts: readers' comments, each of its own paragraphs.
 _THREAD_ITEMS = ("li", "dd")
-# A thread has at least this many items holding a paragraph.
+# A list is a thread when at least this many of its items hold a paragraph ...
 _THREAD_POSTS = 2
+# ... and a box of <div>s is one when this many of its children of one tag and class do.
+_THREAD_BOX_POSTS = 3
 
 
 def comment_threads(body: Element) -> list[Element]:
-    """The lists of readers' posts on a page that takes comments, whatever their names:
-    the ``<ol>``, ``<ul>`` and ``<dl>`` of which at least two items hold a paragraph
+    """The threads of readers' posts on a page that takes comments, whatever their names:
+    an ``<ol>``, ``<ul>`` or ``<dl>`` of which at least two items hold a paragraph
     (``<p>``) of their own (an article's lists hold lines, a thread's items hold posts),
-    and whose parent or grandparent holds, after the list, a comment form (a ``<form>``
-    with a ``<textarea>``: the box of a thread and of the form to add to it); not one
-    holding an ``<h1>`` (a forum's thread, the page's own content)."""
+    or a ``<div>`` or ``<section>`` with no paragraph of its own of which three children
+    of one tag and class do; with, after it in its parent or grandparent, a comment form
+    (a ``<form>`` with a ``<textarea>``: the box of a thread and of the form to add to
+    it); not one holding an ``<h1>`` (a forum's thread, the page's own content)."""
     forms = [form for form in body.iter("form") if next(form.iter("textarea"), None) is not None]
     if not forms:
         return []
     threads = []
-    for element in body.iter("ol", "ul", "dl"):
+    for element in body.iter("ol", "ul", "dl", "div", "section"):
         if not _posts(element) or next(element.iter("h1"), None) is not None:
             continue
-        # (what follows the list in its parent, and its parent in the grandparent)
+        # (what follows the element in its parent, and its parent in the grandparent)
         parent = element.getparent()
         following = [*element.itersiblings(), *parent.itersiblings()]
         if any(form is box or is_below(form, box) for form in forms for box in following):
@@ -288,7 +291,18 @@ def comment_threads(body: Element) -> list[Element]:
 
 
 def _posts(element: Element) -> bool:
-    """Whether :data:`_THREAD_POSTS` items of a list hold a paragraph of their own."""
+    """Whether a list or a box holds posts, as :func:`comment_threads` tells them."""
+    if element.tag in ("div", "section"):
+        if any(child.tag == "p" for child in element):
+            return False
+        alike: dict[tuple[str, str | None], int] = {}
+        for child in element:
+            if isinstance(child.tag, str) and next(child.iter("p"), None) is not None:
+                key = (child.tag, child.get("class"))
+                alike[key] = alike.get(key, 0) + 1
+                if alike[key] >= _THREAD_BOX_POSTS:
+                    return True
+        return False
     posts = 0
     for item in element:
         if item.tag in _THREAD_ITEMS and next(item.iter("p"), None) is not None:

@@ -879,15 +879,29 @@ def test_a_thread_of_posts_beside_a_comment_form_is_left_out_whatever_its_names(
     assert "I am pretty sure $20 American can no longer buy a new car" not in body
 
 
+def test_a_thread_of_div_posts_beside_a_comment_form_is_left_out_whatever_its_names():
+    # Signal v. Noise (37signals, 2012), every class and id hashed: a post of 400
+    # characters, then a box of twelve <div>s of one class, each a reader's name, date
+    # and paragraphs, before the comment form in the same box.
+    body = body_of("comment-divs-no-names")
+    assert body.startswith("Great design from Apple on this interaction with Siri.")
+    assert "Love it. The little details that matter" not in body
+    assert "Day of the week would be nice, yes." not in body
+
+
 def test_a_list_of_posts_is_a_thread_only_beside_a_comment_form_after_it():
     posts = "<li><p>A reader's post, with its words.</p></li>" * 3
     form = "<form><textarea></textarea></form>"
+    divs = "<div class='x'><p>A reader's post.</p></div>"
     for html, threads in (
         (f"<div><ol>{posts}</ol>{form}</div>", 1),
         (f"<div>{form}<ol>{posts}</ol></div>", 0),  # the form before: a sidebar's widget
         (f"<div><ol>{posts}</ol></div>", 0),  # no form
         (f"<div><ol><li><h1>A forum thread</h1></li>{posts}</ol>{form}</div>", 0),
         (f"<div><ol><li>a line</li><li>another</li></ol>{form}</div>", 0),  # no posts
+        (f"<div><div>{divs * 3}</div>{form}</div>", 1),  # posts of one tag and class
+        (f"<div><div>{divs * 2}</div>{form}</div>", 0),  # two only
+        (f"<div><div><p>A paragraph of its own.</p>{divs * 3}</div>{form}</div>", 0),
     ):
         page = load_page(f"<html><body>{html}</body></html>")
         assert len(comment_threads(page.body)) == threads, html
