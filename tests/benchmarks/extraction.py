@@ -1,9 +1,11 @@
 """Side-by-side extraction benchmark: newsstem readability vs trafilatura vs readability-lxml.
 
-    python tests/benchmarks/extraction.py                       # every corpus, every extractor
+    python tests/benchmarks/extraction.py                       # every corpus, the three
     python tests/benchmarks/extraction.py --corpus mozilla l3s  # some corpora
     python tests/benchmarks/extraction.py --extractors newsstem --compare before.json
     python tests/benchmarks/extraction.py --per-page mozilla    # per-page F1, worst first
+    python tests/benchmarks/extraction.py --extractors newsstem trafilatura news-please \
+        newspaper goose3                                        # the peers users compare with
 
 All extractors run in one process over the same decoded pages, interleaved page by page
 (their order rotates) so machine noise hits them equally. Speed is pages per second of
@@ -48,6 +50,23 @@ How the peers are called, and why:
   turned into text by :func:`newsstem.readability.render.html_text`, the same function
   that renders newsstem's own article, so both are compared on the same text layout.
 
+The other extractors users compare newsstem with are optional (``requirements-peers.txt``,
+in a venv of its own: CI never installs them): each is registered only where its module
+imports and runs only when ``--extractors`` names it; the default stays the three above.
+Each is given the page's HTML and URL and called as its docs say for given HTML, never
+fetching: image fetching is turned off where it is on by default (it downloads the
+page's images to size them; the text does not depend on it). Run them under ``unshare -n``
+to be sure nothing reaches the network.
+
+- news-please: ``NewsPlease.from_html(html, url=url, fetch_images=False).maintext``.
+- newspaper (newspaper4k, or newspaper3k: the same module): ``Article(url,
+  fetch_images=False)``, ``download(input_html=html)``, ``parse()``, ``.text``.
+- goose3: ``Goose().extract(url=url, raw_html=html).cleaned_text`` (one ``Goose()`` for
+  every page; given ``raw_html`` it never fetches the URL).
+
+Fundus is not among them: its per-publisher parsers made the gold of the ``fundus``
+corpus and apply to few pages of the others (``fundus_peer.py`` beside this file).
+
 An extractor that raises on a page scores that page as empty and the error is counted.
 Without the shared corpora the script prints a message and exits 0.
 """
@@ -55,7 +74,9 @@ Without the shared corpora the script prints a message and exits 0.
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
+import importlib.util
 import json
 import re
 import sys
@@ -101,11 +122,67 @@ def run_readability_lxml(html: str, url: str | None) -> Output:
     return Output(html_text(Document(html, url=url).summary(html_partial=True)))
 
 
+def run_news_please(html: str, url: str | None) -> Output:
+    from newsplease import NewsPlease
+
+    # fetch_images=False: its default downloads the page's images to size them
+    article = NewsPlease.from_html(html, url=url, fetch_images=False)
+    return Output(getattr(article, "maintext", None) or "")  # {} for an empty page
+
+
+def run_newspaper(html: str, url: str | None) -> Output:
+    from newspaper import Article
+
+    # fetch_images=False: its default downloads the page's images to size them
+    article = Article(url or "", fetch_images=False)
+    article.download(input_html=html)
+    article.parse()
+    return Output(article.text or "")
+
+
+@functools.cache
+def _goose():  # one configured extractor for every page, as a crawl would keep it
+    from goose3 import Goose
+
+    return Goose()
+
+
+def run_goose3(html: str, url: str | None) -> Output:
+    return Output(_goose().extract(url=url, raw_html=html).cleaned_text or "")
+
+
 EXTRACTORS: dict[str, Extractor] = {
     "newsstem": run_newsstem,
     "trafilatura": run_trafilatura,
     "readability-lxml": run_readability_lxml,
 }
+# What runs without --extractors: CI and the saved runs the helpers compare with.
+DEFAULT_EXTRACTORS = list(EXTRACTORS)
+# The other extractors users compare newsstem with (requirements-peers.txt), each
+# registered only where its module imports: CI never installs them.
+OPTIONAL_EXTRACTORS: dict[str, tuple[str, Extractor]] = {
+    "news-please": ("newsplease", run_news_please),
+    "newspaper": ("newspaper", run_newspaper),
+    "goose3": ("goose3", run_goose3),
+}
+
+
+def register_optional(extractors: dict[str, Extractor]) -> list[str]:
+    """Add to ``extractors`` every optional extractor whose module is installed; return
+    the names added (looked up without importing the module: importing is slow)."""
+    added = []
+    for name, (module, extractor) in OPTIONAL_EXTRACTORS.items():
+        try:
+            installed = importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):
+            installed = False
+        if installed:
+            extractors[name] = extractor
+            added.append(name)
+    return added
+
+
+register_optional(EXTRACTORS)
 OURS, PEER = "newsstem", "trafilatura"
 # A page is scored on characters too when CJK characters are this share of its gold's
 # meaningful characters (a Japanese page quoting English names is still Japanese).
@@ -399,7 +476,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", nargs="+", help="corpora to run (default: all)")
     parser.add_argument(
-        "--extractors", nargs="+", choices=list(EXTRACTORS), default=list(EXTRACTORS)
+        "--extractors", nargs="+", choices=list(EXTRACTORS), default=DEFAULT_EXTRACTORS,
+        help=f"default: {' '.join(DEFAULT_EXTRACTORS)}; installed peers to choose too: "
+        + (" ".join(n for n in EXTRACTORS if n not in DEFAULT_EXTRACTORS) or "none"),
     )
     parser.add_argument("--per-page", metavar="CORPUS", help="print per-page F1 of one corpus")
     parser.add_argument("--worst", type=int, default=WORST_PAGES, metavar="N",
