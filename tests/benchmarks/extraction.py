@@ -400,6 +400,18 @@ def report_summary(corpora: list[CorpusRun]) -> None:
         seconds = {n: sum(c.runs[n].seconds for c in timed) for n in (OURS, PEER)}
         print(f"  {'all pages':<14} {seconds[PEER] / seconds[OURS]:5.2f}x"
               f"  (lowest corpus {min(ratios):.2f}x)")
+    others = [n for n in names if n not in (OURS, PEER, "readability-lxml")
+              and all(c.runs[n].seconds and c.runs[OURS].seconds for c in corpora)]
+    if others:  # the optional peers: one line per corpus, all pages last
+        print(f"\nspeed {OURS} / each optional peer (same run):")
+        print(f"  {'corpus':<14} " + " ".join(f"{n:>12}" for n in others))
+        for corpus in corpora:
+            mine = corpus.runs[OURS].pages_per_second()
+            print(f"  {corpus.name:<14} " + " ".join(
+                f"{mine / corpus.runs[n].pages_per_second():11.2f}x" for n in others))
+        total = sum(c.runs[OURS].seconds for c in corpora)
+        print(f"  {'all pages':<14} " + " ".join(
+            f"{sum(c.runs[n].seconds for c in corpora) / total:11.2f}x" for n in others))
 
 
 def report_comparison(corpora: list[CorpusRun], saved: dict[str, dict], count: int) -> None:
