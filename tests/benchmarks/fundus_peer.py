@@ -1,7 +1,7 @@
 """Fundus's own parsers on the corpus pages of the publishers it covers, written as a
 ``--save`` file of extraction.py (extractor name ``fundus``) to score beside the others.
 
-    /work/venv-fundus/bin/python tests/benchmarks/fundus_peer.py --save fundus.json
+    unshare -n venv-fundus/bin/python tests/benchmarks/fundus_peer.py --save fundus.json
 
 Fundus is no general extractor: it has one hand-written parser per publisher (and per
 layout era of it), so it is run only on the pages whose URL host is one of its
