@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from warcio.archiveiterator import ArchiveIterator
+from warcio.bufferedreaders import DecompressingBufferedReader
 from warcio.exceptions import ArchiveLoadFailed
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
@@ -258,7 +259,7 @@ def read_archive(path: str | Path) -> Iterator[ArchivedPage]:
         _check_warc(stream, path)
         pending: tuple[str, ArchivedPage] | None = None
         try:
-            for record in ArchiveIterator(stream):
+            for record in _records(stream):
                 if record.rec_type == "response":
                     if pending is not None:
                         yield pending[1]
@@ -276,6 +277,28 @@ def read_archive(path: str | Path) -> Iterator[ArchivedPage]:
             raise ArchiveError(f"{path}: not a readable WARC file: {error}") from None
         if pending is not None:
             yield pending[1]
+
+
+class _StrictReader(DecompressingBufferedReader):
+    """warcio's reader, raising on gzip data damaged after a member's start: warcio
+    writes the zlib error ("Error -3 ...") to stderr and reads on as if the archive
+    ended there, so the damaged page came out cut and every page after it was lost
+    without a word."""
+
+    def _decompress(self, data: bytes) -> bytes:
+        if self.decompressor and data and self.num_block_read:
+            try:
+                return self.decompressor.decompress(data)  # type: ignore[no-any-return]
+            except zlib.error as error:
+                raise ArchiveLoadFailed(f"damaged gzip data: {error}") from None
+        return super()._decompress(data)  # type: ignore[no-any-return]
+
+
+def _records(stream: IO[bytes]) -> ArchiveIterator:
+    """The records of a WARC stream, an :class:`ArchiveLoadFailed` where it is damaged."""
+    iterator = ArchiveIterator(stream)
+    iterator.reader = _StrictReader(iterator.fh)
+    return iterator
 
 
 def _check_warc(stream: IO[bytes], path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import random
 
 import pytest
 from scrapy.http import HtmlResponse, Request, TextResponse
@@ -79,6 +80,26 @@ def test_an_unreadable_archive_is_a_clear_error(tmp_path):
     junk.write_bytes(b"this is not a WARC file at all\n" * 10)
     with pytest.raises(ArchiveError, match="not a readable WARC file"):
         list(read_archive(junk))
+
+
+def test_damaged_gzip_data_part_way_is_an_error_not_the_archive_s_end(tmp_path):
+    # warcio printed "Error -3 while decompressing data" and stopped as if the archive
+    # ended: the damaged page came out cut, the pages after it were lost without a word
+    path = tmp_path / "crawl.warc.gz"
+    archive = WarcArchive(str(path))
+    noise = random.Random(35)
+    for name in ("a", "b", "c"):  # pages bigger than warcio's 16 KiB read blocks, gzipped
+        url = f"http://example.com/{name}.html"
+        body = b"<p>" + noise.randbytes(30_000).hex().encode() + b"</p>"
+        asyncio.run(through(archive, response(url, body), [page_item(url)]))
+    archive.close()
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x55  # inside page b's gzip member
+    path.write_bytes(bytes(data))
+    pages = read_archive(path)
+    assert next(pages).url == "http://example.com/a.html"
+    with pytest.raises(ArchiveError, match=r"crawl.warc.gz: .*damaged gzip data: Error -3"):
+        next(pages)
 
 
 def test_an_archive_that_cannot_be_written_stops_the_crawl_before_any_request(tmp_path, site):

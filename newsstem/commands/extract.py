@@ -4,8 +4,9 @@ Every HTML page of the archives goes through the project's item pipelines, the
 same as in a crawl (learned patterns first, readability otherwise), with no
 request made; use the feed options (-o/-O) as with ``scrapy crawl``. Without one (and
 without ``FEEDS``) the articles would be written nowhere: a usage error. An archive
-damaged part-way (a record that cannot be read) is one ERROR line: the pages before
-the damage are extracted, and the command exits with status 1.
+damaged part-way (a record that cannot be read, gzip data that does not decompress)
+is one ERROR line: the pages before the damage are extracted, and the command exits
+with status 1.
 """
 
 from __future__ import annotations
