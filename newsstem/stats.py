@@ -167,6 +167,8 @@ STATS: tuple[Stat, ...] = (
         "Distributed mode",
         ("newsstem/distributed/start_messages", "start messages taken from Redis"),
         ("newsstem/distributed/rejected_messages", "start messages dropped as unreadable"),
+        ("newsstem/distributed/redis_errors",
+         "Redis errors reading start messages (the worker reads again with backoff)"),
         ("dupefilter/filtered",
          "requests the duplicate filter refused (Scrapy's stat; in distributed mode counted "
          "for the shared filter)"),

@@ -79,6 +79,9 @@ class Command(ScrapyCrawlCommand):
         report = self._run_report()
         if self.exitcode == 0 and report is not None and report.reached_nothing:
             self.exitcode = EXIT_NOTHING_REACHED
+        if self.exitcode == 0 and report is not None and report.summary is not None:
+            if report.summary.finish_reason == "redis_error":  # a worker that lost Redis
+                self.exitcode = 1
 
     def _run_report(self) -> RunReport | None:
         """The crawl's run report; None if the crawler failed while being built (its

@@ -23,6 +23,7 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
+import redis
 from scrapy import signals
 from scrapy.exceptions import CloseSpider, DontCloseSpider, NotConfigured, UsageError
 from scrapy.utils.asyncio import create_looping_call
@@ -32,7 +33,6 @@ from newsstem.distributed.options import DistributedOptions
 from newsstem.urldb import hide_password
 
 if TYPE_CHECKING:
-    import redis
     from scrapy import Spider
     from scrapy.crawler import Crawler
 
@@ -42,6 +42,10 @@ STATS_PREFIX = "newsstem/distributed"
 # How often an idle worker looks at the shared queue. Scrapy's own check runs
 # every 5 s: a worker would join a crawl another one started seconds late.
 POLL_SECONDS = 0.5
+# After a Redis error reading start messages: the first wait before reading again (s),
+# doubled after each failure up to the longest.
+RETRY_FIRST_SECONDS = 1.0
+RETRY_LONGEST_SECONDS = 60.0
 
 
 class StartMessageError(ValueError):
@@ -86,6 +90,11 @@ class Worker:
       schedules their start requests; it keeps the spider open (DontCloseSpider)
       until there was no work for ``NEWSSTEM_DISTRIBUTED_IDLE`` seconds
       (``finish_reason`` ``idle``), or forever if that is 0.
+    - A Redis error reading start messages is one ERROR line (each failure counted in
+      ``newsstem/distributed/redis_errors``): the worker reads again after 1 s, 2 s,
+      4 s... (at most 60 s) and the time counts as idle, so it stops after
+      ``NEWSSTEM_DISTRIBUTED_IDLE`` seconds (``finish_reason`` ``redis_error``)
+      unless Redis answers again.
     - An idle spider looks at the shared queue every :data:`POLL_SECONDS`.
     - SIGTERM/SIGINT stop the worker as they stop any Scrapy crawl: requests in
       progress are finished (their articles exported, their links queued for the
@@ -102,6 +111,8 @@ class Worker:
         self.batch = max(1, crawler.settings.getint("CONCURRENT_REQUESTS"))
         self._idle_since: float | None = None
         self._poll = None
+        self._retry_wait = 0.0  # > 0 while Redis fails: the current wait between reads
+        self._retry_at = 0.0  # time.monotonic() before which no read is tried
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Worker:
@@ -149,6 +160,12 @@ class Worker:
         if self._idle_since is None:
             self._idle_since = now
         if self.options.idle_seconds and now - self._idle_since >= self.options.idle_seconds:
+            if self._retry_wait:
+                logger.info(
+                    "newsstem: Redis failing and no work for %g s: the worker stops",
+                    self.options.idle_seconds,
+                )
+                raise CloseSpider("redis_error")
             logger.info(
                 "newsstem: no work for %g s: the worker stops", self.options.idle_seconds
             )
@@ -157,7 +174,7 @@ class Worker:
 
     def schedule_start_messages(self, spider: Spider) -> int:
         """Pop start messages and schedule their start requests; how many requests."""
-        messages = self.server.lpop(self.start_key, self.batch) or []
+        messages = self._pop_start_messages()
         scheduled = 0
         for message in messages:
             try:
@@ -173,6 +190,31 @@ class Worker:
                 self.crawler.engine.crawl(request)
                 scheduled += 1
         return scheduled
+
+    def _pop_start_messages(self) -> list[bytes]:
+        """Up to a batch of start messages; none while Redis fails (read again with backoff)."""
+        now = time.monotonic()
+        if now < self._retry_at:
+            return []
+        try:
+            messages = self.server.lpop(self.start_key, self.batch) or []
+        except redis.RedisError as exc:
+            self.stats.inc_value(f"{STATS_PREFIX}/redis_errors")
+            if not self._retry_wait:
+                logger.error(
+                    "newsstem: cannot read start messages from Redis at %s (%s): reading "
+                    "again with backoff (at most every %g s)",
+                    hide_password(self.options.url), exc, RETRY_LONGEST_SECONDS,
+                )
+            self._retry_wait = min(
+                RETRY_LONGEST_SECONDS, 2 * self._retry_wait or RETRY_FIRST_SECONDS
+            )
+            self._retry_at = now + self._retry_wait
+            return []
+        if self._retry_wait:
+            logger.info("newsstem: Redis answers again: start messages read")
+            self._retry_wait = self._retry_at = 0.0
+        return messages
 
     def spider_closed(self, spider: Spider, reason: str) -> None:
         if self._poll is not None and self._poll.running:

@@ -108,3 +108,59 @@ def test_start_messages_are_urls_or_json_objects_of_spider_arguments():
     for bad in (b"", b"{not json", b'["https://a.example/"]', b'{"url": "x", "start_url": "y"}'):
         with pytest.raises(StartMessageError):
             parse_start_message(bad)
+
+
+def test_a_redis_error_reading_start_messages_is_one_error_line_and_a_clean_stop(
+    workers, redis_db
+):
+    # the worker died in its spider_idle handler with a traceback ("finished")
+    client = redis.Redis.from_url(redis_db)
+    client.set(START_KEY, "not a list")  # LPOP answers WRONGTYPE
+    a = workers("a", NEWSSTEM_DISTRIBUTED_IDLE="3")
+    assert a.wait() == 1, a.log()
+    log = a.log()
+    assert "Traceback" not in log, log
+    errors = [line for line in log.splitlines() if "] ERROR: " in line]
+    assert len(errors) == 1 and "cannot read start messages from Redis" in errors[0], log
+    assert "WRONGTYPE" in errors[0]
+    stats = a.stats()
+    assert stats["finish_reason"] == "redis_error"
+    assert 2 <= stats["newsstem/distributed/redis_errors"] <= 4  # after 0, 1, 3 s: backoff
+
+
+def test_a_worker_reads_start_messages_again_once_redis_answers(redis_db, monkeypatch):
+    from scrapy.exceptions import DontCloseSpider
+    from scrapy.utils.test import get_crawler
+
+    from newsstem.distributed import worker as worker_module
+    from newsstem.distributed.connection import connect
+    from newsstem.distributed.options import DistributedOptions
+    from newsstem.spiders.news import NewsSpider
+
+    now = [1000.0]
+    monkeypatch.setattr(worker_module.time, "monotonic", lambda: now[0])
+    crawler = get_crawler(NewsSpider, {"NEWSSTEM_DISTRIBUTED": redis_db})
+    crawler.spider = spider = NewsSpider.from_crawler(crawler)
+    options = DistributedOptions.from_settings(crawler.settings)
+    worker = worker_module.Worker(crawler, connect(redis_db), options)
+    worker.start_key = START_KEY  # as spider_opened sets it (without its reactor timer)
+    client = redis.Redis.from_url(redis_db)
+    client.set(START_KEY, "not a list")
+    for wait in (0, 1, 2, 4):  # tried at once, then after 1 s, 2 s, 4 s
+        now[0] += wait
+        with pytest.raises(DontCloseSpider):
+            worker.spider_idle(spider)
+    assert crawler.stats.get_value("newsstem/distributed/redis_errors") == 4
+    client.delete(START_KEY)
+    client.rpush(START_KEY, "not a url")
+    now[0] += 7.9  # within the 8 s wait: Redis is not asked
+    with pytest.raises(DontCloseSpider):
+        worker.spider_idle(spider)
+    assert client.llen(START_KEY) == 1
+    now[0] += 0.1
+    with pytest.raises(DontCloseSpider):
+        worker.spider_idle(spider)
+    assert client.llen(START_KEY) == 0
+    assert crawler.stats.get_value("newsstem/distributed/rejected_messages") == 1
+    assert crawler.stats.get_value("newsstem/distributed/redis_errors") == 4
+    worker.spider_closed(spider, "finished")
