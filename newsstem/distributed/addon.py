@@ -55,7 +55,10 @@ class DistributedMode:
             "SCHEDULER_IDLE_BEFORE_CLOSE": 0,
         }.items():
             settings.set(name, value, priority="project")
-        # The URL store on the same Redis, unless the user chose one.
+        # The URL store on the same Redis, unless the user chose one. A value given with
+        # -s (scrapyd's setting=) or a spider's custom_settings, even the default's, sits
+        # above "project" and stays; at "project" the defaults' value (newsstem.defaults,
+        # imported by settings.py) cannot be told from a settings.py that repeats it.
         if settings.get("NEWSSTEM_URLDB", defaults.NEWSSTEM_URLDB) == defaults.NEWSSTEM_URLDB:
             settings.set("NEWSSTEM_URLDB", url, priority="project")
         for name, component, order in (

@@ -11,6 +11,7 @@ from scrapy.utils.project import get_project_settings
 from support.crawl import run_crawl
 from support.redisserver import free_port
 
+from newsstem import defaults
 from newsstem.distributed import DistributedError, DistributedMode
 from newsstem.distributed.middlewares import ScopeDepthMiddleware, ScopeOffsiteMiddleware
 from newsstem.distributed.options import DistributedOptions
@@ -70,6 +71,16 @@ def test_choices_of_the_user_are_kept():
     off = project_settings(NEWSSTEM_DISTRIBUTED=URL, NEWSSTEM_URLDB="")
     DistributedMode().update_settings(off)
     assert off["NEWSSTEM_URLDB"] == ""
+    # the default's value given with -s is a choice too: -s sits above the add-on's
+    # "project" priority (a code review thought it replaced by Redis)
+    default = project_settings(NEWSSTEM_DISTRIBUTED=URL, NEWSSTEM_URLDB=defaults.NEWSSTEM_URLDB)
+    DistributedMode().update_settings(default)
+    assert default["NEWSSTEM_URLDB"] == defaults.NEWSSTEM_URLDB
+    spider = get_project_settings()
+    spider.set("NEWSSTEM_DISTRIBUTED", URL, priority="cmdline")
+    spider.set("NEWSSTEM_URLDB", defaults.NEWSSTEM_URLDB, priority="spider")
+    DistributedMode().update_settings(spider)
+    assert spider["NEWSSTEM_URLDB"] == defaults.NEWSSTEM_URLDB
 
 
 def test_options_are_parsed_from_strings_and_checked():
