@@ -20,6 +20,7 @@ import dataclasses
 import gzip
 import json
 import logging
+import re
 import zlib
 from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass
@@ -231,21 +232,46 @@ def html_pages_by_site(
     order they were fetched: those fetched at ``since`` (ISO 8601 UTC, as ``fetched_at``
     is written) or later, or the ``last`` fetched of each site. Raises
     :class:`ArchiveError` for an archive that cannot be read."""
-    latest: dict[str, ArchivedPage] = {}
+    # Fetch times have whole seconds (WARC/1.0): pages fetched in the same second are
+    # in the order they were read, archive after archive.
+    latest: dict[str, tuple[tuple[tuple[str, str], int], ArchivedPage]] = {}
+    read = 0
     for path in paths:
         for page in read_archive(path):
             if not is_html_page(page):
                 continue
+            read += 1
+            key = (_fetch_instant(page.fetched_at), read)
             known = latest.get(page.url)
-            if known is None or page.fetched_at >= known.fetched_at:
-                latest[page.url] = page
+            if known is None or key > known[0]:
+                latest[page.url] = (key, page)
+    start = _fetch_instant(since) if since is not None else None
     by_site: dict[str, list[ArchivedPage]] = {}
-    for page in sorted(latest.values(), key=lambda page: page.fetched_at):
-        if since is None or page.fetched_at >= since:
+    for (instant, _), page in sorted(latest.values(), key=lambda entry: entry[0]):
+        if start is None or instant >= start:
             by_site.setdefault(page.site or site_of(page.url), []).append(page)
     if last is not None:
         by_site = {site: pages[-last:] for site, pages in by_site.items()}
     return by_site
+
+
+_FETCH_TIME = re.compile(r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?Z?")
+
+
+def _fetch_instant(text: str) -> tuple[str, str]:
+    """A fetch time (ISO 8601 UTC, as a WARC-Date) as a key that sorts in time order,
+    whatever its precision: strings put "05.5Z" (WARC/1.1) before "05Z"; ("", "") for
+    a time that is none.
+
+    >>> _fetch_instant("2026-11-21T23:55:05Z") < _fetch_instant("2026-11-21T23:55:05.5Z")
+    True
+    >>> _fetch_instant("yesterday")
+    ('', '')
+    """
+    match = _FETCH_TIME.fullmatch(text.strip())
+    if match is None:
+        return ("", "")
+    return (match[1], (match[2] or "").ljust(9, "0"))
 
 
 def read_archive(path: str | Path) -> Iterator[ArchivedPage]:

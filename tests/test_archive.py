@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import gzip
 import random
 
@@ -10,7 +11,7 @@ import pytest
 from scrapy.http import HtmlResponse, Request, TextResponse
 from support.crawl import run_crawl
 
-from newsstem.archive import ArchiveError, WarcArchive, read_archive
+from newsstem.archive import ArchiveError, WarcArchive, html_pages_by_site, read_archive
 from newsstem.items import Page
 
 HTML = "<html><head><title>Ünïcode</title></head><body><p>Text</p></body></html>"
@@ -71,6 +72,31 @@ def test_a_second_crawl_appends(tmp_path):
     assert [p.url for p in read_archive(path)] == [
         "http://example.com/a.html", "http://example.com/b.html",
     ]
+
+
+def test_pages_fetched_in_the_same_second_keep_the_order_they_were_fetched_in(tmp_path):
+    # fetch times compared as strings: the dict's first-seen order decided between
+    # pages of the same second, and "05.5Z" (WARC/1.1 precision) sorted before "05Z"
+    path = tmp_path / "crawl.warc.gz"
+    archive = WarcArchive(str(path))
+    for name, fetched_at in (
+        ("a", "2026-11-21T23:55:04Z"),
+        ("b", "2026-11-21T23:55:05Z"),
+        ("a", "2026-11-21T23:55:05Z"),  # a again, after b, in the same second
+        ("c", "2026-11-21T23:55:06.5Z"),
+        ("d", "2026-11-21T23:55:06Z"),  # a coarser time: earlier than c
+    ):
+        url = f"http://example.com/{name}.html"
+        item = dataclasses.replace(page_item(url), fetched_at=fetched_at)
+        html = response(url, b"<p>x</p>", **{"Content-Type": "text/html"})
+        asyncio.run(through(archive, html, [item]))
+    archive.close()
+    names = [page.url[-6] for page in html_pages_by_site([path])["example.com"]]
+    assert names == ["b", "a", "d", "c"]
+    last = html_pages_by_site([path], last=3)["example.com"]
+    assert [page.url[-6] for page in last] == ["a", "d", "c"]
+    since = html_pages_by_site([path], since="2026-11-21T23:55:06Z")["example.com"]
+    assert [page.url[-6] for page in since] == ["d", "c"]
 
 
 def test_an_unreadable_archive_is_a_clear_error(tmp_path):
