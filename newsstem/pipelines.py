@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
+from weakref import WeakKeyDictionary
 
 from scrapy.exceptions import DropItem, NotConfigured
 
@@ -60,7 +61,7 @@ class ExtractionPipeline:
         self.stats = stats
         self.min_chars = min_chars
         self.keep_body_html = keep_body_html
-        self.patterns = patterns or PatternLibrary({})
+        self.patterns = patterns if patterns is not None else PatternLibrary({})
         self.body_format = body_format
         self.body_links = body_links
         self.sites: dict[str, SiteCounts] = {}  # sites with patterns: how pages matched
@@ -73,7 +74,7 @@ class ExtractionPipeline:
             crawler.stats,
             settings.getint("NEWSSTEM_MIN_ARTICLE_CHARS", defaults.NEWSSTEM_MIN_ARTICLE_CHARS),
             settings.getbool("NEWSSTEM_BODY_HTML", defaults.NEWSSTEM_BODY_HTML),
-            load_patterns(settings),
+            crawl_patterns(crawler),
             settings.get("NEWSSTEM_BODY_FORMAT", defaults.NEWSSTEM_BODY_FORMAT),
             settings.getbool("NEWSSTEM_BODY_LINKS", defaults.NEWSSTEM_BODY_LINKS),
             settings.getint(
@@ -173,9 +174,38 @@ class ExtractionPipeline:
         raise DropItem(f"not an article ({detail}): {page.url}", log_level="DEBUG")
 
 
-# NEWSSTEM_PATTERNS_DIR values found missing and said so (the commands check the pattern
-# files before the crawl, the pipeline reads them again as it opens).
-_WARNED_MISSING: set[str] = set()
+# Pattern libraries the commands loaded (checking the files before any request), each
+# for the pipeline of one crawler, with the settings it was loaded with.
+_HANDED: WeakKeyDictionary[Crawler, tuple[tuple[Any, ...], PatternLibrary]] = (
+    WeakKeyDictionary()
+)
+
+
+def hand_patterns(crawler: Crawler, settings: BaseSettings, library: PatternLibrary) -> None:
+    """Give the crawler's :class:`ExtractionPipeline` the ``library`` a command loaded
+    from ``settings``, so that the files are read (and their log lines said) once."""
+    _HANDED[crawler] = (_pattern_settings(settings), library)
+
+
+def crawl_patterns(crawler: Crawler) -> PatternLibrary:
+    """The crawler's pattern library: the one handed by its command if the crawler's
+    settings (a spider's ``custom_settings``, add-ons) did not change how it is loaded,
+    else read with :func:`load_patterns`."""
+    handed = _HANDED.pop(crawler, None)
+    if handed is not None and handed[0] == _pattern_settings(crawler.settings):
+        return handed[1]
+    return load_patterns(crawler.settings)
+
+
+def _pattern_settings(settings: BaseSettings) -> tuple[Any, ...]:
+    """The settings :func:`load_patterns` reads."""
+    return tuple(
+        settings.get(name, getattr(defaults, name))
+        for name in (
+            "NEWSSTEM_PATTERNS_DIR", "NEWSSTEM_PATTERNS_BUNDLED",
+            "NEWSSTEM_PATTERN_THRESHOLD", "NEWSSTEM_PATTERN_STRICT",
+        )
+    )
 
 
 def load_patterns(settings: BaseSettings) -> PatternLibrary:
@@ -195,8 +225,7 @@ def load_patterns(settings: BaseSettings) -> PatternLibrary:
     own: dict = {}
     if directory:
         missing = directory != defaults.NEWSSTEM_PATTERNS_DIR and not Path(directory).exists()
-        if missing and directory not in _WARNED_MISSING:  # once: the commands read it first
-            _WARNED_MISSING.add(directory)
+        if missing:
             logger.warning(
                 "newsstem: NEWSSTEM_PATTERNS_DIR %s does not exist (relative to %s): "
                 "no pattern files from it", directory, Path.cwd(),

@@ -14,7 +14,7 @@ from newsstem.formats import markdown_text
 from newsstem.items import Article, Page
 from newsstem.layout.learn import TrainingPage, learn
 from newsstem.layout.patterns import PatternFileError, PatternLibrary, save_pattern_file
-from newsstem.pipelines import ExtractionPipeline, load_patterns
+from newsstem.pipelines import ExtractionPipeline, hand_patterns, load_patterns
 from newsstem.readability.render import html_text
 
 FIXTURES = Path(__file__).parent / "layout" / "fixtures"
@@ -94,6 +94,18 @@ def test_patterns_are_optional_and_a_corrupt_file_is_an_error(tmp_path):
         load_patterns(settings)
     empty = get_crawler(settings_dict={"NEWSSTEM_PATTERNS_DIR": ""}).settings
     assert isinstance(load_patterns(empty), PatternLibrary)
+
+
+def test_a_library_handed_by_the_command_is_used_only_for_the_same_settings(tmp_path):
+    handed = PatternLibrary({})
+    crawler = get_crawler(settings_dict={"NEWSSTEM_PATTERNS_DIR": str(tmp_path)})
+    hand_patterns(crawler, crawler.settings, handed)
+    assert ExtractionPipeline.from_crawler(crawler).patterns is handed  # not read again
+    assert ExtractionPipeline.from_crawler(crawler).patterns is not handed  # handed once
+    # the crawler's settings changed where patterns come from (a spider's custom_settings)
+    other = get_crawler(settings_dict={"NEWSSTEM_PATTERNS_DIR": str(tmp_path / "other")})
+    hand_patterns(other, crawler.settings, handed)
+    assert ExtractionPipeline.from_crawler(other).patterns is not handed
 
 
 def test_a_pattern_article_in_markdown_or_html_keeps_the_text_body_paragraphs(patterns_dir):

@@ -31,9 +31,9 @@ from newsstem.deployment import check_setting_types
 from newsstem.distributed import DistributedError, DistributedMode
 from newsstem.distributed.connection import connect
 from newsstem.distributed.options import DistributedOptions
-from newsstem.layout.patterns import PatternFileError
+from newsstem.layout.patterns import PatternFileError, PatternLibrary
 from newsstem.operations import EXIT_NOTHING_REACHED, RunReport
-from newsstem.pipelines import load_patterns
+from newsstem.pipelines import hand_patterns, load_patterns
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -54,6 +54,8 @@ def _check_browser(settings: object, argument: object) -> None:
 
 
 class Command(ScrapyCrawlCommand):
+    _patterns: PatternLibrary | None = None  # read by run(), handed to the crawler's pipeline
+
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if len(args) == 1 and self.crawler_process is not None:
             try:
@@ -66,7 +68,7 @@ class Command(ScrapyCrawlCommand):
                 _check_browser(self.settings, opts.spargs.get("render"))
         check_setting_types(self.settings)  # values given as strings (-s, scrapyd)
         try:  # a corrupt pattern file: one clear line, before any request
-            load_patterns(self.settings)
+            self._patterns = load_patterns(self.settings)
         except PatternFileError as error:
             raise UsageError(str(error), print_help=False) from None
         if len(args) == 1 and not (
@@ -95,6 +97,8 @@ class Command(ScrapyCrawlCommand):
 
     def _create_crawler(self, spidercls: type[Spider] | str) -> Crawler:
         self._crawler = super()._create_crawler(spidercls)
+        if self._patterns is not None:  # read above: not again by the pipeline
+            hand_patterns(self._crawler, self.settings, self._patterns)
         return self._crawler
 
     def _check_distributed(self) -> bool:

@@ -26,7 +26,7 @@ from newsstem.deployment import check_setting_types
 from newsstem.encoding import decode_html
 from newsstem.items import Page
 from newsstem.layout.patterns import PatternFileError
-from newsstem.pipelines import load_patterns
+from newsstem.pipelines import hand_patterns, load_patterns
 from newsstem.rules import site_of
 
 logger = logging.getLogger(__name__)
@@ -118,7 +118,7 @@ class Command(BaseRunSpiderCommand):
                 raise UsageError(f"extract: {error}", print_help=False) from None
         check_setting_types(self.settings)
         try:
-            load_patterns(self.settings)
+            patterns = load_patterns(self.settings)
         except PatternFileError as error:
             raise UsageError(f"extract: {error}", print_help=False) from None
         # Archived pages are read, not fetched: nothing to be polite to.
@@ -129,6 +129,7 @@ class Command(BaseRunSpiderCommand):
         middlewares[URLDB_MIDDLEWARE] = None
         self.settings.set("SPIDER_MIDDLEWARES", middlewares, priority="cmdline")
         crawler = self._create_crawler(ArchiveSpider)
+        hand_patterns(crawler, self.settings, patterns)  # read once
         self.crawler_process.crawl(crawler, inputs=opts.input, site=opts.site, **opts.spargs)
         self.crawler_process.start()
         damaged = crawler.stats.get_value("newsstem/archive/unreadable") if crawler.stats else 0

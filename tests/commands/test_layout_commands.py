@@ -84,6 +84,8 @@ def test_second_crawl_extracts_by_pattern(site, learned, tmp_path):
     )
     assert result.returncode == 0, result.log
     site_name = f"127.0.0.1:{site.port}"
+    # the command checks the pattern files and hands them to the pipeline: read once
+    assert result.log.count("newsstem: layout patterns for 1 site(s)") == 1, result.log
     by_name = {item["url"].rsplit("/", 1)[1].removesuffix(".html"): item for item in result.items}
     assert sorted(by_name) == ARTICLES
     for name, article in by_name.items():
@@ -110,6 +112,7 @@ def test_extract_runs_the_same_pipeline_offline(site, learned, tmp_path):
     assert result.returncode == 0, result.stderr
     items = [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines()]
     assert len(items) == 12
+    assert result.stderr.count("newsstem: layout patterns for 1 site(s)") == 1, result.stderr
     assert {item["method"] for item in items} == {f"pattern:127.0.0.1:{site.port}/1"}
     assert site.paths(status=None) == []  # nothing fetched
     # the URL store is off by design: no warning about it at every run
