@@ -72,6 +72,13 @@ NEWSSTEM_ARCHIVE = ""
 # Follow the RSS/Atom feeds pages announce (<link rel="alternate" type=...rss+xml>);
 # their entries are links of the feed (one level deeper than the page).
 NEWSSTEM_FOLLOW_FEEDS = True
+# Query arguments that only say where a link was shared or clicked: a link carrying
+# them is followed without them, so ?share=twitter or ?utm_source=... variants of an
+# article are not fetched (and exported) once more. [] keeps links as they are.
+NEWSSTEM_TRACKING_PARAMS = [
+    "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "utm_id",
+    "fbclid", "gclid", "dclid", "msclkid", "mc_cid", "mc_eid", "share",
+]
 # Fill the metadata fields of every article (MetadataPipeline); off, they stay null/[].
 NEWSSTEM_METADATA = True
 # When a page states no date in its markup or near its headline, ask htmldate

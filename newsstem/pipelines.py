@@ -18,6 +18,8 @@ from newsstem.layout.redesign import SiteCounts, layout_change
 from newsstem.metadata import FIELDS as METADATA_FIELDS
 from newsstem.metadata import MetadataOptions, extract_metadata
 from newsstem.metadata.headline import SiteNames
+from newsstem.rules import copy_of
+from newsstem.urldb.store import url_key
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -327,3 +329,68 @@ class MetadataPipeline:
         self.stats.inc_value("newsstem/metadata/articles")
         item.source = None  # the HTML is not needed any more
         return item
+
+
+# -- copies ----------------------------------------------------------------------------
+
+
+class DuplicatePipeline:
+    """Export each article once, whichever of its URLs the crawl reached first.
+
+    A page that declares another URL of its site canonical (``canonical_url``, filled
+    by :class:`MetadataPipeline`: a print page, a share or tracking variant) is a copy
+    of the article there (:func:`newsstem.rules.copy_of`). A copy is dropped
+    (``newsstem/dropped/duplicate``) when this crawl exported its canonical article
+    under the same headline, or when the URL store says an earlier crawl exported it
+    (unless refreshing); a copy exported first stands for its canonical article, which
+    is then dropped the same way when reached. A different headline means a canonical
+    URL declared by mistake (every page naming the home page): both are exported. The
+    URL store records a dropped copy's URL as exported along with the article it
+    copies, never before that article is durably in the output
+    (:meth:`newsstem.urldb.middleware.UrlDbMiddleware.mark_along`).
+    """
+
+    def __init__(self, stats: StatsCollector, crawler: Crawler | None = None) -> None:
+        self.stats = stats
+        self.crawler = crawler
+        # key of a URL whose article went out -> (hash of its headline, key of the item's URL)
+        self.exported: dict[bytes, tuple[int, bytes]] = {}
+        self.urldb: Any = None  # the crawl's UrlDbMiddleware, if any
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> DuplicatePipeline:
+        return cls(crawler.stats, crawler)
+
+    def open_spider(self) -> None:
+        from newsstem.urldb.middleware import UrlDbMiddleware
+
+        engine = getattr(self.crawler, "engine", None)
+        scraper = getattr(engine, "scraper", None)
+        for middleware in getattr(getattr(scraper, "spidermw", None), "middlewares", ()):
+            if isinstance(middleware, UrlDbMiddleware):
+                self.urldb = middleware
+
+    def process_item(self, item: object) -> object:
+        if not isinstance(item, Article):
+            return item
+        original = copy_of(item.url, item.canonical_url)
+        own = url_key(item.url)
+        keys = [own] if original is None else [own, url_key(original)]
+        title = hash(" ".join((item.title or "").casefold().split())) if item.title else 0
+        for key in keys:
+            found = self.exported.get(key)
+            if found is not None and title and found[0] == title:
+                self._duplicate(item, found[1])
+        if original is not None and self.urldb is not None and self.urldb.was_exported(original):
+            self._duplicate(item, keys[1])
+        entry = (title, own)
+        self.exported[own] = entry
+        if original is not None:
+            self.exported.setdefault(keys[1], entry)
+        return item
+
+    def _duplicate(self, item: Article, article: bytes) -> NoReturn:
+        self.stats.inc_value("newsstem/dropped/duplicate")
+        if self.urldb is not None:
+            self.urldb.mark_along(item.url, article)
+        raise DropItem(f"a copy of an article already exported: {item.url}", log_level="DEBUG")

@@ -24,6 +24,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from urllib.parse import urljoin, urlsplit
 
+from w3lib.url import canonicalize_url, url_query_cleaner
+
 __all__ = [
     "MEDIA_EXTENSIONS",
     "RuleError",
@@ -173,6 +175,48 @@ def same_site(url: str, sites: Iterable[str]) -> bool:
     """
     site = site_of(url)
     return bool(site) and site in sites
+
+
+def strip_tracking(url: str, params: Iterable[str]) -> str:
+    """``url`` without the query arguments named in ``params`` (share and tracking
+    arguments: w3lib's ``url_query_cleaner``); the very same string when it has none.
+
+    >>> strip_tracking("http://a.example/x.html?share=twitter", {"share"})
+    'http://a.example/x.html'
+    >>> strip_tracking("http://a.example/x?id=7&utm_source=rss", {"utm_source"})
+    'http://a.example/x?id=7'
+    >>> strip_tracking("http://a.example/x?id=7", {"share"})
+    'http://a.example/x?id=7'
+    """
+    query = urlsplit(url).query
+    if not query:
+        return url
+    names = set(params)
+    if names.isdisjoint(part.split("=", 1)[0] for part in query.split("&")):
+        return url
+    return url_query_cleaner(url, sorted(names), remove=True, unique=False, keep_fragments=True)
+
+
+def copy_of(url: str, canonical_url: str | None) -> str | None:
+    """The URL of the article that the page at ``url`` copies, or None.
+
+    A page that declares a canonical URL (``<link rel="canonical">``, ``og:url``) on
+    its own site, other than its own (after w3lib's canonicalization), is a copy of
+    the article there: a share, print or tracking variant.
+
+    >>> copy_of("http://a.example/x.html?share=twitter", "http://a.example/x.html")
+    'http://a.example/x.html'
+    >>> copy_of("http://a.example/x.html", "http://a.example/x.html"), copy_of(
+    ...     "http://a.example/x.html", "https://b.example/x.html")
+    (None, None)
+    """
+    if not canonical_url or not is_crawlable_scheme(canonical_url):
+        return None
+    if site_of(canonical_url) != site_of(url):
+        return None
+    if canonicalize_url(canonical_url) == canonicalize_url(url):
+        return None
+    return canonical_url
 
 
 def host_names(url: str | None) -> list[str]:

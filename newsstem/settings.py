@@ -41,6 +41,7 @@ DUPEFILTER_CLASS = "newsstem.dupefilter.DepthAwareDupeFilter"
 ITEM_PIPELINES = {
     "newsstem.pipelines.ExtractionPipeline": 300,
     "newsstem.pipelines.MetadataPipeline": 400,
+    "newsstem.pipelines.DuplicatePipeline": 450,
 }
 
 # The WARC archive of NEWSSTEM_ARCHIVE (off unless set); next to the spider, so it

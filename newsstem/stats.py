@@ -41,7 +41,8 @@ STATS: tuple[Stat, ...] = (
         ("newsstem/dropped/<reason>",
          "pages not exported: `too_short` (hubs), `no_article`, `not_html`, `hub_layout` "
          "(a hub pattern matched), `error` (extraction raised: a bug, logged with its "
-         "traceback and the page's URL; the crawl goes on)"),
+         "traceback and the page's URL; the crawl goes on), `duplicate` (a copy of an "
+         "article already exported: its canonical URL, or the copy that stood for it)"),
         ("newsstem/patterns/<site>/matched",
          "pages of a site with patterns that matched one (article or hub)"),
         ("newsstem/patterns/<site>/unmatched",
@@ -86,6 +87,8 @@ STATS: tuple[Stat, ...] = (
     *_group(
         "Links and discovery",
         ("newsstem/links/followed", "link requests made (before duplicate filtering)"),
+        ("newsstem/links/cleaned",
+         "links followed without their share/tracking arguments (NEWSSTEM_TRACKING_PARAMS)"),
         ("newsstem/links/rejected/<why>",
          "links not followed: `rules`, `offsite`, `nofollow`, `scheme`"),
         ("newsstem/depth/revisited",

@@ -116,3 +116,53 @@ def test_anchor_texts_of_links_to_the_page_count():
     article = _titled(0, f"{headline} | Planet", anchors=[headline])
     article.title = "Planet news"  # a title block that held a banner
     assert pipeline.process_item(article).title == headline
+
+
+# -- DuplicatePipeline -------------------------------------------------------------------
+
+
+def _copy(url: str, canonical: str | None, title: str = "Minister resigns") -> Article:
+    return Article(url=url, site="a.example", title=title, body="The minister said ...",
+                   length=400, method="readability", depth=1, fetched_at="2026-11-29T00:00:00Z",
+                   canonical_url=canonical)
+
+
+def _exports(items: list[Article]) -> tuple[list[str], dict]:
+    from scrapy.exceptions import DropItem
+
+    from newsstem.pipelines import DuplicatePipeline
+
+    stats = MemoryStatsCollector(get_crawler())
+    pipeline = DuplicatePipeline(stats)
+    kept = []
+    for item in items:
+        try:
+            kept.append(pipeline.process_item(item).url)
+        except DropItem:
+            pass
+    return kept, stats.get_stats()
+
+
+ORIGINAL = "http://a.example/world/story.html"
+
+
+def test_a_copy_after_its_article_and_an_article_after_its_copy_are_dropped():
+    kept, stats = _exports([
+        _copy(ORIGINAL, ORIGINAL),
+        _copy("http://a.example/print/world/story.html", ORIGINAL),
+        _copy(ORIGINAL + "?ref=rss", ORIGINAL),
+    ])
+    assert kept == [ORIGINAL] and stats["newsstem/dropped/duplicate"] == 2
+    kept, _ = _exports([_copy(ORIGINAL + "?ref=rss", ORIGINAL), _copy(ORIGINAL, ORIGINAL)])
+    assert kept == [ORIGINAL + "?ref=rss"]
+
+
+def test_a_canonical_url_declared_by_mistake_or_on_another_site_makes_no_copy():
+    home = "http://a.example/"
+    kept, stats = _exports([
+        _copy(ORIGINAL, home, "Minister resigns"),  # every page naming the home page
+        _copy("http://a.example/world/other.html", home, "Storm hits the coast"),
+        _copy("http://a.example/world/third.html", "http://b.example/world/story.html"),
+        _copy("http://a.example/world/fourth.html", "http://b.example/world/story.html"),
+    ])
+    assert len(kept) == 4 and "newsstem/dropped/duplicate" not in stats

@@ -54,7 +54,14 @@ from newsstem.discovery import (
 from newsstem.dupefilter import REVISIT_META_KEY
 from newsstem.encoding import decode_html, looks_binary
 from newsstem.items import Page
-from newsstem.rules import RuleError, UrlRules, is_crawlable_scheme, same_site, site_of
+from newsstem.rules import (
+    RuleError,
+    UrlRules,
+    is_crawlable_scheme,
+    same_site,
+    site_of,
+    strip_tracking,
+)
 from newsstem.text import normalize_space
 
 if TYPE_CHECKING:
@@ -368,6 +375,12 @@ class NewsSpider(Spider):
         self.follow_feeds = settings.getbool(
             "NEWSSTEM_FOLLOW_FEEDS", defaults.NEWSSTEM_FOLLOW_FEEDS
         )
+        params = setting_list(
+            settings, "NEWSSTEM_TRACKING_PARAMS", defaults.NEWSSTEM_TRACKING_PARAMS
+        )
+        if isinstance(params, str):  # "share fbclid" or "share,fbclid"
+            params = params.replace(",", " ").split()
+        self.tracking_params = frozenset(params)
         self.max_listing_size = settings.getint("DOWNLOAD_MAXSIZE")
         # Browser mode: page requests carry scrapy-playwright's meta (newsstem.render)
         self.render_meta: dict[str, Any] = {}
@@ -609,6 +622,10 @@ class NewsSpider(Spider):
         requested: dict[str, list[str]] = {}  # URL -> its anchor texts on this page
         for link in self.link_extractor.extract_links(response):
             url = _defragment(link.url)
+            cleaned = strip_tracking(url, self.tracking_params)
+            if cleaned != url:  # a share/tracking variant: the article's own URL
+                stats.inc_value("newsstem/links/cleaned")
+                url = cleaned
             if not self._allowed(scope, link, url):
                 continue
             self.anchors.add(url, link.text)

@@ -221,6 +221,8 @@ class UrlDbMiddleware:
         self._to_mark_exported: list[bytes] = []  # durable at the next sync
         self._batch_articles = 0
         self._after_feeds: list[bytes] = []  # durable once the feeds are stored
+        self._after_feeds_keys: set[bytes] = set()
+        self._along: dict[bytes, list[bytes]] = {}  # article key -> keys of its dropped copies
         self._after_feeds_articles = 0
         self._storages: list[DurableFileFeedStorage] = []
         self._feeds: FeedExporter | None = None
@@ -299,6 +301,32 @@ class UrlDbMiddleware:
 
     def exported(self, key: bytes) -> bool:
         return self._remembered.get(key, False)
+
+    def was_exported(self, url: str) -> bool:
+        """Whether the article of ``url`` was exported by an earlier crawl (False when
+        refreshing): :class:`newsstem.pipelines.DuplicatePipeline` asks it of a copy's
+        canonical URL (what this crawl exported, it knows with the headlines)."""
+        key = self.key(url)
+        self.look_up([key])
+        return not self.refresh and key not in self._exported_here and self.exported(key)
+
+    def mark_along(self, url: str, article: bytes) -> None:
+        """Record ``url`` as exported together with the article of key ``article``
+        (:class:`newsstem.pipelines.DuplicatePipeline` dropped it as a copy of that
+        article): in the same batch, or later, never before the article is durably
+        recorded; at once when an earlier crawl recorded the article."""
+        key = self.key(url)
+        self._remembered[key] = True
+        self._exported_here.add(key)  # a link to it is no URL an earlier crawl exported
+        if self.options.mark_after != "item_scraped" and not self._plans:
+            return  # nothing is recorded
+        if article in self._after_feeds_keys:
+            self._after_feeds.append(key)
+            self._after_feeds_keys.add(key)
+        elif article in self._exported_here or (not self.refresh and self.exported(article)):
+            self._to_mark_exported.append(key)  # with the article's batch, or after it
+        else:  # exported by this crawl, its item_scraped signal still to come
+            self._along.setdefault(article, []).append(key)
 
     def _forget_lookups(self) -> None:
         """Forget what was looked up (bounded memory, seen marks made again), except the
@@ -429,6 +457,7 @@ class UrlDbMiddleware:
     def _article_scraped(self, item: Article) -> None:
         key = self.key(item.url)
         keys = [key, *self._aliases.pop(item.url, ())]
+        keys.extend(self._along.pop(key, ()))  # its copies dropped before this signal
         for k in keys:
             self._remembered[k] = True
             self._exported_here.add(k)
@@ -444,6 +473,7 @@ class UrlDbMiddleware:
                     self._sync_soon.schedule()  # after this signal dispatch has finished
         elif self._plans:
             self._after_feeds.extend(keys)
+            self._after_feeds_keys.update(keys)
             self._after_feeds_articles += 1
         else:
             self.stats.inc_value(f"{STATS_PREFIX}/unmarked")
@@ -547,6 +577,7 @@ class UrlDbMiddleware:
                 self._batch_articles += self._after_feeds_articles
                 self.sync()
             self._after_feeds, self._after_feeds_articles = [], 0
+            self._after_feeds_keys = set()
         self._closing["feeds"] = True
         self._finish()
 

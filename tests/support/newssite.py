@@ -76,6 +76,9 @@ class GeneratedNewsSite:
     # path -> target path, answered with a 301; and extra links on the home page
     redirects: dict[str, str] = field(default_factory=dict)
     home_links: list[str] = field(default_factory=list)
+    # articles declare their canonical URL and link a share variant (?share=twitter) and
+    # a print copy (/print/{s}/{n}.html, the same article declaring the same canonical URL)
+    copies: bool = False
     _articles: dict[int, list[int]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _server: ThreadingHTTPServer | None = None
@@ -112,9 +115,10 @@ class GeneratedNewsSite:
         )
         return f'<nav><ul><li><a href="/">Home</a></li>{links}</ul></nav>'
 
-    def _page(self, title: str, body: str) -> bytes:
+    def _page(self, title: str, body: str, canonical: str = "") -> bytes:
+        link = f"<link rel='canonical' href='{self.url}{canonical}'>" if canonical else ""
         return (
-            f"<!DOCTYPE html><html><head><meta charset='utf-8'>"
+            f"<!DOCTYPE html><html><head><meta charset='utf-8'>{link}"
             f"<title>{escape(title)} - Gazette</title>"
             f"</head><body><header><h1 class='site'>The Gazette</h1>{self._nav()}</header>"
             f"{body}<footer><p>Copyright The Gazette</p></footer></body></html>"
@@ -145,10 +149,16 @@ class GeneratedNewsSite:
         rng = random.Random(f"{self.seed}-{s}-{n}")
         paragraphs = "".join(f"<p>{_paragraph(rng)}</p>" for _ in range(self.paragraphs))
         headline = escape(self._headline(s, n))
+        share = (
+            f"<p class='share'><a href='/{s}/{n}.html?share=twitter'>Share</a> "
+            f"<a href='/print/{s}/{n}.html'>Print</a></p>"
+            if self.copies else ""
+        )
         return self._page(
             headline,
-            f"<main><article><h1>{headline}</h1><p class='byline'>By staff</p>"
+            f"<main><article><h1>{headline}</h1><p class='byline'>By staff</p>{share}"
             f"<div class='story'>{paragraphs}</div></article></main>",
+            canonical=f"/{s}/{n}.html" if self.copies else "",
         )
 
     def _resolve(self, path: str) -> bytes | None:
@@ -157,6 +167,8 @@ class GeneratedNewsSite:
         if path == "/robots.txt":
             return b"User-agent: *\nDisallow: /private/\n"
         parts = path.strip("/").split("/")
+        if self.copies and len(parts) == 3 and parts[0] == "print":
+            parts = parts[1:]
         try:
             if len(parts) == 2 and parts[0] == "section" and int(parts[1]) in self._articles:
                 return self._section(int(parts[1]))

@@ -263,3 +263,49 @@ def test_two_crawls_sharing_one_store_lose_no_marks(tmp_path, store_uri):
         assert (stats.entries, stats.exported) == (65, 60)
     finally:
         site.stop()
+
+
+def _exported_articles(result, site) -> list[str]:
+    """The article each exported item is (its canonical URL, else its own), one per item."""
+    return sorted(item.get("canonical_url") or item["url"] for item in result.items)
+
+
+def test_share_and_print_copies_of_an_article_are_exported_once_across_crawls(tmp_path):
+    site = GeneratedNewsSite(sections=3, articles_per_section=6, copies=True).start()
+    try:
+        uri = f"sqlite:///{tmp_path / 'store' / 'urldb.sqlite'}"
+        copy, original = f"{site.url}/print/0/1.html", f"{site.url}/0/1.html"
+        # a copy first: its article, exported under the copy's URL, stands for the original
+        first = crawl(tmp_path, site, uri, "first", "-a", f"start_url={copy} {site.url}/",
+                      "-a", "depth=3")
+        assert first.returncode == 0, first.log
+        assert _exported_articles(first, site) == sorted(site.article_urls())
+        assert copy in first.item_urls() and original not in first.item_urls()
+        assert not any("share=" in url for url in first.item_urls())
+        assert first.stats["newsstem/links/cleaned"] >= 18
+        assert first.stats["newsstem/dropped/duplicate"] >= 18  # the print copies, the original
+        assert "/0/1.html" in site.paths()
+
+        site.clear()
+        second = crawl(tmp_path, site, uri, "second", "-a", f"start_url={copy} {site.url}/",
+                       "-a", "depth=3")
+        assert second.returncode == 0, second.log
+        assert second.items == []
+        fetched = set(site.paths()) - site.hub_paths() - {"/robots.txt"}
+        assert fetched == {"/print/0/1.html"}, "the start page only: copies and originals known"
+        # the 18 articles, and the start page (its own print link) exported before
+        assert urldb_stats(second) == {"skipped": 19, "withheld": 1}
+    finally:
+        site.stop()
+
+
+def test_copies_are_exported_once_without_a_store_or_link_cleaning(tmp_path):
+    site = GeneratedNewsSite(sections=3, articles_per_section=6, copies=True).start()
+    try:
+        result = crawl(tmp_path, site, "", "once", "-a", "depth=3",
+                       NEWSSTEM_TRACKING_PARAMS="[]")
+        assert result.returncode == 0, result.log
+        assert _exported_articles(result, site) == sorted(site.article_urls())
+        assert result.stats["newsstem/dropped/duplicate"] >= 18
+    finally:
+        site.stop()
