@@ -62,3 +62,27 @@ def test_an_export_the_store_has_not_recorded_outlives_the_hourly_reset(tmp_path
     finally:
         middleware.lease.release()
         store.close()
+
+
+def test_a_dropped_copy_is_recorded_with_its_article_never_before(tmp_path):
+    # DuplicatePipeline drops a copy of an article whose item_scraped signal is still to
+    # come: the copy's URL must not be recorded before the article is durably exported.
+    from newsstem.urldb import url_key
+
+    store = SqliteUrlStore(tmp_path / "urldb.sqlite")
+    stats = MemoryStatsCollector(get_crawler())
+    options = UrlDbOptions(store.uri, False, 100, 5.0, "item_scraped")
+    middleware = UrlDbMiddleware(store, store.lease(exclusive=False), stats, options)
+    copy, late_copy = ARTICLE + "?ref=rss", "http://127.0.0.1/print/news/story.html"
+    try:
+        middleware.mark_along(copy, url_key(ARTICLE))
+        middleware.sync()
+        assert store.lookup([url_key(copy)]) == {}, "recorded before its article"
+        middleware.item_scraped(_article(ARTICLE), spider=None)
+        middleware.mark_along(late_copy, url_key(ARTICLE))
+        middleware.sync()
+        found = store.lookup([url_key(u) for u in (ARTICLE, copy, late_copy)])
+        assert len(found) == 3 and all(entry.exported_at for entry in found.values())
+    finally:
+        middleware.lease.release()
+        store.close()
