@@ -623,11 +623,11 @@ class NewsSpider(Spider):
         for link in self.link_extractor.extract_links(response):
             url = _defragment(link.url)
             cleaned = strip_tracking(url, self.tracking_params)
-            if cleaned != url:  # a share/tracking variant: the article's own URL
+            if not self._allowed(scope, link, cleaned):
+                continue
+            if cleaned != url:  # a share/tracking variant: followed as the article's own URL
                 stats.inc_value("newsstem/links/cleaned")
                 url = cleaned
-            if not self._allowed(scope, link, url):
-                continue
             self.anchors.add(url, link.text)
             texts = requested.setdefault(url, [])
             if self.distributed:  # the texts travel with the request, to whichever worker
