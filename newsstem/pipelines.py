@@ -344,8 +344,9 @@ class DuplicatePipeline:
     under the same headline, or when the URL store says an earlier crawl exported it
     (unless refreshing); a copy exported first stands for its canonical article, which
     is then dropped the same way when reached. A different headline means a canonical
-    URL declared by mistake (every page naming the home page): both are exported. The
-    URL store records a dropped copy's URL as exported along with the article it
+    URL declared by mistake (every page naming the home page): both are exported; so
+    are two pages under one headline that share no paragraph (page 2 of an article
+    naming page 1 canonical: its text is not page 1's). The URL store records a dropped copy's URL as exported along with the article it
     copies, never before that article is durably in the output
     (:meth:`newsstem.urldb.middleware.UrlDbMiddleware.mark_along`).
     """
@@ -353,8 +354,9 @@ class DuplicatePipeline:
     def __init__(self, stats: StatsCollector, crawler: Crawler | None = None) -> None:
         self.stats = stats
         self.crawler = crawler
-        # key of a URL whose article went out -> (hash of its headline, key of the item's URL)
-        self.exported: dict[bytes, tuple[int, bytes]] = {}
+        # key of a URL whose article went out -> (hash of its headline, key of the item's
+        # URL, hashes of its first paragraphs)
+        self.exported: dict[bytes, tuple[int, bytes, frozenset[int]]] = {}
         self.urldb: Any = None  # the crawl's UrlDbMiddleware, if any
 
     @classmethod
@@ -377,13 +379,16 @@ class DuplicatePipeline:
         own = url_key(item.url)
         keys = [own] if original is None else [own, url_key(original)]
         title = hash(" ".join((item.title or "").casefold().split())) if item.title else 0
+        paragraphs = _first_paragraphs(item.body or "")
         for key in keys:
             found = self.exported.get(key)
-            if found is not None and title and found[0] == title:
+            if found is not None and title and found[0] == title and _same_text(
+                found[2], paragraphs
+            ):
                 self._duplicate(item, found[1])
         if original is not None and self.urldb is not None and self.urldb.was_exported(original):
             self._duplicate(item, keys[1])
-        entry = (title, own)
+        entry = (title, own, paragraphs)
         self.exported[own] = entry
         if original is not None:
             self.exported.setdefault(keys[1], entry)
@@ -394,3 +399,34 @@ class DuplicatePipeline:
         if self.urldb is not None:
             self.urldb.mark_along(item.url, article)
         raise DropItem(f"a copy of an article already exported: {item.url}", log_level="DEBUG")
+
+
+# A copy shares its article's text: the hashes of the first paragraphs of this many
+# characters or more, this many of them, are compared.
+_PARAGRAPH_CHARS = 40
+_PARAGRAPHS = 8
+
+
+def _first_paragraphs(body: str) -> frozenset[int]:
+    """Hashes of the first long paragraphs of a body (whitespace and case folded)."""
+    found: set[int] = set()
+    for line in body.splitlines():
+        words = " ".join(line.casefold().split())
+        if len(words) >= _PARAGRAPH_CHARS:
+            found.add(hash(words))
+            if len(found) == _PARAGRAPHS:
+                break
+    return frozenset(found)
+
+
+def _same_text(first: frozenset[int], second: frozenset[int]) -> bool:
+    """Whether two bodies are one text: half the long paragraphs of the shorter in the
+    other (bodies without a long paragraph, a few lines each, count as one text).
+
+    >>> _same_text(frozenset({1, 2, 3}), frozenset({2, 3, 4})), _same_text(
+    ...     frozenset({1, 2}), frozenset({3, 4}))
+    (True, False)
+    """
+    if not first or not second:
+        return True
+    return 2 * len(first & second) >= min(len(first), len(second))

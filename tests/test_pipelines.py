@@ -121,8 +121,12 @@ def test_anchor_texts_of_links_to_the_page_count():
 # -- DuplicatePipeline -------------------------------------------------------------------
 
 
-def _copy(url: str, canonical: str | None, title: str = "Minister resigns") -> Article:
-    return Article(url=url, site="a.example", title=title, body="The minister said ...",
+STORY = "The minister said on Monday that she would leave office at the end of the week."
+
+
+def _copy(url: str, canonical: str | None, title: str = "Minister resigns",
+          body: str = STORY) -> Article:
+    return Article(url=url, site="a.example", title=title, body=body,
                    length=400, method="readability", depth=1, fetched_at="2026-11-29T00:00:00Z",
                    canonical_url=canonical)
 
@@ -166,3 +170,15 @@ def test_a_canonical_url_declared_by_mistake_or_on_another_site_makes_no_copy():
         _copy("http://a.example/world/fourth.html", "http://b.example/world/story.html"),
     ])
     assert len(kept) == 4 and "newsstem/dropped/duplicate" not in stats
+
+
+def test_a_next_page_naming_the_first_canonical_is_no_copy():
+    # page 2 of an article, its canonical URL page 1, the same headline: its own text
+    page_two = "Her successor will be chosen by the party's members in a vote next month."
+    kept, stats = _exports([
+        _copy(ORIGINAL, ORIGINAL),
+        _copy(ORIGINAL + "?page=2", ORIGINAL, body=page_two),
+        _copy(ORIGINAL + "?share=mail", ORIGINAL),
+    ])
+    assert kept == [ORIGINAL, ORIGINAL + "?page=2"]
+    assert stats["newsstem/dropped/duplicate"] == 1
