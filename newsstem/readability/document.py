@@ -265,6 +265,8 @@ _THREAD_ITEMS = ("li", "dd")
 _THREAD_POSTS = 2
 # ... and a box of <div>s is one when this many of its children of one tag and class do.
 _THREAD_BOX_POSTS = 3
+# The lists whose posts nest their replies in a list of the same tag.
+_REPLY_LISTS = ("ol", "ul")
 
 
 def comment_threads(body: Element) -> list[Element]:
@@ -274,10 +276,11 @@ def comment_threads(body: Element) -> list[Element]:
     or a ``<div>`` or ``<section>`` with no paragraph of its own of which three children
     of one tag and class do; with, after it in its parent or grandparent, a comment form
     (a ``<form>`` with a ``<textarea>``: the box of a thread and of the form to add to
-    it); not one holding an ``<h1>`` (a forum's thread, the page's own content)."""
+    it); not one holding an ``<h1>`` (a forum's thread, the page's own content). On a
+    page without a comment form, the threads with replies (:func:`replied_threads`)."""
     forms = [form for form in body.iter("form") if next(form.iter("textarea"), None) is not None]
     if not forms:
-        return []
+        return replied_threads(body)
     # (the elements that hold a paragraph, found once: a test per item cost 5% of a
     # dragnet page's extraction)
     holders: set[Element] = set()
@@ -299,6 +302,36 @@ def comment_threads(body: Element) -> list[Element]:
         if any(form is box or is_below(form, box) for form in forms for box in following):
             threads.append(element)
     return threads
+
+
+def replied_threads(body: Element) -> list[Element]:
+    """The threads of readers' posts with replies, on a page without a comment form: an
+    ``<ol>`` or ``<ul>`` of which two items or more hold a paragraph of their own, one of
+    them holding a list of the same tag whose item holds a paragraph too (a reply below
+    its post: an article's lists nest lines, not posts); not one holding an ``<h1>``."""
+    posts: dict[Element, set[Element]] = {}  # a list's items holding a paragraph
+    replied: set[Element] = set()
+    for paragraph in body.iter("p"):
+        items = list(paragraph.iterancestors("li"))
+        if not items:
+            continue
+        # (the lists of the items holding the paragraph, innermost first)
+        lists = [item.getparent() for item in items]
+        for item, owner in zip(items, lists):
+            if owner is not None and owner.tag in _REPLY_LISTS:
+                posts.setdefault(owner, set()).add(item)
+        for inner, outer in zip(lists, lists[1:]):
+            if inner is not None and outer is not None and inner.tag == outer.tag:
+                replied.add(outer)
+    threads = [
+        owner for owner in replied
+        if len(posts.get(owner, ())) >= _THREAD_POSTS and next(owner.iter("h1"), None) is None
+    ]
+    if len(threads) < 2:
+        return threads
+    order = {element: index for index, element in enumerate(body.iter(*_REPLY_LISTS))}
+    threads.sort(key=order.__getitem__)
+    return [t for t in threads if not any(is_below(t, other) for other in threads)]
 
 
 def _posts(element: Element, holders: set[Element]) -> bool:

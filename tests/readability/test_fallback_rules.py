@@ -889,6 +889,31 @@ def test_a_thread_of_div_posts_beside_a_comment_form_is_left_out_whatever_its_na
     assert "Day of the week would be nice, yes." not in body
 
 
+def test_a_thread_of_posts_with_replies_is_left_out_whatever_its_names():
+    # Slashdot (2012), every class and id hashed: a story of 900 characters in its
+    # <article>, then a <ul> of readers' comments without a comment form, each <li> with
+    # paragraphs and a <ul> of replies below it. Read by its names the thread was never
+    # the article; without them its comments outscored the story.
+    body = body_of("comment-replies-no-names")
+    assert body.startswith("wiredmikey writes")
+    assert "I presume that this guy won't count" not in body
+
+
+def test_a_list_of_posts_with_a_reply_list_is_a_thread_without_a_comment_form():
+    post = "<li><p>A reader's post, with its words.</p></li>"
+    replied = f"<li><p>A post with a reply.</p><ul>{post}</ul></li>"
+    for html, threads in (
+        (f"<div><ul>{replied}{post}</ul></div>", 1),
+        (f"<div><ol><li><p>A post.</p><ol>{post}</ol></li>{post}</ol></div>", 1),
+        (f"<div><ul>{replied}</ul></div>", 0),  # one post only
+        (f"<div><ul>{post * 3}</ul></div>", 0),  # no replies
+        (f"<div><ol><li><p>A point.</p><ul>{post}</ul></li>{post}</ol></div>", 0),  # lists
+        (f"<div><ul><li><h1>A forum thread</h1></li>{replied}{post}</ul></div>", 0),
+    ):
+        page = load_page(f"<html><body>{html}</body></html>")
+        assert len(comment_threads(page.body)) == threads, html
+
+
 def test_a_list_of_posts_is_a_thread_only_beside_a_comment_form_after_it():
     posts = "<li><p>A reader's post, with its words.</p></li>" * 3
     form = "<form><textarea></textarea></form>"
