@@ -308,7 +308,8 @@ def replied_threads(body: Element) -> list[Element]:
     """The threads of readers' posts with replies, on a page without a comment form: an
     ``<ol>`` or ``<ul>`` of which two items or more hold a paragraph of their own, one of
     them holding a list of the same tag whose item holds a paragraph too (a reply below
-    its post: an article's lists nest lines, not posts); not one holding an ``<h1>``."""
+    its post: an article's lists nest lines, not posts), or of which every item is a
+    signed post (:func:`_signed`); not one holding an ``<h1>``."""
     posts: dict[Element, set[Element]] = {}  # a list's items holding a paragraph
     replied: set[Element] = set()
     for paragraph in body.iter("p"):
@@ -327,11 +328,28 @@ def replied_threads(body: Element) -> list[Element]:
         owner for owner in replied
         if len(posts.get(owner, ())) >= _THREAD_POSTS and next(owner.iter("h1"), None) is None
     ]
+    for cite in body.iter("cite"):  # (lists of posts each signed by its writer's <cite>)
+        item = next(cite.iterancestors("li"), None)
+        if item is None or item.getparent() is None:
+            continue
+        owner = item.getparent()
+        if owner.tag not in _REPLY_LISTS or owner in threads:
+            continue
+        items = [child for child in owner if child.tag == "li"]
+        if all(_signed(child) for child in items) and next(owner.iter("h1"), None) is None:
+            threads.append(owner)
     if len(threads) < 2:
         return threads
     order = {element: index for index, element in enumerate(body.iter(*_REPLY_LISTS))}
     threads.sort(key=order.__getitem__)
     return [t for t in threads if not any(is_below(t, other) for other in threads)]
+
+
+def _signed(item: Element) -> bool:
+    """Whether an item of a list is a signed post: a ``<cite>`` (its writer's name) before
+    its first paragraph, not in it."""
+    first = next(item.iter("cite", "p"), None)
+    return first is not None and first.tag == "cite" and next(item.iter("p"), None) is not None
 
 
 def _posts(element: Element, holders: set[Element]) -> bool:

@@ -914,6 +914,31 @@ def test_a_list_of_posts_with_a_reply_list_is_a_thread_without_a_comment_form():
         assert len(comment_threads(page.body)) == threads, html
 
 
+def test_a_list_of_signed_posts_is_left_out_whatever_its_names():
+    # 47 Hats (Bob Walsh, 2012), every class and id hashed: a post of 430 characters,
+    # then an <ol> of one reader's comment (its writer's name in a <cite> before its
+    # paragraphs), no comment form on the page. Read by its names the comment was never
+    # the article; without them its 780 characters outscored the post.
+    body = body_of("comment-signed-no-names")
+    assert body.startswith("For the past week or so I’ve been getting these")
+    assert "Thanks for this Bob" not in body
+
+
+def test_a_list_of_posts_each_signed_by_a_cite_is_a_thread():
+    signed = "<li><div><cite>A reader</cite> says:</div><p>A reader's post.</p></li>"
+    for html, threads in (
+        (f"<div><ol>{signed}</ol></div>", 1),
+        (f"<div><ul>{signed * 2}</ul></div>", 1),
+        (f"<div><ol>{signed}<li><p>A post.</p></li></ol></div>", 0),  # one unsigned
+        (f"<div><ol><li><p>A quote.</p><cite>Its source</cite></li></ol></div>", 0),
+        (f"<div><ol><li><p>A <cite>book</cite> quoted.</p></li></ol></div>", 0),
+        (f"<div><ol><li><cite>A name</cite> alone</li></ol></div>", 0),  # no post
+        (f"<div><ol><li><h1>A forum thread</h1></li>{signed}</ol></div>", 0),
+    ):
+        page = load_page(f"<html><body>{html}</body></html>")
+        assert len(comment_threads(page.body)) == threads, html
+
+
 def test_a_list_of_posts_is_a_thread_only_beside_a_comment_form_after_it():
     posts = "<li><p>A reader's post, with its words.</p></li>" * 3
     form = "<form><textarea></textarea></form>"
