@@ -122,8 +122,7 @@ def _drop_picture_boxes(
     credit, 2017), or a link around it (Metro's teaser cards), holding an image set by
     modern markup (:func:`_is_modern`), and a video player's box typed as one
     (:func:`_video_boxes`), each short and without prose as below. The box is the
-    highest
-    ancestor below the article holding no other picture,
+    highest ancestor below the article holding no other picture,
     at most ``furniture_max_length`` of text and no prose paragraph (a section of the
     story set beside its photo stays), nor the heading that says the page's ``headline``
     (the story's own header around its lead photo, with its standfirst: Canada.com); nothing
@@ -149,9 +148,8 @@ def _drop_picture_boxes(
         while (parent := node.getparent()) is not None and parent is not article:
             if (
                 dense_length_of(parent) > options.furniture_max_length
-                or any(is_below(heading, parent) for heading in headlines)
+                or not _holds_no_story(parent, headlines, options)
                 or len(_PICTURES(parent)) > 1
-                or any(_is_prose(paragraph, options) for paragraph in parent.iter("p"))
             ):
                 break
             box = node = parent
@@ -170,17 +168,21 @@ def _drop_picture_boxes(
         if any(box is other or is_below(box, other) or is_below(other, box) for other in found):
             continue  # a picture's box found above, or inside it
         length = dense_length_of(box)
-        if (
-            0 < length <= options.furniture_max_length
-            and not _is_prose(box, options)
-            and not any(_is_prose(paragraph, options) for paragraph in box.iter("p"))
-        ):
+        if 0 < length <= options.furniture_max_length and not _is_prose(box, options):
             if headlines is None:
                 headlines = _headings_saying(article, headline)
-            if not any(is_below(heading, box) for heading in headlines):
+            if _holds_no_story(box, headlines, options):
                 found.append(box)
                 removed += length
     _remove_unless_most(article, found, removed, "a picture's caption or card", options, removals)
+
+
+def _holds_no_story(box: Element, headlines: list[Element], options: Options) -> bool:
+    """Whether a picture's box holds none of the story: no heading that says the page's
+    headline (the story's header around its lead photo) and no prose paragraph."""
+    return not any(is_below(heading, box) for heading in headlines) and not any(
+        _is_prose(paragraph, options) for paragraph in box.iter("p")
+    )
 
 
 # A class or id that names an image's box: "photo", "image", "img", "picture", "pic",
