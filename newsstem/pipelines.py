@@ -366,11 +366,8 @@ class DuplicatePipeline:
     def open_spider(self) -> None:
         from newsstem.urldb.middleware import UrlDbMiddleware
 
-        engine = getattr(self.crawler, "engine", None)
-        scraper = getattr(engine, "scraper", None)
-        for middleware in getattr(getattr(scraper, "spidermw", None), "middlewares", ()):
-            if isinstance(middleware, UrlDbMiddleware):
-                self.urldb = middleware
+        if self.crawler is not None:
+            self.urldb = self.crawler.get_spider_middleware(UrlDbMiddleware)
 
     def process_item(self, item: object) -> object:
         if not isinstance(item, Article):
