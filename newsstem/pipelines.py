@@ -346,9 +346,9 @@ class DuplicatePipeline:
     is then dropped the same way when reached. A different headline means a canonical
     URL declared by mistake (every page naming the home page): both are exported; so
     are two pages under one headline that share no paragraph (page 2 of an article
-    naming page 1 canonical: its text is not page 1's). The URL store records a dropped copy's URL as exported along with the article it
-    copies, never before that article is durably in the output
-    (:meth:`newsstem.urldb.middleware.UrlDbMiddleware.mark_along`).
+    naming page 1 canonical: its text is not page 1's). The URL store records a dropped
+    copy's URL as exported along with the article it copies, never before that article
+    is durably in the output (:meth:`newsstem.urldb.middleware.UrlDbMiddleware.mark_along`).
     """
 
     def __init__(self, stats: StatsCollector, crawler: Crawler | None = None) -> None:
