@@ -186,6 +186,7 @@ def check_setting_types(settings: BaseSettings) -> None:
         if reader[0] == "getbool":
             continue
         low, high = _RANGES.get(name, (0, None))
-        if value < low or (high is not None and value > high):
+        # (not "value < low": NaN compares false both ways, and "nan" reads as a float)
+        if not value >= low or (high is not None and not value <= high):
             bounds = f"between {low} and {high}" if high is not None else f"{low} or more"
             raise UsageError(f"{name} must be {bounds}, not {settings.get(name)!r}")

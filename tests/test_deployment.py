@@ -141,3 +141,16 @@ def test_a_bad_setting_stops_the_crawl_with_one_line_before_any_request(tmp_path
     assert says in result.log
     assert "Traceback" not in result.log
     assert site.paths(status=None) == []
+
+
+@pytest.mark.parametrize("name", ["NEWSSTEM_PATTERN_THRESHOLD", "NEWSSTEM_RENDER_WAIT"])
+def test_nan_is_out_of_every_range(name):
+    # "nan" reads as a float and compares false both ways: a threshold of NaN matched no
+    # page (the learned patterns silently unused) and passed "value < 0 or value > 1"
+    from scrapy.exceptions import UsageError
+    from scrapy.settings import Settings
+
+    from newsstem.deployment import check_setting_types
+
+    with pytest.raises(UsageError, match=f"{name} must be .*, not 'nan'"):
+        check_setting_types(Settings({name: "nan"}))
