@@ -41,7 +41,7 @@ class DistributedOptions:
                 "NEWSSTEM_DISTRIBUTED_IDLE must be a number of seconds (0: never stop), "
                 "NEWSSTEM_DISTRIBUTED_FORGET a whole number of seconds"
             ) from None
-        if idle < 0 or forget < 1:
+        if not idle >= 0 or forget < 1:  # (NaN too: a worker that never stops when idle)
             raise UsageError(
                 "NEWSSTEM_DISTRIBUTED_IDLE must be >= 0 and NEWSSTEM_DISTRIBUTED_FORGET >= 1"
             )

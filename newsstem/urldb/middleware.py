@@ -150,7 +150,7 @@ class UrlDbOptions:
                 "NEWSSTEM_URLDB_SYNC_ITEMS must be an integer, "
                 "NEWSSTEM_URLDB_SYNC_SECONDS a number"
             ) from None
-        if sync_items < 1 or sync_seconds <= 0:
+        if sync_items < 1 or not sync_seconds > 0:  # (NaN too: it compares false both ways)
             raise UsageError(
                 "NEWSSTEM_URLDB_SYNC_ITEMS must be >= 1 and NEWSSTEM_URLDB_SYNC_SECONDS > 0"
             )

@@ -93,6 +93,8 @@ def test_options_are_parsed_from_strings_and_checked():
         DistributedOptions.from_settings(Settings({"NEWSSTEM_DISTRIBUTED_IDLE": "soon"}))
     with pytest.raises(UsageError):
         DistributedOptions.from_settings(Settings({"NEWSSTEM_DISTRIBUTED_FORGET": "0"}))
+    with pytest.raises(UsageError):  # NaN: never "idle for that long", a worker for ever
+        DistributedOptions.from_settings(Settings({"NEWSSTEM_DISTRIBUTED_IDLE": "nan"}))
     with pytest.raises(DistributedError, match="not a Redis URL"):
         DistributedOptions.from_settings(Settings({"NEWSSTEM_DISTRIBUTED": "localhost:6379"}))
 

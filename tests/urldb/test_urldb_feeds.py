@@ -129,6 +129,7 @@ def test_urldb_settings_are_checked():
     assert (options.refresh, options.sync_items, options.mark_after) == (True, 7, "feed")
     for bad in (
         {"NEWSSTEM_URLDB_SYNC_SECONDS": "0"},
+        {"NEWSSTEM_URLDB_SYNC_SECONDS": "nan"},  # compares false both ways
         {"NEWSSTEM_URLDB_MARK_AFTER": "never"},
         {"NEWSSTEM_URLDB_REFRESH": "sometimes"},
         {"NEWSSTEM_URLDB_SYNC_ITEMS": "many"},
