@@ -1,4 +1,6 @@
-"""Which URLs the crawl follows: ordered accept/reject rules and the same-site test.
+"""Which URLs the crawl follows: ordered accept/reject rules and the same-site test; and
+which URLs are one article's (:func:`strip_tracking`: share and tracking arguments,
+:func:`copy_of`: a copy declaring its article's URL canonical).
 
 Rules follow Webstemmer's crawler (seed 004, ``-a``/``-j``): regular
 expressions evaluated in the order given, the first one that matches decides,
@@ -35,6 +37,8 @@ __all__ = [
     "site_of",
     "same_site",
     "is_crawlable_scheme",
+    "strip_tracking",
+    "copy_of",
 ]
 
 # Webstemmer rejects jpg, gif, png, tiff, swf, mov, wmv, wma, ram, rm, rpm, gz,
