@@ -15,7 +15,8 @@ things a checkout finds next to ``scrapy.cfg`` must then come from elsewhere:
   every deployed version.
 
 And scrapyd passes every setting as a string: :func:`check_setting_types`
-says which ``NEWSSTEM_*`` value cannot be read as its type, before a crawl.
+says which ``NEWSSTEM_*`` value cannot be read as its type, before a crawl, and
+:func:`read_allowed_codes` makes ``HTTPERROR_ALLOWED_CODES`` numbers.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ __all__ = [
     "bundled_pattern_sets",
     "check_setting_types",
     "installed_project_data_dir",
+    "read_allowed_codes",
 ]
 
 #: the resource directory, inside the ``newsstem`` package, of the pattern files it ships
@@ -190,3 +192,29 @@ def check_setting_types(settings: BaseSettings) -> None:
         if not value >= low or (high is not None and not value <= high):
             bounds = f"between {low} and {high}" if high is not None else f"{low} or more"
             raise UsageError(f"{name} must be {bounds}, not {settings.get(name)!r}")
+
+
+def read_allowed_codes(settings: BaseSettings) -> None:
+    """``HTTPERROR_ALLOWED_CODES`` made numbers, at the priority it was given with; a
+    UsageError for a code that is none.
+
+    Given with ``-s`` or by scrapyd, the codes are strings, and Scrapy's
+    HttpErrorMiddleware looks a response's status up in them as they are: an allowed
+    404 never reached the spider.
+
+    >>> from scrapy.settings import Settings
+    >>> settings = Settings({"HTTPERROR_ALLOWED_CODES": "404,410"})
+    >>> read_allowed_codes(settings)
+    >>> settings["HTTPERROR_ALLOWED_CODES"]
+    [404, 410]
+    """
+    codes = settings.getlist("HTTPERROR_ALLOWED_CODES")
+    try:
+        numbers = [int(code) for code in codes]
+    except (TypeError, ValueError):
+        raise UsageError(
+            f"HTTPERROR_ALLOWED_CODES must be HTTP statuses (404,410), not {codes!r}"
+        ) from None
+    if numbers != codes:
+        priority = settings.getpriority("HTTPERROR_ALLOWED_CODES")
+        settings.set("HTTPERROR_ALLOWED_CODES", numbers, priority=priority or "project")

@@ -34,3 +34,39 @@ def test_an_unwanted_status_is_counted_and_dropped():
     with pytest.raises(IgnoreRequest):
         middleware.process_response(Request(url), Response(url, status=404))
     assert middleware.stats.get_value("newsstem/errors/http_404") == 1
+
+
+def test_a_status_allowed_with_dash_s_reaches_the_spider(tmp_path):
+    # -s HTTPERROR_ALLOWED_CODES=404 (scrapyd passes strings too): Scrapy's HttpErrorMiddleware
+    # looks the status up in the strings as they are, so the 404 never reached the spider
+    # and its links were not followed, even once DownloadErrors let it through
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from support.crawl import run_crawl
+
+    class Site(BaseHTTPRequestHandler):
+        def do_GET(self):
+            found = self.path == "/story.html"
+            self.send_response(200 if found else 404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.end_headers()
+            self.wfile.write(b"<html><body><p>Story.</p></body></html>" if found else
+                             b"<html><body><a href='/story.html'>A story</a></body></html>")
+
+        def log_message(self, format, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Site)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_port}"
+        result = run_crawl(tmp_path, "-a", f"start_url={url}/gone.html",
+                           settings={"HTTPERROR_ALLOWED_CODES": "404"})
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert "newsstem/errors/http_404" not in result.stats, result.log
+    assert result.stats.get("downloader/response_status_count/200", 0) >= 1, result.log
+    assert "Ignoring response <404" not in result.log

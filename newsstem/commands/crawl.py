@@ -27,7 +27,7 @@ from scrapy.exceptions import UsageError
 
 from newsstem import defaults
 from newsstem.archive import ArchiveError, check_writable
-from newsstem.deployment import check_setting_types
+from newsstem.deployment import check_setting_types, read_allowed_codes
 from newsstem.distributed import DistributedError, DistributedMode
 from newsstem.distributed.connection import connect
 from newsstem.distributed.options import DistributedOptions
@@ -67,6 +67,7 @@ class Command(ScrapyCrawlCommand):
                 check(self.settings, **opts.spargs)
                 _check_browser(self.settings, opts.spargs.get("render"))
         check_setting_types(self.settings)  # values given as strings (-s, scrapyd)
+        read_allowed_codes(self.settings)  # (strings: Scrapy would allow no status)
         try:  # a corrupt pattern file: one clear line, before any request
             self._patterns = load_patterns(self.settings)
         except PatternFileError as error:
