@@ -43,8 +43,6 @@ class ArchiveSpider(Spider):
         super().__init__(**kwargs)
         self.inputs = inputs
         self.site = site
-        self.sites: set[str] = set()  # of the archives' HTML pages
-        self.read = 0  # pages yielded (those of --site)
 
     async def start(self) -> AsyncIterator[Any]:
         stats = self.crawler.stats
@@ -65,12 +63,10 @@ class ArchiveSpider(Spider):
             stats.inc_value("newsstem/archive/skipped")
             return None
         site = archived.site or site_of(archived.url)
-        self.sites.add(site)
         if self.site is not None and site != self.site:
             return None
         html, encoding = decode_html(archived.body, archived.content_type)
         stats.inc_value("newsstem/archive/read")
-        self.read += 1
         return Page(
             url=archived.url,
             site=site,
@@ -116,6 +112,8 @@ class Command(BaseRunSpiderCommand):
                 next(iter(read_archive(path)), None)
             except ArchiveError as error:
                 raise UsageError(f"extract: {error}", print_help=False) from None
+        if opts.site is not None:
+            _check_site(opts.input, opts.site)
         check_setting_types(self.settings)
         try:
             patterns = load_patterns(self.settings)
@@ -135,11 +133,25 @@ class Command(BaseRunSpiderCommand):
         damaged = crawler.stats.get_value("newsstem/archive/unreadable") if crawler.stats else 0
         if self.crawler_process.bootstrap_failed or damaged:
             self.exitcode = 1
+
+
+def _check_site(paths: list[str], site: str) -> None:
+    """UsageError naming the archives' sites unless they hold an HTML page of ``site``:
+    checked before the feed is opened (``-O`` empties the file), reading up to the
+    first such page. A damaged archive is left to the run, which says so."""
+    sites: set[str] = set()
+    for path in paths:
+        try:
+            for archived in read_archive(path):
+                if is_html_page(archived):
+                    found = archived.site or site_of(archived.url)
+                    if found == site:
+                        return
+                    sites.add(found)
+        except ArchiveError:
             return
-        spider = crawler.spider
-        if opts.site is not None and isinstance(spider, ArchiveSpider) and not spider.read:
-            raise UsageError(
-                f"extract: no HTML page of site {opts.site!r} in the archive "
-                f"(sites: {', '.join(sorted(spider.sites)) or 'none'})",
-                print_help=False,
-            )
+    raise UsageError(
+        f"extract: no HTML page of site {site!r} in the archive "
+        f"(sites: {', '.join(sorted(sites)) or 'none'})",
+        print_help=False,
+    )

@@ -174,12 +174,16 @@ def test_learn_names_the_sites_it_knows(learned, site):
 def test_extract_names_the_sites_it_knows(learned, site, tmp_path):
     # as learn does: a --site absent from the archive ended in an empty output, exit 0
     _, archive, _, _ = learned
+    output = tmp_path / "x.jsonl"
+    output.write_text('{"url": "an article of an earlier run"}\n')
     result = scrapy("extract", "--site", "example.com", "--input", str(archive),
-                    "-O", str(tmp_path / "x.jsonl"))
+                    "-O", str(output))
     assert result.returncode == 2, result.stderr
     assert f"no HTML page of site 'example.com' in the archive (sites: 127.0.0.1:{site.port})" in (
         result.stderr
     )
+    # said before the feed was opened: -O emptied the file of the earlier run's articles
+    assert output.read_text() == '{"url": "an article of an earlier run"}\n'
 
 
 def test_a_missing_patterns_dir_is_said_once(site, tmp_path):
