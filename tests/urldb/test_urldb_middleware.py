@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-from types import SimpleNamespace
 
 from scrapy import Request
+from scrapy.extensions.feedexport import FeedExporter
 from scrapy.http import HtmlResponse
 from scrapy.statscollectors import MemoryStatsCollector
 from scrapy.utils.test import get_crawler
 
 from newsstem.items import Article, Page
-from newsstem.urldb.feeds import FeedPlan
+from newsstem.urldb.feeds import plan_feeds
 from newsstem.urldb.middleware import SEEN_REFRESH_SECONDS, UrlDbMiddleware, UrlDbOptions
 from newsstem.urldb.sqlite_store import SqliteUrlStore
 
@@ -47,9 +47,10 @@ def test_an_export_the_store_has_not_recorded_outlives_the_hourly_reset(tmp_path
     stats = MemoryStatsCollector(get_crawler())
     options = UrlDbOptions(store.uri, False, 100, 5.0, "feed")
     middleware = UrlDbMiddleware(store, store.lease(exclusive=False), stats, options)
-    middleware._plans = [FeedPlan("articles.json", False, "format 'json'")]
-    accepts_all = SimpleNamespace(accepts=lambda item: True)
-    middleware._feeds = SimpleNamespace(filters={"articles.json": accepts_all})
+    feeds = {str(tmp_path / "articles.json"): {"format": "json"}}  # stored at the crawl's end
+    middleware._feeds = FeedExporter.from_crawler(get_crawler(settings_dict={"FEEDS": feeds}))
+    middleware._plans = plan_feeds(middleware._feeds)
+    assert [plan.syncable for plan in middleware._plans] == [False]
     try:
         middleware.item_scraped(_article(ARTICLE), spider=None)
         middleware._remembered_since -= SEEN_REFRESH_SECONDS + 1
