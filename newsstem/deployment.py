@@ -160,12 +160,7 @@ def check_setting_types(settings: BaseSettings) -> None:
     ...
     scrapy.exceptions.UsageError: NEWSSTEM_MIN_ARTICLE_CHARS must be 0 or more, not '-5'
     """
-    for name in settings:  # a misspelt name would be ignored: the crawl runs without it
-        if str(name).startswith("NEWSSTEM_") and not hasattr(defaults, name):
-            known = [n for n in vars(defaults) if n.startswith("NEWSSTEM_")]
-            close = difflib.get_close_matches(name, known, n=1)
-            hint = f" (did you mean {close[0]}?)" if close else ""
-            raise UsageError(f"unknown setting {name}{hint}")
+    _check_names(settings)
     for name, choices in _CHOICES.items():
         value = settings.get(name, getattr(defaults, name))
         if value not in choices:
@@ -185,13 +180,29 @@ def check_setting_types(settings: BaseSettings) -> None:
             value = getattr(settings, method)(name, default)
         except (TypeError, ValueError):
             raise UsageError(f"{name} must be {expected}, not {settings.get(name)!r}") from None
-        if reader[0] == "getbool":
-            continue
-        low, high = _RANGES.get(name, (0, None))
-        # (not "value < low": NaN compares false both ways, and "nan" reads as a float)
-        if not value >= low or (high is not None and not value <= high):
-            bounds = f"between {low} and {high}" if high is not None else f"{low} or more"
-            raise UsageError(f"{name} must be {bounds}, not {settings.get(name)!r}")
+        if method != "getbool":
+            _check_range(name, value, settings)
+
+
+def _check_names(settings: BaseSettings) -> None:
+    """UsageError naming a ``NEWSSTEM_*`` setting newsstem does not know, with the closest
+    it knows: a misspelt name would be ignored, the crawl running without it."""
+    for name in settings:
+        if str(name).startswith("NEWSSTEM_") and not hasattr(defaults, name):
+            known = [n for n in vars(defaults) if n.startswith("NEWSSTEM_")]
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            raise UsageError(f"unknown setting {name}{hint}")
+
+
+def _check_range(name: str, value: float, settings: BaseSettings) -> None:
+    """UsageError if the numeric setting ``name`` read as ``value`` is out of its range
+    (:data:`_RANGES`; 0 or more for the others)."""
+    low, high = _RANGES.get(name, (0, None))
+    # (not "value < low": NaN compares false both ways, and "nan" reads as a float)
+    if not value >= low or (high is not None and not value <= high):
+        bounds = f"between {low} and {high}" if high is not None else f"{low} or more"
+        raise UsageError(f"{name} must be {bounds}, not {settings.get(name)!r}")
 
 
 def read_allowed_codes(settings: BaseSettings) -> None:
