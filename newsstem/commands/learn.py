@@ -109,15 +109,14 @@ class Command(ScrapyCommand):
         check_setting_types(self.settings)  # -s NEWSSTEM_MIN_ARTICLE_CHARS=-5 or =lots
         by_site = training_pages(opts.input, since=since, last=opts.last)
         wanted = args[0] if args else None
+        recent = " (fetched in the period asked for)" if since or opts.last else ""
         if not by_site and wanted is None:  # nothing to learn from: say so, not just exit 1
-            recent = " (fetched in the period asked for)" if since or opts.last else ""
             print(f"learn: no HTML page of status 200 in the archive{recent}: nothing learned",
                   file=sys.stderr)
             self.exitcode = 1
             return
         if wanted is not None and wanted not in by_site:
             known = ", ".join(sorted(by_site)) or "none"
-            recent = " (fetched in the period asked for)" if since or opts.last else ""
             raise UsageError(
                 f"learn: no HTML page of site {wanted!r} in the archive{recent} "
                 f"(sites: {known})",
