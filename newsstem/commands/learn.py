@@ -20,8 +20,8 @@ patterns of layouts that recent pages still have and no new pattern covers.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
+import tempfile
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -166,8 +166,14 @@ def _check_writable(directory: str, what: str, option: str) -> None:
     ``directory`` (created when written): a file in the way, no write permission."""
     path = Path(directory).absolute()
     existing = next(p for p in (path, *path.parents) if p.exists())
-    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
-        why = "is not a directory" if not existing.is_dir() else "is not writable"
+    why = "is not a directory" if not existing.is_dir() else ""
+    if not why:
+        try:  # a file made and removed: os.access says yes to root in /proc or read-only mounts
+            with tempfile.TemporaryFile(dir=existing):
+                pass
+        except OSError as error:
+            why = f"is not writable ({error.strerror or error})"
+    if why:
         raise UsageError(
             f"learn: cannot write {what} to {directory}: {existing} {why}; "
             f"give another {option} DIR",

@@ -146,6 +146,10 @@ def test_a_corrupt_pattern_file_stops_the_crawl_with_a_clear_error(site, tmp_pat
          "cannot write pattern files to README.md/patterns: "),
         (["learn", "--input", "missing.warc.gz", "--report", "README.md/report"],
          "cannot write the report to README.md/report: "),
+        # a directory os.access calls writable for root, where no file can be made: the
+        # learning ran, then saving the patterns ended in a traceback (stop 34's review)
+        (["learn", "--input", "missing.warc.gz", "--out", "/proc/newsstem-patterns"],
+         "cannot write pattern files to /proc/newsstem-patterns: /proc is not writable"),
         # stop 33: a traceback, and -5 was taken (the hub pages' layouts refused)
         (["learn", "--input", "x.warc.gz", "-s", "NEWSSTEM_MIN_ARTICLE_CHARS=lots"],
          "NEWSSTEM_MIN_ARTICLE_CHARS must be a whole number, not 'lots'"),
