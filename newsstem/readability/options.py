@@ -52,6 +52,11 @@ class Options:
     # ... unless it only wraps a heading, with this share of its text in it (Mozilla
     # Readability's heading density, not tuned): a section's crosshead in its own <div>s.
     heading_share: float = 0.9
+    # A sibling that only wraps a heading of this many words or more, between two parts of
+    # a selection and leading to one of them, joins it (scoring.py: a story set as a
+    # column of components, its crossheads components of their own). A shorter heading
+    # there is a label as often ("Video", "Foo" in Readability.js's test pages).
+    crosshead_min_words: int = 3
     fishy_link_density: float = 0.2  # link density a neutral container may have
     fishy_link_density_weighted: float = 0.5  # ... and one with a positive class name
     fishy_keep_commas: int = 10  # ten commas make a container prose: never fishy

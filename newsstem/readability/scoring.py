@@ -14,15 +14,16 @@ from collections.abc import Iterator, Mapping
 
 from lxml import etree
 
-from newsstem.readability.measure import Measure, capped_weight, class_weight
+from newsstem.readability.measure import Measure, capped_weight, class_weight, dense_length_of
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.patterns import (
+    HEADINGS,
     SCORED_TAGS,
     SENTENCE_END,
     TAG_SCORES,
     comma_count,
 )
-from newsstem.readability.tree import Element
+from newsstem.readability.tree import Element, text_of
 
 __all__ = [
     "CandidateScores",
@@ -342,7 +343,8 @@ def _ancestors_below_body(element: Element) -> Iterator[Element]:
 def select_siblings(
     best: Element, scores: CandidateScores, options: Options, measure: Measure
 ) -> list[Element]:
-    """The best candidate and the siblings that belong with it, in document order."""
+    """The best candidate and the siblings that belong with it, in document order (and
+    the crossheads between them: :func:`_with_crossheads`)."""
     parent = best.getparent()
     if parent is None or best.tag in ("body", "html"):
         return [best]
@@ -365,7 +367,60 @@ def select_siblings(
             or _reads_as_prose(sibling, options, measure)
         ):
             selected.append(sibling)
+    if len(selected) > 1:
+        selected = _with_crossheads(parent, selected, options, measure)
     return selected
+
+
+def _with_crossheads(
+    parent: Element, selected: list[Element], options: Options, measure: Measure
+) -> list[Element]:
+    """``selected`` with the siblings between its first and last that only wrap a
+    heading of ``crosshead_min_words`` or more and lead to a selected sibling (the next
+    sibling with text is one, or another such heading): a story set as a column of
+    components, each a block of paragraphs, an embed or a crosshead, whose crossheads
+    score nothing and joined no selection (StepFeed's `div.item` components, chaos tune).
+
+    >>> from newsstem.readability.options import Options
+    >>> column = etree.fromstring(
+    ...     "<div><div><p>One.</p></div><div><h2>What it costs you</h2></div>"
+    ...     "<div><iframe/></div><div><p>Two.</p></div><div><h2>Read more here</h2></div>"
+    ...     "<ul><li>Other story</li></ul><div><p>Three.</p></div></div>")
+    >>> parts = [column[0], column[3], column[6]]
+    >>> [text_of(e) for e in _with_crossheads(column, parts, Options(), Measure(Options()))]
+    ['One.', 'What it costs you', 'Two.', 'Three.']
+    """
+    taken = set(selected)
+    siblings = [e for e in parent if isinstance(e.tag, str)]
+    start, end = siblings.index(selected[0]), siblings.index(selected[-1])
+    added = False
+    leads_on = True  # the next sibling with text is selected, or a crosshead taken
+    for sibling in reversed(siblings[start + 1 : end]):
+        if sibling in taken:
+            leads_on = True
+        elif leads_on and _only_wraps_heading(sibling, options):
+            taken.add(sibling)
+            added = True
+        elif measure.text(sibling).strip():
+            leads_on = False
+    if not added:
+        return selected
+    return [e for e in siblings if e in taken]
+
+
+def _only_wraps_heading(element: Element, options: Options) -> bool:
+    """Whether ``element`` is a heading of ``crosshead_min_words`` or more, or wraps one
+    as its only element down to it, with ``heading_share`` of its text in the heading
+    (as cleaning.py's heading wrappers)."""
+    inner = element
+    while inner.tag not in HEADINGS:
+        children = [c for c in inner if isinstance(c.tag, str)]
+        if len(children) != 1:
+            return False
+        inner = children[0]
+    if len(text_of(inner).split()) < options.crosshead_min_words:
+        return False
+    return dense_length_of(inner) >= options.heading_share * dense_length_of(element)
 
 
 def _inner_score(element: Element, scores: CandidateScores) -> float | None:

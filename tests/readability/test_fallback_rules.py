@@ -955,3 +955,19 @@ def test_a_list_of_posts_is_a_thread_only_beside_a_comment_form_after_it():
     ):
         page = load_page(f"<html><body>{html}</body></html>")
         assert len(comment_threads(page.body)) == threads, html
+
+
+def test_crossheads_set_as_components_of_their_own_join_the_story():
+    # StepFeed, 2017: the story is a column of components, each a block of paragraphs, a
+    # crosshead (<div class="content header"><h2>) or an embed; the crossheads score
+    # nothing, and only the paragraph blocks joined the best one.
+    body = body_of("crossheads-between-components")
+    assert "Wondering what's so special about it?\n\nIt's made of seven beef patties" in body
+    assert "This 24k \"Burg Khalifa\" was sold for $63 earlier this year" in body
+    assert "And remember the \"Burger Khalifa\" that was sold for $136 last year?" in body
+    assert "By Leyal Khalife" not in body
+    # A heading of one or two words there is a label as often: it stays out.
+    prose = "<div class='item'><p>" + "A sentence of the story, with its words. " * 8 + "</p></div>"
+    for heading, kept in (("What the auction raised for the cause", True), ("Video", False)):
+        column = f"<div>{prose}<div class='item'><h2>{heading}</h2></div>{prose}</div>"
+        assert (heading in extract(f"<html><body>{column}</body></html>").body) is kept
