@@ -32,6 +32,7 @@ from newsstem.readability.patterns import (
     MEDIA_TAGS,
     PLUGINS,
     TANGENTIAL,
+    comma_count,
     has_commas,
 )
 from newsstem.readability.prose import article_blocks, ends_sentence
@@ -971,7 +972,10 @@ def _fishy(
     if weight < 0:
         return "negative class"
     text = text_of(element)
-    if has_commas(text, options.fishy_keep_commas):
+    # (the commas are read outside the links only when there are enough of them at all)
+    if has_commas(text, options.fishy_keep_commas) and _commas_outside_links(
+        element, text, options.fishy_keep_commas
+    ):
         return None
     paragraphs, images, items, inputs = _contents(element)
     items -= options.fishy_li_allowance
@@ -1019,6 +1023,31 @@ def _fishy(
     # No embed rule (Readability's "an embed needs 75 characters of text"): iframes are
     # dropped at load and plugins before this stage, so it would have nothing to judge.
     return None
+
+
+# The comma between a date's day and its year ("January 10, 2008"): no clause of prose.
+_DATE_COMMA = re.compile(r"\d, ?(?:1[89]|20)\d\d\b")
+
+
+def _commas_outside_links(element: Element, text: str, count: int) -> bool:
+    """Whether ``count`` commas of ``text`` (``element``'s) are prose's: outside its links
+    and not between a day and a year. Readability's ten commas keep a container of
+    clauses; a list of other stories, each "January 10, 2008 - <a>Title</a>", or of
+    links to a journal's days ("<a>Tuesday | Sept 3, 2002</a>"), has its commas too.
+
+    >>> dated = "".join(f"<a href='/{d}'>Story, {d}</a> May {d}, 2008<br/>" for d in range(10))
+    >>> teasers = etree.fromstring(f"<div>{dated}</div>")
+    >>> _commas_outside_links(teasers, text_of(teasers), 10)
+    False
+    >>> prose = "<div><p>" + "A clause, another, " * 6 + "and an end.</p>" + dated + "</div>"
+    >>> box = etree.fromstring(prose)
+    >>> _commas_outside_links(box, text_of(box), 10)
+    True
+    """
+    links = "\n".join(text_of(link) for link in element.iter("a"))
+    outside = comma_count(text) - len(_DATE_COMMA.findall(text))
+    inside = comma_count(links) - len(_DATE_COMMA.findall(links)) if links else 0
+    return outside - inside >= count
 
 
 def _holds_prose(element: Element, options: Options) -> bool:

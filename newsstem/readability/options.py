@@ -59,7 +59,7 @@ class Options:
     crosshead_min_words: int = 3
     fishy_link_density: float = 0.2  # link density a neutral container may have
     fishy_link_density_weighted: float = 0.5  # ... and one with a positive class name
-    fishy_keep_commas: int = 10  # ten commas make a container prose: never fishy
+    fishy_keep_commas: int = 10  # ten commas (outside links, not dates') make a container prose
     fishy_li_allowance: int = 100  # <li> may outnumber <p> by 100 before a list is fishy
     fishy_images_per_paragraph: float = 1.3  # a gallery: more than 1 + 1.3 images per <p>
     # ... unless a paragraph of it is prose of 200+ characters ending a sentence: a post

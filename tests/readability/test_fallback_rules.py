@@ -971,3 +971,14 @@ def test_crossheads_set_as_components_of_their_own_join_the_story():
     for heading, kept in (("What the auction raised for the cause", True), ("Video", False)):
         column = f"<div>{prose}<div class='item'><h2>{heading}</h2></div>{prose}</div>"
         assert (heading in extract(f"<html><body>{column}</body></html>").body) is kept
+
+
+def test_commas_of_dates_and_links_do_not_make_a_list_of_stories_prose():
+    # Summit Daily News (2008): under the story, a cell of other stories, each line
+    # "January 10, 2008 - <a>Title</a>"; its thirty commas, one per date and a few in
+    # the titles, kept it as prose (Readability's ten commas) inside the selected row.
+    body = body_of("dated-teaser-lines")
+    assert body.startswith("With writers on strike, Leno, Kimmel appearing on each other’s show")
+    assert "surely there is hope for peace in the Middle East." in body
+    assert "Sympathy keeps Britney Spears off Richard Blackwell’s worst dressed list" not in body
+    assert "Posh Spice tops Blackwell’s worst-dressed list" not in body
