@@ -171,7 +171,12 @@ STATS: tuple[Stat, ...] = (
         ("newsstem/distributed/start_messages", "start messages taken from Redis"),
         ("newsstem/distributed/rejected_messages", "start messages dropped as unreadable"),
         ("newsstem/distributed/redis_errors",
-         "Redis errors reading start messages (the worker reads again with backoff)"),
+         "failed calls to Redis (the queue, the shared filter, start messages): the worker "
+         "tries again with backoff"),
+        ("newsstem/distributed/kept_requests",
+         "requests kept in memory while Redis did not answer, queued when it answered again"),
+        ("newsstem/distributed/lost_requests",
+         "requests still kept when the worker stopped before Redis answered again (lost)"),
         ("dupefilter/filtered",
          "requests the duplicate filter refused (Scrapy's stat; in distributed mode counted "
          "for the shared filter)"),

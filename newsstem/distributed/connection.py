@@ -1,7 +1,10 @@
-"""The Redis server of a distributed crawl: its URL, its keys, a checked connection."""
+"""The Redis server of a distributed crawl: its URL, its keys, a checked connection, and
+how a worker waits out its outages."""
 
 from __future__ import annotations
 
+import logging
+import time
 from typing import TYPE_CHECKING
 
 import redis
@@ -11,6 +14,9 @@ from newsstem.urldb import REDIS_SCHEMES, hide_password
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
+    from scrapy.statscollectors import StatsCollector
+
+logger = logging.getLogger(__name__)
 
 # Redis keys; %(spider)s is the spider's name ("news"), %(site)s a site (host[:port]).
 QUEUE_KEY = "newsstem:%(spider)s:requests"
@@ -19,6 +25,14 @@ DUPEFILTER_KEY = "newsstem:%(spider)s:dupefilter:%(site)s"
 
 # A worker that cannot reach Redis says so within seconds, not after redis-py's 30 s.
 CONNECT_TIMEOUT = 5.0
+# While Redis does not answer: the first wait before trying again (s), doubled after each
+# failure up to the longest (a restart takes seconds; a long outage costs one try a minute).
+RETRY_FIRST_SECONDS = 1.0
+RETRY_LONGEST_SECONDS = 60.0
+# Redis not answering: restarting, loading its data (BusyLoadingError is a ConnectionError),
+# the network down.
+OUTAGE_ERRORS = (redis.ConnectionError, redis.TimeoutError)
+STATS_PREFIX = "newsstem/distributed"
 
 
 class DistributedError(Exception):
@@ -59,3 +73,59 @@ def connect(url: str) -> redis.Redis:
         ) from None
     return client
 
+
+
+class RedisOutage:
+    """The crawl's Redis not answering, as one worker sees it.
+
+    The first failure is one ERROR line, the first success after it one INFO line
+    (``Redis answers again``); each failure is counted in
+    ``newsstem/distributed/redis_errors``. Between failures :meth:`ready` says when to
+    try again: after 1 s, 2 s, 4 s... at most every 60 s, so a worker asks a dead
+    server once a minute, not once per link. The worker's scheduler and its start
+    message reads share one: one outage, one line.
+    """
+
+    def __init__(self, url: str, stats: StatsCollector) -> None:
+        self.url = url
+        self.stats = stats
+        self.since: float | None = None  # time.monotonic() of the first failure
+        self.failures = 0
+        self._wait = 0.0
+        self._retry_at = 0.0
+
+    @property
+    def failing(self) -> bool:
+        return self.since is not None
+
+    def ready(self) -> bool:
+        """Whether to ask Redis now (always, unless it is failing and the wait not over)."""
+        return self.since is None or time.monotonic() >= self._retry_at
+
+    def failed(self, what: str, exc: Exception) -> None:
+        """A call to Redis failed; ``what`` the worker was doing (for the first line)."""
+        now = time.monotonic()
+        self.stats.inc_value(f"{STATS_PREFIX}/redis_errors")
+        self.failures += 1
+        if self.since is None:
+            self.since = now
+            logger.error(
+                "newsstem: Redis at %s does not answer (%s) while %s: the worker keeps the "
+                "links it finds in memory and tries again after 1 s, 2 s, 4 s... (at most "
+                "every %g s); nothing is lost unless it is stopped before Redis answers",
+                hide_password(self.url), exc, what, RETRY_LONGEST_SECONDS,
+            )
+        self._wait = min(RETRY_LONGEST_SECONDS, 2 * self._wait or RETRY_FIRST_SECONDS)
+        self._retry_at = now + self._wait
+
+    def answered(self) -> None:
+        """A call to Redis succeeded: the outage, if any, is over."""
+        if self.since is None:
+            return
+        logger.info(
+            "newsstem: Redis answers again after %.1f s (%d failed calls); the crawl goes on",
+            time.monotonic() - self.since, self.failures,
+        )
+        self.since = None
+        self.failures = 0
+        self._wait = self._retry_at = 0.0

@@ -1,38 +1,190 @@
-"""scrapy-redis's scheduler, without its deprecated stats calls."""
+"""scrapy-redis's scheduler: admissions atomic, Redis outages waited out, no deprecated calls."""
 
 from __future__ import annotations
 
+import logging
+from collections import deque
 from typing import TYPE_CHECKING
 
+import redis
+from scrapy_redis.queue import FifoQueue, LifoQueue, PriorityQueue
 from scrapy_redis.scheduler import Scheduler
 
+from newsstem.distributed.connection import RedisOutage
+from newsstem.distributed.dupefilter import SiteDupeFilter
+
 if TYPE_CHECKING:
-    from scrapy import Request
+    from scrapy import Request, Spider
+    from scrapy.crawler import Crawler
+
+logger = logging.getLogger(__name__)
+
+STATS_PREFIX = "newsstem/distributed"
+
+# One admission, atomic in Redis: the fingerprint into the site's set (its time-to-live
+# renewed) and, only if it was new, the request into the queue. A worker that loses its
+# connection in between cannot leave a page marked seen that no queue holds; a worker
+# that does not know whether its call ran asks again and is told "seen" only if it did.
+# KEYS: the site's set, the queue. ARGV: fingerprint, forget seconds, push command, score
+# (ZADD only), encoded request.
+_ADMIT = """
+local added = redis.call('SADD', KEYS[1], ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+if added == 0 then return 0 end
+if ARGV[3] == 'ZADD' then
+  redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
+else
+  redis.call('LPUSH', KEYS[2], ARGV[5])
+end
+return 1
+"""
+# How scrapy-redis's queues push (PriorityQueue: a sorted set; the others: lists).
+_PUSH_COMMANDS = {PriorityQueue: "ZADD", FifoQueue: "LPUSH", LifoQueue: "LPUSH"}
 
 
 class RedisScheduler(Scheduler):
-    """``SCHEDULER``: the shared queue of scrapy-redis 0.9.1.
+    """``SCHEDULER``: the shared queue of scrapy-redis 0.9.1, made safe for Redis outages.
 
-    Its ``enqueue_request``/``next_request`` pass ``spider=`` to the stats
-    collector, deprecated since Scrapy 2.15 (a warning per call site, an error
-    under ``-W error``); these are the same methods without it, and they count
-    the requests the duplicate filter refused (``dupefilter/filtered``, as
-    Scrapy's own scheduler does).
+    - **Admission** (the duplicate filter and the queue) is one atomic Redis script
+      with newsstem's :class:`SiteDupeFilter` and scrapy-redis's queues (other
+      classes given in the settings: a check, then a push, as scrapy-redis does).
+    - **While Redis does not answer** (restarting, the network down), the requests
+      the worker's pages lead to are kept in memory, in order, and admitted when it
+      answers again; the worker takes nothing from the queue meanwhile and counts as
+      busy while it keeps requests (it does not stop as idle and lose them). The
+      outage is one ERROR line and one INFO line (:class:`RedisOutage`, shared with
+      the worker's start message reads), not a traceback per request. Requests still
+      kept when the worker is stopped are lost: one ERROR line says how many
+      (``newsstem/distributed/lost_requests``).
+    - Scrapy's stats calls without the ``spider=`` argument deprecated since 2.15, and
+      the requests the duplicate filter refused counted (``dupefilter/filtered``).
     """
 
+    outage: RedisOutage
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> RedisScheduler:
+        from newsstem.distributed.worker import Worker
+
+        scheduler = super().from_crawler(crawler)
+        worker = crawler.get_extension(Worker)
+        scheduler.outage = (
+            worker.outage
+            if worker is not None
+            else RedisOutage(crawler.settings.get("REDIS_URL", ""), crawler.stats)
+        )
+        return scheduler
+
+    def open(self, spider: Spider) -> None:
+        super().open(spider)
+        self._kept: deque[Request] = deque()
+        self._admit_script = self.server.register_script(_ADMIT)
+        self._push_command = _PUSH_COMMANDS.get(type(self.queue))
+        self._atomic = isinstance(self.df, SiteDupeFilter) and self._push_command is not None
+
+    def close(self, reason: str) -> None:
+        if self._kept:
+            self._admit_kept()
+        if self._kept:
+            self.stats.inc_value(f"{STATS_PREFIX}/lost_requests", len(self._kept))
+            logger.error(
+                "newsstem: %d requests found while Redis did not answer are lost (the "
+                "worker stopped before Redis answered again); crawl their pages again with "
+                "a start message",
+                len(self._kept),
+            )
+        super().close(reason)
+
+    # -- admission ------------------------------------------------------------------
+
     def enqueue_request(self, request: Request) -> bool:
-        if not request.dont_filter and self.df.request_seen(request):
-            self.df.log(request, self.spider)
-            if self.stats:
-                self.stats.inc_value("dupefilter/filtered")
-            return False
-        if self.stats:
-            self.stats.inc_value("scheduler/enqueued/redis")
-        self.queue.push(request)
+        if self._kept or self.outage.failing:
+            self._keep(request)
+            self._admit_kept()
+            return True
+        try:
+            self._admit(request)
+        except redis.RedisError as exc:
+            self.outage.failed("queueing a request", exc)
+            self._keep(request)
+        else:
+            self.outage.answered()
         return True
 
+    def _keep(self, request: Request) -> None:
+        self._kept.append(request)
+        self.stats.inc_value(f"{STATS_PREFIX}/kept_requests")
+
+    def _admit(self, request: Request) -> bool:
+        """Put the request in the shared queue unless the shared filter has seen it."""
+        if request.dont_filter:
+            self.queue.push(request)
+        elif self._atomic:
+            fingerprint = self.df.fingerprinter.fingerprint(request).hex()
+            added = self._admit_script(
+                keys=[self.df.site_key(request), self.queue.key],
+                args=[
+                    fingerprint,
+                    self.df.forget_seconds,
+                    self._push_command,
+                    -request.priority,
+                    self.queue._encode_request(request),
+                ],
+            )
+            if not added:
+                return self._refused(request)
+        elif self.df.request_seen(request):
+            return self._refused(request)
+        else:
+            self.queue.push(request)
+        self.stats.inc_value("scheduler/enqueued/redis")
+        return True
+
+    def _refused(self, request: Request) -> bool:
+        self.df.log(request, self.spider)
+        self.stats.inc_value("dupefilter/filtered")
+        return False
+
+    def _admit_kept(self) -> bool:
+        """Admit the kept requests, oldest first, when it is time to try; whether all were."""
+        if not self.outage.ready():
+            return False
+        if not self._kept:
+            return True
+        while self._kept:
+            try:
+                self._admit(self._kept[0])
+            except redis.RedisError as exc:
+                self.outage.failed("queueing the requests kept in memory", exc)
+                return False
+            self._kept.popleft()
+        self.outage.answered()
+        return True
+
+    # -- taking work --------------------------------------------------------------------
+
     def next_request(self) -> Request | None:
-        request = self.queue.pop(self.idle_before_close)
-        if request and self.stats:
+        if (self._kept or self.outage.failing) and not self._admit_kept():
+            return None
+        try:
+            request = self.queue.pop(self.idle_before_close)
+        except redis.RedisError as exc:
+            self.outage.failed("taking a request from the shared queue", exc)
+            return None
+        self.outage.answered()
+        if request:
             self.stats.inc_value("scheduler/dequeued/redis")
         return request
+
+    def has_pending_requests(self) -> bool:
+        if self._kept:
+            return True  # work only this worker knows of: it must not stop as idle
+        if not self.outage.ready():
+            return False
+        try:
+            pending = len(self.queue) > 0
+        except redis.RedisError as exc:
+            self.outage.failed("looking at the shared queue", exc)
+            return False
+        self.outage.answered()
+        return pending

@@ -28,7 +28,14 @@ from scrapy import signals
 from scrapy.exceptions import CloseSpider, DontCloseSpider, NotConfigured, UsageError
 from scrapy.utils.asyncio import create_looping_call
 
-from newsstem.distributed.connection import START_KEY, connect
+from newsstem.distributed.connection import (
+    OUTAGE_ERRORS,
+    RETRY_FIRST_SECONDS,
+    RETRY_LONGEST_SECONDS,
+    START_KEY,
+    RedisOutage,
+    connect,
+)
 from newsstem.distributed.options import DistributedOptions
 from newsstem.urldb import hide_password
 
@@ -42,10 +49,6 @@ STATS_PREFIX = "newsstem/distributed"
 # How often an idle worker looks at the shared queue. Scrapy's own check runs
 # every 5 s: a worker would join a crawl another one started seconds late.
 POLL_SECONDS = 0.5
-# After a Redis error reading start messages: the first wait before reading again (s),
-# doubled after each failure up to the longest.
-RETRY_FIRST_SECONDS = 1.0
-RETRY_LONGEST_SECONDS = 60.0
 
 
 class StartMessageError(ValueError):
@@ -94,7 +97,8 @@ class Worker:
       ``newsstem/distributed/redis_errors``): the worker reads again after 1 s, 2 s,
       4 s... (at most 60 s) and the time counts as idle, so it stops after
       ``NEWSSTEM_DISTRIBUTED_IDLE`` seconds (``finish_reason`` ``redis_error``)
-      unless Redis answers again.
+      unless Redis answers again. Redis not answering at all (an outage) is
+      :attr:`outage`, which the scheduler shares: one line for the worker.
     - An idle spider looks at the shared queue every :data:`POLL_SECONDS`.
     - SIGTERM/SIGINT stop the worker as they stop any Scrapy crawl: requests in
       progress are finished (their articles exported, their links queued for the
@@ -111,7 +115,8 @@ class Worker:
         self.batch = max(1, crawler.settings.getint("CONCURRENT_REQUESTS"))
         self._idle_since: float | None = None
         self._poll = None
-        self._retry_wait = 0.0  # > 0 while Redis fails: the current wait between reads
+        self.outage = RedisOutage(options.url, crawler.stats)
+        self._retry_wait = 0.0  # > 0 while reads fail: the current wait between reads
         self._retry_at = 0.0  # time.monotonic() before which no read is tried
 
     @classmethod
@@ -160,7 +165,7 @@ class Worker:
         if self._idle_since is None:
             self._idle_since = now
         if self.options.idle_seconds and now - self._idle_since >= self.options.idle_seconds:
-            if self._retry_wait:
+            if self._retry_wait or self.outage.failing:
                 logger.info(
                     "newsstem: Redis failing and no work for %g s: the worker stops",
                     self.options.idle_seconds,
@@ -194,10 +199,13 @@ class Worker:
     def _pop_start_messages(self) -> list[bytes]:
         """Up to a batch of start messages; none while Redis fails (read again with backoff)."""
         now = time.monotonic()
-        if now < self._retry_at:
+        if now < self._retry_at or not self.outage.ready():
             return []
         try:
             messages = self.server.lpop(self.start_key, self.batch) or []
+        except OUTAGE_ERRORS as exc:
+            self.outage.failed("reading start messages", exc)
+            return []
         except redis.RedisError as exc:
             self.stats.inc_value(f"{STATS_PREFIX}/redis_errors")
             if not self._retry_wait:
@@ -211,6 +219,7 @@ class Worker:
             )
             self._retry_at = now + self._retry_wait
             return []
+        # (the end of an outage is the scheduler's to tell: it asks Redis all the time)
         if self._retry_wait:
             logger.info("newsstem: Redis answers again: start messages read")
             self._retry_wait = self._retry_at = 0.0

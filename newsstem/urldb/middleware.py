@@ -237,6 +237,8 @@ class UrlDbMiddleware:
         self._exporter_writes_first = False
         self.busy_seconds = 0.0  # time spent in this middleware (lookups, marks, fsyncs)
         self._timing = False
+        self._failing_since: float | None = None  # the store failing: since when (monotonic)
+        self._failures = 0
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> UrlDbMiddleware:
@@ -287,6 +289,8 @@ class UrlDbMiddleware:
             # Unknown means "fetch": a store failure costs re-fetches, never articles.
             self._store_failed("lookup", exc)
             found = None
+        else:
+            self._store_answered()
         if len(self._remembered) + len(unknown) > MAX_REMEMBERED:
             self._forget_lookups()
         new = 0
@@ -509,6 +513,7 @@ class UrlDbMiddleware:
             except StoreError as exc:
                 self._store_failed("mark exported", exc)
             else:
+                self._store_answered()
                 self._to_mark_exported = []
                 self._batch_articles = 0
                 self.stats.inc_value(f"{STATS_PREFIX}/exported", articles)
@@ -524,6 +529,7 @@ class UrlDbMiddleware:
         except StoreError as exc:
             self._store_failed("mark seen", exc)
         else:
+            self._store_answered()
             self._to_mark_seen = set()
 
     def _housekeeping(self) -> None:
@@ -538,14 +544,32 @@ class UrlDbMiddleware:
             self._last_renewal = time.monotonic()
 
     def _store_failed(self, what: str, exc: StoreError) -> None:
+        """One ERROR line per outage (a Redis restarting fails every lookup and mark
+        until it answers: one line, not one per page); each failure counted."""
         self.stats.inc_value(f"{STATS_PREFIX}/errors")
+        self._failures += 1
+        if self._failing_since is not None:
+            logger.debug("URL store %s: %s failed again (%s)", self.store.uri, what, exc)
+            return
+        self._failing_since = time.monotonic()
         logger.error(
-            "URL store %s: %s failed (%s); the crawl goes on, nothing is lost: "
-            "unrecorded exports are exported again next time",
+            "URL store %s: %s failed (%s); the crawl goes on, nothing is lost: pages it "
+            "cannot look up are fetched, exports are recorded when the store answers again "
+            "(or exported again next time)",
             self.store.uri,
             what,
             exc,
         )
+
+    def _store_answered(self) -> None:
+        if self._failing_since is None:
+            return
+        logger.info(
+            "URL store %s answers again after %.1f s (%d failed calls)",
+            self.store.uri, time.monotonic() - self._failing_since, self._failures,
+        )
+        self._failing_since = None
+        self._failures = 0
 
     def spider_closed(self, spider: Spider, reason: str) -> None:
         if self._sync_task is not None and self._sync_task.running:

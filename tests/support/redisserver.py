@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -23,11 +25,17 @@ def free_port() -> int:
 
 @dataclass
 class RedisServer:
-    """``redis-server`` in the foreground of a child process, no persistence."""
+    """``redis-server`` in the foreground of a child process.
+
+    No persistence, unless ``appendonly``: then every write is in the append-only file
+    before Redis answers (``appendfsync always``), so a server killed and started again
+    (:meth:`kill`, :meth:`restart`) has all it acknowledged, as a production Redis would.
+    """
 
     directory: Path
     port: int = 0
     process: subprocess.Popen | None = None
+    appendonly: bool = False
 
     @property
     def url(self) -> str:
@@ -36,31 +44,41 @@ class RedisServer:
     def start(self) -> RedisServer:
         for _ in range(5):  # another process may take the free port first: try another
             self.port = free_port()
-            self.process = subprocess.Popen(
-                [
-                    REDIS_SERVER,
-                    "--bind",
-                    "127.0.0.1",
-                    "--port",
-                    str(self.port),
-                    "--save",
-                    "",
-                    "--appendonly",
-                    "no",
-                    "--dir",
-                    str(self.directory),
-                    "--daemonize",
-                    "no",
-                    "--loglevel",
-                    "warning",
-                ],
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
-            if self._wait_ready():
+            if self._launch():
                 return self
             self.stop()
         raise RuntimeError("redis-server did not start")
+
+    def restart(self) -> RedisServer:
+        """Start the server again on its port (after :meth:`kill` or :meth:`stop`)."""
+        if not self._launch():
+            self.stop()
+            raise RuntimeError(f"redis-server did not start again on port {self.port}")
+        return self
+
+    def kill(self) -> None:
+        """``kill -9`` by PID: clients see their connections reset."""
+        if self.process is not None:
+            os.kill(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+            self.process = None
+
+    def _launch(self) -> bool:
+        persistence = (
+            ["--appendonly", "yes", "--appendfsync", "always"]
+            if self.appendonly else ["--appendonly", "no"]
+        )
+        self.process = subprocess.Popen(
+            [
+                REDIS_SERVER,
+                *("--bind", "127.0.0.1", "--port", str(self.port), "--save", ""),
+                *persistence,
+                *("--dir", str(self.directory), "--daemonize", "no", "--loglevel", "warning"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        return self._wait_ready()
 
     def _wait_ready(self) -> bool:
         deadline = time.monotonic() + START_TIMEOUT
