@@ -59,23 +59,3 @@ def test_stats_file_directories_are_made_and_an_unwritable_path_is_one_error_lin
         f"newsstem: cannot write NEWSSTEM_STATS_FILE {blocker / 'stats.json'}: "
         f"{blocker} is not a directory"
     ]
-
-
-def test_relearn_into_an_unwritable_patterns_dir_is_one_error_line(
-    tmp_path, monkeypatch, caplog
-):
-    from types import SimpleNamespace
-
-    from newsstem import extensions
-
-    learned = SimpleNamespace(
-        pattern_set=SimpleNamespace(patterns=[SimpleNamespace(kind="article")]),
-        better=True, new_fit=1.0, old_fit=0.2,
-    )
-    monkeypatch.setattr(extensions, "relearn", lambda *args: learned)
-    in_the_way = tmp_path / "patterns"
-    in_the_way.write_text("")  # a file where the directory should be
-    stats = MemoryStatsCollector(get_crawler())
-    extension = extensions.Relearn("crawl.warc.gz", str(in_the_way), stats, 200)
-    assert extension.relearn("example.com", [None, None], None) == "cannot write"
-    assert "its pattern file cannot be written to" in caplog.text

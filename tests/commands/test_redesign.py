@@ -162,3 +162,30 @@ def test_learn_since_relearns_from_recent_pages_only(redesign, tmp_path):
     assert len(sources) == 13 and sources <= after_redesign  # the second crawl's pages
     bad = scrapy("learn", "--input", str(work / "a.warc.gz"), "--since", "yesterday")
     assert bad.returncode == 2 and "--since must be a date like 2026-11-01" in bad.stderr
+
+
+def test_relearn_into_an_unwritable_patterns_dir_is_one_error_line(redesign, tmp_path, caplog):
+    # the real relearn (newsstem.layout.redesign) on the pages the crawl after the
+    # redesign archived, which it learned better from; the directory is a file in the way
+    # (this test used to replace relearn by a stub)
+    from scrapy.statscollectors import MemoryStatsCollector
+    from scrapy.utils.test import get_crawler
+
+    from newsstem import defaults
+    from newsstem.archive import html_pages_by_site
+    from newsstem.commands.learn import training_page
+    from newsstem.extensions import Relearn
+
+    site_name, before, _, _, _, work = redesign
+    archive = str(work / "b.warc.gz")
+    pages = [training_page(page) for page in html_pages_by_site([archive])[site_name]]
+    in_the_way = tmp_path / "patterns"
+    in_the_way.write_text("")
+    stats = MemoryStatsCollector(get_crawler())
+    extension = Relearn(archive, str(in_the_way), stats, defaults.NEWSSTEM_MIN_ARTICLE_CHARS)
+    assert extension.relearn(site_name, pages, before) == "cannot write"
+    errors = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert len(errors) == 1 and not errors[0].exc_info, caplog.text
+    assert f"newsstem: {site_name} changed; learned again, but its pattern file cannot be " \
+        f"written to {in_the_way}" in errors[0].getMessage()
+    assert in_the_way.read_text() == ""  # nothing written over the file

@@ -71,11 +71,21 @@ def test_choices_of_the_user_are_kept():
     off = project_settings(NEWSSTEM_DISTRIBUTED=URL, NEWSSTEM_URLDB="")
     DistributedMode().update_settings(off)
     assert off["NEWSSTEM_URLDB"] == ""
+    # the same choices in the project's settings.py, at the add-on's own "project" priority:
+    # only the add-on's check keeps them (the -s values above stay whatever the add-on does)
+    for chosen in ("sqlite:////srv/urldb.sqlite", ""):
+        project = project_settings(NEWSSTEM_DISTRIBUTED=URL)
+        project.set("NEWSSTEM_URLDB", chosen, priority="project")
+        DistributedMode().update_settings(project)
+        assert project["NEWSSTEM_URLDB"] == chosen
     # the default's value given with -s is a choice too: -s sits above the add-on's
     # "project" priority (a code review thought it replaced by Redis)
     default = project_settings(NEWSSTEM_DISTRIBUTED=URL, NEWSSTEM_URLDB=defaults.NEWSSTEM_URLDB)
     DistributedMode().update_settings(default)
     assert default["NEWSSTEM_URLDB"] == defaults.NEWSSTEM_URLDB
+    implicit = project_settings(NEWSSTEM_DISTRIBUTED=URL)  # the contrast: not given
+    DistributedMode().update_settings(implicit)
+    assert implicit["NEWSSTEM_URLDB"] == URL
     spider = get_project_settings()
     spider.set("NEWSSTEM_DISTRIBUTED", URL, priority="cmdline")
     spider.set("NEWSSTEM_URLDB", defaults.NEWSSTEM_URLDB, priority="spider")
