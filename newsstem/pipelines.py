@@ -19,7 +19,7 @@ from newsstem.metadata import FIELDS as METADATA_FIELDS
 from newsstem.metadata import MetadataOptions, extract_metadata
 from newsstem.metadata.headline import SiteNames
 from newsstem.rules import copy_of
-from newsstem.urldb.store import url_key
+from newsstem.urldb.store import text_key, url_key
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -349,6 +349,12 @@ class DuplicatePipeline:
     naming page 1 canonical: its text is not page 1's). The URL store records a dropped
     copy's URL as exported along with the article it copies, never before that article
     is durably in the output (:meth:`newsstem.urldb.middleware.UrlDbMiddleware.mark_along`).
+
+    Copies that declare nothing (no canonical URL, or no metadata) are known by their
+    text: an article under the same headline with the same first :data:`_KEY_PARAGRAPHS`
+    long paragraphs as one exported on its site (by this crawl, or by an earlier one: the
+    URL store records the article's :func:`newsstem.urldb.text_key` with it) is dropped
+    the same way. So is an original reached in a later crawl than its exported copy.
     """
 
     def __init__(self, stats: StatsCollector, crawler: Crawler | None = None) -> None:
@@ -358,6 +364,7 @@ class DuplicatePipeline:
         # URL, hashes of its first paragraphs)
         self.exported: dict[bytes, tuple[int, bytes, frozenset[int]]] = {}
         self.urldb: Any = None  # the crawl's UrlDbMiddleware, if any
+        self.texts: dict[bytes, bytes] = {}  # text key of an exported article -> its URL key
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> DuplicatePipeline:
@@ -375,8 +382,10 @@ class DuplicatePipeline:
         original = copy_of(item.url, item.canonical_url)
         own = url_key(item.url)
         keys = [own] if original is None else [own, url_key(original)]
-        title = hash(" ".join((item.title or "").casefold().split())) if item.title else 0
-        paragraphs = _first_paragraphs(item.body or "")
+        headline = " ".join((item.title or "").casefold().split())
+        title = hash(headline) if headline else 0
+        opening = _long_paragraphs(item.text or "")  # the plain text, whatever the body format
+        paragraphs = frozenset(hash(p) for p in opening)
         for key in keys:
             found = self.exported.get(key)
             if found is not None and title and found[0] == title and _same_text(
@@ -385,10 +394,23 @@ class DuplicatePipeline:
                 self._duplicate(item, found[1])
         if original is not None and self.urldb is not None and self.urldb.was_exported(original):
             self._duplicate(item, keys[1])
+        text = (
+            text_key(item.site, headline, opening[:_KEY_PARAGRAPHS])
+            if headline and opening else None
+        )
+        if text is not None:
+            if text in self.texts:
+                self._duplicate(item, self.texts[text])
+            if self.urldb is not None and self.urldb.text_was_exported(text):
+                self._duplicate(item, text)
         entry = (title, own, paragraphs)
         self.exported[own] = entry
         if original is not None:
             self.exported.setdefault(keys[1], entry)
+        if text is not None:
+            self.texts[text] = own
+            if self.urldb is not None:
+                self.urldb.mark_key_along(text, own)  # recorded with the article
         return item
 
     def _duplicate(self, item: Article, article: bytes) -> NoReturn:
@@ -402,18 +424,27 @@ class DuplicatePipeline:
 # characters or more, this many of them, are compared.
 _PARAGRAPH_CHARS = 40
 _PARAGRAPHS = 8
+# The text key of an article (a copy without a canonical URL, an earlier crawl's article)
+# is its headline and its first two long paragraphs, exactly: strong evidence (page 2 of
+# an article, a follow-up under the same headline, open with other paragraphs), and a
+# print page that adds or drops a box further down still matches.
+_KEY_PARAGRAPHS = 2
 
 
-def _first_paragraphs(body: str) -> frozenset[int]:
-    """Hashes of the first long paragraphs of a body (whitespace and case folded)."""
-    found: set[int] = set()
+def _long_paragraphs(body: str) -> list[str]:
+    """The first distinct long paragraphs of a body (whitespace and case folded).
+
+    >>> _long_paragraphs("Short.\\n  The minister  said so on Monday, in the House, twice.")
+    ['the minister said so on monday, in the house, twice.']
+    """
+    found: dict[str, None] = {}
     for line in body.splitlines():
         words = " ".join(line.casefold().split())
         if len(words) >= _PARAGRAPH_CHARS:
-            found.add(hash(words))
+            found[words] = None
             if len(found) == _PARAGRAPHS:
                 break
-    return frozenset(found)
+    return list(found)
 
 
 def _same_text(first: frozenset[int], second: frozenset[int]) -> bool:

@@ -166,10 +166,35 @@ def test_a_canonical_url_declared_by_mistake_or_on_another_site_makes_no_copy():
     kept, stats = _exports([
         _copy(ORIGINAL, home, "Minister resigns"),  # every page naming the home page
         _copy("http://a.example/world/other.html", home, "Storm hits the coast"),
-        _copy("http://a.example/world/third.html", "http://b.example/world/story.html"),
-        _copy("http://a.example/world/fourth.html", "http://b.example/world/story.html"),
+        _copy("http://a.example/world/third.html", "http://b.example/world/story.html",
+              body="The prime minister said on Tuesday that an election would follow soon."),
+        _copy("http://a.example/world/fourth.html", "http://b.example/world/story.html",
+              body="The opposition leader said on Wednesday that the party was ready for it."),
     ])
     assert len(kept) == 4 and "newsstem/dropped/duplicate" not in stats
+
+
+def test_copies_without_a_canonical_url_are_known_by_headline_and_opening_text():
+    # no metadata (or none declared): a print page and a tracking variant of one article
+    later = "Her successor will be chosen by the party's members in a vote next month."
+    kept, stats = _exports([
+        _copy(ORIGINAL, None, body=f"{STORY}\n{later}"),
+        _copy("http://a.example/print/world/story.html", None, body=f" {STORY.upper()} \n{later}"),
+        _copy(ORIGINAL + "?ref=rss", None, body=f"{STORY}\n{later}\nComments are closed now, "
+              "as the story is more than a week old."),
+        # the same headline over another opening: a follow-up, exported
+        _copy("http://a.example/world/story-2.html", None, body=f"{later}\n{STORY}"),
+        # the same text under another headline: exported
+        _copy("http://a.example/world/story-3.html", None, "Minister quits",
+              body=f"{STORY}\n{later}"),
+        # the same text on another site: exported (each site's articles are its own)
+        Article(url="http://b.example/world/story.html", site="b.example",
+                title="Minister resigns", body=f"{STORY}\n{later}", length=400,
+                method="readability", depth=1, fetched_at="2026-11-29T00:00:00Z"),
+    ])
+    assert kept == [ORIGINAL, "http://a.example/world/story-2.html",
+                    "http://a.example/world/story-3.html", "http://b.example/world/story.html"]
+    assert stats["newsstem/dropped/duplicate"] == 2
 
 
 def test_a_next_page_naming_the_first_canonical_is_no_copy():

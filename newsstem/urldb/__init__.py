@@ -34,6 +34,7 @@ from newsstem.urldb.store import (
     UrlStore,
     format_time,
     parse_age,
+    text_key,
     url_key,
 )
 
@@ -51,6 +52,7 @@ __all__ = [
     "open_store",
     "parse_age",
     "parse_uri",
+    "text_key",
     "url_key",
 ]
 

@@ -278,8 +278,9 @@ class UrlDbMiddleware:
             key = self._key_cache[url] = url_key(url)
         return key
 
-    def look_up(self, keys: Iterable[bytes]) -> None:
-        """Look up the keys not seen yet in this crawl, count the new ones, queue seen marks."""
+    def look_up(self, keys: Iterable[bytes], *, links: bool = True) -> None:
+        """Look up the keys not seen yet in this crawl; for ``links`` (URLs, not texts)
+        count the new ones and queue seen marks."""
         unknown = [k for k in dict.fromkeys(keys) if k not in self._remembered]
         if not unknown:
             return
@@ -299,6 +300,8 @@ class UrlDbMiddleware:
             if found is not None and entry is None:
                 new += 1
             self._remembered[k] = bool(entry is not None and entry.exported_at)
+        if not links:
+            return
         if new:
             self.stats.inc_value(f"{STATS_PREFIX}/new", new)
         self._to_mark_seen.update(unknown)
@@ -312,6 +315,16 @@ class UrlDbMiddleware:
         canonical URL (what this crawl exported, it knows with the headlines)."""
         key = self.key(url)
         self.look_up([key])
+        return self._exported_before(key)
+
+    def text_was_exported(self, key: bytes) -> bool:
+        """Whether an earlier crawl exported an article of this text
+        (:func:`newsstem.urldb.text_key`; False when refreshing). A text is no link: it
+        is neither counted new nor marked seen."""
+        self.look_up([key], links=False)
+        return self._exported_before(key)
+
+    def _exported_before(self, key: bytes) -> bool:
         return not self.refresh and key not in self._exported_here and self.exported(key)
 
     def mark_along(self, url: str, article: bytes) -> None:
@@ -319,7 +332,10 @@ class UrlDbMiddleware:
         (:class:`newsstem.pipelines.DuplicatePipeline` dropped it as a copy of that
         article): in the same batch, or later, never before the article is durably
         recorded; at once when an earlier crawl recorded the article."""
-        key = self.key(url)
+        self.mark_key_along(self.key(url), article)
+
+    def mark_key_along(self, key: bytes, article: bytes) -> None:
+        """:meth:`mark_along` of a store key (a URL's, or an article text's)."""
         self._remembered[key] = True
         self._exported_here.add(key)  # a link to it is no URL an earlier crawl exported
         if self.options.mark_after != "item_scraped" and not self._plans:

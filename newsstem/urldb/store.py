@@ -42,6 +42,7 @@ __all__ = [
     "UrlStore",
     "format_time",
     "parse_age",
+    "text_key",
     "url_key",
 ]
 
@@ -63,6 +64,23 @@ def url_key(url: str) -> bytes:
     16
     """
     return hashlib.md5(canonicalize_url(url).encode("utf-8")).digest()
+
+
+def text_key(site: str, headline: str, paragraphs: Sequence[str]) -> bytes:
+    """The store key of an article's text: the md5 digest of its site, its headline and
+    its opening paragraphs (the caller folds case and whitespace).
+
+    Recorded as exported with the article, it finds a copy of the article under another
+    URL (a print page, a share variant) in a later crawl, with or without metadata.
+    Keys of text never equal keys of URLs (the prefix is no URL's).
+
+    >>> text_key("a.example", "minister resigns", ["she said so."]) == url_key("text:")
+    False
+    >>> len(text_key("a.example", "minister resigns", ["she said so."]))
+    16
+    """
+    payload = "\n".join(("text:" + site, headline, *paragraphs))
+    return hashlib.md5(payload.encode("utf-8")).digest()
 
 
 class UrlEntry(NamedTuple):

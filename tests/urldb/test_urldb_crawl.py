@@ -72,7 +72,8 @@ def test_recurring_crawls_export_each_article_once_and_fetch_only_hubs_again(
     with open_store(store_uri) as store:
         stats = store.stats()
         entries = store.lookup([url_key(u) for u in news_site.article_urls()])
-    assert (stats.entries, stats.exported) == (23, 19)
+    # URLs (19 articles, 4 hubs) and the 19 articles' text entries (newsstem.urldb.text_key)
+    assert (stats.entries, stats.exported) == (23 + 19, 19 + 19)
     assert len(entries) == 19 and all(e.exported_at for e in entries.values())
 
 
@@ -147,7 +148,7 @@ def test_exports_are_marked_when_durable_in_every_feed(tmp_path, news_site):
     assert len((tmp_path / "copy.jsonl").read_text().splitlines()) == 18
     assert urldb_stats(result)["exported"] == 18
     with open_store(uri) as store:
-        assert store.stats().exported == 18
+        assert store.stats().exported == 18 + 18  # the articles' URLs and text entries
 
 
 def test_without_a_feed_nothing_is_marked_exported(tmp_path, news_site):
@@ -260,7 +261,7 @@ def test_two_crawls_sharing_one_store_lose_no_marks(tmp_path, store_uri):
             if store_uri.startswith("sqlite"):
                 assert store.integrity_check() == "ok"
         assert len(entries) == 60 and all(e.exported_at for e in entries.values())
-        assert (stats.entries, stats.exported) == (65, 60)
+        assert (stats.entries, stats.exported) == (65 + 60, 60 + 60)  # URLs, text entries
     finally:
         site.stop()
 
@@ -307,5 +308,45 @@ def test_copies_are_exported_once_without_a_store_or_link_cleaning(tmp_path):
         assert result.returncode == 0, result.log
         assert _exported_articles(result, site) == sorted(site.article_urls())
         assert result.stats["newsstem/dropped/duplicate"] >= 18
+    finally:
+        site.stop()
+
+
+@pytest.mark.parametrize("metadata", ["True", "False"])
+def test_an_original_reached_by_a_later_crawl_than_its_exported_copy_is_not_exported_again(
+    tmp_path, metadata
+):
+    # the copy's article was exported; the original, reached only by the next crawl, was
+    # exported again (its URL unknown to the store); with no metadata, copies were not known
+    site = GeneratedNewsSite(sections=3, articles_per_section=6, copies=True).start()
+    try:
+        uri = f"sqlite:///{tmp_path / 'store' / 'urldb.sqlite'}"
+        copy, original = f"{site.url}/print/0/1.html", f"{site.url}/0/1.html"
+        first = crawl(tmp_path, site, uri, "first", "-a", f"start_url={copy}", "-a", "depth=0",
+                      NEWSSTEM_METADATA=metadata)
+        assert first.returncode == 0, first.log
+        assert first.item_urls() == {copy}
+        second = crawl(tmp_path, site, uri, "second", "-a", "depth=3",
+                       NEWSSTEM_METADATA=metadata)
+        assert second.returncode == 0, second.log
+        assert "/0/1.html" in site.paths()
+        assert second.item_urls() == site.article_urls() - {original}, "each article once"
+        # the original and its copies are recorded with the copy's article: a third crawl
+        # fetches no copy of it
+        site.clear()
+        third = crawl(tmp_path, site, uri, "third", "-a", "depth=3", NEWSSTEM_METADATA=metadata)
+        assert third.returncode == 0 and third.items == [], third.log
+        assert set(site.paths()) - site.hub_paths() - {"/robots.txt"} == set()
+    finally:
+        site.stop()
+
+
+def test_without_metadata_copies_are_exported_once_by_their_text(tmp_path):
+    site = GeneratedNewsSite(sections=3, articles_per_section=6, copies=True).start()
+    try:
+        result = crawl(tmp_path, site, "", "once", "-a", "depth=3", NEWSSTEM_METADATA="False")
+        assert result.returncode == 0, result.log
+        assert result.item_urls() == site.article_urls()
+        assert result.stats["newsstem/dropped/duplicate"] >= 18  # the print copies
     finally:
         site.stop()
