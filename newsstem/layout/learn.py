@@ -258,6 +258,8 @@ def learn(
         )
         if pattern is None:
             outcomes.append(ClusterOutcome(len(members), None, reason))
+        elif not pattern.blocks:  # empty pages: a pattern file refuses a pattern of nothing
+            outcomes.append(ClusterOutcome(len(members), None, "a layout without blocks"))
         elif pattern.score < options.min_score:
             outcomes.append(
                 ClusterOutcome(len(members), None, f"score {pattern.score:.0f} < min_score")
