@@ -333,6 +333,10 @@ class MetadataPipeline:
 
 # -- copies ----------------------------------------------------------------------------
 
+# The articles of this crawl DuplicatePipeline remembers (about 120 MB); the URL store
+# knows the older ones.
+REMEMBERED_ARTICLES = 100_000
+
 
 class DuplicatePipeline:
     """Export each article once, whichever of its URLs the crawl reached first.
@@ -355,11 +359,19 @@ class DuplicatePipeline:
     long paragraphs as one exported on its site (by this crawl, or by an earlier one: the
     URL store records the article's :func:`newsstem.urldb.text_key` with it) is dropped
     the same way. So is an original reached in a later crawl than its exported copy.
+
+    The crawl's own exports are remembered for the last ``remembered`` articles (about
+    1.2 KB each, so a worker that never stops keeps a bounded memory); an older one's
+    copies are still known through the URL store, which keeps them all.
     """
 
-    def __init__(self, stats: StatsCollector, crawler: Crawler | None = None) -> None:
+    def __init__(
+        self, stats: StatsCollector, crawler: Crawler | None = None,
+        remembered: int = REMEMBERED_ARTICLES,
+    ) -> None:
         self.stats = stats
         self.crawler = crawler
+        self.remembered = remembered
         # key of a URL whose article went out -> (hash of its headline, key of the item's
         # URL, hashes of its first paragraphs)
         self.exported: dict[bytes, tuple[int, bytes, frozenset[int]]] = {}
@@ -409,6 +421,9 @@ class DuplicatePipeline:
             self.exported.setdefault(keys[1], entry)
         if text is not None:
             self.texts[text] = own
+        for remembered in (self.exported, self.texts):
+            while len(remembered) > self.remembered:  # the oldest first (insertion order)
+                del remembered[next(iter(remembered))]
             if self.urldb is not None:
                 self.urldb.mark_key_along(text, own)  # recorded with the article
         return item

@@ -131,13 +131,13 @@ def _copy(url: str, canonical: str | None, title: str = "Minister resigns",
                    canonical_url=canonical)
 
 
-def _exports(items: list[Article]) -> tuple[list[str], dict]:
+def _exports(items: list[Article], **options) -> tuple[list[str], dict]:
     from scrapy.exceptions import DropItem
 
     from newsstem.pipelines import DuplicatePipeline
 
     stats = MemoryStatsCollector(get_crawler())
-    pipeline = DuplicatePipeline(stats)
+    pipeline = DuplicatePipeline(stats, **options)
     kept = []
     for item in items:
         try:
@@ -207,3 +207,17 @@ def test_a_next_page_naming_the_first_canonical_is_no_copy():
     ])
     assert kept == [ORIGINAL, ORIGINAL + "?page=2"]
     assert stats["newsstem/dropped/duplicate"] == 1
+
+
+def test_a_long_crawl_remembers_its_latest_articles_only():
+    # a worker that never stops (NEWSSTEM_DISTRIBUTED_IDLE=0) grew by ~1.2 KB an article
+    # for ever (stop 34's review); the oldest are forgotten here, the URL store knows them
+    stories = [_copy(f"http://a.example/world/{n}.html", None, f"Story {n}",
+                     body=f"{STORY} Part {n} of the series on the resignation.")
+               for n in range(4)]
+    copy_of_last = _copy("http://a.example/print/3.html", None, "Story 3", stories[3].body)
+    copy_of_first = _copy("http://a.example/print/0.html", None, "Story 0", stories[0].body)
+    kept, _ = _exports([*stories, copy_of_last, copy_of_first], remembered=2)
+    assert kept == [s.url for s in stories] + ["http://a.example/print/0.html"]
+    kept, _ = _exports([*stories, copy_of_last, copy_of_first])
+    assert kept == [s.url for s in stories]
