@@ -20,7 +20,10 @@ The headline used as anchor text: the page's labelled headline where the corpus 
 (cleanportal and chaos: the gold text's first line with the lines that carry on its
 sentence, :func:`corpora.gold_headline`; fundus: ``meta.title``),
 else the page's ``<title>`` with the site name cut off (dragnet has no labelled
-headline). ``--no-anchors`` learns without any anchor text.
+headline). ``--no-anchors`` learns without any anchor text. Titles are scored against
+the labelled headline too, and on dragnet against the gold text's first line where one
+of the page's own title statements says it (:func:`scored_headline`; never an anchor
+text, so learning does not depend on it).
 
 **Redesign scenario** (``--redesign``): every site whose pages fall into two article
 layouts of 4 pages or more (two templates, as a site has before and after a redesign).
@@ -113,6 +116,26 @@ def labelled_headline(page: CorpusPage, meta: dict | None) -> str | None:
     return None
 
 
+def scored_headline(page: CorpusPage, meta: dict | None) -> str | None:
+    """The headline titles are scored against: the labelled one, else (dragnet) the gold
+    text's first line where one of the page's own title statements says it (the heading,
+    JSON-LD, og:title, the ``<title>`` alone or with an affix): the headline a reader sees,
+    where the page names it. Not used as anchor text (learning is unchanged by it)."""
+    labelled = labelled_headline(page, meta)
+    if labelled or page.corpus != "dragnet":
+        return labelled
+    from newsstem.metadata.evidence import collect_evidence, parse_html
+    from newsstem.metadata.headline import _agrees, comparable, headline_candidates
+
+    gold = gold_headline(page.gold)
+    key = comparable(gold or "")
+    if not key:
+        return None
+    evidence = collect_evidence(parse_html(page.html), page.url, page.html)
+    stated = any(_agrees(key, comparable(text), text) for _, text in headline_candidates(evidence))
+    return gold if stated else None
+
+
 def anchor_text(page: CorpusPage, headline: str | None) -> str:
     if headline:
         return headline
@@ -159,8 +182,9 @@ def run_site(
     from newsstem.metadata import extract_metadata
 
     result = SiteResult(corpus, site, half)
-    headlines = [labelled_headline(p, metas.get(p.id)) for p in pages]
-    anchors = [(anchor_text(p, h),) if use_anchors else () for p, h in zip(pages, headlines)]
+    labelled = [labelled_headline(p, metas.get(p.id)) for p in pages]
+    anchors = [(anchor_text(p, h),) if use_anchors else () for p, h in zip(pages, labelled)]
+    headlines = [scored_headline(p, metas.get(p.id)) for p in pages]
     training = [TrainingPage(p.url or p.id, p.html, a) for p, a in zip(pages, anchors)]
 
     def fallback(page: TrainingPage):
@@ -178,7 +202,8 @@ def run_site(
         by_pattern = extract_page(page.html, training[index].url, patterns, anchors[index])
         alone = fallback(training[index])
         decided = extract_metadata(
-            page.html, training[index].url, title_candidates=[("extraction", by_pattern.title)],
+            page.html, training[index].url,
+            title_candidates=[("extraction", by_pattern.title)],
             site_names=learned.pattern_set.site_names,
         ).headline if headlines[index] else None
         result.pages.append(
@@ -215,7 +240,7 @@ def titles_right(results: list[PageResult], which: Callable[[PageResult], Outcom
     return right, len(labelled)
 
 
-def report(sites: list[SiteResult], verbose: bool, worst: int) -> None:
+def report(sites: list[SiteResult], verbose: bool, worst: int, title_misses: bool = False) -> None:
     by_corpus: dict[str, list[SiteResult]] = defaultdict(list)
     for site in sites:
         by_corpus[site.corpus].append(site)
@@ -263,6 +288,14 @@ def report(sites: list[SiteResult], verbose: bool, worst: int) -> None:
         if learned - fallback < -0.01 or verbose:
             print(f"  {site.corpus:<12}{site.site:<36}{site.half:<9}{len(site.pages):>4} pages"
                   f"  learned {learned:.3f}  fallback {fallback:.3f}")
+    if title_misses:
+        print("\ntitles exported wrong on the tuning sites (E; learned path L, fallback F):")
+        for site in sites:
+            for r in site.pages:
+                if site.half == "tune" and r.headline and \
+                        _normalized(r.exported_title) != _normalized(r.headline):
+                    print(f"  {site.corpus} {r.page.id}: E {r.exported_title!r} L "
+                          f"{r.learned.title!r} F {r.fallback.title!r} != {r.headline!r}")
     if worst:
         print(f"\nthe {worst} pages where learned loses most against the fallback:")
         rows = []
@@ -392,6 +425,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--choices", action="store_true",
                         help="how the guard chose between the two texts, per half")
     parser.add_argument("--redesign", action="store_true", help="the redesign scenario only")
+    parser.add_argument("--title-misses", action="store_true",
+                        help="list the tuning sites' pages whose exported title is wrong")
     args = parser.parse_args(argv)
     root = corpora_root()
     if root is None:
@@ -414,7 +449,7 @@ def main(argv: list[str] | None = None) -> int:
     if not results:
         print("no site with enough pages")
         return 0
-    report(results, args.verbose, args.worst)
+    report(results, args.verbose, args.worst, args.title_misses)
     if args.choices:
         choices(results)
     if not (args.site or args.half):
