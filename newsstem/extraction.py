@@ -80,6 +80,10 @@ class PageExtraction:
     the guard did (``none``, ``agreed``, ``changed``, ``replaced``, or ``nearest``: the
     page matched no layout, its nearest article layout read it, the fallback agreeing;
     ``pattern_id`` is then None, as for any page that matched none).
+    ``title_source`` names where the title comes from, as a candidate of the headline
+    decision (:mod:`newsstem.metadata.headline`): ``pattern`` where it is the text of a
+    learned pattern's title block, ``extraction`` otherwise (the fallback's title, or a
+    pattern's page that has no title block: the page's ``<title>``).
     """
 
     title: str
@@ -92,6 +96,7 @@ class PageExtraction:
     pattern_id: str | None = None
     similarity: float = 0.0
     guard: str = NO_GUARD
+    title_source: str = "extraction"
 
     @property
     def length(self) -> int:
@@ -165,6 +170,7 @@ def extract_page(
                 result.title, visual_text(choice.box.text), "visual",
                 f"visual score {choice.score:.3g} of {choice.box.path or choice.box.tag}",
                 pattern_id=result.pattern_id, similarity=result.similarity,
+                title_source=result.title_source,
             )
     return result
 
@@ -234,6 +240,7 @@ def _nearest(
             f"nearest layout {nearest.pattern_id}, similarity {nearest.similarity:.3f}",
             sub=nearest.sub_text, blocks=tuple(blocks),
             similarity=nearest.similarity, guard=GUARD_NEAREST,
+            title_source=_title_source(nearest),
         )
     return _fallback(html, url, body_html, None, fallback)
 
@@ -269,8 +276,14 @@ def _by_pattern(
     return PageExtraction(
         matched.title, body, f"pattern:{matched.pattern_id}",
         sub=matched.sub_text, blocks=tuple(blocks), pattern_id=matched.pattern_id,
-        similarity=matched.similarity, guard=guard,
+        similarity=matched.similarity, guard=guard, title_source=_title_source(matched),
     )
+
+
+def _title_source(matched: Extraction) -> str:
+    """The title's source in the headline decision: a learned title block's text is
+    evidence of its own (learning found the block where the site's links name the page)."""
+    return "pattern" if matched.title_block else "extraction"
 
 
 def _fallback(

@@ -73,10 +73,16 @@ class Article:
     # The site-name affixes the site's pattern file records (removed from the headline
     # by MetadataPipeline): not a field, never exported.
     title_affixes: InitVar[tuple[str, ...]] = ()
+    # Where ``title`` came from, for MetadataPipeline's headline decision: ``pattern``
+    # (a learned title block) or ``extraction`` (PageExtraction.title_source): not a
+    # field, never exported.
+    title_source: InitVar[str] = "extraction"
 
     def __post_init__(
-        self, page: Page | None, text: str | None, title_affixes: tuple[str, ...]
+        self, page: Page | None, text: str | None, title_affixes: tuple[str, ...],
+        title_source: str,
     ) -> None:
         self.source: Page | None = page
         self.text: str = self.body if text is None else text
         self.title_affixes: tuple[str, ...] = tuple(title_affixes)
+        self.title_source: str = title_source

@@ -137,6 +137,7 @@ class ExtractionPipeline:
             page=page,
             text=result.body,
             title_affixes=title_affixes,
+            title_source=result.title_source,
         )
 
     def _count_method(self, method: str) -> None:
@@ -303,7 +304,7 @@ class MetadataPipeline:
         try:
             metadata = extract_metadata(
                 page.html, url=page.url, text=item.text, options=self.options,
-                title_candidates=[("extraction", item.title)] if item.title else [],
+                title_candidates=[(item.title_source, item.title)] if item.title else [],
                 anchor_texts=item.anchor_texts, site_names=names.names(),
             )
         except Exception:  # a bug: the article goes out without metadata, the traceback logged

@@ -118,6 +118,29 @@ def test_anchor_texts_of_links_to_the_page_count():
     assert pipeline.process_item(article).title == headline
 
 
+def test_a_learned_title_block_counts_in_the_headline_decision():
+    """The NYT's case (tests/fixtures/headlines, nytimes-pattern): og:title and the
+    <title> say the social title, the h1 the headline; the title a pattern's title block
+    gave (Article's title_source "pattern") ties them, and the visible heading wins."""
+    social, headline = "Morsi Names Prime Minister", "Egyptian President Names a Premier"
+    html = (f"<html><head><title>{social} - Planet</title>"
+            f"<meta property='og:title' content='{social}'></head><body><h1>{headline}</h1>"
+            "<p>" + "The council met again and the plan was changed once more. " * 5
+            + "</p></body></html>")
+    page = Page(url="https://planet.example/news/1.html", site="planet.example", html=html,
+                encoding="utf-8", depth=1, fetched_at="2026-11-29T00:00:00Z")
+
+    def exported(title_source: str) -> str:
+        pipeline, _ = _pipeline()
+        article = Article(url=page.url, site=page.site, title=headline, body="The council",
+                          length=20, method="pattern:planet.example/1", depth=1,
+                          fetched_at=page.fetched_at, page=page, title_source=title_source)
+        return pipeline.process_item(article).title
+
+    assert exported("pattern") == headline
+    assert exported("extraction") == social  # readability's title is a candidate only
+
+
 # -- DuplicatePipeline -------------------------------------------------------------------
 
 

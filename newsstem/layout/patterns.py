@@ -431,6 +431,8 @@ class Extraction:
     unclaimed: tuple[LayoutBlock, ...] = ()
     # the places on the page of the main blocks, then of the unclaimed ones
     positions: tuple[int, ...] = ()
+    # the title is a title block's text (not the page's <title>, where the page had none)
+    title_block: bool = False
 
     @property
     def body(self) -> str:
@@ -774,6 +776,7 @@ def _extract(
         tuple(main),
         tuple(unclaimed),
         (*main_at, *unclaimed_at),
+        bool(title),
     )
 
 

@@ -5,8 +5,11 @@ marked ``itemprop="headline"``; without an ``h1`` of the article's own, as where
 only ``h1`` is the last step of a breadcrumb trail, an ``h2`` or an element with a
 headline class), JSON-LD ``headline``, ``og:title``, ``twitter:title``, the
 ``<title>`` (usually with the site's name attached), the anchor texts of the links to
-the page, and the title the article extraction found (readability's or a learned
-pattern's title block). Each may be wrong alone: a ``h1`` that is the site banner or
+the page, and the title the article extraction found: readability's, read from this
+page's ``<title>`` and headings (a candidate, never a supporter), or the text of a learned
+pattern's title block (``pattern``, a kind of source of its own: learning put the block
+where, across the site's pages, it says what the links to them or their ``<title>``s
+say). Each may be wrong alone: a ``h1`` that is the site banner or
 a section label, a social title shortened for sharing, a ``<title>`` with the site
 name, an anchor text that says "Read more". Agreement decides:
 
@@ -16,10 +19,10 @@ name, an anchor text that says "Read more". Agreement decides:
    three kinds of source write the longer text word for word (it is then settled: the
    headline as written, ``X - new upgrade landing soon``);
 2. the candidate most sources agree with wins; on a tie, the visible headline
-   before JSON-LD, then og:title, twitter:title, the extraction's title, the
-   ``<title>``;
+   before JSON-LD, then og:title, twitter:title, the pattern's or the extraction's
+   title, the ``<title>``;
 3. with no agreement at all, the first of JSON-LD headline, og:title, the
-   extraction's title, ``<title>`` without the site name.
+   pattern's or the extraction's title, ``<title>`` without the site name.
 
 The text is returned as the winning source writes it, with a known site-name affix
 removed; where the winner is the visible heading (or ``<title>``) and the page's
@@ -57,13 +60,16 @@ __all__ = [
 
 # Sources in order of trust on a tie (lower first).
 SOURCES = (
-    "heading", "json-ld", "og:title", "twitter:title", "meta:title", "extraction",
+    "heading", "json-ld", "og:title", "twitter:title", "meta:title", "pattern", "extraction",
     "anchor", "title",
 )
 _PRIORITY = {source: rank for rank, source in enumerate(SOURCES)}
 # Without agreement, the first source present wins, in this order (a lone heading may
 # be a banner; a lone anchor text may be "Read more").
-_ALONE = ("json-ld", "og:title", "twitter:title", "meta:title", "extraction", "title", "heading")
+_ALONE = (
+    "json-ld", "og:title", "twitter:title", "meta:title", "pattern", "extraction", "title",
+    "heading",
+)
 
 # A separator between a headline and a site name in a <title> or og:title.
 # A hyphen between two CJK characters (no word of those scripts is hyphenated):
@@ -449,10 +455,10 @@ _KICKER_COLON = re.compile(r"(?<=\w):\s")
 FAMILY = {
     "heading": "visible", "json-ld": "structured", "og:title": "social",
     "twitter:title": "social", "meta:title": "document", "title": "document",
-    "extraction": "extraction", "anchor": "anchor",
+    "pattern": "pattern", "extraction": "extraction", "anchor": "anchor",
 }
 # The extraction's title is read from the same <title> and headings: it is a candidate,
-# never a supporter.
+# never a supporter. A learned pattern's title block is one (see the module's description).
 SUPPORTERS = frozenset(FAMILY) - {"extraction"}
 # Separators after which a short rest is an affix (a site or section name) rather than
 # part of the headline: a colon introduces a kicker, not a name.

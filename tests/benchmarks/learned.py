@@ -203,7 +203,7 @@ def run_site(
         alone = fallback(training[index])
         decided = extract_metadata(
             page.html, training[index].url,
-            title_candidates=[("extraction", by_pattern.title)],
+            title_candidates=[(by_pattern.title_source, by_pattern.title)],
             site_names=learned.pattern_set.site_names,
         ).headline if headlines[index] else None
         result.pages.append(

@@ -14,7 +14,7 @@ import pytest
 
 from newsstem.extraction import extract_page
 from newsstem.layout.learn import TrainingPage, learn
-from newsstem.layout.patterns import dumps, loads
+from newsstem.layout.patterns import SitePatterns, dumps, loads
 from newsstem.metadata import extract_metadata
 from newsstem.metadata.evidence import collect_evidence, parse_html
 from newsstem.metadata.headline import (
@@ -36,18 +36,28 @@ def page(name: str) -> str:
     return gzip.decompress((FIXTURES / f"{name}.html.gz").read_bytes()).decode("utf-8")
 
 
-def exported_title(label: dict) -> tuple[str | None, dict]:
-    """The title a crawl exports for the page: extraction, then the headline decision."""
+def patterns(name: str) -> SitePatterns:
+    """The pattern file learned from the site's other pages (``pattern_site``)."""
+    text = gzip.decompress((FIXTURES / f"{name}.patterns.json.gz").read_bytes()).decode("utf-8")
+    return SitePatterns(loads(text))
+
+
+def exported_title(label: dict, with_patterns: bool = True) -> tuple[str | None, dict]:
+    """The title a crawl exports for the page: extraction (by the site's learned pattern
+    where the label has one), then the headline decision."""
     html = page(label["name"])
-    extraction = extract_page(html, label.get("url"), None, [], min_chars=0)
-    names = SiteNames(label.get("site_names", ()))
+    site_patterns = patterns(label["name"]) if with_patterns and "pattern_site" in label else None
+    extraction = extract_page(html, label.get("url"), site_patterns, [], min_chars=0)
+    names = SiteNames(
+        site_patterns.pattern_set.site_names if site_patterns else label.get("site_names", ())
+    )
     for title in label.get("other_titles", ()):
         names.add(title)
     metadata = extract_metadata(
-        html, label.get("url"), title_candidates=[("extraction", extraction.title)],
+        html, label.get("url"), title_candidates=[(extraction.title_source, extraction.title)],
         site_names=names.names(),
     )
-    return metadata.headline, {"extraction": extraction.title, **metadata.sources}
+    return metadata.headline, {extraction.title_source: extraction.title, **metadata.sources}
 
 
 @pytest.mark.parametrize(
@@ -71,6 +81,18 @@ def test_without_the_learned_site_name_the_xinhua_title_keeps_it():
     label = next(label for label in LABELS if label["name"] == "xinhua")
     headline, _ = exported_title({**label, "other_titles": []})
     assert headline != label["headline"]  # the host's name alone takes "Xinhua" off, not "English"
+
+
+def test_a_learned_title_block_is_evidence_of_its_own():
+    """The control of the NYT page: read by the fallback, its title is the <title>'s, a
+    candidate only, and the social title (og:title and <title> agreeing) wins; read by the
+    site's pattern, the title block says the h1 and ties two kinds with two."""
+    label = next(label for label in LABELS if label["name"] == "nytimes-pattern")
+    headline, sources = exported_title(label, with_patterns=False)
+    assert headline == "President Mohamed Morsi of Egypt Names Prime Minister", sources
+    headline, sources = exported_title(label)
+    assert (headline, sources["headline"], sources["pattern"]) == (label["headline"], "heading",
+                                                                   label["headline"])
 
 
 def test_site_names_are_the_affix_most_titles_share():
