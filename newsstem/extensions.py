@@ -216,7 +216,15 @@ class Relearn:
             return "cannot write"
         logger.warning(
             "newsstem: %s changed; learned again from %d pages of this crawl: %s written "
-            "(they read %.0f%% of them well, the old patterns %.0f%%)",
+            "(they read %.0f%% of them well, the old patterns %.0f%%)%s",
             site, len(pages), path, 100 * relearned.new_fit, 100 * relearned.old_fit,
+            f"; kept the old patterns {', '.join(relearned.unseen)}: no page of this crawl "
+            "has their layouts" if relearned.unseen else "",
         )
+        if relearned.dropped:
+            logger.warning(
+                "newsstem: %s: the old patterns %s were dropped: no page of this crawl has "
+                "their layouts, and they would read pages of a new one; learn the site "
+                "again from all its pages to get them back", site, ", ".join(relearned.dropped),
+            )
         return "written"

@@ -14,7 +14,9 @@ mode (:mod:`newsstem.render`); without one, the report says so and has no pictur
 
 ``--since DATE`` or ``--last N`` learns again from the recent pages of a site (a
 redesign): the patterns learned from them replace the old file, except the old
-patterns of layouts that recent pages still have and no new pattern covers.
+patterns of layouts that recent pages still have and no new pattern covers, and
+those of layouts that no recent page has (each listed; one that would read recent
+pages in place of the new patterns is dropped, and the line says so).
 """
 
 from __future__ import annotations
@@ -230,6 +232,16 @@ def _report(
     if relearned is not None:
         for pattern_id in relearned.kept:
             print(f"  {pattern_id:<32} kept from the old file: recent pages still have it")
+        by_id = {pattern.id: pattern for pattern in pattern_set.patterns}
+        for pattern_id in relearned.unseen:
+            unseen = by_id[pattern_id]
+            print(f"  {pattern_id:<32} {unseen.pages:5d} pages  kept from the old file "
+                  f"({unseen.kind} layout): no recent page has it (delete it from the file "
+                  "if the site dropped that layout)")
+        for pattern_id in relearned.dropped:
+            print(f"  {pattern_id:<32} DROPPED from the old file: no recent page has its "
+                  "layout, and it would read recent pages of a new layout; learn without "
+                  "--since/--last to learn it again")
         print(
             f"  recent pages read well: {relearned.new_fit:.0%} with these patterns, "
             f"{relearned.old_fit:.0%} with the old file's"

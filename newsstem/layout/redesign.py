@@ -139,10 +139,15 @@ class Relearned:
 
     result: LearnResult  # the new learning
     pattern_set: PatternSet  # new patterns, plus the old ones still needed
-    kept: tuple[str, ...]  # ids of the old patterns kept
+    kept: tuple[str, ...]  # ids of the old patterns kept: recent pages need them
     old_fit: float  # share of the recent pages the old patterns read well
     new_fit: float  # the same for pattern_set
     notes: tuple[str, ...] = field(default=())
+    # ids (in the new set) of the old patterns kept that no recent page matched
+    unseen: tuple[str, ...] = field(default=())
+    # ids (in the old file) of old patterns no recent page matched that were left out:
+    # they would have read recent pages in place of the new patterns
+    dropped: tuple[str, ...] = field(default=())
 
     @property
     def better(self) -> bool:
@@ -161,7 +166,11 @@ def relearn(
 
     The old patterns of layouts that some recent pages still have, and that no new
     pattern matches on those pages, are kept (renumbered after the new ones when their
-    ids collide). How well a pattern set reads the recent pages (its *fit*) is the
+    ids collide). So are the old patterns that no recent page matched (``unseen``: a
+    layout the recent pages happen not to have, a gallery or a section front of the
+    site, is not dropped for that), unless one of them would read a recent page in
+    place of the new patterns (``dropped``: it would no longer read only its own
+    layout). How well a pattern set reads the recent pages (its *fit*) is the
     share of pages that match one of its patterns, less the share whose article the
     guard had to correct: a redesign lowers the first, a move of the article inside a
     kept template the second.
@@ -172,23 +181,29 @@ def relearn(
     result = learn(site, pages, options, fallback=fallback)
     new = result.pattern_set
     kept: list[str] = []
+    unseen: list[str] = []
+    dropped: list[str] = []
     patterns = list(new.patterns)
     if old is not None and old.patterns:
         old_patterns = SitePatterns(old)
         new_patterns = SitePatterns(new) if new.patterns else None
         still_used: set[str] = set()
+        seen: set[str] = set()  # old patterns that matched a recent page
         for page in pages:
             by_old = old_patterns.extract(page.html)
             if not isinstance(by_old, (Extraction, HubPage)):
                 continue
+            seen.add(by_old.pattern_id)
             by_new = new_patterns.extract(page.html) if new_patterns is not None else None
             if not isinstance(by_new, (Extraction, HubPage)):
                 still_used.add(by_old.pattern_id)
         ids = {pattern.id for pattern in patterns}
         number = len(patterns)
+        renamed: dict[str, str] = {}  # new id -> old id of the unseen patterns
         for pattern in old.patterns:
-            if pattern.id not in still_used:
-                continue
+            if pattern.id in seen and pattern.id not in still_used:
+                continue  # recent pages have its layout, and a new pattern reads them
+            old_id = pattern.id
             if pattern.id in ids:
                 number += 1
                 while f"{site}/{number}" in ids:
@@ -196,7 +211,20 @@ def relearn(
                 pattern = dataclasses.replace(pattern, id=f"{site}/{number}")
             ids.add(pattern.id)
             patterns.append(pattern)
-            kept.append(pattern.id)
+            if old_id in still_used:
+                kept.append(pattern.id)
+            else:
+                renamed[pattern.id] = old_id
+        if renamed:  # unseen patterns must not take recent pages from the new ones
+            merged_patterns = SitePatterns(dataclasses.replace(new, patterns=tuple(patterns)))
+            taking = set()
+            for page in pages:
+                read = merged_patterns.extract(page.html)
+                if isinstance(read, (Extraction, HubPage)) and read.pattern_id in renamed:
+                    taking.add(read.pattern_id)
+            patterns = [p for p in patterns if p.id not in taking]
+            dropped = sorted(renamed[i] for i in taking)
+            unseen = [i for i in renamed if i not in taking]
     merged = dataclasses.replace(new, patterns=tuple(patterns))
 
     def fit(pattern_set: PatternSet | None) -> float:
@@ -212,4 +240,7 @@ def relearn(
     merged = dataclasses.replace(
         merged, parameters={**merged.parameters, "matched": round(matched_share(merged, pages), 3)}
     )
-    return Relearned(result, merged, tuple(kept), fit(old), fit(merged))
+    return Relearned(
+        result, merged, tuple(kept), fit(old), fit(merged),
+        unseen=tuple(unseen), dropped=tuple(dropped),
+    )
