@@ -231,8 +231,8 @@ def test_browser_mode_without_a_browser_stops_before_any_request(tmp_path, site)
                        settings={"NEWSSTEM_RENDER_BROWSER": "/nonexistent/chromium"})
     assert result.returncode == 2
     errors = [line for line in result.log.splitlines() if "error:" in line]
-    assert errors == ["__main__.py: error: newsstem: NEWSSTEM_RENDER_BROWSER "
-                      "'/nonexistent/chromium' is not an executable"]
+    assert errors == ["scrapy: error: newsstem: NEWSSTEM_RENDER_BROWSER "
+                      "'/nonexistent/chromium' is not an executable (see scrapy crawl -h)"]
     assert "Traceback" not in result.log
     assert site.paths(status=None) == []
     assert result.items == []

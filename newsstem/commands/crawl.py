@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.exceptions import UsageError
+from scrapy.spiderloader import get_spider_loader
 
 from newsstem import defaults
 from newsstem.archive import ArchiveError, check_writable
@@ -34,6 +35,7 @@ from newsstem.distributed.options import DistributedOptions
 from newsstem.layout.patterns import PatternFileError, PatternLibrary
 from newsstem.operations import EXIT_NOTHING_REACHED, RunReport
 from newsstem.pipelines import hand_patterns, load_patterns
+from newsstem.usage_errors import one_line_errors
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -55,20 +57,35 @@ def _check_browser(settings: object, argument: object) -> None:
 
 class Command(ScrapyCrawlCommand):
     _patterns: PatternLibrary | None = None  # read by run(), handed to the crawler's pipeline
+    _known_spider = True
 
-    def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        if len(args) == 1 and self.crawler_process is not None:
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        super().add_options(parser)
+        one_line_errors(parser)
+
+    def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
+        """Bad arguments or settings: one usage error line, before Scrapy starts (and logs
+        its versions and settings)."""
+        super().process_options(args, opts)
+        assert self.settings is not None
+        if len(args) == 1:
             try:
-                spidercls = self.crawler_process.spider_loader.load(args[0])
+                spidercls = get_spider_loader(self.settings).load(args[0])
             except KeyError:  # unknown spider: Scrapy's own command says so
-                return super().run(args, opts)
+                self._known_spider = False
+                return
             check = getattr(spidercls, "check_arguments", None)
             if check is not None:
                 check(self.settings, **opts.spargs)
                 _check_browser(self.settings, opts.spargs.get("render"))
         check_setting_types(self.settings)  # values given as strings (-s, scrapyd)
         read_allowed_codes(self.settings)  # (strings: Scrapy would allow no status)
-        try:  # a corrupt pattern file: one clear line, before any request
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        if not self._known_spider:
+            return super().run(args, opts)
+        try:  # a corrupt pattern file: one clear line, before any request (read here,
+            # once Scrapy logs: loading says which sites have patterns)
             self._patterns = load_patterns(self.settings)
         except PatternFileError as error:
             raise UsageError(str(error), print_help=False) from None

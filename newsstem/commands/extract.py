@@ -28,6 +28,7 @@ from newsstem.items import Page
 from newsstem.layout.patterns import PatternFileError
 from newsstem.pipelines import hand_patterns, load_patterns
 from newsstem.rules import site_of
+from newsstem.usage_errors import one_line_errors
 
 logger = logging.getLogger(__name__)
 
@@ -95,13 +96,19 @@ class Command(BaseRunSpiderCommand):
             help="WARC archive to read (written with -s NEWSSTEM_ARCHIVE=...); may be repeated",
         )
         parser.add_argument("--site", metavar="SITE", help="only the pages of this site")
+        one_line_errors(parser)
 
-    def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        assert self.settings is not None and self.crawler_process is not None
+    def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
+        """Bad arguments or settings: one usage error line, before Scrapy starts (and logs
+        its versions and settings)."""
+        super().process_options(args, opts)
+        assert self.settings is not None
         if args:
             raise UsageError(f"extract: unexpected argument {args[0]!r}", print_help=False)
         if not opts.input:
-            raise UsageError("extract: give the archive to read: --input crawl.warc.gz")
+            raise UsageError(
+                "extract: give the archive to read: --input crawl.warc.gz", print_help=False
+            )
         if not self.settings.getdict("FEEDS"):  # the articles would be written nowhere
             raise UsageError(
                 "extract: give the file to write the articles to: -O articles.jsonl "
@@ -115,7 +122,10 @@ class Command(BaseRunSpiderCommand):
         if opts.site is not None:
             _check_site(opts.input, opts.site)
         check_setting_types(self.settings)
-        try:
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        assert self.settings is not None and self.crawler_process is not None
+        try:  # (here, once Scrapy logs: loading says which sites have patterns)
             patterns = load_patterns(self.settings)
         except PatternFileError as error:
             raise UsageError(f"extract: {error}", print_help=False) from None

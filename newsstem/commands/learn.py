@@ -46,6 +46,7 @@ from newsstem.layout.patterns import (
 )
 from newsstem.layout.redesign import Relearned, relearn
 from newsstem.layout.report import ROLE_COLOURS, site_report, write_report
+from newsstem.usage_errors import one_line_errors
 
 
 class Command(ScrapyCommand):
@@ -63,6 +64,7 @@ class Command(ScrapyCommand):
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
+        one_line_errors(parser)
         parser.add_argument(
             "--input", "-i", action="append", default=[], metavar="ARCHIVE",
             help="WARC archive to read (written with -s NEWSSTEM_ARCHIVE=...); may be repeated",

@@ -13,6 +13,8 @@ import argparse
 
 from scrapy.commands.parse import Command as ScrapyParseCommand
 
+from newsstem.usage_errors import one_line_errors
+
 
 class Command(ScrapyParseCommand):
     def add_options(self, parser: argparse.ArgumentParser) -> None:
@@ -20,6 +22,7 @@ class Command(ScrapyParseCommand):
         for action in parser._actions:  # Scrapy's "[default: 1]", wrapped after "[default:",
             if "--depth" in action.option_strings:  # prints as a heading (tests/test_docs.py)
                 action.help = "maximum depth for parsing requests (%(default)s by default)"
+        one_line_errors(parser)
 
     def set_spidercls(self, url: str, opts: argparse.Namespace) -> None:
         super().set_spidercls(url, opts)

@@ -34,6 +34,7 @@ from newsstem.urldb import (
     parse_age,
     url_key,
 )
+from newsstem.usage_errors import one_line_errors
 
 if TYPE_CHECKING:
     from newsstem.urldb import Lease
@@ -65,6 +66,7 @@ class Command(ScrapyCommand):
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
+        one_line_errors(parser)
         parser.add_argument(
             "--urldb", metavar="URI", help="the store (NEWSSTEM_URLDB if not given)"
         )

@@ -158,12 +158,20 @@ def test_a_corrupt_pattern_file_stops_the_crawl_with_a_clear_error(site, tmp_pat
         (["extract", "-O", "x.jsonl"], "give the archive to read: --input"),
         # it ran, wrote nowhere and exited 0 (stop 33)
         (["extract", "--input", "crawl.warc.gz"], "give the file to write the articles to: -O"),
+        (["learn", "--input", "x.warc.gz", "--last", "x"], "argument --last: invalid int value"),
+        (["urldb", "bogus"], "give one of: stats, show, prune"),
+        (["crawl", "news"], "news: give at least one start URL"),
+        (["crawl", "news", "-a", "start_url=http://127.0.0.1:9/", "-a", "depth=x"],
+         "news: depth must be an integer >= 0, not 'x'"),
     ],
 )
 def test_bad_arguments_are_usage_errors(arguments, message):
     result = scrapy(*arguments)
     assert result.returncode == 2
-    assert message in result.stderr
+    # one line, ours: no usage block before it (stop 33), no Scrapy start-up log
+    [line] = result.stderr.splitlines()
+    assert line.startswith("scrapy: error: ") and message in line, result.stderr
+    assert line.endswith(f"(see scrapy {arguments[0]} -h)")
 
 
 def test_learn_names_the_sites_it_knows(learned, site):

@@ -1,0 +1,39 @@
+"""Usage errors of newsstem's commands: one line, and nothing before it.
+
+Scrapy answers a bad argument (argparse's, or a ``UsageError`` a command raises) with
+the command's usage block, then ``scrapy: error: ...``. newsstem's messages say what to
+give already, so the block only pushes them down: :func:`one_line_errors` makes the
+parser print the message alone, with the command's help to see. Exit status 2 as before.
+
+    >>> import argparse, contextlib, io
+    >>> parser = argparse.ArgumentParser(prog="scrapy", usage="scrapy learn [SITE] ...")
+    >>> one_line_errors(parser)
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err):
+    ...     try:
+    ...         parser.error("learn: give the archive to learn from: --input ...")
+    ...     except SystemExit as exit:
+    ...         print(exit.code)
+    2
+    >>> print(err.getvalue(), end="")
+    scrapy: error: learn: give the archive to learn from: --input ... (see scrapy learn -h)
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import NoReturn
+
+__all__ = ["one_line_errors"]
+
+
+def one_line_errors(parser: argparse.ArgumentParser) -> None:
+    """Make ``parser.error`` print one line, ``scrapy: error: MESSAGE (see scrapy CMD -h)``."""
+    words = (parser.usage or "").split()  # Scrapy's: "scrapy learn [SITE] --input ..."
+    program = words[0] if words else parser.prog  # (not python -m's "__main__.py")
+    command = " ".join(words[:2]) if len(words) >= 2 else program
+
+    def error(message: str) -> NoReturn:
+        parser.exit(2, f"{program}: error: {message} (see {command} -h)\n")
+
+    parser.error = error  # type: ignore[method-assign]
