@@ -8,6 +8,8 @@ wrong. :class:`RunReport` (an extension) ends every crawl with
   errors (by kind) and robots.txt refusals;
 - the same figures in the stats (``newsstem/summary/*``), so they are in
   ``NEWSSTEM_STATS_FILE`` for monitoring;
+- for ``scrapy extract``, which fetches nothing, only what applies: articles
+  exported, pages read from the archives, pages not exported, damaged archives;
 - a verdict: a run that fetched no page at all while its requests failed
   (site down, DNS failure, every page an HTTP error, refused by robots.txt, or
   redirected off the site)
@@ -27,6 +29,8 @@ from typing import TYPE_CHECKING, Any
 from scrapy import signals
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from scrapy import Request, Spider
     from scrapy.crawler import Crawler
     from scrapy.http import Response
@@ -80,6 +84,10 @@ class RunSummary:
     # sites whose pages stopped fitting their learned patterns -> why (a redesign)
     layout_changes: dict[str, str] = field(default_factory=dict)
     relearned: dict[str, str] = field(default_factory=dict)  # site -> NEWSSTEM_RELEARN's outcome
+    # an extraction of WARC archives (scrapy extract): nothing was fetched, so the crawl's
+    # figures (URL store, robots.txt, failed requests, redirects) mean nothing
+    offline: bool = False
+    damaged: int = 0  # archives damaged part-way (scrapy extract)
     outcome: str = field(default=OK)
 
     @property
@@ -98,13 +106,13 @@ class RunSummary:
             return ", ".join(f"{name} {count}" for name, count in counts.items())
 
         took = f", {self.seconds:.1f} s" if self.seconds is not None else ""
+        if self.offline:
+            return self._offline_lines(took, detail)
         lines = [
             f"newsstem run summary ({self.finish_reason or 'unknown'}{took}):",
             f"  articles exported: {self.articles}"
             + (f" ({detail(self.by_method)})" if self.by_method else ""),
-            f"  pages read from archives: {self.archived}"
-            if self.archived and not self.pages
-            else f"  pages fetched: {self.pages}",
+            f"  pages fetched: {self.pages}",
             f"  pages not exported: {sum(self.dropped.values())}"
             + (f" ({detail(self.dropped)})" if self.dropped else ""),
             f"  known URLs skipped (URL store): {self.skipped_known}"
@@ -127,6 +135,27 @@ class RunSummary:
         lines.append(f"  robots.txt refused: {self.robots_refused}")
         if self.offsite:
             lines.append(f"  redirected off the site: {self.offsite}")
+        return lines + self._layout_lines()
+
+    def _offline_lines(self, took: str, detail: Callable[[dict[str, int]], str]) -> list[str]:
+        """The summary of ``scrapy extract``: what was read and exported, and what failed."""
+        lines = [
+            f"newsstem extraction summary ({self.finish_reason or 'unknown'}{took}):",
+            f"  articles exported: {self.articles}"
+            + (f" ({detail(self.by_method)})" if self.by_method else ""),
+            f"  pages read from archives: {self.archived}",
+            f"  pages not exported: {sum(self.dropped.values())}"
+            + (f" ({detail(self.dropped)})" if self.dropped else ""),
+        ]
+        if self.damaged:
+            lines.append(f"  archives damaged (pages after the damage not read): {self.damaged}")
+        if self.spider_errors:
+            lines.append(f"  errors: {sum(self.spider_errors.values())} "
+                         f"(spider: {detail(self.spider_errors)})")
+        return lines + self._layout_lines()
+
+    def _layout_lines(self) -> list[str]:
+        lines = []
         for site, why in self.layout_changes.items():
             outcome = self.relearned.get(site)
             if outcome == "written":
@@ -165,8 +194,9 @@ def _layout_changes(stats: dict[str, Any]) -> dict[str, str]:
     }
 
 
-def summarize(stats: dict[str, Any], pages: int) -> RunSummary:
-    """The summary of a run from its stats and its count of successful page responses.
+def summarize(stats: dict[str, Any], pages: int, offline: bool = False) -> RunSummary:
+    """The summary of a run from its stats and its count of successful page responses
+    (``offline``: an extraction of archives, which fetches nothing).
 
     >>> s = summarize({"downloader/exception_type_count/twisted.internet.error.DNSLookupError": 2,
     ...                "robotstxt/response_count": 0, "finish_reason": "finished"}, pages=0)
@@ -176,6 +206,8 @@ def summarize(stats: dict[str, Any], pages: int) -> RunSummary:
     'ok'
     >>> summarize({}, pages=0).outcome
     'idle'
+    >>> summarize({"newsstem/archive/read": 4}, pages=0, offline=True).outcome
+    'ok'
     """
     download = {}
     for name, count in _by_suffix(stats, "downloader/exception_type_count/").items():
@@ -205,6 +237,8 @@ def summarize(stats: dict[str, Any], pages: int) -> RunSummary:
         robots_refused=int(stats.get("robotstxt/forbidden", 0)),
         offsite=int(stats.get("offsite/filtered", 0)),
         archived=int(stats.get("newsstem/archive/read", 0)),
+        offline=offline,
+        damaged=int(stats.get("newsstem/archive/unreadable", 0)),
         failed=_by_suffix(stats, "newsstem/errors/"),
         layout_changes=_layout_changes(stats),
         relearned={
@@ -213,8 +247,10 @@ def summarize(stats: dict[str, Any], pages: int) -> RunSummary:
             if name.startswith(_RELEARN_PREFIX)
         },
     )
-    if pages or summary.articles:
+    if pages or summary.articles or (offline and summary.archived):
         outcome = OK
+    elif offline:  # nothing fetched, nothing to fail: an archive without HTML pages
+        outcome = IDLE
     elif summary.errors or summary.robots_refused or summary.offsite:
         outcome = NOTHING_REACHED
     else:
@@ -231,14 +267,15 @@ class RunReport:
     smaller ``EXTENSIONS`` order connects it first).
     """
 
-    def __init__(self, stats: StatsCollector) -> None:
+    def __init__(self, stats: StatsCollector, offline: bool = False) -> None:
         self.stats = stats
         self.pages = 0
+        self.offline = offline  # the spider reads archives (scrapy extract): fetches nothing
         self.summary: RunSummary | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RunReport:
-        report = cls(crawler.stats)
+        report = cls(crawler.stats, offline=getattr(crawler.spidercls, "reads_archives", False))
         crawler.signals.connect(report.response_received, signal=signals.response_received)
         crawler.signals.connect(report.engine_stopped, signal=signals.engine_stopped)
         return report
@@ -250,7 +287,7 @@ class RunReport:
             self.pages += 1
 
     def engine_stopped(self) -> None:
-        self.summary = summarize(self.stats.get_stats(), self.pages)
+        self.summary = summarize(self.stats.get_stats(), self.pages, self.offline)
         for name, value in self.summary.stats().items():
             self.stats.set_value(name, value)
         logger.info("\n".join(self.summary.lines()))

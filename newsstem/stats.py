@@ -157,7 +157,9 @@ STATS: tuple[Stat, ...] = (
          "`ok`, `nothing_reached` (every request failed: exit status 3) or `idle` (no "
          "request made, e.g. a worker given no work)"),
         ("newsstem/summary/articles", "articles exported"),
-        ("newsstem/summary/pages", "pages fetched (2xx, robots.txt aside)"),
+        ("newsstem/summary/pages",
+         "pages fetched (2xx, robots.txt aside); 0 in `scrapy extract`, which fetches "
+         "nothing (its pages read: `newsstem/archive/read`)"),
         ("newsstem/summary/dropped", "pages not exported"),
         ("newsstem/summary/skipped_known",
          "URLs skipped by the URL store (exported by an earlier crawl; each once)"),

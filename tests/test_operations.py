@@ -53,6 +53,26 @@ def test_a_summary_counts_what_an_operator_looks_for():
     assert summary.stats()["newsstem/summary/dropped"] == 8
 
 
+def test_an_extraction_summary_shows_only_what_applies_to_archives():
+    # scrapy extract fetches nothing: its summary said "known URLs skipped (URL store): 0",
+    # "errors: 0" and "robots.txt refused: 0" (stop 33)
+    stats = {"finish_reason": "finished", "elapsed_time_seconds": 2.0,
+             "item_scraped_count": 5, "newsstem/method/readability": 5,
+             "newsstem/dropped/too_short": 2, "newsstem/archive/read": 7,
+             "newsstem/archive/unreadable": 1}
+    summary = summarize(stats, pages=0, offline=True)
+    assert summary.outcome == "ok"
+    assert summary.lines() == [
+        "newsstem extraction summary (finished, 2.0 s):",
+        "  articles exported: 5 (readability 5)",
+        "  pages read from archives: 7",
+        "  pages not exported: 2 (too_short 2)",
+        "  archives damaged (pages after the damage not read): 1",
+    ]
+    empty = summarize({"finish_reason": "finished"}, pages=0, offline=True)
+    assert empty.outcome == "idle"  # not "nothing_reached": no request failed
+
+
 def test_a_run_that_reached_nothing_is_told_apart_from_an_idle_one():
     down = {"downloader/exception_type_count/twisted.internet.error.DNSLookupError": 2}
     assert summarize(down, pages=0).outcome == "nothing_reached"

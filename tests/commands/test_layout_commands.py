@@ -119,6 +119,11 @@ def test_extract_runs_the_same_pipeline_offline(site, learned, tmp_path):
     assert "WARNING" not in result.stderr, result.stderr
     # nothing was fetched: the summary said "pages fetched: 0"
     assert "  pages read from archives: 13\n" in result.stderr  # 12 articles, 1 hub
+    # and a crawl's figures, which mean nothing here (stop 33: "known URLs skipped (URL
+    # store): 0", "errors: 0", "robots.txt refused: 0")
+    summary = result.stderr[result.stderr.index("newsstem extraction summary"):]
+    for crawl_only in ("pages fetched", "URL store", "errors", "robots.txt", "requests failed"):
+        assert crawl_only not in summary, summary
 
 
 def test_a_corrupt_pattern_file_stops_the_crawl_with_a_clear_error(site, tmp_path):
