@@ -27,6 +27,9 @@ DOWNLOADER_MIDDLEWARES = {
 }
 # Retries that give up are logged by DownloadErrors, in one line with the URL and why.
 RETRY_GIVE_UP_LOG_LEVEL = "DEBUG"
+# Scrapy's "Scraped from" and "Dropped" lines (DEBUG) with long texts shortened: not
+# every article's whole body and every hub page's whole HTML.
+LOG_FORMATTER = "newsstem.logformatter.ShortItemLogFormatter"
 
 # Depth: 1 = the start pages and the pages they link to (Webstemmer's default).
 # `-a depth=N` overrides it. Breadth-first order so that pages within the limit
