@@ -18,7 +18,7 @@ from newsstem.layout.redesign import SiteCounts, layout_change
 from newsstem.metadata import FIELDS as METADATA_FIELDS
 from newsstem.metadata import MetadataOptions, extract_metadata
 from newsstem.metadata.headline import SiteNames
-from newsstem.rules import copy_of
+from newsstem.rules import canonical_elsewhere, copy_of
 from newsstem.urldb.store import text_key, url_key
 
 if TYPE_CHECKING:
@@ -361,6 +361,10 @@ class DuplicatePipeline:
     URL store records the article's :func:`newsstem.urldb.text_key` with it) is dropped
     the same way. So is an original reached in a later crawl than its exported copy.
 
+    Pages of this crawl that name one canonical URL on another site (a mobile host's or a
+    mirror's story and its print page, :func:`newsstem.rules.canonical_elsewhere`) are
+    copies of each other under the same headline and text: the first reached goes out.
+
     The crawl's own exports are remembered for the last ``remembered`` articles (about
     1.2 KB each, so a worker that never stops keeps a bounded memory); an older one's
     copies are still known through the URL store, which keeps them all.
@@ -399,6 +403,9 @@ class DuplicatePipeline:
         title = hash(headline) if headline else 0
         opening = _long_paragraphs(item.text or "")  # the plain text, whatever the body format
         paragraphs = frozenset(hash(p) for p in opening)
+        elsewhere = canonical_elsewhere(item.url, item.canonical_url)
+        if elsewhere is not None:  # pages of this crawl naming one original on another site
+            keys.append(url_key(elsewhere))
         for key in keys:
             found = self.exported.get(key)
             if found is not None and title and found[0] == title and _same_text(
@@ -418,15 +425,15 @@ class DuplicatePipeline:
                 self._duplicate(item, text)
         entry = (title, own, paragraphs)
         self.exported[own] = entry
-        if original is not None:
-            self.exported.setdefault(keys[1], entry)
+        for key in keys[1:]:
+            self.exported.setdefault(key, entry)
         if text is not None:
             self.texts[text] = own
+            if self.urldb is not None:
+                self.urldb.mark_key_along(text, own)  # recorded with the article
         for remembered in (self.exported, self.texts):
             while len(remembered) > self.remembered:  # the oldest first (insertion order)
                 del remembered[next(iter(remembered))]
-            if self.urldb is not None:
-                self.urldb.mark_key_along(text, own)  # recorded with the article
         return item
 
     def _duplicate(self, item: Article, article: bytes) -> NoReturn:

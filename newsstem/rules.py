@@ -223,6 +223,24 @@ def copy_of(url: str, canonical_url: str | None) -> str | None:
     return canonical_url
 
 
+def canonical_elsewhere(url: str, canonical_url: str | None) -> str | None:
+    """The canonical URL a page declares on another site than its own, or None.
+
+    Pages that name one such URL are one article when their headline and text are the
+    same (a mirror's or a mobile host's story and its print page, both naming the
+    original): :class:`newsstem.pipelines.DuplicatePipeline` exports it once.
+
+    >>> canonical_elsewhere("http://m.example/x.html?print=1", "https://www.example/x")
+    'https://www.example/x'
+    >>> canonical_elsewhere("http://a.example/x.html?print=1", "http://a.example/x.html")
+    """
+    if not canonical_url or not is_crawlable_scheme(canonical_url):
+        return None
+    if site_of(canonical_url) == site_of(url):
+        return None
+    return canonical_url
+
+
 def host_names(url: str | None) -> list[str]:
     """Names a site's host suggests: ``www.forbes.com`` -> ``forbes``, ``forbes.com``.
 

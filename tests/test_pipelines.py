@@ -186,15 +186,33 @@ def test_a_copy_after_its_article_and_an_article_after_its_copy_are_dropped():
 
 def test_a_canonical_url_declared_by_mistake_or_on_another_site_makes_no_copy():
     home = "http://a.example/"
+    elsewhere = "http://b.example/world/story.html"
     kept, stats = _exports([
         _copy(ORIGINAL, home, "Minister resigns"),  # every page naming the home page
         _copy("http://a.example/world/other.html", home, "Storm hits the coast"),
-        _copy("http://a.example/world/third.html", "http://b.example/world/story.html",
+        _copy("http://a.example/world/third.html", elsewhere,
               body="The prime minister said on Tuesday that an election would follow soon."),
-        _copy("http://a.example/world/fourth.html", "http://b.example/world/story.html",
+        _copy("http://a.example/world/fourth.html", elsewhere, "Storm hits the coast",
               body="The opposition leader said on Wednesday that the party was ready for it."),
+        _copy("http://a.example/world/fifth.html", elsewhere,
+              body="Her successor will be chosen by the party's members in a vote next month."),
     ])
-    assert len(kept) == 4 and "newsstem/dropped/duplicate" not in stats
+    assert len(kept) == 5 and "newsstem/dropped/duplicate" not in stats
+
+
+def test_pages_naming_one_original_on_another_site_are_one_article():
+    # a mirror's story and its print page, both naming the original elsewhere (stop 34);
+    # the print page adds a standfirst, so their openings (the text key) differ
+    elsewhere = "http://b.example/world/story.html"
+    later = "Her successor will be chosen by the party's members in a vote next month."
+    standfirst = "A week of turmoil ends with the departure of the longest-serving minister."
+    kept, stats = _exports([
+        _copy("http://a.example/world/third.html", elsewhere, body=f"{STORY}\n{later}"),
+        _copy("http://a.example/print/world/third.html", elsewhere,
+              body=f"{standfirst}\n{STORY}\n{later}"),
+    ])
+    assert kept == ["http://a.example/world/third.html"]
+    assert stats["newsstem/dropped/duplicate"] == 1
 
 
 def test_copies_without_a_canonical_url_are_known_by_headline_and_opening_text():

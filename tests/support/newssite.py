@@ -79,6 +79,9 @@ class GeneratedNewsSite:
     # articles declare their canonical URL and link a share variant (?share=twitter) and
     # a print copy (/print/{s}/{n}.html, the same article declaring the same canonical URL)
     copies: bool = False
+    # with copies: the canonical URLs name this origin instead of the site's own (a
+    # mirror or a mobile host naming the original on another site)
+    canonical_origin: str = ""
     _articles: dict[int, list[int]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _server: ThreadingHTTPServer | None = None
@@ -116,7 +119,8 @@ class GeneratedNewsSite:
         return f'<nav><ul><li><a href="/">Home</a></li>{links}</ul></nav>'
 
     def _page(self, title: str, body: str, canonical: str = "") -> bytes:
-        link = f"<link rel='canonical' href='{self.url}{canonical}'>" if canonical else ""
+        origin = self.canonical_origin or self.url
+        link = f"<link rel='canonical' href='{origin}{canonical}'>" if canonical else ""
         return (
             f"<!DOCTYPE html><html><head><meta charset='utf-8'>{link}"
             f"<title>{escape(title)} - Gazette</title>"
