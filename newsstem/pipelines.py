@@ -438,6 +438,9 @@ class DuplicatePipeline:
 
     def _duplicate(self, item: Article, article: bytes) -> NoReturn:
         self.stats.inc_value("newsstem/dropped/duplicate")
+        # not exported after all: newsstem/method/<method> counts exports (the summary's
+        # "articles exported: N (readability N)" must add up)
+        self.stats.inc_value(f"newsstem/method/{item.method}", -1)
         if self.urldb is not None:
             self.urldb.mark_along(item.url, article)
         raise DropItem(f"a copy of an article already exported: {item.url}", log_level="DEBUG")

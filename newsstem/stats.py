@@ -37,7 +37,8 @@ STATS: tuple[Stat, ...] = (
     *_group(
         "Extraction",
         ("newsstem/method/<method>",
-         "exported articles by extraction method (`readability`, `pattern:<id>`, `visual`)"),
+         "exported articles by extraction method (`readability`, `pattern:<id>`, `visual`); "
+         "copies dropped as duplicates are not counted"),
         ("newsstem/dropped/<reason>",
          "pages not exported: `too_short` (hubs), `no_article`, `not_html`, `hub_layout` "
          "(a hub pattern matched), `error` (extraction raised: a bug, logged with its "
