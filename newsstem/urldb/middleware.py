@@ -17,7 +17,11 @@ crawl's signals:
   ``NEWSSTEM_URLDB_SYNC_SECONDS``), or, for feeds that cannot be synced
   (stdout, S3, compressed, JSON/XML), when the crawl has finished and the feed
   was stored. A hard kill therefore loses no article; the next crawl exports
-  again at most the articles of the last unsynced batch.
+  again at most the articles of the last unsynced batch;
+- while the store does not answer (a Redis restarting, paused, cut off), it is not
+  asked for each page: lookups answer "unknown" at once, exports are kept, and it is
+  tried again after 1 s, 2 s, 4 s... (one ERROR line when the outage starts, one INFO
+  line when it ends).
 """
 
 from __future__ import annotations
@@ -75,6 +79,12 @@ MAX_REMEMBERED = 1_000_000
 SEEN_REFRESH_SECONDS = 3600
 # A Redis lease lives 60 s unless renewed; renewing every sync is cheap.
 LEASE_RENEW_SECONDS = 15.0
+# While the store fails: the first wait before trying it again (s), doubled after each
+# failure up to the longest. Meanwhile lookups answer "unknown" at once and marks are
+# kept: a Redis that does not answer (paused, partitioned) would hold every page for a
+# socket timeout. A try asks UrlStore.ping first (about a second at most).
+RETRY_FIRST_SECONDS = 1.0
+RETRY_LONGEST_SECONDS = 60.0
 # Canonicalising a URL costs ~10 µs; a news site repeats its navigation links
 # on every page, so the keys of recent URLs are cached.
 KEY_CACHE = 100_000
@@ -239,6 +249,8 @@ class UrlDbMiddleware:
         self._timing = False
         self._failing_since: float | None = None  # the store failing: since when (monotonic)
         self._failures = 0
+        self._retry_wait = 0.0
+        self._retry_at = 0.0  # while failing: when to try the store again (monotonic)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> UrlDbMiddleware:
@@ -284,14 +296,15 @@ class UrlDbMiddleware:
         unknown = [k for k in dict.fromkeys(keys) if k not in self._remembered]
         if not unknown:
             return
-        try:
-            found = self.store.lookup(unknown)
-        except StoreError as exc:
-            # Unknown means "fetch": a store failure costs re-fetches, never articles.
-            self._store_failed("lookup", exc)
-            found = None
-        else:
-            self._store_answered()
+        # Unknown means "fetch": a store failure costs re-fetches, never articles.
+        found = None
+        if self._store_ready():
+            try:
+                found = self.store.lookup(unknown)
+            except StoreError as exc:
+                self._store_failed("lookup", exc)
+            else:
+                self._store_answered()
         if len(self._remembered) + len(unknown) > MAX_REMEMBERED:
             self._forget_lookups()
         new = 0
@@ -523,11 +536,16 @@ class UrlDbMiddleware:
             self.stats.inc_value(f"{STATS_PREFIX}/errors")
             return
         now = int(time.time())
+        if (keys or self._to_mark_seen) and not self._store_ready():
+            self._housekeeping()
+            return  # kept for a sync when the store answers
         if keys:
             try:
                 self.store.mark_exported(keys, now)
             except StoreError as exc:
                 self._store_failed("mark exported", exc)
+                self._housekeeping()
+                return
             else:
                 self._store_answered()
                 self._to_mark_exported = []
@@ -552,18 +570,36 @@ class UrlDbMiddleware:
         if time.monotonic() - self._remembered_since > SEEN_REFRESH_SECONDS:
             self._forget_lookups()
             self._remembered_since = time.monotonic()
-        if time.monotonic() - self._last_renewal > LEASE_RENEW_SECONDS:
+        if time.monotonic() - self._last_renewal > LEASE_RENEW_SECONDS and self._store_ready():
             try:
                 self.lease.renew()
             except StoreError as exc:
                 self._store_failed("lease renewal", exc)
+            else:
+                self._store_answered()
             self._last_renewal = time.monotonic()
+
+    def _store_ready(self) -> bool:
+        """Whether to call the store now: always, unless it is failing and the wait before
+        trying again is not over; then it must answer a ping first (a second at most)."""
+        if self._failing_since is None:
+            return True
+        if time.monotonic() < self._retry_at:
+            return False
+        try:
+            self.store.ping()
+        except StoreError as exc:
+            self._store_failed("ping", exc)
+            return False
+        return True
 
     def _store_failed(self, what: str, exc: StoreError) -> None:
         """One ERROR line per outage (a Redis restarting fails every lookup and mark
         until it answers: one line, not one per page); each failure counted."""
         self.stats.inc_value(f"{STATS_PREFIX}/errors")
         self._failures += 1
+        self._retry_wait = min(RETRY_LONGEST_SECONDS, 2 * self._retry_wait or RETRY_FIRST_SECONDS)
+        self._retry_at = time.monotonic() + self._retry_wait
         if self._failing_since is not None:
             logger.debug("URL store %s: %s failed again (%s)", self.store.uri, what, exc)
             return
@@ -571,10 +607,12 @@ class UrlDbMiddleware:
         logger.error(
             "URL store %s: %s failed (%s); the crawl goes on, nothing is lost: pages it "
             "cannot look up are fetched, exports are recorded when the store answers again "
-            "(or exported again next time)",
+            "(or exported again next time); it is tried again after 1 s, 2 s, 4 s... (at "
+            "most every %g s)",
             self.store.uri,
             what,
             exc,
+            RETRY_LONGEST_SECONDS,
         )
 
     def _store_answered(self) -> None:
@@ -586,6 +624,7 @@ class UrlDbMiddleware:
         )
         self._failing_since = None
         self._failures = 0
+        self._retry_wait = self._retry_at = 0.0
 
     def spider_closed(self, spider: Spider, reason: str) -> None:
         if self._sync_task is not None and self._sync_task.running:
@@ -624,6 +663,7 @@ class UrlDbMiddleware:
     def _finish(self) -> None:
         if self._closed or not all(self._closing.values()):
             return
+        self._retry_at = 0.0  # the last chance: try a failing store once more, whatever the wait
         self.sync()
         unmarked = self._batch_articles
         if unmarked:
@@ -636,10 +676,11 @@ class UrlDbMiddleware:
             )
         self._closed = True
         self.stats.set_value(f"{STATS_PREFIX}/busy_seconds", round(self.busy_seconds, 3))
-        try:
-            self.lease.release()
-        except StoreError as exc:
-            self._store_failed("lease release", exc)
+        if self._failing_since is None:  # else it lapses after its time-to-live
+            try:
+                self.lease.release()
+            except StoreError as exc:
+                self._store_failed("lease release", exc)
         self.store.close()
 
 

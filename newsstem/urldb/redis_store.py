@@ -32,6 +32,8 @@ from collections.abc import Iterable, Sequence
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from newsstem.urldb import hide_password
 from newsstem.urldb.store import (
@@ -64,6 +66,10 @@ SCAN_COUNT = 2000
 LEASE_TTL_MS = 60_000
 CONNECT_TIMEOUT_SECONDS = 5.0
 SOCKET_TIMEOUT_SECONDS = 30.0
+# ping(): a server that does not answer within this long is taken as out (a crawl asks
+# before trying again a store that failed, so a paused or partitioned Redis costs a
+# crawl this long per try, not a socket timeout).
+PING_TIMEOUT_SECONDS = 1.0
 # Lua struct and TIME inside write scripts need Redis >= 5.
 MIN_SERVER_VERSION = (5, 0)
 
@@ -263,6 +269,9 @@ class RedisUrlStore(UrlStore):
         lease_ttl_ms: int = LEASE_TTL_MS,
     ) -> None:
         self.client = client
+        # PING on a connection of its own with a short timeout (the store's own have long
+        # ones: a prune script may run for seconds); made when first needed
+        self._ping_client: redis.Redis | None = None
         self.prefix = prefix
         self.uri = uri
         self.lease_ttl_ms = lease_ttl_ms
@@ -458,8 +467,33 @@ class RedisUrlStore(UrlStore):
     def lease(self, exclusive: bool) -> RedisLease:
         return RedisLease(self, exclusive)
 
+    def ping(self) -> None:
+        if self._ping_client is None:
+            pool = self.client.connection_pool
+            timeout = min(
+                PING_TIMEOUT_SECONDS,
+                pool.connection_kwargs.get("socket_timeout") or PING_TIMEOUT_SECONDS,
+            )
+            kwargs = {
+                **pool.connection_kwargs,
+                "socket_timeout": timeout,
+                "socket_connect_timeout": timeout,
+                "retry": Retry(NoBackoff(), 0),
+            }
+            self._ping_client = redis.Redis(
+                connection_pool=redis.ConnectionPool(
+                    connection_class=pool.connection_class, **kwargs
+                )
+            )
+        try:
+            self._ping_client.ping()
+        except redis.RedisError as exc:
+            raise StoreError(f"URL store {self.uri}: {exc}") from exc
+
     def close(self) -> None:
         self.client.close()
+        if self._ping_client is not None:
+            self._ping_client.close()
 
 
 def _blob(keys: Sequence[bytes]) -> bytes:

@@ -189,6 +189,13 @@ class UrlStore(ABC):
     def close(self) -> None:
         """Release resources; the store must not be used afterwards."""
 
+    def ping(self) -> None:
+        """Check, within about a second, that the store answers; StoreError if not.
+
+        A crawl asks it before trying a store that failed again, so a server that does
+        not answer costs a second per try, not a socket timeout. A local file answers.
+        """
+
     def __enter__(self) -> UrlStore:
         return self
 

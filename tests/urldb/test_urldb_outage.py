@@ -1,0 +1,140 @@
+"""The Redis URL store not answering mid-crawl (a network partition): a real redis-server on
+a free port paused with SIGSTOP and resumed with SIGCONT (by PID), a real HTTP site, real
+``scrapy crawl news`` subprocesses.
+
+A paused server accepts connections and never answers, so each store call waits for the
+socket timeout (2 s here, ``?socket_timeout=2``; 30 s by default). Without the middleware's
+backoff, every page waited for it (one page per few seconds, a log line per call).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from collections import Counter
+
+import pytest
+
+from newsstem.urldb import open_store, url_key
+from support.crawl import run_crawl
+from support.newssite import GeneratedNewsSite
+from support.redisserver import RedisServer, redis_available
+
+SOCKET_TIMEOUT = 2
+
+
+@pytest.fixture
+def paused_redis(tmp_path):
+    """A redis-server of this test alone (it is paused); resumed before it is stopped."""
+    if not redis_available():
+        pytest.skip("redis-server is not installed")
+    directory = tmp_path / "redis"
+    directory.mkdir()
+    server = RedisServer(directory).start()
+    yield server
+    os.kill(server.process.pid, signal.SIGCONT)
+    server.stop()
+
+
+def pause_at_first_article(site: GeneratedNewsSite, server: RedisServer,
+                           resume_after: float | None) -> threading.Thread:
+    """SIGSTOP the server when the crawl asks for its first article; SIGCONT it
+    ``resume_after`` seconds later (never, if None)."""
+
+    def watch() -> None:
+        deadline = time.monotonic() + 60
+        while not any(p.endswith(".html") for p in site.paths()):
+            if time.monotonic() > deadline:
+                return
+            time.sleep(0.005)
+        os.kill(server.process.pid, signal.SIGSTOP)
+        if resume_after is not None:
+            time.sleep(resume_after)
+            os.kill(server.process.pid, signal.SIGCONT)
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    return thread
+
+
+def crawl(tmp_path, site, uri, **settings):
+    started = time.monotonic()
+    result = run_crawl(
+        tmp_path, "-a", f"start_url={site.url}/", "-a", "depth=2",
+        settings={"NEWSSTEM_URLDB": uri, "NEWSSTEM_URLDB_SYNC_SECONDS": "1", **settings},
+        timeout=120,
+    )
+    return result, time.monotonic() - started
+
+
+def error_lines(log: str) -> list[str]:
+    return [line for line in log.splitlines() if "] ERROR: " in line]
+
+
+def exported_in_store(server: RedisServer, site: GeneratedNewsSite) -> set[str]:
+    with open_store(server.url) as store:
+        urls = {site.url + p for p in site.article_paths() | site.hub_paths()}
+        found = store.lookup([url_key(u) for u in urls])
+    return {u for u in urls if (entry := found.get(url_key(u))) and entry.exported_at}
+
+
+def test_a_store_out_until_the_crawl_ends_costs_seconds_not_a_timeout_per_page(
+    tmp_path, paused_redis
+):
+    site = GeneratedNewsSite(sections=3, articles_per_section=8).start()
+    try:
+        watcher = pause_at_first_article(site, paused_redis, resume_after=None)
+        uri = f"{paused_redis.url}?socket_timeout={SOCKET_TIMEOUT}"
+        result, took = crawl(tmp_path, site, uri)
+        watcher.join(timeout=5)
+    finally:
+        site.stop()
+    assert result.returncode == 0, result.log
+    urls = [item["url"] for item in result.items]
+    assert sorted(urls) == sorted(site.article_urls()), "every article exported once"
+    # without the backoff: a socket timeout per article (its text key lookup) at least,
+    # 24 x 2 s; with it: the first timeout, a few one-second pings, the crawl
+    assert took < 30, f"the crawl took {took:.0f} s"
+    assert result.stats["newsstem/urldb/errors"] <= 10, result.stats
+    errors = error_lines(result.log)
+    assert len(errors) == 2, "\n".join(errors)  # the outage; what could not be recorded
+    recorded = result.stats.get("newsstem/urldb/exported", 0)
+    unrecorded = len(urls) - recorded
+    assert unrecorded > 0
+    assert f"{unrecorded} exported articles could not be recorded" in errors[1]
+    assert result.stats["newsstem/urldb/unmarked"] == unrecorded
+    assert "Traceback" not in result.log
+    # Redis answers again after the crawl: what it holds is true (the crawl is gone, so the
+    # articles it could not record will be exported again by the next crawl)
+    os.kill(paused_redis.process.pid, signal.SIGCONT)
+    assert len(exported_in_store(paused_redis, site)) == recorded
+
+
+def test_exports_made_while_the_store_is_out_are_recorded_when_it_answers(
+    tmp_path, paused_redis
+):
+    # slow enough that the crawl outlives the outage
+    site = GeneratedNewsSite(sections=3, articles_per_section=8, delay=0.25).start()
+    try:
+        watcher = pause_at_first_article(site, paused_redis, resume_after=3.0)
+        uri = f"{paused_redis.url}?socket_timeout={SOCKET_TIMEOUT}"
+        result, took = crawl(tmp_path, site, uri, CONCURRENT_REQUESTS="2")
+        watcher.join(timeout=5)
+    finally:
+        site.stop()
+    assert result.returncode == 0, result.log
+    urls = [item["url"] for item in result.items]
+    assert sorted(urls) == sorted(site.article_urls()), "every article exported once"
+    counts = Counter(p for p in site.paths() if p != "/robots.txt")
+    assert {p: n for p, n in counts.items() if n > 1} == {}, "no page fetched twice"
+    assert took < 40, f"the crawl took {took:.0f} s"
+    errors = error_lines(result.log)
+    assert len(errors) == 1, "\n".join(errors)
+    assert "answers again" in result.log
+    assert "could not be recorded" not in result.log
+    assert result.stats["newsstem/urldb/errors"] >= 1
+    assert result.stats["newsstem/urldb/exported"] == len(urls)
+    assert "newsstem/urldb/unmarked" not in result.stats
+    assert exported_in_store(paused_redis, site) == set(urls)
