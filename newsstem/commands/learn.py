@@ -16,7 +16,9 @@ mode (:mod:`newsstem.render`); without one, the report says so and has no pictur
 redesign): the patterns learned from them replace the old file, except the old
 patterns of layouts that recent pages still have and no new pattern covers, and
 those of layouts that no recent page has (each listed; one that would read recent
-pages in place of the new patterns is dropped, and the line says so).
+pages in place of the new patterns is dropped, and the line says so). As when a crawl
+learns a site again (``NEWSSTEM_RELEARN``), the file is written only if the result reads
+the recent pages better than the old file does; ``--force`` writes it anyway.
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ class Command(ScrapyCommand):
     def syntax(self) -> str:
         return (
             "[SITE] --input ARCHIVE [--input ARCHIVE ...] [--out DIR] "
-            "[--since DATE | --last N] [--report DIR]"
+            "[--since DATE | --last N [--force]] [--report DIR]"
         )
 
     def short_desc(self) -> str:
@@ -89,6 +91,11 @@ class Command(ScrapyCommand):
             help="learn again from the N pages of each site fetched last, keeping old "
             "patterns still needed",
         )
+        parser.add_argument(
+            "--force", action="store_true",
+            help="write the new file even when it reads the recent pages no better than "
+            "the old one (with --since or --last)",
+        )
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None
@@ -98,6 +105,9 @@ class Command(ScrapyCommand):
             raise UsageError("learn: give the archive to learn from: --input crawl.warc.gz")
         if opts.last is not None and opts.last < 2:
             raise UsageError("learn: --last needs 2 pages or more", print_help=False)
+        if opts.force and opts.since is None and opts.last is None:
+            raise UsageError("learn: --force goes with --since or --last (learning from all "
+                             "pages always writes the file)", print_help=False)
         try:
             since = parse_since(opts.since).strftime("%Y-%m-%dT%H:%M:%SZ") if opts.since else None
         except SinceError as error:
@@ -137,10 +147,12 @@ class Command(ScrapyCommand):
         for site in sorted(by_site) if wanted is None else [wanted]:
             started = time.process_time()
             if again:
-                relearned = relearn(site, by_site[site], _old_patterns(out, site), options)
+                old = _old_patterns(out, site)
+                relearned = relearn(site, by_site[site], old, options)
                 result = relearned.result
                 seconds = time.process_time() - started
-                learned_any |= _report(site, result, out, seconds, relearned)
+                keep_old = old is not None and not relearned.better and not opts.force
+                learned_any |= _report(site, result, out, seconds, relearned, keep_old)
             else:
                 result = learn(site, by_site[site], options)
                 seconds = time.process_time() - started
@@ -217,6 +229,7 @@ def _report(
     out: str,
     seconds: float,
     relearned: Relearned | None = None,
+    keep_old: bool = False,
 ) -> bool:
     pattern_set = relearned.pattern_set if relearned is not None else result.pattern_set
     learned = result.pattern_set
@@ -251,6 +264,10 @@ def _report(
     if not any(p.kind == "article" for p in pattern_set.patterns):
         print(f"  no article layout learned: {site} keeps its previous pattern file, if any")
         return False
+    if keep_old:  # as NEWSSTEM_RELEARN: a file no better than the old one is not written
+        print(f"  not better than the old file: {Path(out) / pattern_file_name(site)} kept "
+              "(--force writes the new one)")
+        return True
     path = save_pattern_file(pattern_set, out)
     print(f"  written to {path} (its pages fit {pattern_set.parameters.get('matched', 0):.0%})")
     return True

@@ -68,10 +68,38 @@ def test_learn_last_keeps_the_layout_the_last_pages_lack(crawled):
     before = _layouts(path)
     assert sorted(before.values(), key=sorted) == [{"bbc"}, {"msnbc"}], before
 
-    again = scrapy("learn", site_name, *inputs, "--out", str(out), "--last", "12")
+    again = scrapy("learn", site_name, *inputs, "--out", str(out), "--last", "12",
+                   "--force")
     assert again.returncode == 0, again.stdout + again.stderr
     after = _layouts(path)
     # the msnbc layout learned again from the last 12 pages, the bbc one kept
     assert sorted(after.values(), key=sorted) == [{"bbc"}, {"msnbc"}], again.stdout
     [bbc_id] = [pattern_id for pattern_id, dirs in after.items() if dirs == {"bbc"}]
     assert f"{bbc_id}" in again.stdout and "no recent page has it" in again.stdout, again.stdout
+
+
+def test_learn_last_keeps_a_file_the_new_patterns_do_not_beat(crawled):
+    """As NEWSSTEM_RELEARN: the old file, reading the last pages as well as the new
+    patterns do, is kept (one line says so); ``--force`` writes the new one."""
+    site_name, work = crawled
+    out = work / "patterns-kept"
+    inputs = ["--input", str(work / "a.warc.gz"), "--input", str(work / "b.warc.gz")]
+    learned = scrapy("learn", site_name, *inputs, "--out", str(out))
+    assert learned.returncode == 0, learned.stdout + learned.stderr
+    path = out / pattern_file_name(site_name)
+    before = path.read_bytes()
+
+    again = scrapy("learn", site_name, *inputs, "--out", str(out), "--last", "12")
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "100% with these patterns, 100% with the old file's" in again.stdout, again.stdout
+    assert f"not better than the old file: {path} kept (--force writes the new one)" in (
+        again.stdout
+    ), again.stdout
+    assert "written to" not in again.stdout and path.read_bytes() == before
+
+    forced = scrapy("learn", site_name, *inputs, "--out", str(out), "--last", "12", "--force")
+    assert forced.returncode == 0, forced.stdout + forced.stderr
+    assert f"written to {path}" in forced.stdout and path.read_bytes() != before
+
+    alone = scrapy("learn", site_name, *inputs, "--out", str(out), "--force")
+    assert alone.returncode == 2 and "--force goes with --since or --last" in alone.stderr
