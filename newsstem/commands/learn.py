@@ -223,6 +223,16 @@ def training_page(page: ArchivedPage) -> TrainingPage:
     return TrainingPage(page.url, decode_html(page.body, page.content_type)[0], page.anchor_texts)
 
 
+def _count(count: int, noun: str) -> str:
+    """``1 page``, ``0 hub patterns``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _column(pages: int) -> str:
+    """A layout's pages in the report's column: ``   12 pages``, ``    1 page `` (aligned)."""
+    return f"{pages:5d} page " if pages == 1 else f"{pages:5d} pages"
+
+
 def _report(
     site: str,
     result: LearnResult,
@@ -236,13 +246,14 @@ def _report(
     articles = [p for p in learned.patterns if p.kind == "article"]
     pages = learned.parameters.get("pages", 0)
     print(
-        f"{site}: {pages} pages, {len(result.outcomes)} layouts, {len(articles)} article "
-        f"patterns, {len(learned.patterns) - len(articles)} hub patterns ({seconds:.1f} s)"
+        f"{site}: {_count(pages, 'page')}, {_count(len(result.outcomes), 'layout')}, "
+        f"{_count(len(articles), 'article pattern')}, "
+        f"{_count(len(learned.patterns) - len(articles), 'hub pattern')} ({seconds:.1f} s)"
     )
     for outcome in result.outcomes:
         if outcome.pages > 1 or outcome.pattern_id:
             name = outcome.pattern_id or "-"
-            print(f"  {name:<32} {outcome.pages:5d} pages  score {outcome.score:9.0f}  "
+            print(f"  {name:<32} {_column(outcome.pages)}  score {outcome.score:9.0f}  "
                   f"{outcome.reason}")
     if relearned is not None:
         for pattern_id in relearned.kept:
@@ -250,7 +261,7 @@ def _report(
         by_id = {pattern.id: pattern for pattern in pattern_set.patterns}
         for pattern_id in relearned.unseen:
             unseen = by_id[pattern_id]
-            print(f"  {pattern_id:<32} {unseen.pages:5d} pages  kept from the old file "
+            print(f"  {pattern_id:<32} {_column(unseen.pages)}  kept from the old file "
                   f"({unseen.kind} layout): no recent page has it (delete it from the file "
                   "if the site dropped that layout)")
         for pattern_id in relearned.dropped:

@@ -74,6 +74,9 @@ def test_learn_writes_one_pattern_file_for_the_site(site, learned):
     kinds = sorted(p["kind"] for p in data["patterns"])
     assert kinds == ["article", "hub"]  # the articles, and the hub page on its own
     assert f"{site_name}: 13 pages" in report and "written to" in report
+    # one of each, said in the singular: the hub page is a layout of its own
+    assert "1 article pattern, 1 hub pattern (" in report, report
+    assert "    1 page   score" in report and "no article on 1 of 1 page\n" in report, report
 
 
 def test_second_crawl_extracts_by_pattern(site, learned, tmp_path):

@@ -51,7 +51,7 @@ def test_an_index_page_alone_in_its_layout_is_a_hub_never_an_article_layout(bbc,
     pages = [page for name, page in bbc.items() if name != BBC_INDEX_PAGES[1]]
     alone = [o for o in learn("bbc.co.uk", training(pages)).outcomes if o.pages == 1]
     assert [(o.pattern_id, o.reason) for o in alone] == [
-        ("bbc.co.uk/2", "hub layout: the fallback found no article on 1 of 1 pages")
+        ("bbc.co.uk/2", "hub layout: the fallback found no article on 1 of 1 page")
     ]
     outcome = learn("s", training([*msnbc[:6], pages[0]])).outcomes[-1]
     assert (outcome.pages, outcome.pattern_id) == (1, None)
