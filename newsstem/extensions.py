@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from scrapy import Spider, signals
 from scrapy.exceptions import NotConfigured
+from scrapy.extensions.logstats import LogStats
 from tldextract import TLDExtract
 
 from newsstem import defaults
@@ -67,6 +68,44 @@ class OfflineTldExtract:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> OfflineTldExtract:
         return cls()
+
+
+class ExtractionLogStats(LogStats):
+    """Scrapy's periodic stats line for ``scrapy extract``, which fetches nothing.
+
+    LogStats counts responses received, always 0 when pages are read from archives
+    ("Crawled 0 pages (at 0 pages/min)"); this line counts the pages read and the
+    articles exported, as the extraction summary does::
+
+        Read 1200 pages from archives (at 600 pages/min), exported 1100 articles (at ...)
+
+    Every ``LOGSTATS_INTERVAL`` seconds, as LogStats; ``items_per_minute`` at the end,
+    with no ``responses_per_minute`` (there were none).
+    """
+
+    def log(self, spider: Spider) -> None:
+        self.calculate_stats()
+        logger.info(
+            "Read %(pages)d %(page_word)s from archives (at %(pagerate)d pages/min), "
+            "exported %(items)d %(article_word)s (at %(itemrate)d articles/min)",
+            {"pages": self.pages, "page_word": "page" if self.pages == 1 else "pages",
+             "pagerate": self.prate, "items": self.items,
+             "article_word": "article" if self.items == 1 else "articles",
+             "itemrate": self.irate},
+            extra={"spider": spider},
+        )
+
+    def calculate_stats(self) -> None:
+        self.items = self.stats.get_value("item_scraped_count", 0)
+        self.pages = self.stats.get_value("newsstem/archive/read", 0)
+        self.irate = (self.items - self.itemsprev) * self.multiplier
+        self.prate = (self.pages - self.pagesprev) * self.multiplier
+        self.pagesprev, self.itemsprev = self.pages, self.items
+
+    def spider_closed(self, spider: Spider, reason: str) -> None:
+        if self.task and self.task.running:
+            self.task.stop()
+        self.stats.set_value("items_per_minute", self.calculate_final_stats(spider)[1])
 
 
 class StatsFile:

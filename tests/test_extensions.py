@@ -1,15 +1,17 @@
-"""Extensions: no Public Suffix List download, stats written as JSON."""
+"""Extensions: no Public Suffix List download, stats written as JSON, the periodic
+line of an extraction."""
 
 from __future__ import annotations
 
 import json
+import logging
 
 import pytest
 from scrapy.exceptions import NotConfigured
 from scrapy.statscollectors import MemoryStatsCollector
 from scrapy.utils.test import get_crawler
 
-from newsstem.extensions import OfflineTldExtract, StatsFile
+from newsstem.extensions import ExtractionLogStats, OfflineTldExtract, StatsFile
 
 
 def test_scrapy_cookie_domain_checks_use_the_bundled_suffix_list(monkeypatch):
@@ -58,4 +60,25 @@ def test_stats_file_directories_are_made_and_an_unwritable_path_is_one_error_lin
     assert [r.getMessage() for r in caplog.records if r.levelname == "ERROR"] == [
         f"newsstem: cannot write NEWSSTEM_STATS_FILE {blocker / 'stats.json'}: "
         f"{blocker} is not a directory"
+    ]
+
+
+def test_the_periodic_line_of_an_extraction_counts_pages_read_and_articles(caplog):
+    crawler = get_crawler(settings_dict={"LOGSTATS_INTERVAL": 30.0})
+    stats = MemoryStatsCollector(crawler)
+    extension = ExtractionLogStats(stats, 30.0)
+    extension.pagesprev = extension.itemsprev = 0  # (spider_opened)
+    lines = []
+    for read, exported in ((1, 1), (41, 31)):
+        stats.set_value("newsstem/archive/read", read)
+        stats.set_value("item_scraped_count", exported)
+        with caplog.at_level(logging.INFO, logger="newsstem.extensions"):
+            caplog.clear()
+            extension.log(crawler.spider)
+        lines.append(caplog.messages[-1])
+    # no "Crawled 0 pages": nothing is fetched, pages are read (rates per minute: x2)
+    assert lines == [
+        "Read 1 page from archives (at 2 pages/min), exported 1 article (at 2 articles/min)",
+        "Read 41 pages from archives (at 80 pages/min), exported 31 articles (at 60 "
+        "articles/min)",
     ]

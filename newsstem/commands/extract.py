@@ -32,6 +32,8 @@ from newsstem.usage_errors import one_line_errors
 
 logger = logging.getLogger(__name__)
 
+LOGSTATS = "scrapy.extensions.logstats.LogStats"
+
 
 class ArchiveSpider(Spider):
     """Yields a :class:`Page` for every HTML page of the archives (no requests)."""
@@ -137,6 +139,12 @@ class Command(BaseRunSpiderCommand):
         middlewares = self.settings.getdict("SPIDER_MIDDLEWARES")
         middlewares[URLDB_MIDDLEWARE] = None
         self.settings.set("SPIDER_MIDDLEWARES", middlewares, priority="cmdline")
+        # Scrapy's periodic line counts responses, none here ("Crawled 0 pages"): this
+        # one counts the pages read from the archives and the articles exported.
+        extensions = self.settings.getdict("EXTENSIONS")
+        extensions[LOGSTATS] = None
+        extensions["newsstem.extensions.ExtractionLogStats"] = 0
+        self.settings.set("EXTENSIONS", extensions, priority="cmdline")
         crawler = self._create_crawler(ArchiveSpider)
         hand_patterns(crawler, self.settings, patterns)  # read once
         self.crawler_process.crawl(crawler, inputs=opts.input, site=opts.site, **opts.spargs)

@@ -122,6 +122,11 @@ def test_extract_runs_the_same_pipeline_offline(site, learned, tmp_path):
     assert "WARNING" not in result.stderr, result.stderr
     # nothing was fetched: the summary said "pages fetched: 0"
     assert "  pages read from archives: 13\n" in result.stderr  # 12 articles, 1 hub
+    # Scrapy's periodic line counts responses ("Crawled 0 pages (at 0 pages/min)"):
+    # this one says what an extraction does
+    assert "Crawled 0 pages" not in result.stderr, result.stderr
+    assert ("Read 0 pages from archives (at 0 pages/min), exported 0 articles (at 0 "
+            "articles/min)") in result.stderr, result.stderr
     # and a crawl's figures, which mean nothing here (stop 33: "known URLs skipped (URL
     # store): 0", "errors: 0", "robots.txt refused: 0")
     summary = result.stderr[result.stderr.index("newsstem extraction summary"):]
