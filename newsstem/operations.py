@@ -108,13 +108,12 @@ class RunSummary:
         took = f", {self.seconds:.1f} s" if self.seconds is not None else ""
         if self.offline:
             return self._offline_lines(took, detail)
+        exported, not_exported = self._export_lines(detail)
         lines = [
             f"newsstem run summary ({self.finish_reason or 'unknown'}{took}):",
-            f"  articles exported: {self.articles}"
-            + (f" ({detail(self.by_method)})" if self.by_method else ""),
+            exported,
             f"  pages fetched: {self.pages}",
-            f"  pages not exported: {sum(self.dropped.values())}"
-            + (f" ({detail(self.dropped)})" if self.dropped else ""),
+            not_exported,
             f"  known URLs skipped (URL store): {self.skipped_known}"
             + (f", {self.withheld} fetched pages not exported again" if self.withheld else ""),
         ]
@@ -137,15 +136,24 @@ class RunSummary:
             lines.append(f"  redirected off the site: {self.offsite}")
         return lines + self._layout_lines()
 
-    def _offline_lines(self, took: str, detail: Callable[[dict[str, int]], str]) -> list[str]:
-        """The summary of ``scrapy extract``: what was read and exported, and what failed."""
-        lines = [
-            f"newsstem extraction summary ({self.finish_reason or 'unknown'}{took}):",
+    def _export_lines(self, detail: Callable[[dict[str, int]], str]) -> tuple[str, str]:
+        """The lines of the articles exported and the pages not exported, by method and
+        by reason: the same in a crawl's summary and an extraction's."""
+        return (
             f"  articles exported: {self.articles}"
             + (f" ({detail(self.by_method)})" if self.by_method else ""),
-            f"  pages read from archives: {self.archived}",
             f"  pages not exported: {sum(self.dropped.values())}"
             + (f" ({detail(self.dropped)})" if self.dropped else ""),
+        )
+
+    def _offline_lines(self, took: str, detail: Callable[[dict[str, int]], str]) -> list[str]:
+        """The summary of ``scrapy extract``: what was read and exported, and what failed."""
+        exported, not_exported = self._export_lines(detail)
+        lines = [
+            f"newsstem extraction summary ({self.finish_reason or 'unknown'}{took}):",
+            exported,
+            f"  pages read from archives: {self.archived}",
+            not_exported,
         ]
         if self.damaged:
             lines.append(f"  archives damaged (pages after the damage not read): {self.damaged}")

@@ -115,8 +115,8 @@ STATS: tuple[Stat, ...] = (
          "articles that got `<field>` (`published`, `authors`, `language`, …)"),
         ("newsstem/metadata/headline/<source>",
          "articles whose exported `title` is the headline decided from `<source>` "
-         "(`heading`, `json-ld`, `og:title`, `twitter:title`, `meta:title`, `extraction`, "
-         "`anchor`, `title`: see [Headlines](../output.md#headlines))"),
+         "(`heading`, `json-ld`, `og:title`, `twitter:title`, `meta:title`, `pattern`, "
+         "`extraction`, `anchor`, `title`: see [Headlines](../output.md#headlines))"),
         ("newsstem/metadata/error",
          "articles whose metadata could not be read (a bug, logged with its traceback): "
          "exported without it"),
@@ -158,6 +158,9 @@ STATS: tuple[Stat, ...] = (
          "`ok`, `nothing_reached` (every request failed: exit status 3) or `idle` (no "
          "request made, e.g. a worker given no work)"),
         ("newsstem/summary/articles", "articles exported"),
+        ("items_per_minute",
+         "items per minute over the run, set at its end (Scrapy's LogStats stat; `scrapy "
+         "extract`'s periodic line, which counts pages read and articles, sets it too)"),
         ("newsstem/summary/pages",
          "pages fetched (2xx, robots.txt aside); 0 in `scrapy extract`, which fetches "
          "nothing (its pages read: `newsstem/archive/read`)"),
