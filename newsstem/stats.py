@@ -183,6 +183,9 @@ STATS: tuple[Stat, ...] = (
          "requests kept in memory while Redis did not answer, queued when it answered again"),
         ("newsstem/distributed/lost_requests",
          "requests still kept when the worker stopped before Redis answered again (lost)"),
+        ("newsstem/distributed/recovered_pops",
+         "requests taken from the queue by a call whose reply never came (Redis paused), "
+         "found under the worker's key when Redis answered again and crawled"),
         ("dupefilter/filtered",
          "requests the duplicate filter refused (Scrapy's stat; in distributed mode counted "
          "for the shared filter)"),

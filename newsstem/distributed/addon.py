@@ -9,7 +9,7 @@ from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.spidermiddlewares.depth import DepthMiddleware
 
 from newsstem import defaults
-from newsstem.distributed.connection import QUEUE_KEY, distributed_url
+from newsstem.distributed.connection import QUEUE_KEY, distributed_url, scheduler_redis_params
 from newsstem.middlewares import SafeRobotsTxtMiddleware
 
 if TYPE_CHECKING:
@@ -55,6 +55,14 @@ class DistributedMode:
             "SCHEDULER_IDLE_BEFORE_CLOSE": 0,
         }.items():
             settings.set(name, value, priority="project")
+        # scrapy-redis's client waits 30 s for a reply and then tries again: a paused Redis
+        # froze the worker a minute per call. Ours: 5 s, once (a blocking pop given with -s
+        # keeps its seconds).
+        settings.set(
+            "REDIS_PARAMS",
+            scheduler_redis_params(settings.getint("SCHEDULER_IDLE_BEFORE_CLOSE")),
+            priority="project",
+        )
         # The URL store on the same Redis, unless the user chose one. A value given with
         # -s (scrapyd's setting=) or a spider's custom_settings, even the default's, sits
         # above "project" and stays; at "project" the defaults' value (newsstem.defaults,

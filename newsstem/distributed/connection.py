@@ -8,6 +8,8 @@ import time
 from typing import TYPE_CHECKING
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from newsstem import defaults
 from newsstem.urldb import REDIS_SCHEMES, hide_password
@@ -25,6 +27,14 @@ DUPEFILTER_KEY = "newsstem:%(spider)s:dupefilter:%(site)s"
 
 # A worker that cannot reach Redis says so within seconds, not after redis-py's 30 s.
 CONNECT_TIMEOUT = 5.0
+# A call Redis does not answer (paused, partitioned: the connection open, no reply) fails
+# after this long, once: no retry on timeout. A worker's calls are small (an admission
+# script, a pop, a length) and none blocks in Redis (SCHEDULER_IDLE_BEFORE_CLOSE is 0);
+# a blocking pop given with -s gets its own seconds on top (see scheduler_redis_params).
+SOCKET_TIMEOUT = 5.0
+# Before trying again a Redis that failed, a PING on its own connection with this timeout:
+# a paused Redis costs a worker a second per try, not a socket timeout.
+PING_TIMEOUT = 1.0
 # While Redis does not answer: the first wait before trying again (s), doubled after each
 # failure up to the longest (a restart takes seconds; a long outage costs one try a minute).
 RETRY_FIRST_SECONDS = 1.0
@@ -59,11 +69,32 @@ def distributed_url(settings: BaseSettings) -> str:
     return url
 
 
+def scheduler_redis_params(idle_before_close: int = 0) -> dict[str, object]:
+    """``REDIS_PARAMS`` of scrapy-redis's scheduler: the timeouts of :func:`connect`.
+
+    A blocking pop (``SCHEDULER_IDLE_BEFORE_CLOSE`` > 0, FIFO/LIFO queues) waits that
+    long in Redis: its socket waits as much longer.
+
+    >>> scheduler_redis_params(10)["socket_timeout"]
+    15.0
+    """
+    return {
+        "socket_connect_timeout": CONNECT_TIMEOUT,
+        "socket_timeout": SOCKET_TIMEOUT + max(0, idle_before_close),
+        "retry_on_timeout": False,
+        "encoding": "utf-8",
+    }
+
+
 def connect(url: str) -> redis.Redis:
-    """A client of the crawl's Redis, checked with a PING; DistributedError if unreachable."""
+    """A client of the crawl's Redis, checked with a PING; DistributedError if unreachable.
+
+    A call it makes fails after :data:`SOCKET_TIMEOUT` if Redis does not answer, and is
+    not retried: an outage costs a worker seconds, and :class:`RedisOutage` waits it out.
+    """
     try:
         client = redis.Redis.from_url(
-            url, socket_connect_timeout=CONNECT_TIMEOUT, socket_timeout=30, retry_on_timeout=True
+            url, socket_connect_timeout=CONNECT_TIMEOUT, socket_timeout=SOCKET_TIMEOUT
         )
         client.ping()
     except (redis.RedisError, ValueError) as exc:
@@ -74,7 +105,6 @@ def connect(url: str) -> redis.Redis:
     return client
 
 
-
 class RedisOutage:
     """The crawl's Redis not answering, as one worker sees it.
 
@@ -82,8 +112,10 @@ class RedisOutage:
     (``Redis answers again``); each failure is counted in
     ``newsstem/distributed/redis_errors``. Between failures :meth:`ready` says when to
     try again: after 1 s, 2 s, 4 s... at most every 60 s, so a worker asks a dead
-    server once a minute, not once per link. The worker's scheduler and its start
-    message reads share one: one outage, one line.
+    server once a minute, not once per link; and only if a PING on a connection of its
+    own answers within :data:`PING_TIMEOUT` (a paused or partitioned Redis accepts
+    connections and never replies: each try costs a second, not a socket timeout).
+    The worker's scheduler and its start message reads share one: one outage, one line.
     """
 
     def __init__(self, url: str, stats: StatsCollector) -> None:
@@ -93,14 +125,43 @@ class RedisOutage:
         self.failures = 0
         self._wait = 0.0
         self._retry_at = 0.0
+        self._ping_client: redis.Redis | None = None
 
     @property
     def failing(self) -> bool:
         return self.since is not None
 
     def ready(self) -> bool:
-        """Whether to ask Redis now (always, unless it is failing and the wait not over)."""
-        return self.since is None or time.monotonic() >= self._retry_at
+        """Whether to ask Redis now: always, unless it is failing and the wait is not
+        over or it does not answer a PING (a failure: the next wait is longer)."""
+        if self.since is None:
+            return True
+        if time.monotonic() < self._retry_at:
+            return False
+        try:
+            self._ping()
+        except OUTAGE_ERRORS as exc:
+            self.failed("asking it whether it answers", exc)
+            return False
+        return True
+
+    def _ping(self) -> None:
+        if not self.url:
+            return
+        if self._ping_client is None:
+            self._ping_client = redis.Redis.from_url(
+                self.url,
+                socket_connect_timeout=PING_TIMEOUT,
+                socket_timeout=PING_TIMEOUT,
+                retry=Retry(NoBackoff(), 0),
+            )
+        self._ping_client.ping()
+
+    def close(self) -> None:
+        """Let go of the PING connection, if any."""
+        if self._ping_client is not None:
+            self._ping_client.close()
+            self._ping_client = None
 
     def failed(self, what: str, exc: Exception) -> None:
         """A call to Redis failed; ``what`` the worker was doing (for the first line)."""

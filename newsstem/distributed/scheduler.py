@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import uuid
 from collections import deque
 from typing import TYPE_CHECKING
 
@@ -40,6 +41,28 @@ return 1
 """
 # How scrapy-redis's queues push (PriorityQueue: a sorted set; the others: lists).
 _PUSH_COMMANDS = {PriorityQueue: "ZADD", FifoQueue: "LPUSH", LifoQueue: "LPUSH"}
+# One pop, as scrapy-redis's queues pop, that also writes what it took under the worker's
+# key, after a token of the call. A pop whose reply never came (Redis paused, then a socket
+# timeout) may still have run when Redis woke up: the worker reads the key then and takes
+# the request if the token is its call's, so the request is not lost.
+# KEYS: the queue, the worker's key. ARGV: how to pop, the token, seconds to keep the key.
+_POP = """
+local data
+if ARGV[1] == 'ZPOP' then
+  data = redis.call('ZRANGE', KEYS[1], 0, 0)[1]
+  if data then redis.call('ZREMRANGEBYRANK', KEYS[1], 0, 0) end
+elseif ARGV[1] == 'RPOP' then
+  data = redis.call('RPOP', KEYS[1])
+else
+  data = redis.call('LPOP', KEYS[1])
+end
+if not data then return false end
+redis.call('SET', KEYS[2], ARGV[2] .. data, 'EX', ARGV[3])
+return data
+"""
+_POP_COMMANDS = {PriorityQueue: "ZPOP", FifoQueue: "RPOP", LifoQueue: "LPOP"}
+# The worker's key outlives a pause of the worker, not the worker itself by long.
+_POPPED_SECONDS = 86400
 
 
 class RedisScheduler(Scheduler):
@@ -81,8 +104,19 @@ class RedisScheduler(Scheduler):
         self._admit_script = self.server.register_script(_ADMIT)
         self._push_command = _PUSH_COMMANDS.get(type(self.queue))
         self._atomic = isinstance(self.df, SiteDupeFilter) and self._push_command is not None
+        self._pop_script = self.server.register_script(_POP)
+        self._pop_command = _POP_COMMANDS.get(type(self.queue))
+        self._popped_key = f"{self.queue.key}:popped:{uuid.uuid4().hex}"
+        self._unsure_pop: bytes | None = None  # the token of a pop whose reply never came
 
     def close(self, reason: str) -> None:
+        if self._unsure_pop is not None and self.outage.ready():
+            try:
+                request = self._popped()
+                if request is not None:
+                    self.queue.push(request)  # back in the queue: it was never crawled
+            except redis.RedisError as exc:
+                self.outage.failed("putting back a request taken from the queue", exc)
         if self._kept:
             self._admit_kept()
         if self._kept:
@@ -93,6 +127,7 @@ class RedisScheduler(Scheduler):
                 "a start message",
                 len(self._kept),
             )
+        self.outage.close()
         super().close(reason)
 
     # -- admission ------------------------------------------------------------------
@@ -167,7 +202,10 @@ class RedisScheduler(Scheduler):
         if (self._kept or self.outage.failing) and not self._admit_kept():
             return None
         try:
-            request = self.queue.pop(self.idle_before_close)
+            if self._unsure_pop is not None:
+                request = self._popped()
+            else:
+                request = self._pop()
         except redis.RedisError as exc:
             self.outage.failed("taking a request from the shared queue", exc)
             return None
@@ -175,6 +213,28 @@ class RedisScheduler(Scheduler):
         if request:
             self.stats.inc_value("scheduler/dequeued/redis")
         return request
+
+    def _pop(self) -> Request | None:
+        """A request from the shared queue, or None; a pop whose reply is lost is recorded."""
+        if self._pop_command is None or self.idle_before_close > 0:
+            return self.queue.pop(self.idle_before_close)  # another queue; a blocking pop
+        token = uuid.uuid4().hex.encode()
+        self._unsure_pop = token
+        data = self._pop_script(
+            keys=[self.queue.key, self._popped_key],
+            args=[self._pop_command, token, _POPPED_SECONDS],
+        )
+        self._unsure_pop = None
+        return self.queue._decode_request(data) if data else None
+
+    def _popped(self) -> Request | None:
+        """The request the pop whose reply was lost took, if it ran (None if it did not)."""
+        value = self.server.get(self._popped_key)
+        token, self._unsure_pop = self._unsure_pop, None
+        if value and token and value[: len(token)] == token:
+            self.stats.inc_value(f"{STATS_PREFIX}/recovered_pops")
+            return self.queue._decode_request(value[len(token) :])
+        return None
 
     def has_pending_requests(self) -> bool:
         if self._kept:

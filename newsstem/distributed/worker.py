@@ -229,3 +229,4 @@ class Worker:
         if self._poll is not None and self._poll.running:
             self._poll.stop()
         self.server.close()
+        self.outage.close()
