@@ -17,7 +17,7 @@ import pytest
 import redis
 from support.distributed import start_worker, wait_ready
 from support.newssite import GeneratedNewsSite
-from support.redisserver import RedisServer, redis_available
+from support.redisserver import own_redis_server
 
 from newsstem.urldb import open_store, url_key
 
@@ -28,13 +28,8 @@ OUTAGE_SECONDS = 2.0
 @pytest.fixture
 def own_redis(tmp_path):
     """A redis-server of this test alone (it is killed), with an append-only file."""
-    if not redis_available():
-        pytest.skip("redis-server is not installed")
-    directory = tmp_path / "redis"
-    directory.mkdir()
-    server = RedisServer(directory, appendonly=True).start()
-    yield server
-    server.stop()
+    with own_redis_server(tmp_path, appendonly=True) as server:
+        yield server
 
 
 @pytest.fixture

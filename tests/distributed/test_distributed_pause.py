@@ -12,8 +12,6 @@ line comes every second (LOGSTATS_INTERVAL=1) unless the reactor is blocked.
 from __future__ import annotations
 
 import json
-import os
-import signal
 import threading
 import time
 from collections import Counter
@@ -22,7 +20,7 @@ from datetime import datetime
 import pytest
 from support.distributed import start_worker, wait_ready
 from support.newssite import GeneratedNewsSite
-from support.redisserver import RedisServer, redis_available
+from support.redisserver import RedisServer, own_redis_server
 
 START_KEY = "newsstem:news:start_urls"
 PAUSE_SECONDS = 15.0
@@ -33,14 +31,8 @@ STORE_SOCKET_TIMEOUT = 2
 @pytest.fixture
 def paused_redis(tmp_path):
     """A redis-server of this test alone (it is paused); resumed before it is stopped."""
-    if not redis_available():
-        pytest.skip("redis-server is not installed")
-    directory = tmp_path / "redis"
-    directory.mkdir()
-    server = RedisServer(directory).start()
-    yield server
-    os.kill(server.process.pid, signal.SIGCONT)
-    server.stop()
+    with own_redis_server(tmp_path) as server:
+        yield server
 
 
 def pause_at_first_article(site: GeneratedNewsSite, server: RedisServer) -> threading.Thread:
@@ -50,9 +42,9 @@ def pause_at_first_article(site: GeneratedNewsSite, server: RedisServer) -> thre
             if time.monotonic() > deadline:
                 return
             time.sleep(0.005)
-        os.kill(server.process.pid, signal.SIGSTOP)
+        server.pause()
         time.sleep(PAUSE_SECONDS)
-        os.kill(server.process.pid, signal.SIGCONT)
+        server.resume()
 
     thread = threading.Thread(target=watch, daemon=True)
     thread.start()

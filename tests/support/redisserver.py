@@ -8,9 +8,12 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 import redis
 
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
@@ -63,6 +66,17 @@ class RedisServer:
             self.process.wait()
             self.process = None
 
+    def pause(self) -> None:
+        """``kill -STOP`` by PID: it keeps its connections and answers nothing (a network
+        partition as its clients see it)."""
+        if self.process is not None:
+            os.kill(self.process.pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """``kill -CONT`` by PID (harmless when it is not paused)."""
+        if self.process is not None and self.process.poll() is None:
+            os.kill(self.process.pid, signal.SIGCONT)
+
     def _launch(self) -> bool:
         persistence = (
             ["--appendonly", "yes", "--appendfsync", "always"]
@@ -112,3 +126,19 @@ class RedisServer:
 
 def redis_available() -> bool:
     return Path(REDIS_SERVER).exists()
+
+
+@contextmanager
+def own_redis_server(tmp_path: Path, appendonly: bool = False) -> Iterator[RedisServer]:
+    """A redis-server of one test alone, which the test may kill, restart or pause; the
+    test is skipped where redis-server is not installed. Resumed, then stopped, at the end."""
+    if not redis_available():
+        pytest.skip("redis-server is not installed")
+    directory = tmp_path / "redis"
+    directory.mkdir()
+    server = RedisServer(directory, appendonly=appendonly).start()
+    try:
+        yield server
+    finally:
+        server.resume()
+        server.stop()

@@ -9,8 +9,6 @@ backoff, every page waited for it (one page per few seconds, a log line per call
 
 from __future__ import annotations
 
-import os
-import signal
 import threading
 import time
 from collections import Counter
@@ -20,7 +18,7 @@ import pytest
 from newsstem.urldb import open_store, url_key
 from support.crawl import run_crawl
 from support.newssite import GeneratedNewsSite
-from support.redisserver import RedisServer, redis_available
+from support.redisserver import RedisServer, own_redis_server
 
 SOCKET_TIMEOUT = 2
 
@@ -28,14 +26,8 @@ SOCKET_TIMEOUT = 2
 @pytest.fixture
 def paused_redis(tmp_path):
     """A redis-server of this test alone (it is paused); resumed before it is stopped."""
-    if not redis_available():
-        pytest.skip("redis-server is not installed")
-    directory = tmp_path / "redis"
-    directory.mkdir()
-    server = RedisServer(directory).start()
-    yield server
-    os.kill(server.process.pid, signal.SIGCONT)
-    server.stop()
+    with own_redis_server(tmp_path) as server:
+        yield server
 
 
 def pause_at_first_article(site: GeneratedNewsSite, server: RedisServer,
@@ -49,10 +41,10 @@ def pause_at_first_article(site: GeneratedNewsSite, server: RedisServer,
             if time.monotonic() > deadline:
                 return
             time.sleep(0.005)
-        os.kill(server.process.pid, signal.SIGSTOP)
+        server.pause()
         if resume_after is not None:
             time.sleep(resume_after)
-            os.kill(server.process.pid, signal.SIGCONT)
+            server.resume()
 
     thread = threading.Thread(target=watch, daemon=True)
     thread.start()
@@ -108,7 +100,7 @@ def test_a_store_out_until_the_crawl_ends_costs_seconds_not_a_timeout_per_page(
     assert "Traceback" not in result.log
     # Redis answers again after the crawl: what it holds is true (the crawl is gone, so the
     # articles it could not record will be exported again by the next crawl)
-    os.kill(paused_redis.process.pid, signal.SIGCONT)
+    paused_redis.resume()
     assert len(exported_in_store(paused_redis, site)) == recorded
 
 
