@@ -36,19 +36,8 @@ def paused_redis(tmp_path):
 
 
 def pause_at_first_article(site: GeneratedNewsSite, server: RedisServer) -> threading.Thread:
-    def watch() -> None:
-        deadline = time.monotonic() + 60
-        while not any(p.endswith(".html") for p in site.paths()):
-            if time.monotonic() > deadline:
-                return
-            time.sleep(0.005)
-        server.pause()
-        time.sleep(PAUSE_SECONDS)
-        server.resume()
-
-    thread = threading.Thread(target=watch, daemon=True)
-    thread.start()
-    return thread
+    return server.pause_when(lambda: any(p.endswith(".html") for p in site.paths()),
+                             PAUSE_SECONDS)
 
 
 def longest_silence(log: str) -> float:

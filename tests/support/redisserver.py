@@ -7,8 +7,9 @@ import shutil
 import signal
 import socket
 import subprocess
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -76,6 +77,25 @@ class RedisServer:
         """``kill -CONT`` by PID (harmless when it is not paused)."""
         if self.process is not None and self.process.poll() is None:
             os.kill(self.process.pid, signal.SIGCONT)
+
+    def pause_when(self, ready: Callable[[], bool], resume_after: float | None) -> threading.Thread:
+        """:meth:`pause` as soon as ``ready()`` (asked every 5 ms, for a minute at most),
+        :meth:`resume` ``resume_after`` seconds later (never, if None); in a thread."""
+
+        def watch() -> None:
+            deadline = time.monotonic() + 60
+            while not ready():
+                if time.monotonic() > deadline:
+                    return
+                time.sleep(0.005)
+            self.pause()
+            if resume_after is not None:
+                time.sleep(resume_after)
+                self.resume()
+
+        thread = threading.Thread(target=watch, daemon=True)
+        thread.start()
+        return thread
 
     def _launch(self) -> bool:
         persistence = (

@@ -34,21 +34,8 @@ def pause_at_first_article(site: GeneratedNewsSite, server: RedisServer,
                            resume_after: float | None) -> threading.Thread:
     """SIGSTOP the server when the crawl asks for its first article; SIGCONT it
     ``resume_after`` seconds later (never, if None)."""
-
-    def watch() -> None:
-        deadline = time.monotonic() + 60
-        while not any(p.endswith(".html") for p in site.paths()):
-            if time.monotonic() > deadline:
-                return
-            time.sleep(0.005)
-        server.pause()
-        if resume_after is not None:
-            time.sleep(resume_after)
-            server.resume()
-
-    thread = threading.Thread(target=watch, daemon=True)
-    thread.start()
-    return thread
+    return server.pause_when(lambda: any(p.endswith(".html") for p in site.paths()),
+                             resume_after)
 
 
 def crawl(tmp_path, site, uri, **settings):
