@@ -1045,9 +1045,12 @@ def _commas_outside_links(element: Element, text: str, count: int) -> bool:
     True
     """
     links = "\n".join(text_of(link) for link in element.iter("a"))
-    outside = comma_count(text) - len(_DATE_COMMA.findall(text))
-    inside = comma_count(links) - len(_DATE_COMMA.findall(links)) if links else 0
-    return outside - inside >= count
+    return _clause_commas(text) - (_clause_commas(links) if links else 0) >= count
+
+
+def _clause_commas(text: str) -> int:
+    """The commas of ``text`` but those between a date's day and year."""
+    return comma_count(text) - len(_DATE_COMMA.findall(text))
 
 
 def _holds_prose(element: Element, options: Options) -> bool:
