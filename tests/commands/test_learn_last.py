@@ -58,13 +58,19 @@ def _layouts(path: Path) -> dict[str, set[str]]:
     }
 
 
-def test_learn_last_keeps_the_layout_the_last_pages_lack(crawled):
+def _learn_from_both_crawls(crawled, patterns: str) -> tuple[str, list[str], Path, Path]:
+    """The site learned from both crawls' archives: its name, the --input arguments, the
+    patterns directory and the pattern file written there."""
     site_name, work = crawled
-    out = work / "patterns"
+    out = work / patterns
     inputs = ["--input", str(work / "a.warc.gz"), "--input", str(work / "b.warc.gz")]
     learned = scrapy("learn", site_name, *inputs, "--out", str(out))
     assert learned.returncode == 0, learned.stdout + learned.stderr
-    path = out / pattern_file_name(site_name)
+    return site_name, inputs, out, out / pattern_file_name(site_name)
+
+
+def test_learn_last_keeps_the_layout_the_last_pages_lack(crawled):
+    site_name, inputs, out, path = _learn_from_both_crawls(crawled, "patterns")
     before = _layouts(path)
     assert sorted(before.values(), key=sorted) == [{"bbc"}, {"msnbc"}], before
 
@@ -81,12 +87,7 @@ def test_learn_last_keeps_the_layout_the_last_pages_lack(crawled):
 def test_learn_last_keeps_a_file_the_new_patterns_do_not_beat(crawled):
     """As NEWSSTEM_RELEARN: the old file, reading the last pages as well as the new
     patterns do, is kept (one line says so); ``--force`` writes the new one."""
-    site_name, work = crawled
-    out = work / "patterns-kept"
-    inputs = ["--input", str(work / "a.warc.gz"), "--input", str(work / "b.warc.gz")]
-    learned = scrapy("learn", site_name, *inputs, "--out", str(out))
-    assert learned.returncode == 0, learned.stdout + learned.stderr
-    path = out / pattern_file_name(site_name)
+    site_name, inputs, out, path = _learn_from_both_crawls(crawled, "patterns-kept")
     before = path.read_bytes()
 
     again = scrapy("learn", site_name, *inputs, "--out", str(out), "--last", "12")
