@@ -86,8 +86,23 @@ class ShortItemLogFormatter(LogFormatter):
         return _shortened(super().item_error(item, exception, response, spider), item)
 
 
+class _ShortItem:
+    """An item's :func:`short_item`, made only when a line is written (at DEBUG level, or
+    at the level of a dropped item), not for every item of a crawl logged at INFO."""
+
+    __slots__ = ("item",)
+
+    def __init__(self, item: Any) -> None:
+        self.item = item
+
+    def __str__(self) -> str:
+        return short_item(self.item)
+
+    __repr__ = __str__
+
+
 def _shortened(result: LogFormatterResult, item: Any) -> LogFormatterResult:
     args = result.get("args")
     if isinstance(args, dict) and "item" in args:
-        result["args"] = {**args, "item": short_item(item)}
+        result["args"] = {**args, "item": _ShortItem(item)}
     return result
