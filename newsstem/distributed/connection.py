@@ -4,7 +4,6 @@ how a worker waits out its outages."""
 from __future__ import annotations
 
 import logging
-import time
 from typing import TYPE_CHECKING
 
 import redis
@@ -12,6 +11,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from newsstem import defaults
+from newsstem.backoff import Backoff
 from newsstem.urldb import REDIS_SCHEMES, hide_password
 
 if TYPE_CHECKING:
@@ -35,10 +35,6 @@ SOCKET_TIMEOUT = 5.0
 # Before trying again a Redis that failed, a PING on its own connection with this timeout:
 # a paused Redis costs a worker a second per try, not a socket timeout.
 PING_TIMEOUT = 1.0
-# While Redis does not answer: the first wait before trying again (s), doubled after each
-# failure up to the longest (a restart takes seconds; a long outage costs one try a minute).
-RETRY_FIRST_SECONDS = 1.0
-RETRY_LONGEST_SECONDS = 60.0
 # Redis not answering: restarting, loading its data (BusyLoadingError is a ConnectionError),
 # the network down.
 OUTAGE_ERRORS = (redis.ConnectionError, redis.TimeoutError)
@@ -121,22 +117,19 @@ class RedisOutage:
     def __init__(self, url: str, stats: StatsCollector) -> None:
         self.url = url
         self.stats = stats
-        self.since: float | None = None  # time.monotonic() of the first failure
-        self.failures = 0
-        self._wait = 0.0
-        self._retry_at = 0.0
+        self.backoff = Backoff()  # since when it fails, when to ask it again
         self._ping_client: redis.Redis | None = None
 
     @property
     def failing(self) -> bool:
-        return self.since is not None
+        return self.backoff.failing
 
     def ready(self) -> bool:
         """Whether to ask Redis now: always, unless it is failing and the wait is not
         over or it does not answer a PING (a failure: the next wait is longer)."""
-        if self.since is None:
+        if not self.backoff.failing:
             return True
-        if time.monotonic() < self._retry_at:
+        if not self.backoff.due():
             return False
         try:
             self._ping()
@@ -165,28 +158,20 @@ class RedisOutage:
 
     def failed(self, what: str, exc: Exception) -> None:
         """A call to Redis failed; ``what`` the worker was doing (for the first line)."""
-        now = time.monotonic()
         self.stats.inc_value(f"{STATS_PREFIX}/redis_errors")
-        self.failures += 1
-        if self.since is None:
-            self.since = now
+        if self.backoff.failed():
             logger.error(
                 "newsstem: Redis at %s does not answer (%s) while %s: the worker keeps the "
                 "links it finds in memory and tries again after 1 s, 2 s, 4 s... (at most "
                 "every %g s); nothing is lost unless it is stopped before Redis answers",
-                hide_password(self.url), exc, what, RETRY_LONGEST_SECONDS,
+                hide_password(self.url), exc, what, self.backoff.longest,
             )
-        self._wait = min(RETRY_LONGEST_SECONDS, 2 * self._wait or RETRY_FIRST_SECONDS)
-        self._retry_at = now + self._wait
 
     def answered(self) -> None:
         """A call to Redis succeeded: the outage, if any, is over."""
-        if self.since is None:
-            return
-        logger.info(
-            "newsstem: Redis answers again after %.1f s (%d failed calls); the crawl goes on",
-            time.monotonic() - self.since, self.failures,
-        )
-        self.since = None
-        self.failures = 0
-        self._wait = self._retry_at = 0.0
+        ended = self.backoff.answered()
+        if ended is not None:
+            logger.info(
+                "newsstem: Redis answers again after %.1f s (%d failed calls); the crawl "
+                "goes on", *ended,
+            )

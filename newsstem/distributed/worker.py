@@ -28,14 +28,8 @@ from scrapy import signals
 from scrapy.exceptions import CloseSpider, DontCloseSpider, NotConfigured, UsageError
 from scrapy.utils.asyncio import create_looping_call
 
-from newsstem.distributed.connection import (
-    OUTAGE_ERRORS,
-    RETRY_FIRST_SECONDS,
-    RETRY_LONGEST_SECONDS,
-    START_KEY,
-    RedisOutage,
-    connect,
-)
+from newsstem.backoff import Backoff
+from newsstem.distributed.connection import OUTAGE_ERRORS, START_KEY, RedisOutage, connect
 from newsstem.distributed.options import DistributedOptions
 from newsstem.urldb import hide_password
 
@@ -116,8 +110,7 @@ class Worker:
         self._idle_since: float | None = None
         self._poll = None
         self.outage = RedisOutage(options.url, crawler.stats)
-        self._retry_wait = 0.0  # > 0 while reads fail: the current wait between reads
-        self._retry_at = 0.0  # time.monotonic() before which no read is tried
+        self._reads = Backoff()  # start message reads failing (not an outage: an error)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Worker:
@@ -165,7 +158,7 @@ class Worker:
         if self._idle_since is None:
             self._idle_since = now
         if self.options.idle_seconds and now - self._idle_since >= self.options.idle_seconds:
-            if self._retry_wait or self.outage.failing:
+            if self._reads.failing or self.outage.failing:
                 logger.info(
                     "newsstem: Redis failing and no work for %g s: the worker stops",
                     self.options.idle_seconds,
@@ -198,8 +191,7 @@ class Worker:
 
     def _pop_start_messages(self) -> list[bytes]:
         """Up to a batch of start messages; none while Redis fails (read again with backoff)."""
-        now = time.monotonic()
-        if now < self._retry_at or not self.outage.ready():
+        if not self._reads.due() or not self.outage.ready():
             return []
         try:
             messages = self.server.lpop(self.start_key, self.batch) or []
@@ -208,21 +200,16 @@ class Worker:
             return []
         except redis.RedisError as exc:
             self.stats.inc_value(f"{STATS_PREFIX}/redis_errors")
-            if not self._retry_wait:
+            if self._reads.failed():
                 logger.error(
                     "newsstem: cannot read start messages from Redis at %s (%s): reading "
                     "again with backoff (at most every %g s)",
-                    hide_password(self.options.url), exc, RETRY_LONGEST_SECONDS,
+                    hide_password(self.options.url), exc, self._reads.longest,
                 )
-            self._retry_wait = min(
-                RETRY_LONGEST_SECONDS, 2 * self._retry_wait or RETRY_FIRST_SECONDS
-            )
-            self._retry_at = now + self._retry_wait
             return []
         # (the end of an outage is the scheduler's to tell: it asks Redis all the time)
-        if self._retry_wait:
+        if self._reads.answered() is not None:
             logger.info("newsstem: Redis answers again: start messages read")
-            self._retry_wait = self._retry_at = 0.0
         return messages
 
     def spider_closed(self, spider: Spider, reason: str) -> None:

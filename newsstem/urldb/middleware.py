@@ -42,6 +42,7 @@ from scrapy.utils.project import data_path
 from scrapy.utils.reactor import CallLaterOnce
 
 from newsstem import defaults
+from newsstem.backoff import Backoff
 from newsstem.deployment import installed_project_data_dir
 from newsstem.items import Article, Page
 from newsstem.urldb import StoreError, UrlStore, open_store, parse_uri, url_key
@@ -79,12 +80,10 @@ MAX_REMEMBERED = 1_000_000
 SEEN_REFRESH_SECONDS = 3600
 # A Redis lease lives 60 s unless renewed; renewing every sync is cheap.
 LEASE_RENEW_SECONDS = 15.0
-# While the store fails: the first wait before trying it again (s), doubled after each
-# failure up to the longest. Meanwhile lookups answer "unknown" at once and marks are
-# kept: a Redis that does not answer (paused, partitioned) would hold every page for a
-# socket timeout. A try asks UrlStore.ping first (about a second at most).
-RETRY_FIRST_SECONDS = 1.0
-RETRY_LONGEST_SECONDS = 60.0
+# While the store fails it is tried again after the waits of newsstem.backoff (1 s, 2 s,
+# 4 s... at most 60 s). Meanwhile lookups answer "unknown" at once and marks are kept: a
+# Redis that does not answer (paused, partitioned) would hold every page for a socket
+# timeout. A try asks UrlStore.ping first (about a second at most).
 # Canonicalising a URL costs ~10 µs; a news site repeats its navigation links
 # on every page, so the keys of recent URLs are cached.
 KEY_CACHE = 100_000
@@ -247,10 +246,7 @@ class UrlDbMiddleware:
         self._exporter_writes_first = False
         self.busy_seconds = 0.0  # time spent in this middleware (lookups, marks, fsyncs)
         self._timing = False
-        self._failing_since: float | None = None  # the store failing: since when (monotonic)
-        self._failures = 0
-        self._retry_wait = 0.0
-        self._retry_at = 0.0  # while failing: when to try the store again (monotonic)
+        self.backoff = Backoff()  # the store failing: since when, when to try it again
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> UrlDbMiddleware:
@@ -582,9 +578,9 @@ class UrlDbMiddleware:
     def _store_ready(self) -> bool:
         """Whether to call the store now: always, unless it is failing and the wait before
         trying again is not over; then it must answer a ping first (a second at most)."""
-        if self._failing_since is None:
+        if not self.backoff.failing:
             return True
-        if time.monotonic() < self._retry_at:
+        if not self.backoff.due():
             return False
         try:
             self.store.ping()
@@ -597,13 +593,9 @@ class UrlDbMiddleware:
         """One ERROR line per outage (a Redis restarting fails every lookup and mark
         until it answers: one line, not one per page); each failure counted."""
         self.stats.inc_value(f"{STATS_PREFIX}/errors")
-        self._failures += 1
-        self._retry_wait = min(RETRY_LONGEST_SECONDS, 2 * self._retry_wait or RETRY_FIRST_SECONDS)
-        self._retry_at = time.monotonic() + self._retry_wait
-        if self._failing_since is not None:
+        if not self.backoff.failed():
             logger.debug("URL store %s: %s failed again (%s)", self.store.uri, what, exc)
             return
-        self._failing_since = time.monotonic()
         logger.error(
             "URL store %s: %s failed (%s); the crawl goes on, nothing is lost: pages it "
             "cannot look up are fetched, exports are recorded when the store answers again "
@@ -612,19 +604,16 @@ class UrlDbMiddleware:
             self.store.uri,
             what,
             exc,
-            RETRY_LONGEST_SECONDS,
+            self.backoff.longest,
         )
 
     def _store_answered(self) -> None:
-        if self._failing_since is None:
-            return
-        logger.info(
-            "URL store %s answers again after %.1f s (%d failed calls)",
-            self.store.uri, time.monotonic() - self._failing_since, self._failures,
-        )
-        self._failing_since = None
-        self._failures = 0
-        self._retry_wait = self._retry_at = 0.0
+        ended = self.backoff.answered()
+        if ended is not None:
+            logger.info(
+                "URL store %s answers again after %.1f s (%d failed calls)",
+                self.store.uri, *ended,
+            )
 
     def spider_closed(self, spider: Spider, reason: str) -> None:
         if self._sync_task is not None and self._sync_task.running:
@@ -663,7 +652,7 @@ class UrlDbMiddleware:
     def _finish(self) -> None:
         if self._closed or not all(self._closing.values()):
             return
-        self._retry_at = 0.0  # the last chance: try a failing store once more, whatever the wait
+        self.backoff.retry_now()  # the last chance: try a failing store once more
         self.sync()
         unmarked = self._batch_articles
         if unmarked:
@@ -676,7 +665,7 @@ class UrlDbMiddleware:
             )
         self._closed = True
         self.stats.set_value(f"{STATS_PREFIX}/busy_seconds", round(self.busy_seconds, 3))
-        if self._failing_since is None:  # else it lapses after its time-to-live
+        if not self.backoff.failing:  # else it lapses after its time-to-live
             try:
                 self.lease.release()
             except StoreError as exc:

@@ -123,7 +123,7 @@ def test_the_scheduler_keeps_requests_while_redis_is_down_and_queues_them_after(
     assert scheduler.has_pending_requests(), "kept requests are work: the worker is not idle"
     assert scheduler.next_request() is None
     own_redis.restart()
-    scheduler.outage._retry_at = 0.0  # the backoff's wait is over
+    scheduler.outage.backoff.retry_now()  # the backoff's wait is over
     assert [scheduler.next_request().url for _ in urls] == urls
     assert scheduler.next_request() is None and not scheduler.has_pending_requests()
     stats = crawler.stats

@@ -93,8 +93,6 @@ def test_a_store_that_does_not_answer_is_not_asked_for_each_page(tmp_path):
     # A paused redis-server (SIGSTOP: it accepts connections, never answers) is a network
     # partition: each call waits for the socket timeout. The middleware waits once, then
     # answers lookups "unknown" at once and keeps the exports until the store answers.
-    import os
-    import signal
     import time
 
     import pytest
@@ -105,14 +103,13 @@ def test_a_store_that_does_not_answer_is_not_asked_for_each_page(tmp_path):
     if not redis_available():
         pytest.skip("redis-server is not installed")
     server = RedisServer(tmp_path).start()
-    pid = server.process.pid
     store = open_store(f"{server.url}?socket_timeout=1")
     stats = MemoryStatsCollector(get_crawler())
     options = UrlDbOptions(store.uri, False, 100, 5.0, "item_scraped")
     middleware = UrlDbMiddleware(store, store.lease(exclusive=False), stats, options)
     urls = [f"http://127.0.0.1/news/{n}.html" for n in range(20)]
     try:
-        os.kill(pid, signal.SIGSTOP)
+        server.pause()
         started = time.monotonic()
         for url in urls:
             response = HtmlResponse(url, body=b"<p>x</p>", request=Request(url))
@@ -123,15 +120,15 @@ def test_a_store_that_does_not_answer_is_not_asked_for_each_page(tmp_path):
         assert took < 4, f"{took:.1f} s: a socket timeout per page"
         assert stats.get_value("newsstem/urldb/errors") <= 2
         assert stats.get_value("newsstem/urldb/exported") is None
-        os.kill(pid, signal.SIGCONT)
-        middleware._retry_at = 0.0  # the backoff's wait is over
+        server.resume()
+        middleware.backoff.retry_now()  # the backoff's wait is over
         middleware.sync()
         found = store.lookup([url_key(u) for u in urls])
         assert len(found) == 20 and all(entry.exported_at for entry in found.values())
         assert stats.get_value("newsstem/urldb/exported") == 20
-        assert middleware._failing_since is None
+        assert not middleware.backoff.failing
     finally:
-        os.kill(pid, signal.SIGCONT)
+        server.resume()
         middleware.lease.release()
         store.close()
         server.stop()
