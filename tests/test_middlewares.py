@@ -40,10 +40,10 @@ def test_a_status_allowed_with_dash_s_reaches_the_spider(tmp_path):
     # -s HTTPERROR_ALLOWED_CODES=404 (scrapyd passes strings too): Scrapy's HttpErrorMiddleware
     # looks the status up in the strings as they are, so the 404 never reached the spider
     # and its links were not followed, even once DownloadErrors let it through
-    import threading
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from http.server import BaseHTTPRequestHandler
 
     from support.crawl import run_crawl
+    from support.httpserver import serve, shut_down
 
     class Site(BaseHTTPRequestHandler):
         def do_GET(self):
@@ -57,16 +57,13 @@ def test_a_status_allowed_with_dash_s_reaches_the_spider(tmp_path):
         def log_message(self, format, *args):
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Site)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    server = serve(Site)
     try:
         url = f"http://127.0.0.1:{server.server_port}"
         result = run_crawl(tmp_path, "-a", f"start_url={url}/gone.html",
                            settings={"HTTPERROR_ALLOWED_CODES": "404"})
     finally:
-        server.shutdown()
-        server.server_close()
+        shut_down(server)
     assert "newsstem/errors/http_404" not in result.stats, result.log
     assert result.stats.get("downloader/response_status_count/200", 0) >= 1, result.log
     assert "Ignoring response <404" not in result.log

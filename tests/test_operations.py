@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 from scrapy import Spider
 from scrapy.crawler import Crawler
 from scrapy.statscollectors import MemoryStatsCollector
 from scrapy.utils.test import get_crawler
 from support.crawl import run_crawl
+from support.httpserver import serve, shut_down
 from support.redisserver import free_port
 
 from newsstem.commands.crawl import Command as CrawlCommand
@@ -154,13 +154,10 @@ def test_a_start_page_redirecting_off_the_site_is_a_run_that_reached_nothing(tmp
         def log_message(self, format, *args):
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Away)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    server = serve(Away)
     try:
         result = run_crawl(tmp_path, "-a", f"start_url=http://127.0.0.1:{server.server_port}/")
     finally:
-        server.shutdown()
-        server.server_close()
+        shut_down(server)
     assert result.returncode == EXIT_NOTHING_REACHED, result.log
     assert "(0 errors, 0 refused by robots.txt, 1 redirected off the site)" in result.log
