@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from newsstem import defaults
 from newsstem.layout.learn import (
@@ -26,7 +27,13 @@ from newsstem.layout.learn import (
     matched_share,
     readability_text,
 )
-from newsstem.layout.patterns import Extraction, HubPage, PatternSet, SitePatterns
+from newsstem.layout.patterns import (
+    Extraction,
+    HubPage,
+    LayoutPattern,
+    PatternSet,
+    SitePatterns,
+)
 
 __all__ = [
     "Relearned",
@@ -180,52 +187,11 @@ def relearn(
     fallback = fallback or readability_text
     result = learn(site, pages, options, fallback=fallback)
     new = result.pattern_set
-    kept: list[str] = []
-    unseen: list[str] = []
-    dropped: list[str] = []
-    patterns = list(new.patterns)
-    if old is not None and old.patterns:
-        old_patterns = SitePatterns(old)
-        new_patterns = SitePatterns(new) if new.patterns else None
-        still_used: set[str] = set()
-        seen: set[str] = set()  # old patterns that matched a recent page
-        for page in pages:
-            by_old = old_patterns.extract(page.html)
-            if not isinstance(by_old, (Extraction, HubPage)):
-                continue
-            seen.add(by_old.pattern_id)
-            by_new = new_patterns.extract(page.html) if new_patterns is not None else None
-            if not isinstance(by_new, (Extraction, HubPage)):
-                still_used.add(by_old.pattern_id)
-        ids = {pattern.id for pattern in patterns}
-        number = len(patterns)
-        renamed: dict[str, str] = {}  # new id -> old id of the unseen patterns
-        for pattern in old.patterns:
-            if pattern.id in seen and pattern.id not in still_used:
-                continue  # recent pages have its layout, and a new pattern reads them
-            old_id = pattern.id
-            if pattern.id in ids:
-                number += 1
-                while f"{site}/{number}" in ids:
-                    number += 1
-                pattern = dataclasses.replace(pattern, id=f"{site}/{number}")
-            ids.add(pattern.id)
-            patterns.append(pattern)
-            if old_id in still_used:
-                kept.append(pattern.id)
-            else:
-                renamed[pattern.id] = old_id
-        if renamed:  # unseen patterns must not take recent pages from the new ones
-            merged_patterns = SitePatterns(dataclasses.replace(new, patterns=tuple(patterns)))
-            taking = set()
-            for page in pages:
-                read = merged_patterns.extract(page.html)
-                if isinstance(read, (Extraction, HubPage)) and read.pattern_id in renamed:
-                    taking.add(read.pattern_id)
-            patterns = [p for p in patterns if p.id not in taking]
-            dropped = sorted(renamed[i] for i in taking)
-            unseen = [i for i in renamed if i not in taking]
-    merged = dataclasses.replace(new, patterns=tuple(patterns))
+    kept = (
+        _keep_old(site, new, old, pages) if old is not None and old.patterns
+        else _OldKept(new.patterns, (), (), ())
+    )
+    merged = dataclasses.replace(new, patterns=kept.patterns)
 
     def fit(pattern_set: PatternSet | None) -> float:
         if pattern_set is None or not pattern_set.patterns or not pages:
@@ -241,6 +207,77 @@ def relearn(
         merged, parameters={**merged.parameters, "matched": round(matched_share(merged, pages), 3)}
     )
     return Relearned(
-        result, merged, tuple(kept), fit(old), fit(merged),
-        unseen=tuple(unseen), dropped=tuple(dropped),
+        result, merged, kept.kept, fit(old), fit(merged), unseen=kept.unseen, dropped=kept.dropped
     )
+
+
+class _OldKept(NamedTuple):
+    """What :func:`relearn` keeps of the old patterns (ids as in :class:`Relearned`)."""
+
+    patterns: tuple[LayoutPattern, ...]  # the new patterns, then the old ones kept
+    kept: tuple[str, ...]
+    unseen: tuple[str, ...]
+    dropped: tuple[str, ...]
+
+
+def _keep_old(
+    site: str, new: PatternSet, old: PatternSet, pages: Sequence[TrainingPage]
+) -> _OldKept:
+    """The new patterns and the old ones :func:`relearn` keeps: those recent pages need
+    (no new pattern reads them) and those no recent page matched, renumbered after the
+    new ones when their ids collide; an unseen one that would read a recent page in place
+    of the new patterns is dropped."""
+    seen, still_used = _old_patterns_used(new, old, pages)
+    patterns = list(new.patterns)
+    kept: list[str] = []
+    ids = {pattern.id for pattern in patterns}
+    number = len(patterns)
+    renamed: dict[str, str] = {}  # new id -> old id of the unseen patterns
+    for pattern in old.patterns:
+        if pattern.id in seen and pattern.id not in still_used:
+            continue  # recent pages have its layout, and a new pattern reads them
+        old_id = pattern.id
+        if pattern.id in ids:
+            number += 1
+            while f"{site}/{number}" in ids:
+                number += 1
+            pattern = dataclasses.replace(pattern, id=f"{site}/{number}")
+        ids.add(pattern.id)
+        patterns.append(pattern)
+        if old_id in still_used:
+            kept.append(pattern.id)
+        else:
+            renamed[pattern.id] = old_id
+    taking: set[str] = set()
+    if renamed:  # unseen patterns must not take recent pages from the new ones
+        merged_patterns = SitePatterns(dataclasses.replace(new, patterns=tuple(patterns)))
+        for page in pages:
+            read = merged_patterns.extract(page.html)
+            if isinstance(read, (Extraction, HubPage)) and read.pattern_id in renamed:
+                taking.add(read.pattern_id)
+    return _OldKept(
+        tuple(p for p in patterns if p.id not in taking),
+        tuple(kept),
+        tuple(i for i in renamed if i not in taking),
+        tuple(sorted(renamed[i] for i in taking)),
+    )
+
+
+def _old_patterns_used(
+    new: PatternSet, old: PatternSet, pages: Sequence[TrainingPage]
+) -> tuple[set[str], set[str]]:
+    """The ids of the old patterns that match a recent page, and of those among them that
+    match one no new pattern reads."""
+    old_patterns = SitePatterns(old)
+    new_patterns = SitePatterns(new) if new.patterns else None
+    seen: set[str] = set()
+    still_used: set[str] = set()
+    for page in pages:
+        by_old = old_patterns.extract(page.html)
+        if not isinstance(by_old, (Extraction, HubPage)):
+            continue
+        seen.add(by_old.pattern_id)
+        by_new = new_patterns.extract(page.html) if new_patterns is not None else None
+        if not isinstance(by_new, (Extraction, HubPage)):
+            still_used.add(by_old.pattern_id)
+    return seen, still_used
