@@ -1,6 +1,7 @@
 """Which URLs the crawl follows: ordered accept/reject rules and the same-site test; and
 which URLs are one article's (:func:`strip_tracking`: share and tracking arguments,
-:func:`copy_of`: a copy declaring its article's URL canonical).
+:func:`copy_of`: a copy declaring its article's URL canonical, :func:`canonical_elsewhere`:
+the canonical URL a mirror's pages name on another site).
 
 Rules follow Webstemmer's crawler (seed 004, ``-a``/``-j``): regular
 expressions evaluated in the order given, the first one that matches decides,
@@ -39,6 +40,7 @@ __all__ = [
     "is_crawlable_scheme",
     "strip_tracking",
     "copy_of",
+    "canonical_elsewhere",
 ]
 
 # Webstemmer rejects jpg, gif, png, tiff, swf, mov, wmv, wma, ram, rm, rpm, gz,
