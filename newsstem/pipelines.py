@@ -334,8 +334,9 @@ class MetadataPipeline:
 
 # -- copies ----------------------------------------------------------------------------
 
-# The articles of this crawl DuplicatePipeline remembers (about 120 MB); the URL store
-# knows the older ones.
+# How much of this crawl DuplicatePipeline remembers: this many URLs of exported articles
+# (an article's own, and the original it names: one or two an article) and as many texts
+# (about 120 MB); the URL store knows the older ones.
 REMEMBERED_ARTICLES = 100_000
 
 
@@ -365,9 +366,10 @@ class DuplicatePipeline:
     mirror's story and its print page, :func:`newsstem.rules.canonical_elsewhere`) are
     copies of each other under the same headline and text: the first reached goes out.
 
-    The crawl's own exports are remembered for the last ``remembered`` articles (about
-    1.2 KB each, so a worker that never stops keeps a bounded memory); an older one's
-    copies are still known through the URL store, which keeps them all.
+    The crawl's own exports are remembered for the last ``remembered`` URLs (an article's
+    own, and the original it names: one or two an article) and the last ``remembered``
+    texts (about 1.2 KB an article, so a worker that never stops keeps a bounded memory);
+    an older article's copies are still known through the URL store, which keeps them all.
     """
 
     def __init__(
