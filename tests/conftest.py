@@ -51,3 +51,13 @@ def redis_server(tmp_path_factory):
     server = RedisServer(tmp_path_factory.mktemp("redis")).start()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def paused_redis(tmp_path):
+    """A redis-server of this test alone, which it may pause (SIGSTOP); resumed before it
+    is stopped."""
+    from support.redisserver import own_redis_server
+
+    with own_redis_server(tmp_path) as server:
+        yield server

@@ -12,32 +12,17 @@ line comes every second (LOGSTATS_INTERVAL=1) unless the reactor is blocked.
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections import Counter
 from datetime import datetime
 
-import pytest
 from support.distributed import start_worker, wait_ready
 from support.newssite import GeneratedNewsSite
-from support.redisserver import RedisServer, own_redis_server
 
 START_KEY = "newsstem:news:start_urls"
 PAUSE_SECONDS = 15.0
 # the URL store (same Redis) gives up on its first call after this long (ops37's backoff)
 STORE_SOCKET_TIMEOUT = 2
-
-
-@pytest.fixture
-def paused_redis(tmp_path):
-    """A redis-server of this test alone (it is paused); resumed before it is stopped."""
-    with own_redis_server(tmp_path) as server:
-        yield server
-
-
-def pause_at_first_article(site: GeneratedNewsSite, server: RedisServer) -> threading.Thread:
-    return server.pause_when(lambda: any(p.endswith(".html") for p in site.paths()),
-                             PAUSE_SECONDS)
 
 
 def longest_silence(log: str) -> float:
@@ -64,7 +49,7 @@ def test_a_paused_redis_costs_a_worker_seconds_not_a_socket_timeout(tmp_path, pa
     try:
         wait_ready(*started)
         began = time.monotonic()
-        watcher = pause_at_first_article(site, paused_redis)
+        watcher = paused_redis.pause_when(site.article_asked, PAUSE_SECONDS)
         paused_redis.client().rpush(START_KEY, json.dumps({"start_url": site.url + "/",
                                                            "depth": 2}))
         codes = [worker.wait(timeout=180) for worker in started]

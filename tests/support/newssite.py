@@ -194,6 +194,10 @@ class GeneratedNewsSite:
         with self._lock:
             self.hits.clear()
 
+    def article_asked(self) -> bool:
+        """Whether a crawl has asked for an article page yet (a moment to cut its Redis)."""
+        return any(path.endswith(".html") for path in self.paths())
+
     def start(self) -> GeneratedNewsSite:
         site = self
 

@@ -89,20 +89,15 @@ def test_a_dropped_copy_is_recorded_with_its_article_never_before(tmp_path):
         store.close()
 
 
-def test_a_store_that_does_not_answer_is_not_asked_for_each_page(tmp_path):
+def test_a_store_that_does_not_answer_is_not_asked_for_each_page(paused_redis):
     # A paused redis-server (SIGSTOP: it accepts connections, never answers) is a network
     # partition: each call waits for the socket timeout. The middleware waits once, then
     # answers lookups "unknown" at once and keeps the exports until the store answers.
     import time
 
-    import pytest
-
     from newsstem.urldb import open_store, url_key
-    from support.redisserver import RedisServer, redis_available
 
-    if not redis_available():
-        pytest.skip("redis-server is not installed")
-    server = RedisServer(tmp_path).start()
+    server = paused_redis
     store = open_store(f"{server.url}?socket_timeout=1")
     stats = MemoryStatsCollector(get_crawler())
     options = UrlDbOptions(store.uri, False, 100, 5.0, "item_scraped")
@@ -131,4 +126,3 @@ def test_a_store_that_does_not_answer_is_not_asked_for_each_page(tmp_path):
         server.resume()
         middleware.lease.release()
         store.close()
-        server.stop()

@@ -9,43 +9,37 @@ backoff, every page waited for it (one page per few seconds, a log line per call
 
 from __future__ import annotations
 
-import threading
 import time
 from collections import Counter
-
-import pytest
 
 from newsstem.urldb import open_store, url_key
 from support.crawl import run_crawl
 from support.newssite import GeneratedNewsSite
-from support.redisserver import RedisServer, own_redis_server
+from support.redisserver import RedisServer
 
 SOCKET_TIMEOUT = 2
 
 
-@pytest.fixture
-def paused_redis(tmp_path):
-    """A redis-server of this test alone (it is paused); resumed before it is stopped."""
-    with own_redis_server(tmp_path) as server:
-        yield server
-
-
-def pause_at_first_article(site: GeneratedNewsSite, server: RedisServer,
-                           resume_after: float | None) -> threading.Thread:
-    """SIGSTOP the server when the crawl asks for its first article; SIGCONT it
-    ``resume_after`` seconds later (never, if None)."""
-    return server.pause_when(lambda: any(p.endswith(".html") for p in site.paths()),
-                             resume_after)
-
-
-def crawl(tmp_path, site, uri, **settings):
-    started = time.monotonic()
-    result = run_crawl(
-        tmp_path, "-a", f"start_url={site.url}/", "-a", "depth=2",
-        settings={"NEWSSTEM_URLDB": uri, "NEWSSTEM_URLDB_SYNC_SECONDS": "1", **settings},
-        timeout=120,
-    )
-    return result, time.monotonic() - started
+def crawl_paused(tmp_path, server: RedisServer, site: GeneratedNewsSite,
+                 resume_after: float | None, **settings):
+    """Crawl ``site`` (started here, stopped after) with its URL store on ``server``,
+    paused (SIGSTOP) when the crawl asks for its first article and resumed (SIGCONT)
+    ``resume_after`` seconds later (never, if None): the result and the crawl's seconds."""
+    site.start()
+    try:
+        watcher = server.pause_when(site.article_asked, resume_after)
+        started = time.monotonic()
+        result = run_crawl(
+            tmp_path, "-a", f"start_url={site.url}/", "-a", "depth=2",
+            settings={"NEWSSTEM_URLDB": f"{server.url}?socket_timeout={SOCKET_TIMEOUT}",
+                      "NEWSSTEM_URLDB_SYNC_SECONDS": "1", **settings},
+            timeout=120,
+        )
+        took = time.monotonic() - started
+        watcher.join(timeout=5)
+    finally:
+        site.stop()
+    return result, took
 
 
 def error_lines(log: str) -> list[str]:
@@ -62,14 +56,8 @@ def exported_in_store(server: RedisServer, site: GeneratedNewsSite) -> set[str]:
 def test_a_store_out_until_the_crawl_ends_costs_seconds_not_a_timeout_per_page(
     tmp_path, paused_redis
 ):
-    site = GeneratedNewsSite(sections=3, articles_per_section=8).start()
-    try:
-        watcher = pause_at_first_article(site, paused_redis, resume_after=None)
-        uri = f"{paused_redis.url}?socket_timeout={SOCKET_TIMEOUT}"
-        result, took = crawl(tmp_path, site, uri)
-        watcher.join(timeout=5)
-    finally:
-        site.stop()
+    site = GeneratedNewsSite(sections=3, articles_per_section=8)
+    result, took = crawl_paused(tmp_path, paused_redis, site, resume_after=None)
     assert result.returncode == 0, result.log
     urls = [item["url"] for item in result.items]
     assert sorted(urls) == sorted(site.article_urls()), "every article exported once"
@@ -95,14 +83,9 @@ def test_exports_made_while_the_store_is_out_are_recorded_when_it_answers(
     tmp_path, paused_redis
 ):
     # slow enough that the crawl outlives the outage
-    site = GeneratedNewsSite(sections=3, articles_per_section=8, delay=0.25).start()
-    try:
-        watcher = pause_at_first_article(site, paused_redis, resume_after=3.0)
-        uri = f"{paused_redis.url}?socket_timeout={SOCKET_TIMEOUT}"
-        result, took = crawl(tmp_path, site, uri, CONCURRENT_REQUESTS="2")
-        watcher.join(timeout=5)
-    finally:
-        site.stop()
+    site = GeneratedNewsSite(sections=3, articles_per_section=8, delay=0.25)
+    result, took = crawl_paused(tmp_path, paused_redis, site, resume_after=3.0,
+                                CONCURRENT_REQUESTS="2")
     assert result.returncode == 0, result.log
     urls = [item["url"] for item in result.items]
     assert sorted(urls) == sorted(site.article_urls()), "every article exported once"
