@@ -99,19 +99,7 @@ class Command(ScrapyCommand):
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None
-        if len(args) > 1:
-            raise UsageError("learn: give at most one SITE", print_help=False)
-        if not opts.input:
-            raise UsageError("learn: give the archive to learn from: --input crawl.warc.gz")
-        if opts.last is not None and opts.last < 2:
-            raise UsageError("learn: --last needs 2 pages or more", print_help=False)
-        if opts.force and opts.since is None and opts.last is None:
-            raise UsageError("learn: --force goes with --since or --last (learning from all "
-                             "pages always writes the file)", print_help=False)
-        try:
-            since = parse_since(opts.since).strftime("%Y-%m-%dT%H:%M:%SZ") if opts.since else None
-        except SinceError as error:
-            raise UsageError(f"learn: --{error}", print_help=False) from None
+        since = _check_arguments(args, opts)
         out = opts.out or self.settings.get(
             "NEWSSTEM_PATTERNS_DIR", defaults.NEWSSTEM_PATTERNS_DIR
         )
@@ -163,6 +151,24 @@ class Command(ScrapyCommand):
             print(f"report: {write_layout_report(opts.report, reports, self.settings)}")
         if not learned_any:
             self.exitcode = 1
+
+
+def _check_arguments(args: list[str], opts: argparse.Namespace) -> str | None:
+    """UsageError for arguments that do not go together; the ``--since`` instant (ISO
+    8601 UTC), if given."""
+    if len(args) > 1:
+        raise UsageError("learn: give at most one SITE", print_help=False)
+    if not opts.input:
+        raise UsageError("learn: give the archive to learn from: --input crawl.warc.gz")
+    if opts.last is not None and opts.last < 2:
+        raise UsageError("learn: --last needs 2 pages or more", print_help=False)
+    if opts.force and opts.since is None and opts.last is None:
+        raise UsageError("learn: --force goes with --since or --last (learning from all "
+                         "pages always writes the file)", print_help=False)
+    try:
+        return parse_since(opts.since).strftime("%Y-%m-%dT%H:%M:%SZ") if opts.since else None
+    except SinceError as error:
+        raise UsageError(f"learn: --{error}", print_help=False) from None
 
 
 def write_layout_report(directory: str, reports: list, settings: object) -> Path:
@@ -256,22 +262,7 @@ def _report(
             print(f"  {name:<32} {_column(outcome.pages)}  score {outcome.score:9.0f}  "
                   f"{outcome.reason}")
     if relearned is not None:
-        for pattern_id in relearned.kept:
-            print(f"  {pattern_id:<32} kept from the old file: recent pages still have it")
-        by_id = {pattern.id: pattern for pattern in pattern_set.patterns}
-        for pattern_id in relearned.unseen:
-            unseen = by_id[pattern_id]
-            print(f"  {pattern_id:<32} {_column(unseen.pages)}  kept from the old file "
-                  f"({unseen.kind} layout): no recent page has it (delete it from the file "
-                  "if the site dropped that layout)")
-        for pattern_id in relearned.dropped:
-            print(f"  {pattern_id:<32} DROPPED from the old file: no recent page has its "
-                  "layout, and it would read recent pages of a new layout; learn without "
-                  "--since/--last to learn it again")
-        print(
-            f"  recent pages read well: {relearned.new_fit:.0%} with these patterns, "
-            f"{relearned.old_fit:.0%} with the old file's"
-        )
+        _report_old_patterns(relearned)
     if not any(p.kind == "article" for p in pattern_set.patterns):
         print(f"  no article layout learned: {site} keeps its previous pattern file, if any")
         return False
@@ -282,3 +273,24 @@ def _report(
     path = save_pattern_file(pattern_set, out)
     print(f"  written to {path} (its pages fit {pattern_set.parameters.get('matched', 0):.0%})")
     return True
+
+
+def _report_old_patterns(relearned: Relearned) -> None:
+    """The lines of a relearning (``--since``/``--last``): the old patterns kept or
+    dropped, and how well the new and the old file read the recent pages."""
+    for pattern_id in relearned.kept:
+        print(f"  {pattern_id:<32} kept from the old file: recent pages still have it")
+    by_id = {pattern.id: pattern for pattern in relearned.pattern_set.patterns}
+    for pattern_id in relearned.unseen:
+        unseen = by_id[pattern_id]
+        print(f"  {pattern_id:<32} {_column(unseen.pages)}  kept from the old file "
+              f"({unseen.kind} layout): no recent page has it (delete it from the file "
+              "if the site dropped that layout)")
+    for pattern_id in relearned.dropped:
+        print(f"  {pattern_id:<32} DROPPED from the old file: no recent page has its "
+              "layout, and it would read recent pages of a new layout; learn without "
+              "--since/--last to learn it again")
+    print(
+        f"  recent pages read well: {relearned.new_fit:.0%} with these patterns, "
+        f"{relearned.old_fit:.0%} with the old file's"
+    )
