@@ -84,6 +84,12 @@ class ArchivedPage:
     encoding: str | None = None
     rendered: bool = False  # the body is the DOM a browser rendered (browser mode)
 
+    @property
+    def page_site(self) -> str:
+        """The page's site: as the crawl recorded it, else its URL's (archives without
+        newsstem's metadata records)."""
+        return self.site or site_of(self.url)
+
 
 class WarcArchive:
     """Spider middleware writing every response and page to ``NEWSSTEM_ARCHIVE``.
@@ -249,7 +255,7 @@ def html_pages_by_site(
     by_site: dict[str, list[ArchivedPage]] = {}
     for (instant, _), page in sorted(latest.values(), key=lambda entry: entry[0]):
         if start is None or instant >= start:
-            by_site.setdefault(page.site or site_of(page.url), []).append(page)
+            by_site.setdefault(page.page_site, []).append(page)
     if last is not None:
         by_site = {site: pages[-last:] for site, pages in by_site.items()}
     return by_site

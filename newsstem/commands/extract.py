@@ -27,7 +27,6 @@ from newsstem.encoding import decode_html
 from newsstem.items import Page
 from newsstem.layout.patterns import PatternFileError
 from newsstem.pipelines import hand_patterns, load_patterns
-from newsstem.rules import site_of
 from newsstem.usage_errors import one_line_errors
 
 logger = logging.getLogger(__name__)
@@ -66,7 +65,7 @@ class ArchiveSpider(Spider):
         if not is_html_page(archived):
             stats.inc_value("newsstem/archive/skipped")
             return None
-        site = archived.site or site_of(archived.url)
+        site = archived.page_site
         if self.site is not None and site != self.site:
             return None
         html, encoding = decode_html(archived.body, archived.content_type)
@@ -159,16 +158,14 @@ def _check_site(paths: list[str], site: str) -> None:
     checked before the feed is opened (``-O`` empties the file), reading up to the
     first such page. A damaged archive is left to the run, which says so."""
     sites: set[str] = set()
-    for path in paths:
-        try:
-            for archived in read_archive(path):
-                if is_html_page(archived):
-                    found = archived.site or site_of(archived.url)
-                    if found == site:
-                        return
-                    sites.add(found)
-        except ArchiveError:
-            return
+    try:
+        for archived in (page for path in paths for page in read_archive(path)):
+            if is_html_page(archived):
+                if archived.page_site == site:
+                    return
+                sites.add(archived.page_site)
+    except ArchiveError:
+        return
     raise UsageError(
         f"extract: no HTML page of site {site!r} in the archive "
         f"(sites: {', '.join(sorted(sites)) or 'none'})",
