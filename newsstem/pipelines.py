@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 from weakref import WeakKeyDictionary
 
 from scrapy.exceptions import DropItem, NotConfigured
@@ -398,45 +398,45 @@ class DuplicatePipeline:
     def process_item(self, item: object) -> object:
         if not isinstance(item, Article):
             return item
-        original = copy_of(item.url, item.canonical_url)
-        own = url_key(item.url)
-        keys = [own] if original is None else [own, url_key(original)]
-        headline = " ".join((item.title or "").casefold().split())
-        title = hash(headline) if headline else 0
-        opening = _long_paragraphs(item.text or "")  # the plain text, whatever the body format
-        paragraphs = frozenset(hash(p) for p in opening)
-        elsewhere = canonical_elsewhere(item.url, item.canonical_url)
-        if elsewhere is not None:  # pages of this crawl naming one original on another site
-            keys.append(url_key(elsewhere))
-        for key in keys:
+        marks = _marks(item)
+        self._drop_copy(item, marks)
+        self._remember(marks)
+        return item
+
+    def _drop_copy(self, item: Article, marks: _Marks) -> None:
+        """Drop ``item`` (:meth:`_duplicate`) if it copies an article this crawl exported
+        or, the URL store says, an earlier one."""
+        for key in (marks.own, *marks.named):
             found = self.exported.get(key)
-            if found is not None and title and found[0] == title and _same_text(
-                found[2], paragraphs
+            if found is not None and marks.title and found[0] == marks.title and _same_text(
+                found[2], marks.paragraphs
             ):
                 self._duplicate(item, found[1])
-        if original is not None and self.urldb is not None and self.urldb.was_exported(original):
-            self._duplicate(item, keys[1])
-        text = (
-            text_key(item.site, headline, opening[:_KEY_PARAGRAPHS])
-            if headline and opening else None
-        )
-        if text is not None:
-            if text in self.texts:
-                self._duplicate(item, self.texts[text])
-            if self.urldb is not None and self.urldb.text_was_exported(text):
-                self._duplicate(item, text)
-        entry = (title, own, paragraphs)
-        self.exported[own] = entry
-        for key in keys[1:]:
+        if (
+            marks.original is not None and self.urldb is not None
+            and self.urldb.was_exported(marks.original)
+        ):
+            self._duplicate(item, marks.named[0])
+        if marks.text is not None:
+            if marks.text in self.texts:
+                self._duplicate(item, self.texts[marks.text])
+            if self.urldb is not None and self.urldb.text_was_exported(marks.text):
+                self._duplicate(item, marks.text)
+
+    def _remember(self, marks: _Marks) -> None:
+        """Remember an exported article by its URLs and its text (the last
+        ``remembered`` of each); the URL store records its text key with it."""
+        entry = (marks.title, marks.own, marks.paragraphs)
+        self.exported[marks.own] = entry
+        for key in marks.named:
             self.exported.setdefault(key, entry)
-        if text is not None:
-            self.texts[text] = own
+        if marks.text is not None:
+            self.texts[marks.text] = marks.own
             if self.urldb is not None:
-                self.urldb.mark_key_along(text, own)  # recorded with the article
+                self.urldb.mark_key_along(marks.text, marks.own)  # recorded with the article
         for remembered in (self.exported, self.texts):
             while len(remembered) > self.remembered:  # the oldest first (insertion order)
                 del remembered[next(iter(remembered))]
-        return item
 
     def _duplicate(self, item: Article, article: bytes) -> NoReturn:
         self.stats.inc_value("newsstem/dropped/duplicate")
@@ -446,6 +446,36 @@ class DuplicatePipeline:
         if self.urldb is not None:
             self.urldb.mark_along(item.url, article)
         raise DropItem(f"a copy of an article already exported: {item.url}", log_level="DEBUG")
+
+
+class _Marks(NamedTuple):
+    """What :class:`DuplicatePipeline` tells an article and its copies by."""
+
+    own: bytes  # the key of the article's URL
+    # the keys of the URLs it names as its original: on its site (copy_of), or on another
+    # (canonical_elsewhere); one at most
+    named: tuple[bytes, ...]
+    original: str | None  # the URL on its site it names as its original (copy_of)
+    title: int  # hash of its headline, case and whitespace folded; 0 without one
+    paragraphs: frozenset[int]  # hashes of its first long paragraphs
+    text: bytes | None  # its text key (site, headline, opening); None without those
+
+
+def _marks(item: Article) -> _Marks:
+    """The marks of an exported article (or of a copy of one)."""
+    original = copy_of(item.url, item.canonical_url)
+    elsewhere = canonical_elsewhere(item.url, item.canonical_url)
+    headline = " ".join((item.title or "").casefold().split())
+    opening = _long_paragraphs(item.text or "")  # the plain text, whatever the body format
+    return _Marks(
+        url_key(item.url),
+        tuple(url_key(url) for url in (original, elsewhere) if url is not None),
+        original,
+        hash(headline) if headline else 0,
+        frozenset(hash(p) for p in opening),
+        text_key(item.site, headline, opening[:_KEY_PARAGRAPHS]) if headline and opening
+        else None,
+    )
 
 
 # A copy shares its article's text: the hashes of the first paragraphs of this many
