@@ -138,7 +138,8 @@ def test_a_worker_reads_start_messages_again_once_redis_answers(redis_db, monkey
     from newsstem.spiders.news import NewsSpider
 
     now = [1000.0]
-    monkeypatch.setattr(worker_module.time, "monotonic", lambda: now[0])
+    # the clock of the worker's idle time and of its reads' backoff (newsstem.backoff)
+    monkeypatch.setattr(time, "monotonic", lambda: now[0])
     crawler = get_crawler(NewsSpider, {"NEWSSTEM_DISTRIBUTED": redis_db})
     crawler.spider = spider = NewsSpider.from_crawler(crawler)
     options = DistributedOptions.from_settings(crawler.settings)
