@@ -8,13 +8,10 @@ the article's title.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from support.crawl import REPO, TEST_SETTINGS, run_crawl
+from support.crawl import run_crawl, scrapy
 from support.httpserver import FixtureSite
 
 from newsstem.evaluation import score_page
@@ -29,16 +26,6 @@ def gold(name: str) -> str:
 
 def gold_title(name: str) -> str:
     return " ".join(gold(name).strip().split("\n\n", 1)[0].split())
-
-
-def scrapy(*args: str, settings: dict | None = None) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-m", "scrapy", *args]
-    for key, value in {**TEST_SETTINGS, **(settings or {})}.items():
-        command += ["-s", f"{key}={value}"]
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.run(
-        command, check=False, cwd=REPO, env=env, capture_output=True, text=True, timeout=120
-    )
 
 
 @pytest.fixture(scope="module")

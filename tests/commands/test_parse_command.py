@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.crawl import scrapy
 from support.httpserver import FixtureSite
-from test_layout_commands import scrapy
 
 SITE = Path(__file__).resolve().parents[1] / "layout" / "fixtures" / "msnbc"
 

@@ -15,9 +15,8 @@ from html import escape
 from pathlib import Path
 
 import pytest
-from support.crawl import run_crawl
+from support.crawl import run_crawl, scrapy
 from support.httpserver import FixtureSite
-from test_layout_commands import scrapy
 
 from newsstem.evaluation import score_page
 from newsstem.layout.patterns import load_pattern_file, pattern_file_name

@@ -52,3 +52,15 @@ def run_crawl(tmp_path: Path, *args: str, settings: dict | None = None, timeout:
         items = [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines()]
     stats = json.loads(stats_file.read_text()) if stats_file.exists() else {}
     return CrawlResult(proc.returncode, items, stats, log, output)
+
+
+def scrapy(*args: str, settings: dict | None = None) -> subprocess.CompletedProcess:
+    """``scrapy <args>`` (learn, extract, urldb, parse...) in the repository, with the test
+    settings, as a user would run it; its exit status, stdout and stderr."""
+    command = [sys.executable, "-m", "scrapy", *args]
+    for key, value in {**TEST_SETTINGS, **(settings or {})}.items():
+        command += ["-s", f"{key}={value}"]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run(
+        command, check=False, cwd=REPO, env=env, capture_output=True, text=True, timeout=120
+    )
