@@ -134,6 +134,20 @@ def setting_list(settings: BaseSettings, name: str, default: list[str]) -> list[
     return value or []
 
 
+def tracking_params(settings: BaseSettings) -> frozenset[str]:
+    """``NEWSSTEM_TRACKING_PARAMS``: a list, a JSON list or names separated by spaces or
+    commas; UsageError for a value that looks like JSON and is not.
+
+    >>> from scrapy.settings import Settings
+    >>> sorted(tracking_params(Settings({"NEWSSTEM_TRACKING_PARAMS": "share,fbclid"})))
+    ['fbclid', 'share']
+    """
+    params = setting_list(settings, "NEWSSTEM_TRACKING_PARAMS", defaults.NEWSSTEM_TRACKING_PARAMS)
+    if isinstance(params, str):  # "share fbclid" or "share,fbclid"
+        params = params.replace(",", " ").split()
+    return frozenset(params)
+
+
 def _split_urls(value: str | Iterable[str] | None) -> list[str]:
     if not value:
         return []
@@ -334,6 +348,7 @@ class NewsSpider(Spider):
         A distributed worker needs no start URL (it may get them from Redis).
         """
         _check_misspelt(arguments, (*cls.ARGUMENTS, *PROCESS_ARGUMENTS))
+        tracking_params(settings)  # a broken JSON list: here, not a traceback at the start
         known = {k: arguments.get(k) for k in cls.ARGUMENTS}
         if is_distributed(settings) and not _has_start(known, settings):
             _parse_depth(known["depth"])
@@ -375,12 +390,7 @@ class NewsSpider(Spider):
         self.follow_feeds = settings.getbool(
             "NEWSSTEM_FOLLOW_FEEDS", defaults.NEWSSTEM_FOLLOW_FEEDS
         )
-        params = setting_list(
-            settings, "NEWSSTEM_TRACKING_PARAMS", defaults.NEWSSTEM_TRACKING_PARAMS
-        )
-        if isinstance(params, str):  # "share fbclid" or "share,fbclid"
-            params = params.replace(",", " ").split()
-        self.tracking_params = frozenset(params)
+        self.tracking_params = tracking_params(settings)
         self.max_listing_size = settings.getint("DOWNLOAD_MAXSIZE")
         # Browser mode: page requests carry scrapy-playwright's meta (newsstem.render)
         self.render_meta: dict[str, Any] = {}

@@ -72,6 +72,20 @@ def test_list_settings_may_be_json_strings_as_scrapyd_passes_them():
         spider(NEWSSTEM_START_URLS='["https://a.example/", 3]')
 
 
+@pytest.mark.parametrize("distributed", ["", "redis://127.0.0.1:6390/0"])
+def test_a_broken_json_list_of_tracking_params_is_refused_before_the_crawl(distributed):
+    # scrapy crawl checks the arguments and settings with check_arguments before Scrapy
+    # starts; this list was read only when the spider was made: a traceback, exit status 1
+    settings = {"NEWSSTEM_TRACKING_PARAMS": '["share", "ref"', "NEWSSTEM_DISTRIBUTED": distributed}
+    with pytest.raises(UsageError, match="NEWSSTEM_TRACKING_PARAMS: .* not a JSON list"):
+        NewsSpider.check_arguments(get_crawler(settings_dict=settings).settings,
+                                   start_url="https://a.example/")
+    fine = {"NEWSSTEM_TRACKING_PARAMS": '["share", "ref"]'}
+    assert NewsSpider.check_arguments(get_crawler(settings_dict=fine).settings,
+                                      start_url="https://a.example/") is not None
+    assert spider(start_url="https://a.example/", **fine).tracking_params == {"share", "ref"}
+
+
 def test_a_distributed_worker_may_start_without_a_start_url_others_may_not():
     settings = {"NEWSSTEM_DISTRIBUTED": "redis://127.0.0.1:6390/0"}
     worker = spider(**settings)
