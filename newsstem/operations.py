@@ -117,6 +117,11 @@ class RunSummary:
             f"  known URLs skipped (URL store): {self.skipped_known}"
             + (f", {self.withheld} fetched pages not exported again" if self.withheld else ""),
         ]
+        if self.articles == 0 and self.skipped_known:  # a second crawl of the same pages
+            lines.append(
+                "  nothing new: the articles found were exported by earlier runs "
+                "(-a refresh=1 exports them again)"
+            )
         kinds = []
         if self.download_errors:
             kinds.append(f"download: {detail(self.download_errors)}")

@@ -161,3 +161,16 @@ def test_a_start_page_redirecting_off_the_site_is_a_run_that_reached_nothing(tmp
         shut_down(server)
     assert result.returncode == EXIT_NOTHING_REACHED, result.log
     assert "(0 errors, 0 refused by robots.txt, 1 redirected off the site)" in result.log
+
+
+def test_a_run_that_exports_nothing_because_all_was_known_says_how_to_export_again():
+    # Getting started: crawl, learn, crawl again. The second crawl exported nothing (the
+    # URL store remembered the first one's articles) and its summary said only
+    # "articles exported: 0 ... known URLs skipped (URL store): 16"
+    known = {"finish_reason": "finished", "newsstem/urldb/skipped": 16,
+             "newsstem/dropped/hub_layout": 1}
+    hint = ("  nothing new: the articles found were exported by earlier runs "
+            "(-a refresh=1 exports them again)")
+    assert hint in summarize(known, pages=1).lines()
+    assert hint not in summarize(FINISHED, pages=13).lines()  # it exported some
+    assert hint not in summarize({"finish_reason": "finished"}, pages=1).lines()
