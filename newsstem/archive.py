@@ -38,6 +38,7 @@ from warcio.warcwriter import WARCWriter
 from newsstem import defaults
 from newsstem.encoding import looks_binary
 from newsstem.items import Page
+from newsstem.paths import unwritable
 from newsstem.rules import site_of
 
 if TYPE_CHECKING:
@@ -207,22 +208,9 @@ def check_writable(path: str | Path) -> None:
     ...     print(error)
     cannot write the archive /dev/null/crawl.warc.gz: /dev/null is not a directory
     """
-    target = Path(path)
-    try:
-        for parent in (target.parent, *target.parent.parents):
-            if parent.exists() and not parent.is_dir():
-                raise NotADirectoryError(f"{parent} is not a directory")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if target.is_dir():
-            raise IsADirectoryError(f"{target} is a directory")
-        existed = target.exists()
-        with target.open("ab"):
-            pass
-        if not existed:
-            target.unlink()  # the writer makes it with the first page
-    except OSError as error:
-        detail = error.strerror or str(error)
-        raise ArchiveError(f"cannot write the archive {target}: {detail}") from None
+    problem = unwritable(path)
+    if problem is not None:
+        raise ArchiveError(f"cannot write the archive {path}: {problem}")
 
 
 def is_html_page(page: ArchivedPage) -> bool:

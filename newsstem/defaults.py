@@ -91,7 +91,8 @@ NEWSSTEM_METADATA_HTMLDATE_EXTENSIVE = False
 # Operations --------------------------------------------------------------------
 # Write the run's Scrapy stats, with its summary (newsstem/summary/*), as JSON to this
 # path when the crawl ends (for cron jobs and monitoring; its directory is created if
-# needed); empty: off.
+# needed; a path that cannot be written stops the crawl before any request, exit
+# status 2); empty: off.
 NEWSSTEM_STATS_FILE = ""
 
 # URL store (newsstem.urldb) -------------------------------------------------------

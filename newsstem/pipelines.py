@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 from weakref import WeakKeyDictionary
@@ -249,6 +250,42 @@ def load_patterns(settings: BaseSettings) -> PatternLibrary:
         len(library), len(library) - len(own), directory or "-", ", ".join(sorted(library)),
     )
     return library
+
+
+class _Keep(logging.Handler):
+    def __init__(self, records: list[logging.LogRecord]) -> None:
+        super().__init__(logging.DEBUG)
+        self.records = records
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+def load_patterns_before_logging(
+    settings: BaseSettings,
+) -> tuple[PatternLibrary, list[logging.LogRecord]]:
+    """:func:`load_patterns` for a command checking its settings before Scrapy starts, so
+    that a corrupt file is its one error line: Scrapy has not set up logging yet, so the
+    lines loading logs (which sites have patterns, a missing directory) are kept and
+    returned, for the command to log with :func:`log_later` once Scrapy has started."""
+    records: list[logging.LogRecord] = []
+    keep = _Keep(records)
+    level, propagate = logger.level, logger.propagate
+    logger.addHandler(keep)
+    logger.setLevel(logging.DEBUG)
+    logger.propagate = False
+    try:
+        return load_patterns(settings), records
+    finally:
+        logger.removeHandler(keep)
+        logger.setLevel(level)
+        logger.propagate = propagate
+
+
+def log_later(records: Sequence[logging.LogRecord]) -> None:
+    """Log the lines :func:`load_patterns_before_logging` kept (Scrapy's log level applies)."""
+    for record in records:
+        logging.getLogger(record.name).handle(record)
 
 
 # -- metadata ------------------------------------------------------------------------

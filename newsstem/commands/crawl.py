@@ -4,12 +4,17 @@ Scrapy reports an exception raised while building a spider as an asyncio
 traceback. A spider that defines ``check_arguments(settings, **arguments)``
 gets its arguments validated here first, so a bad ``-a`` ends in one usage
 error line and exit status 2, before any request is made. So does a pattern
-file of ``NEWSSTEM_PATTERNS_DIR`` that cannot be used.
+file of ``NEWSSTEM_PATTERNS_DIR`` that cannot be used (read here, before Scrapy
+starts; the lines reading logs are logged once it has).
 
 The URL store (when its middleware is enabled) is opened and checked here too:
 an unwritable path, a corrupt file, an unreachable Redis or a bad URI ends in
 one error line and exit status 1, before any request. So does an archive
-(``NEWSSTEM_ARCHIVE``) that cannot be written.
+(``NEWSSTEM_ARCHIVE``) that cannot be written, and the Redis of distributed mode
+that does not answer. These are checked before Scrapy starts (and logs its versions,
+settings and components): the error line is all the command prints. A feed file
+(``-O``) or ``NEWSSTEM_STATS_FILE`` that cannot be written is a usage error line
+(exit status 2), as a bad argument.
 
 After the run: a crawl that reached nothing because every request failed
 (:class:`newsstem.operations.RunReport`) exits with status 3, so cron and
@@ -19,7 +24,9 @@ schedulers see it.
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
@@ -34,7 +41,8 @@ from newsstem.distributed.connection import connect
 from newsstem.distributed.options import DistributedOptions
 from newsstem.layout.patterns import PatternFileError, PatternLibrary
 from newsstem.operations import EXIT_NOTHING_REACHED, RunReport
-from newsstem.pipelines import hand_patterns, load_patterns
+from newsstem.paths import check_output_paths
+from newsstem.pipelines import hand_patterns, load_patterns_before_logging, log_later
 from newsstem.usage_errors import one_line_errors
 
 if TYPE_CHECKING:
@@ -56,8 +64,11 @@ def _check_browser(settings: object, argument: object) -> None:
 
 
 class Command(ScrapyCrawlCommand):
-    _patterns: PatternLibrary | None = None  # read by run(), handed to the crawler's pipeline
+    # read by process_options(), handed to the crawler's pipeline; the lines loading logged
+    _patterns: PatternLibrary | None = None
+    _pattern_log: Sequence[logging.LogRecord] = ()
     _known_spider = True
+    _unusable = False  # the URL store, Redis or the archive cannot be used: exit status 1
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
@@ -80,20 +91,25 @@ class Command(ScrapyCrawlCommand):
                 _check_browser(self.settings, opts.spargs.get("render"))
         check_setting_types(self.settings)  # values given as strings (-s, scrapyd)
         read_allowed_codes(self.settings)  # (strings: Scrapy would allow no status)
+        if self._known_spider:
+            try:  # a corrupt pattern file: one clear line, before any request
+                self._patterns, self._pattern_log = load_patterns_before_logging(self.settings)
+            except PatternFileError as error:
+                raise UsageError(str(error), print_help=False) from None
+        check_output_paths(self.settings, "crawl")  # -O, NEWSSTEM_STATS_FILE
+        if len(args) == 1 and self._known_spider and not (
+            self._check_distributed() and self._check_url_store(opts) and self._check_archive()
+        ):  # one line said why: Scrapy is not started, so nothing comes after it
+            self.requires_crawler_process = False
+            self._unusable = True
+            self.exitcode = 1
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        if self._unusable:
+            return None
         if not self._known_spider:
             return super().run(args, opts)
-        try:  # a corrupt pattern file: one clear line, before any request (read here,
-            # once Scrapy logs: loading says which sites have patterns)
-            self._patterns = load_patterns(self.settings)
-        except PatternFileError as error:
-            raise UsageError(str(error), print_help=False) from None
-        if len(args) == 1 and not (
-            self._check_distributed() and self._check_url_store(opts) and self._check_archive()
-        ):
-            self.exitcode = 1
-            return None
+        log_later(self._pattern_log)  # which sites have patterns, now that Scrapy logs
         self._crawler: Crawler | None = None
         super().run(args, opts)
         report = self._run_report()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from scrapy import Spider
@@ -25,8 +25,9 @@ from newsstem.commands.crawl import URLDB_MIDDLEWARE
 from newsstem.deployment import check_setting_types
 from newsstem.encoding import decode_html
 from newsstem.items import Page
-from newsstem.layout.patterns import PatternFileError
-from newsstem.pipelines import hand_patterns, load_patterns
+from newsstem.layout.patterns import PatternFileError, PatternLibrary
+from newsstem.paths import check_output_paths
+from newsstem.pipelines import hand_patterns, load_patterns_before_logging, log_later
 from newsstem.usage_errors import one_line_errors
 
 logger = logging.getLogger(__name__)
@@ -84,6 +85,8 @@ class ArchiveSpider(Spider):
 
 class Command(BaseRunSpiderCommand):
     requires_project = True
+    _patterns = PatternLibrary({})  # read by process_options(), with the lines it logged
+    _pattern_log: Sequence[logging.LogRecord] = ()
 
     def syntax(self) -> str:
         return "--input ARCHIVE [--input ARCHIVE ...] [--site SITE] -O FILE"
@@ -124,13 +127,15 @@ class Command(BaseRunSpiderCommand):
         if opts.site is not None:
             _check_site(opts.input, opts.site)
         check_setting_types(self.settings)
+        try:  # a corrupt pattern file: one line, before Scrapy starts
+            self._patterns, self._pattern_log = load_patterns_before_logging(self.settings)
+        except PatternFileError as error:
+            raise UsageError(f"extract: {error}", print_help=False) from None
+        check_output_paths(self.settings, "extract")  # -O, NEWSSTEM_STATS_FILE
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None and self.crawler_process is not None
-        try:  # (here, once Scrapy logs: loading says which sites have patterns)
-            patterns = load_patterns(self.settings)
-        except PatternFileError as error:
-            raise UsageError(f"extract: {error}", print_help=False) from None
+        log_later(self._pattern_log)  # which sites have patterns, now that Scrapy logs
         # Archived pages are read, not fetched: nothing to be polite to.
         self.settings.set("AUTOTHROTTLE_ENABLED", False, priority="cmdline")
         # The URL store is off (ArchiveSpider): its middleware is left out, not disabled
@@ -145,7 +150,7 @@ class Command(BaseRunSpiderCommand):
         extensions["newsstem.extensions.ExtractionLogStats"] = 0
         self.settings.set("EXTENSIONS", extensions, priority="cmdline")
         crawler = self._create_crawler(ArchiveSpider)
-        hand_patterns(crawler, self.settings, patterns)  # read once
+        hand_patterns(crawler, self.settings, self._patterns)  # read once
         self.crawler_process.crawl(crawler, inputs=opts.input, site=opts.site, **opts.spargs)
         self.crawler_process.start()
         damaged = crawler.stats.get_value("newsstem/archive/unreadable") if crawler.stats else 0

@@ -198,6 +198,23 @@ def test_extract_names_the_sites_it_knows(learned, site, tmp_path):
     assert output.read_text() == '{"url": "an article of an earlier run"}\n'
 
 
+@pytest.mark.parametrize("what", ["-O", "NEWSSTEM_STATS_FILE"])
+def test_extract_to_a_path_that_cannot_be_written_is_one_line(learned, tmp_path, what):
+    # -O: every article was a traceback ("File exists"), nothing written, exit status 0;
+    # the stats file: one ERROR line at the very end, exit status 0
+    _, archive, _, _ = learned
+    (tmp_path / "file").write_text("x")
+    blocked = tmp_path / "file" / "out.jsonl"
+    output = blocked if what == "-O" else tmp_path / "x.jsonl"
+    settings = {"NEWSSTEM_STATS_FILE": str(blocked)} if what != "-O" else {}
+    result = scrapy("extract", "--input", str(archive), "-O", str(output), settings=settings)
+    assert result.returncode == 2, result.stderr
+    [line] = result.stderr.splitlines()
+    assert line.startswith("scrapy: error: extract: cannot write ") and str(blocked) in line
+    assert f"{tmp_path / 'file'} is not a directory" in line
+    assert not output.exists()
+
+
 def test_a_missing_patterns_dir_is_said_once(site, tmp_path):
     missing = tmp_path / "no-such-patterns"
     result = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html",

@@ -1,0 +1,126 @@
+"""Output paths a user gives (``-O``/``-o``/``FEEDS`` files, ``NEWSSTEM_STATS_FILE``),
+checked before a crawl starts.
+
+Scrapy opens a feed file with the first item and newsstem writes the stats file when
+the crawl ends: a path that cannot be written (a directory that is a file, a read-only
+place) was found only then, after the whole crawl, with a traceback per article or an
+ERROR line at the very end. The commands check them first, and a bad path is one
+usage error line.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import urlparse
+
+from scrapy.exceptions import UsageError
+from scrapy.settings import BaseSettings
+from w3lib.url import file_uri_to_path
+
+from newsstem import defaults
+
+__all__ = ["check_output_paths", "local_feed_path", "unwritable", "unwritable_directory"]
+
+# Scrapy fills these in a feed URI (%(time)s, %(name)s, %(batch_id)d, spider attributes):
+# the part of a path after one is not known before the crawl.
+URI_PARAMETER = "%("
+
+
+def unwritable(path: str | Path) -> str | None:
+    """Why the file ``path`` cannot be written (appended to, its directories made), or
+    None if it can. Its directories are made; the file is left as it was (an existing file
+    is opened for appending, not truncated; a new one is removed again).
+
+    >>> unwritable("/dev/null/articles.jsonl")
+    '/dev/null is not a directory'
+    """
+    target = Path(path)
+    try:
+        blocked = _file_in_the_way(target)
+        if blocked is not None:
+            return f"{blocked} is not a directory"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.is_dir():
+            return f"{target} is a directory"
+        existed = target.exists()
+        with target.open("ab"):
+            pass
+        if not existed:
+            target.unlink()  # the writer makes it when it has something to write
+    except OSError as error:
+        return error.strerror or str(error)
+    return None
+
+
+def unwritable_directory(path: str | Path) -> str | None:
+    """Why no file can be written in the directory ``path`` (made if missing), or None.
+
+    >>> unwritable_directory("/dev/null/feeds")
+    '/dev/null is not a directory'
+    """
+    directory = Path(path)
+    try:
+        blocked = _file_in_the_way(directory / "x")
+        if blocked is not None:
+            return f"{blocked} is not a directory"
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        return error.strerror or str(error)
+    if not os.access(directory, os.W_OK | os.X_OK):
+        return f"{directory} is not writable"
+    return None
+
+
+def _file_in_the_way(target: Path) -> Path | None:
+    """The first of ``target``'s directories that exists but is not a directory."""
+    for parent in reversed((target.parent, *target.parent.parents)):
+        if parent.exists() and not parent.is_dir():
+            return parent
+    return None
+
+
+def local_feed_path(uri: str | Path) -> str | None:
+    """The file path of a feed URI stored by Scrapy's file storage, None for other storages.
+
+    >>> local_feed_path("out/articles.jsonl"), local_feed_path("file:///srv/a.jsonl")
+    ('out/articles.jsonl', '/srv/a.jsonl')
+    >>> local_feed_path("stdout:"), local_feed_path("s3://bucket/a.jsonl")
+    (None, None)
+    """
+    uri = str(uri)
+    scheme = urlparse(uri).scheme
+    if scheme == "file":
+        return file_uri_to_path(uri)
+    if scheme == "" or (len(scheme) == 1 and os.name == "nt"):  # a path (C:\ on Windows)
+        return uri
+    return None
+
+
+def check_output_paths(settings: BaseSettings, command: str) -> None:
+    """UsageError for a local feed file (``FEEDS``: ``-o``/``-O``) or a
+    ``NEWSSTEM_STATS_FILE`` that cannot be written. A feed path with URI parameters
+    (``articles-%(time)s.jsonl``) is checked up to its first parameter: its directory."""
+    for uri in settings.getdict("FEEDS"):
+        path = local_feed_path(uri)
+        if path is None:
+            continue
+        if URI_PARAMETER in path:
+            known = path.split(URI_PARAMETER, 1)[0]
+            directory = known if known.endswith(("/", os.sep)) else os.path.dirname(known)
+            problem = unwritable_directory(directory or ".")
+        else:
+            problem = unwritable(path)
+        if problem is not None:
+            raise UsageError(
+                f"{command}: cannot write the articles to {path}: {problem}; "
+                "give another -O FILE (or -o, or FEEDS)", print_help=False,
+            )
+    stats_file = settings.get("NEWSSTEM_STATS_FILE", defaults.NEWSSTEM_STATS_FILE)
+    if stats_file:
+        problem = unwritable(stats_file)
+        if problem is not None:
+            raise UsageError(
+                f"{command}: cannot write NEWSSTEM_STATS_FILE {stats_file}: {problem}",
+                print_help=False,
+            )

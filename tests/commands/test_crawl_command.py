@@ -1,0 +1,136 @@
+"""``scrapy crawl`` (newsstem.commands.crawl) as a user runs it, logging to the terminal:
+a configuration that cannot work ends in one line, before Scrapy starts, and before any
+request to the fixture site (a real HTTP server on 127.0.0.1)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from support.crawl import REPO, TEST_SETTINGS
+from support.redisserver import free_port
+
+
+def crawl_in_terminal(tmp_path: Path, start_url: str, output: str,
+                      settings: dict[str, str]) -> subprocess.CompletedProcess:
+    """``scrapy crawl news`` with its log on stderr, as in a terminal (no LOG_FILE)."""
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", f"start_url={start_url}",
+           "-O", output]
+    for key, value in {**TEST_SETTINGS, **settings}.items():
+        cmd += ["-s", f"{key}={value}"]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+
+
+def _under_a_file(tmp_path: Path, name: str) -> Path:
+    (tmp_path / "file").write_text("x")
+    return tmp_path / "file" / name  # its directory cannot be made
+
+
+CONFIGURATIONS = {  # setting -> (its value, the start of the one line)
+    "archive under a file": (
+        lambda t: {"NEWSSTEM_ARCHIVE": str(_under_a_file(t, "crawl.warc.gz"))},
+        "newsstem: archive error: cannot write the archive ",
+    ),
+    "URL store under a file": (
+        lambda t: {"NEWSSTEM_URLDB": f"sqlite:///{_under_a_file(t, 'urldb.sqlite')}"},
+        "newsstem: URL store error: cannot create the directory",
+    ),
+    "URL store on a Redis that does not answer": (
+        lambda t: {"NEWSSTEM_URLDB": f"redis://127.0.0.1:{free_port()}/0"},
+        "newsstem: URL store error: cannot reach the URL store",
+    ),
+    "distributed mode on a Redis that does not answer": (
+        lambda t: {"NEWSSTEM_DISTRIBUTED": f"redis://127.0.0.1:{free_port()}/0"},
+        "newsstem: distributed mode: cannot use Redis",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CONFIGURATIONS))
+def test_a_store_or_archive_that_cannot_work_is_the_only_line(tmp_path, site, case):
+    # These were found once Scrapy had started: its version, settings and components
+    # (some 15 lines) came first, and the error line read as the crawl failing after it began.
+    make, start = CONFIGURATIONS[case]
+    output = tmp_path / "articles.jsonl"
+    result = crawl_in_terminal(tmp_path, f"{site.url}/index.html", str(output), make(tmp_path))
+    assert result.returncode == 1, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(start), result.stderr
+    assert result.stdout == ""
+    assert site.paths(status=None) == []
+    assert not output.exists()
+
+
+OUTPUTS = {  # how -O or NEWSSTEM_STATS_FILE is given -> the start of the one line
+    "-O under a file": ("articles.jsonl", {}, "crawl: cannot write the articles to "),
+    "-O with a parameter under a file": (
+        "articles-%(time)s.jsonl", {}, "crawl: cannot write the articles to "
+    ),
+    "NEWSSTEM_STATS_FILE under a file": (
+        None, {"NEWSSTEM_STATS_FILE": "stats.json"}, "crawl: cannot write NEWSSTEM_STATS_FILE "
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(OUTPUTS))
+def test_an_output_that_cannot_be_written_stops_the_crawl_before_any_request(
+    tmp_path, site, case
+):
+    # Scrapy opens a feed file with the first article: the whole crawl ran, each article
+    # was a traceback, the exit status was 0, and the URL store recorded the articles as
+    # exported (the next crawl skipped them: lost). The stats file failed at the very end.
+    name, settings, start = OUTPUTS[case]
+    blocked = {k: str(_under_a_file(tmp_path, v)) for k, v in settings.items()}
+    output = _under_a_file(tmp_path, name) if name else tmp_path / "articles.jsonl"
+    store = tmp_path / "urldb.sqlite"
+    result = crawl_in_terminal(tmp_path, f"{site.url}/index.html", str(output),
+                               {"NEWSSTEM_URLDB": f"sqlite:///{store}", **blocked})
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"scrapy: error: {start}"), result.stderr
+    assert f"{tmp_path / 'file'} is not a directory" in lines[0]
+    assert site.paths(status=None) == []
+    assert not store.exists()
+
+
+def test_an_output_directory_that_does_not_exist_yet_is_made(tmp_path, site):
+    output = tmp_path / "new" / "dir" / "articles.jsonl"
+    stats = tmp_path / "other" / "stats.json"
+    result = crawl_in_terminal(tmp_path, f"{site.url}/index.html", str(output),
+                               {"NEWSSTEM_STATS_FILE": str(stats), "LOG_LEVEL": "WARNING"})
+    assert result.returncode == 0, result.stderr
+    assert output.read_text(encoding="utf-8").count("\n") >= 1
+    assert stats.exists()
+
+
+def test_a_corrupt_pattern_file_is_the_only_line(tmp_path, site):
+    # it was read once Scrapy had started: its start-up log came before the error line
+    patterns = tmp_path / "patterns"
+    patterns.mkdir()
+    (patterns / "broken.json").write_text('{"format": "newsstem-patterns", "version": 1,')
+    result = crawl_in_terminal(tmp_path, f"{site.url}/index.html", str(tmp_path / "a.jsonl"),
+                               {"NEWSSTEM_PATTERNS_DIR": str(patterns)})
+    assert result.returncode == 2, result.stderr
+    [line] = result.stderr.splitlines()
+    assert line.startswith(f"scrapy: error: {patterns / 'broken.json'}: not valid JSON")
+    assert site.paths(status=None) == []
+
+
+def test_the_lines_of_reading_the_patterns_are_logged_once_scrapy_has_started(tmp_path, site):
+    # read before Scrapy starts (above), they are logged after its start-up lines, in its
+    # format, and at its log level
+    missing = tmp_path / "no-such-patterns"
+    result = crawl_in_terminal(tmp_path, f"{site.url}/index.html", str(tmp_path / "a.jsonl"),
+                               {"NEWSSTEM_PATTERNS_DIR": str(missing)})
+    assert result.returncode == 0, result.stderr
+    lines = result.stderr.splitlines()
+    [warning] = [i for i, line in enumerate(lines) if f"PATTERNS_DIR {missing} does not" in line]
+    assert "Scrapy 2." in lines[0] and warning > 0
+    assert " [newsstem.pipelines] WARNING: newsstem: NEWSSTEM_PATTERNS_DIR " in lines[warning]
+    quiet = crawl_in_terminal(tmp_path, f"{site.url}/index.html", str(tmp_path / "b.jsonl"),
+                              {"NEWSSTEM_PATTERNS_DIR": str(missing), "LOG_LEVEL": "ERROR"})
+    assert quiet.returncode == 0 and "does not exist" not in quiet.stderr, quiet.stderr
