@@ -39,6 +39,9 @@ logger = logging.getLogger(__name__)
 
 #: signal sent with ``storage=`` when a :class:`DurableFileFeedStorage` opens its file
 feed_storage_opened = object()
+#: ... and with ``storage=`` and ``error=`` (an OSError) when it cannot: the article being
+#: exported is not in the feed (Scrapy logs the traceback and goes on)
+feed_storage_failed = object()
 
 # Formats whose files stay readable up to the last whole record after a hard
 # kill (JSON and XML need their closing bracket/tag; pickle/marshal streams are
@@ -162,11 +165,16 @@ class DurableFileFeedStorage(FileFeedStorage):
 
     def open(self, spider: Spider) -> LineBatchFile:  # type: ignore[override]
         path = Path(self.path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        mode = "w" if self.write_mode == "wb" else "a"
-        if mode == "a" and self.format in LINE_FORMATS:
-            drop_cut_line(path)
-        self.file = LineBatchFile(path, mode)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            mode = "w" if self.write_mode == "wb" else "a"
+            if mode == "a" and self.format in LINE_FORMATS:
+                drop_cut_line(path)
+            self.file = LineBatchFile(path, mode)
+        except OSError as error:
+            if self.signals is not None:
+                self.signals.send_catch_log(feed_storage_failed, storage=self, error=error)
+            raise
         if self.signals is not None:
             self.signals.send_catch_log(feed_storage_opened, storage=self)
         return self.file

@@ -49,6 +49,7 @@ from newsstem.urldb import StoreError, UrlStore, open_store, parse_uri, url_key
 from newsstem.urldb.feeds import (
     DurableFileFeedStorage,
     FeedPlan,
+    feed_storage_failed,
     feed_storage_opened,
     find_feed_exporter,
     plan_feeds,
@@ -234,6 +235,7 @@ class UrlDbMiddleware:
         self._along: dict[bytes, list[bytes]] = {}  # article key -> keys of its dropped copies
         self._after_feeds_articles = 0
         self._storages: list[DurableFileFeedStorage] = []
+        self._feed_failed = False  # a feed file could not be opened: nothing marked since
         self._feeds: FeedExporter | None = None
         self._plans: list[FeedPlan] = []
         self._sync_soon = CallLaterOnce(self.sync)
@@ -274,6 +276,7 @@ class UrlDbMiddleware:
         connect(middleware.item_dropped, signal=signals.item_dropped)
         connect(middleware.item_dropped, signal=signals.item_error)
         connect(middleware.storage_opened, signal=feed_storage_opened)
+        connect(middleware.storage_failed, signal=feed_storage_failed)
         return middleware
 
     # -- keys and lookups -------------------------------------------------------
@@ -473,6 +476,26 @@ class UrlDbMiddleware:
     def storage_opened(self, storage: DurableFileFeedStorage) -> None:
         self._storages.append(storage)
 
+    def storage_failed(self, storage: DurableFileFeedStorage, error: OSError) -> None:
+        """A feed file could not be opened (a later batch's file, a full disk): the
+        article being written is not in it, nor are those Scrapy tries to write after it.
+        None is recorded as exported from now on, nor are those waiting to be (recording
+        less only exports again); one ERROR line."""
+        if self.options.mark_after != "feed":
+            return
+        if not self._feed_failed:
+            logger.error(
+                "Cannot open the feed file %s (%s): from now on no article is recorded as "
+                "exported in the URL store %s; the next crawl exports them again",
+                storage.path, error.strerror or error, self.store.uri,
+            )
+        self._feed_failed = True
+        unmarked = self._batch_articles + self._after_feeds_articles
+        if unmarked:
+            self.stats.inc_value(f"{STATS_PREFIX}/unmarked", unmarked)
+        self._to_mark_exported, self._batch_articles = [], 0
+        self._after_feeds, self._after_feeds_keys, self._after_feeds_articles = [], set(), 0
+
     def item_scraped(self, item: Any, spider: Spider) -> None:
         # FeedExporter writes the item in its own item_scraped handler, which runs
         # before this one (checked at spider_opened): so this article, and every
@@ -490,7 +513,9 @@ class UrlDbMiddleware:
         for k in keys:
             self._remembered[k] = True
             self._exported_here.add(k)
-        if self.options.mark_after == "item_scraped" or (
+        if self._feed_failed:  # not in a feed file that could not be opened
+            self.stats.inc_value(f"{STATS_PREFIX}/unmarked")
+        elif self.options.mark_after == "item_scraped" or (
             self._plans and self._all_syncable_for(item)
         ):
             self._to_mark_exported.extend(keys)

@@ -7,12 +7,15 @@ articles of 330+ unique words, recognised by the real extraction pipeline.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import subprocess
+import sys
 
 import pytest
 
 from newsstem.urldb import open_store, url_key
-from support.crawl import run_crawl
+from support.crawl import REPO, TEST_SETTINGS, CrawlResult, run_crawl
 from support.crawlprocess import start_crawl
 from support.newssite import GeneratedNewsSite
 from support.redisserver import free_port
@@ -370,3 +373,46 @@ def test_copies_naming_an_original_on_another_site_are_exported_once(tmp_path):
     finally:
         site.stop()
 
+
+
+def test_articles_of_a_feed_file_that_cannot_be_opened_are_not_recorded(tmp_path, news_site):
+    # One file per article (batch_item_count 1); the second batch's directory is taken by a
+    # file, so Scrapy cannot open it, nor any later one (it tries the same batch again for
+    # each article). The start-up check sees only the directory before %(batch_id)d. Those
+    # articles were recorded as exported anyway: the next crawl skipped them, lost.
+    uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
+    batches = tmp_path / "batches"
+    batches.mkdir()
+    (batches / "2").write_text("in the way")
+    feeds = {str(batches / "%(batch_id)d" / "a.jsonl"): {"format": "jsonlines",
+                                                       "batch_item_count": 1}}
+    first = run_crawl_with_feeds(tmp_path, news_site, uri, "first", feeds)
+    written = {json.loads(line)["url"] for path in batches.glob("*/a.jsonl")
+               for line in path.read_text(encoding="utf-8").splitlines()}
+    assert len(written) == 1, first.log
+    errors = [line for line in first.log.splitlines() if "ERROR: Cannot open the feed" in line]
+    assert len(errors) == 1 and str(batches / "2" / "a.jsonl") in errors[0], first.log
+    # the written one is recorded if a sync came before the failure (every 5 s)
+    recorded = first.stats.get("newsstem/urldb/exported", 0)
+    assert recorded <= 1 and recorded + first.stats["newsstem/urldb/unmarked"] == 18
+
+    news_site.clear()
+    second = crawl(tmp_path, news_site, uri, "second")
+    assert second.returncode == 0, second.log
+    assert second.item_urls() >= news_site.article_urls() - written  # none was lost
+
+
+def run_crawl_with_feeds(tmp_path, site, uri, name, feeds):
+    """A crawl whose output is ``FEEDS`` (run_crawl's -O would replace them)."""
+    stats_file, log_file = tmp_path / f"{name}.stats.json", tmp_path / f"{name}.log"
+    settings = {**TEST_SETTINGS, "NEWSSTEM_URLDB": uri, "FEEDS": json.dumps(feeds),
+                "NEWSSTEM_STATS_FILE": str(stats_file), "LOG_FILE": str(log_file)}
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", f"start_url={site.url}/",
+           "-a", "depth=2"]
+    for key, value in settings.items():
+        cmd += ["-s", f"{key}={value}"]
+    proc = subprocess.run(cmd, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    stats = json.loads(stats_file.read_text())
+    return CrawlResult(proc.returncode, [], stats, log_file.read_text(), tmp_path / "none")
