@@ -11,6 +11,7 @@ usage error line.
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -65,10 +66,10 @@ def unwritable_directory(path: str | Path) -> str | None:
         if blocked is not None:
             return f"{blocked} is not a directory"
         directory.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=directory):  # os.access says yes to root on /proc
+            pass
     except OSError as error:
         return error.strerror or str(error)
-    if not os.access(directory, os.W_OK | os.X_OK):
-        return f"{directory} is not writable"
     return None
 
 
