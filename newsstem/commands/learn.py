@@ -261,6 +261,11 @@ def _report(
             name = outcome.pattern_id or "-"
             print(f"  {name:<32} {_column(outcome.pages)}  score {outcome.score:9.0f}  "
                   f"{outcome.reason}")
+    lone = sum(1 for o in result.outcomes if o.pages <= 1 and not o.pattern_id)
+    if lone:  # counted in the layouts above: said, not one line each
+        print(f"  {'-':<32} {_column(lone)}  {'':15}  "
+              f"{'a layout' if lone == 1 else f'{lone} layouts'} of one page"
+              f"{'' if lone == 1 else ' each'}: too few to learn from")
     if relearned is not None:
         _report_old_patterns(relearned)
     if not any(p.kind == "article" for p in pattern_set.patterns):
