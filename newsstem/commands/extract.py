@@ -85,7 +85,7 @@ class ArchiveSpider(Spider):
 
 class Command(BaseRunSpiderCommand):
     requires_project = True
-    _patterns = PatternLibrary({})  # read by process_options(), with the lines it logged
+    _patterns: PatternLibrary | None = None  # read by process_options(), with its log lines
     _pattern_log: Sequence[logging.LogRecord] = ()
 
     def syntax(self) -> str:
@@ -135,6 +135,7 @@ class Command(BaseRunSpiderCommand):
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None and self.crawler_process is not None
+        assert self._patterns is not None
         log_later(self._pattern_log)  # which sites have patterns, now that Scrapy logs
         # Archived pages are read, not fetched: nothing to be polite to.
         self.settings.set("AUTOTHROTTLE_ENABLED", False, priority="cmdline")
