@@ -146,7 +146,7 @@ def test_without_a_browser_the_report_says_so(tmp_path):
     assert list(tmp_path.glob("*.png")) == []
 
 
-def test_a_browser_that_does_not_launch_leaves_a_report_without_screenshots(tmp_path):
+def test_a_browser_that_does_not_launch_leaves_a_report_without_screenshots(tmp_path, capsys):
     pytest.importorskip("playwright")
     from scrapy.settings import Settings
 
@@ -159,6 +159,10 @@ def test_a_browser_that_does_not_launch_leaves_a_report_without_screenshots(tmp_
     path = write_layout_report(str(tmp_path / "report"), [], settings)  # no traceback
     page = path.read_text(encoding="utf-8")
     assert f"No screenshots</b>: cannot launch the browser {broken}" in page
+    # said where scrapy learn prints, too: "report: DIR/index.html" alone hid it
+    err = capsys.readouterr().err
+    assert err.startswith(f"learn: the report has no screenshots: cannot launch the browser "
+                          f"{broken}") and err.count("\n") == 1, err
 
 
 def run_scrapy(*args: str) -> subprocess.CompletedProcess:
