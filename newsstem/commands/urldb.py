@@ -16,6 +16,7 @@ while it runs. Exit status: 0 done, 1 store error or URL not found, 2 usage erro
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from typing import TYPE_CHECKING
@@ -129,6 +130,10 @@ class Command(ScrapyCommand):
                     self._prune(store, age, opts.dry_run, opts.wait)
         except StoreError as exc:
             print(f"newsstem: URL store error: {exc}", file=sys.stderr)
+            self.exitcode = 1
+        except BrokenPipeError:  # `scrapy urldb show ... | head`: the reader has gone
+            # (Python's advice: no second error when stdout is flushed at exit)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             self.exitcode = 1
 
     def _stats(self, store: UrlStore) -> None:

@@ -140,3 +140,20 @@ def test_a_sqlite_store_that_does_not_exist_is_an_error_not_a_new_store(tmp_path
         assert f"no URL store at {missing} (a crawl creates it)" in result.stderr
         assert "Traceback" not in result.stderr
     assert not (tmp_path / "typo").exists()
+
+
+def test_a_reader_that_stops_early_is_no_traceback(store):
+    # `scrapy urldb show URL... | head -3` ended in a BrokenPipeError traceback
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    urls = OLD * 400  # more than a pipe holds: the command is still writing when head exits
+    with subprocess.Popen([sys.executable, "-m", "scrapy", "urldb", "--urldb", store, "show",
+                           *urls], cwd=REPO, env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        first = proc.stdout.readline()
+        proc.stdout.close()  # as head does after its lines
+        err = proc.stderr.read()
+        proc.wait(timeout=60)
+    assert first.startswith("url ")
+    assert "Traceback" not in err and "BrokenPipe" not in err, err
+    assert proc.returncode == 1
