@@ -875,7 +875,7 @@ def _clean_conditionally(
     # Innermost first, so a container is judged without the fishy parts it held.
     inside = _inside_prose(article, options, flags.score_lists)
     wrapped = _wrappers(inside, article)
-    toggled = {ancestor for toggle in _TOGGLES(article) for ancestor in toggle.iterancestors()}
+    toggled = {ancestor for toggle in _toggles(article) for ancestor in toggle.iterancestors()}
     for element in reversed(list(article.iter(*tags))):
         if element is article:
             continue
@@ -996,9 +996,9 @@ def _fishy(
         return None
     if inputs > paragraphs / 3:
         return "form inputs"
-    # A short box around a checkbox, a radio button or an email field (``toggled``: it
-    # held one before the inner containers were judged): an embed's two-click consent, a
-    # poll, a settings panel, a newsletter's sign-up form.
+    # A short box around a checkbox, a radio button or an email field of any type
+    # (``toggled``: it held one before the inner containers were judged, _toggles): an
+    # embed's two-click consent, a poll, a settings panel, a newsletter's sign-up form.
     if toggled and dense_length(text) <= options.furniture_max_length:
         return "a toggle's box"
     if paragraphs == 1 and not images and (
@@ -1225,8 +1225,27 @@ def _only_text(parent: Element, child: Element) -> bool:
 
 
 # Compiled once: an XPath string is compiled again at each call. (On the descendant axis,
-# as _SHORT_TEXTS: ".//input[...]" gathered every node of the article first.)
-_TOGGLES = etree.XPath("descendant::input[@type='checkbox' or @type='radio' or @type='email']")
+# as _SHORT_TEXTS: ".//input[...]" gathered every node of the article first.) A field for
+# an e-mail address is one whatever its type: sign-up forms older than the email type, or
+# styled past it, write <input type="text" name="email" placeholder="Email"> (a visible
+# field whose name or placeholder says "mail": "email", "e-mail", "E-Mail-Adresse").
+_TOGGLES = etree.XPath(
+    "descendant::input[@type='checkbox' or @type='radio' or @type='email'"
+    " or (not(@type='hidden') and (contains(translate(@name, 'EMAIL', 'email'), 'mail')"
+    " or contains(translate(@placeholder, 'EMAIL', 'email'), 'mail')))]"
+)
+
+
+def _toggles(article: Element) -> list[Element]:
+    """The checkboxes, radio buttons and e-mail fields below ``article``.
+
+    >>> form = etree.fromstring('<div><input type="hidden" name="custom_reply_email"/>'
+    ...     '<input type="text" name="email" placeholder="Email"/><input type="text" name="q"/>'
+    ...     '<input placeholder="Ihre E-Mail-Adresse"/><input type="checkbox"/></div>')
+    >>> [(i.get("type"), i.get("name"), i.get("placeholder")) for i in _toggles(form)]
+    [('text', 'email', 'Email'), (None, None, 'Ihre E-Mail-Adresse'), ('checkbox', None, None)]
+    """
+    return _TOGGLES(article)
 # Lists and tables: kept inside the article's prose unless mostly links.
 _SPANNED = ("ul", "ol", "dl", "table")
 

@@ -335,6 +335,18 @@ def test_a_box_with_an_email_field_is_a_sign_up_form_not_the_story():
     assert "Chris Christie is no angel." in body
 
 
+def test_a_text_field_named_for_an_email_is_a_sign_up_form_too():
+    # The Madison.com/Motley Fool story of 2017: between two paragraphs, a newsletter box
+    # whose heading "Keep up with money news, sent to your inbox" stayed (as a heading's
+    # wrapper) when its form went: the field is <input type="text" name="email"
+    # placeholder="Email">, no email type, so the box was never read as a toggle's.
+    body = body_of("newsletter-email-field")
+    assert "Keep up with money news" not in body
+    assert "I understand and agree" not in body
+    assert body.startswith("This move would be a big gamble for NASA.")
+    assert body.endswith("putting the fate of NASA itself in jeopardy.")
+
+
 def test_a_disclaimer_is_not_the_story():
     # weather.com, 2017: the story ends with the publisher's mission statement in a box
     # named "...__disclaimer__..." (CSS-module names around the word).
