@@ -996,9 +996,10 @@ def _fishy(
         return None
     if inputs > paragraphs / 3:
         return "form inputs"
-    # A short box around a checkbox, a radio button or an email field of any type
-    # (``toggled``: it held one before the inner containers were judged, _toggles): an
-    # embed's two-click consent, a poll, a settings panel, a newsletter's sign-up form.
+    # A short box around a checkbox, a radio button, an email field of any type, a
+    # search or password field or a text area (``toggled``: it held one before the inner
+    # containers were judged, _toggles): an embed's two-click consent, a poll, a settings
+    # panel, a newsletter's sign-up form, a search box, a log-in or comment form.
     if toggled and dense_length(text) <= options.furniture_max_length:
         return "a toggle's box"
     if paragraphs == 1 and not images and (
@@ -1228,22 +1229,29 @@ def _only_text(parent: Element, child: Element) -> bool:
 # as _SHORT_TEXTS: ".//input[...]" gathered every node of the article first.) A field for
 # an e-mail address is one whatever its type: sign-up forms older than the email type, or
 # styled past it, write <input type="text" name="email" placeholder="Email"> (a visible
-# field whose name or placeholder says "mail": "email", "e-mail", "E-Mail-Adresse").
+# field whose name or placeholder says "mail": "email", "e-mail", "E-Mail-Adresse"). So
+# are the fields no story is read beside: a search field (the search type, or the name
+# of the query a search form sends, "q", WordPress's "s"), a password field (a log-in
+# box) and a text area (a comment or contact form: "Have your say about this article").
 _TOGGLES = etree.XPath(
     "descendant::input[@type='checkbox' or @type='radio' or @type='email'"
     " or (not(@type='hidden') and (contains(translate(@name, 'EMAIL', 'email'), 'mail')"
-    " or contains(translate(@placeholder, 'EMAIL', 'email'), 'mail')))]"
+    " or contains(translate(@placeholder, 'EMAIL', 'email'), 'mail')))"
+    " or @type='search' or @type='password' or @name='q' or @name='s']"
+    " | descendant::textarea"
 )
 
 
 def _toggles(article: Element) -> list[Element]:
-    """The checkboxes, radio buttons and e-mail fields below ``article``.
+    """The checkboxes, radio buttons, e-mail, search and password fields and the text
+    areas below ``article``, in document order.
 
     >>> form = etree.fromstring('<div><input type="hidden" name="custom_reply_email"/>'
     ...     '<input type="text" name="email" placeholder="Email"/><input type="text" name="q"/>'
-    ...     '<input placeholder="Ihre E-Mail-Adresse"/><input type="checkbox"/></div>')
-    >>> [(i.get("type"), i.get("name"), i.get("placeholder")) for i in _toggles(form)]
-    [('text', 'email', 'Email'), (None, None, 'Ihre E-Mail-Adresse'), ('checkbox', None, None)]
+    ...     '<input placeholder="Ihre E-Mail-Adresse"/><input type="checkbox"/>'
+    ...     '<input type="text" name="city"/><textarea name="comment"/></div>')
+    >>> [(i.tag, i.get("type"), i.get("name") or i.get("placeholder")) for i in _toggles(form)]
+    [('input', 'text', 'email'), ('input', 'text', 'q'), ('input', None, 'Ihre E-Mail-Adresse'), ('input', 'checkbox', None), ('textarea', None, 'comment')]
     """
     return _TOGGLES(article)
 # Lists and tables: kept inside the article's prose unless mostly links.

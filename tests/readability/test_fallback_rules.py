@@ -347,6 +347,27 @@ def test_a_text_field_named_for_an_email_is_a_sign_up_form_too():
     assert body.endswith("putting the fate of NASA itself in jeopardy.")
 
 
+def test_a_short_box_with_a_text_area_is_a_comment_form():
+    # Vital Football, 2008: under the story and its readers' comments, a box headed "Have
+    # your say about this article" holds a <textarea> and a button, no field of the kinds
+    # a consent toggle or a sign-up form has: its heading stayed as the article's last line.
+    body = body_of("comment-box-textarea")
+    assert body.startswith("Derby Confirm Savage Interest")
+    assert "Derby County manager Paul Jewell has confirmed his interest" in body
+    assert "Have your say about this article" not in body
+
+
+def test_a_short_box_with_a_search_field_is_site_furniture():
+    # Sulekha's film reviews, 2008: the review's table ends with a box of the site's other
+    # reviews ("Halla Bol / Director: Rajkumar Santoshi / Cast: Ajay Devg ...") set beside
+    # a search field (<input type=text name=q value="Search">): the box went with it.
+    body = body_of("search-box-teasers")
+    assert body.startswith("Home > SHOW TIME > PREMIRE1 Story")
+    assert body.endswith("Not even a one-time watch.\n\nBureau Report")
+    assert "Halla Bol" not in body
+    assert "Director: Rajkumar Santoshi" not in body
+
+
 def test_a_disclaimer_is_not_the_story():
     # weather.com, 2017: the story ends with the publisher's mission statement in a box
     # named "...__disclaimer__..." (CSS-module names around the word).
