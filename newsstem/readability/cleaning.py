@@ -1027,7 +1027,10 @@ def _fishy(
 
 
 # The comma between a date's day and its year ("January 10, 2008"): no clause of prose.
-_DATE_COMMA = re.compile(r"\d, ?(?:1[89]|20)\d\d\b")
+# Searched from the comma, a literal the regex engine skips to, with the day's digit
+# before it tested in Python (:func:`_date_commas`): a pattern that starts with ``\d``
+# is tried at every character of the text.
+_DATE_COMMA = re.compile(r", ?(?:1[89]|20)\d\d\b")
 
 
 def _commas_outside_links(element: Element, text: str, count: int) -> bool:
@@ -1051,7 +1054,27 @@ def _commas_outside_links(element: Element, text: str, count: int) -> bool:
 
 def _clause_commas(text: str) -> int:
     """The commas of ``text`` but those between a date's day and year."""
-    return comma_count(text) - len(_DATE_COMMA.findall(text))
+    return comma_count(text) - _date_commas(text)
+
+
+def _date_commas(text: str) -> int:
+    r"""How many commas of ``text`` are a date's between its day and year: the matches of
+    ``\d, ?(?:1[89]|20)\d\d\b`` that ``findall`` finds: a :data:`_DATE_COMMA` match
+    after a digit (``\d`` is ``str.isdecimal``) that is not the last of the year just
+    counted (``findall``'s matches do not overlap: "1999, 2000, 2001" holds one).
+
+    >>> _date_commas("May 1, 2008, 2009; June 3,2010 and 1999, 2000, 2001; a, 2011")
+    3
+    """
+    count = end = start = 0
+    while (match := _DATE_COMMA.search(text, start)) is not None:
+        comma = match.start()
+        if comma > end and text[comma - 1].isdecimal():
+            count += 1
+            start = end = match.end()
+        else:
+            start = comma + 1
+    return count
 
 
 def _holds_prose(element: Element, options: Options) -> bool:

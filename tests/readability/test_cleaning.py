@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import random
+import re
 
 from lxml import etree
 
-from newsstem.readability.cleaning import _holds_text, _may_hold_notice, assemble, clean_article
+from newsstem.readability.cleaning import (
+    _date_commas,
+    _holds_text,
+    _may_hold_notice,
+    assemble,
+    clean_article,
+)
 from newsstem.readability.options import Flags, Options
 from newsstem.readability.tree import parser, text_of
 
@@ -252,3 +259,13 @@ def test_holds_text_is_a_stripped_text():
             child.text, child.tail = text() or None, text() or None
         paragraph.tail = "not counted"
         assert _holds_text(paragraph) == bool(text_of(paragraph).strip())
+
+
+def test_date_commas_are_the_matches_findall_finds():
+    # The pattern the comma rule searched the whole text with, and the digits \d matches.
+    findall = re.compile(r"\d, ?(?:1[89]|20)\d\d\b").findall
+    rng = random.Random(14)
+    pieces = ["1", "2", "0", "9", "8", ", ", ",", " ", "\u0663", "a", "20", "19", "18", "May "]
+    for _ in range(20_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(25)))
+        assert _date_commas(text) == len(findall(text)), text
