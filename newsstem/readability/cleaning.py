@@ -33,7 +33,6 @@ from newsstem.readability.patterns import (
     PLUGINS,
     TANGENTIAL,
     comma_count,
-    has_commas,
 )
 from newsstem.readability.prose import article_blocks, ends_sentence
 from newsstem.readability.render import element_text
@@ -972,9 +971,11 @@ def _fishy(
     if weight < 0:
         return "negative class"
     text = text_of(element)
-    # (the commas are read outside the links only when there are enough of them at all)
-    if has_commas(text, options.fishy_keep_commas) and _commas_outside_links(
-        element, text, options.fishy_keep_commas
+    # (the commas are read outside the links only when there are enough of them at all;
+    # counted once, for both)
+    commas = comma_count(text)
+    if commas >= options.fishy_keep_commas and _commas_outside_links(
+        element, text, options.fishy_keep_commas, commas
     ):
         return None
     paragraphs, images, items, inputs = _contents(element)
@@ -1033,11 +1034,14 @@ def _fishy(
 _DATE_COMMA = re.compile(r", ?(?:1[89]|20)\d\d\b")
 
 
-def _commas_outside_links(element: Element, text: str, count: int) -> bool:
+def _commas_outside_links(
+    element: Element, text: str, count: int, commas: int | None = None
+) -> bool:
     """Whether ``count`` commas of ``text`` (``element``'s) are prose's: outside its links
     and not between a day and a year. Readability's ten commas keep a container of
     clauses; a list of other stories, each "January 10, 2008 - <a>Title</a>", or of
     links to a journal's days ("<a>Tuesday | Sept 3, 2002</a>"), has its commas too.
+    ``commas``: ``comma_count(text)``, when the caller has counted them.
 
     >>> dated = "".join(f"<a href='/{d}'>Story, {d}</a> May {d}, 2008<br/>" for d in range(10))
     >>> teasers = etree.fromstring(f"<div>{dated}</div>")
@@ -1048,13 +1052,17 @@ def _commas_outside_links(element: Element, text: str, count: int) -> bool:
     >>> _commas_outside_links(box, text_of(box), 10)
     True
     """
+    clauses = _clause_commas(text, commas)
+    if clauses < count:  # (the links' commas only take away)
+        return False
     links = "\n".join(text_of(link) for link in element.iter("a"))
-    return _clause_commas(text) - (_clause_commas(links) if links else 0) >= count
+    return clauses - (_clause_commas(links) if links else 0) >= count
 
 
-def _clause_commas(text: str) -> int:
-    """The commas of ``text`` but those between a date's day and year."""
-    return comma_count(text) - _date_commas(text)
+def _clause_commas(text: str, commas: int | None = None) -> int:
+    """The commas of ``text`` but those between a date's day and year (``commas``: its
+    :func:`comma_count`, when counted already)."""
+    return (comma_count(text) if commas is None else commas) - _date_commas(text)
 
 
 def _date_commas(text: str) -> int:

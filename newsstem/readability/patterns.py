@@ -38,7 +38,6 @@ __all__ = [
     "UNLIKELY_WORDS",
     "any_word",
     "comma_count",
-    "has_commas",
     "hides",
 ]
 
@@ -166,21 +165,6 @@ def comma_count(text: str) -> int:
     if text.isascii():
         return text.count(",")
     return sum(map(text.count, _COMMAS))
-
-
-def has_commas(text: str, count: int) -> bool:
-    """Whether ``comma_count(text) >= count``, each kind counted only while needed: a long
-    container's text has its ten Latin commas without the six CJK marks being counted.
-
-    >>> has_commas("a, b, c", 2), has_commas("a, b, c", 3), has_commas("東京、大阪。京都，", 3)
-    (True, False, True)
-    """
-    found = 0
-    for comma in _COMMAS if not text.isascii() else _COMMAS[:1]:
-        found += text.count(comma)
-        if found >= count:
-            return True
-    return found >= count
 
 
 # A <div> with none of these below it reads as a paragraph (Readability's divToPElements).

@@ -8,7 +8,6 @@ from lxml import etree
 
 from newsstem.readability.measure import Measure, dense_length, dense_length_of, link_density
 from newsstem.readability.options import Options
-from newsstem.readability.patterns import comma_count, has_commas
 from newsstem.readability.tree import text_of
 
 # HTML whitespace, the two wider spaces dense_length counts, and what it must not count
@@ -40,13 +39,6 @@ def test_dense_length_is_its_definition():
     for _ in range(2000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(30)))
         assert dense_length(text) == sum(1 for character in text if character not in _SPACES)
-
-
-def test_has_commas_says_whether_comma_count_reaches_the_count():
-    rng = random.Random(6)
-    for _ in range(500):
-        text, count = _random_text(rng), rng.randrange(-1, 8)
-        assert has_commas(text, count) == (comma_count(text) >= count)
 
 
 def _random_tree(rng: random.Random) -> etree._Element:
