@@ -12,7 +12,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import newsstem.text
-from newsstem.text import cjk_count, meaningful_and_cjk_counts, meaningful_length, utf8
+from newsstem.text import (
+    cjk_count,
+    meaningful_and_cjk_counts,
+    meaningful_length,
+    normalize_space,
+    utf8,
+)
 
 # The definition: letters, digits and CJK count once each; "_", punctuation, symbols and
 # spaces do not (Python's \w, less "_").
@@ -97,3 +103,17 @@ def test_utf8_of_a_page_sized_text(piece):
     markup = "<div class='x'>" * 700
     text = "".join(rng.choice((markup, piece)) for _ in range(40))  # 400+ KB, across slices
     assert _utf8(text) == _encoded(text)
+
+
+# Whitespace of every kind, marks that compose or reorder, characters NFC changes.
+_SPACING = st.sampled_from(
+    [" ", "  ", "\n", "\t", "\r", "\x0b", "\x1c", "\xa0", "\u3000", "\u2028", "\u2001",
+     "a", "e", "\u0301", "\u0316", "\u0345", "\u0958", "\u093c", "\u212b", "x" * 60]
+)
+
+
+@given(st.one_of(st.text(), st.lists(_SPACING, max_size=30).map("".join)))
+def test_normalize_space_gives_back_a_text_it_made(text):
+    # (the extractor's lead rule reads the article's rendered lines as normalized)
+    once = normalize_space(text)
+    assert normalize_space(once) == once

@@ -175,8 +175,10 @@ def _with_lead(
     if not leads:  # most pages: the article's text is not normalized for nothing
         return attempt
     # A lead the article holds as a block of its own is there already; one a paragraph
-    # says within more (a quotation pulled up as the standfirst) is not.
-    known = {normalize_space(line) for line in attempt.text.split("\n")}
+    # says within more (a quotation pulled up as the standfirst) is not. (The article's
+    # lines are normalized already, each a paragraph or a <pre>'s line as element_text
+    # renders it: normalize_space gives back a text it made.)
+    known = set(attempt.text.split("\n"))
     texts = [
         text
         for block in leads
