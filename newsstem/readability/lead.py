@@ -102,6 +102,11 @@ def lead_blocks(
         return []
     leads: list[Element] = []
     after_headline = False
+    # Before the headline's end only its ancestors are walked into, the subtrees before
+    # it skipped (half of the walk's events on fundus); a subtree before it that holds
+    # body_start ends the walk, as meeting body_start there did.
+    to_headline = set(headline.iterancestors())
+    to_body = set(body_start.iterancestors())
     walker = etree.iterwalk(container, events=("start", "end"))
     for event, element in walker:
         if element is body_start:
@@ -109,7 +114,15 @@ def lead_blocks(
         if event == "end":
             after_headline = after_headline or element is headline
             continue
-        if element is headline or not after_headline or not isinstance(element.tag, str):
+        if not after_headline:
+            if element is not headline and element not in to_headline:
+                if element in to_body:
+                    break
+                walker.skip_subtree()
+            continue
+        # (the tag asked first: most elements after the headline are no block that
+        # may be a lead, a comment's tag is no str)
+        if element.tag not in _LEAD_TAGS:
             continue
         if _is_lead(element, container, described, options):
             leads.append(element)
