@@ -133,6 +133,12 @@ NEWSSTEM_DISTRIBUTED_IDLE = 60.0
 # again (the URL store still skips exported articles). Longer than the longest
 # pause inside a crawl, shorter than the interval between two crawls of a site.
 NEWSSTEM_DISTRIBUTED_FORGET = 600
+# A worker's heartbeat in Redis lives this many seconds (renewed every third of it).
+# The requests a worker took from the shared queue stay recorded under its name until
+# their pages are done; once its heartbeat has lapsed (killed, out of memory, machine
+# down) a live worker puts them back in the queue. Longer than the longest freeze of a
+# live worker (its reactor blocked, Redis out): one makes its pages fetched twice.
+NEWSSTEM_DISTRIBUTED_HEARTBEAT = 30.0
 
 # Browser mode (newsstem.render) --------------------------------------------------------
 # Fetch pages through headless Chromium (scrapy-playwright) and read the rendered DOM,

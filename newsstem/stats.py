@@ -188,6 +188,12 @@ STATS: tuple[Stat, ...] = (
         ("newsstem/distributed/recovered_pops",
          "requests taken from the queue by a call whose reply never came (Redis paused), "
          "found under the worker's key when Redis answered again and crawled"),
+        ("newsstem/distributed/requeued_from_dead_workers",
+         "requests that workers whose heartbeat lapsed (killed, out of memory, machine down) "
+         "had taken and not finished, put back in the shared queue by this worker"),
+        ("newsstem/distributed/requeued_at_stop",
+         "requests this worker took and did not finish, put back in the shared queue when it "
+         "stopped (the URL store could not record their exports, or a second signal)"),
         ("dupefilter/filtered",
          "requests the duplicate filter refused (Scrapy's stat; in distributed mode counted "
          "for the shared filter)"),

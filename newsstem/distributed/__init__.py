@@ -20,6 +20,9 @@ then configures the crawl:
 - **URL store**: the same Redis, unless ``NEWSSTEM_URLDB`` was changed;
 - **robots.txt**: ``SafeRobotsTxtMiddleware`` on every worker (each fetches a
   site's robots.txt once for itself);
+- **hand-off**: what a worker takes from the queue stays recorded in Redis until its
+  page is done; the requests of a worker whose heartbeat lapsed (killed, out of memory)
+  go back in the queue, put there by a live worker — :mod:`.handoff`;
 - **workers** stay up while the queue refills and stop after
   ``NEWSSTEM_DISTRIBUTED_IDLE`` seconds without work, or cleanly on SIGTERM/SIGINT.
 

@@ -13,6 +13,8 @@ from scrapy_redis.scheduler import Scheduler
 
 from newsstem.distributed.connection import RedisOutage
 from newsstem.distributed.dupefilter import SiteDupeFilter
+from newsstem.distributed.handoff import POP, POP_COMMANDS, REQUEUE_COMMANDS, HandOff, entry_request
+from newsstem.distributed.options import DistributedOptions
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -41,28 +43,6 @@ return 1
 """
 # How scrapy-redis's queues push (PriorityQueue: a sorted set; the others: lists).
 _PUSH_COMMANDS = {PriorityQueue: "ZADD", FifoQueue: "LPUSH", LifoQueue: "LPUSH"}
-# One pop, as scrapy-redis's queues pop, that also writes what it took under the worker's
-# key, after a token of the call. A pop whose reply never came (Redis paused, then a socket
-# timeout) may still have run when Redis woke up: the worker reads the key then and takes
-# the request if the token is its call's, so the request is not lost.
-# KEYS: the queue, the worker's key. ARGV: how to pop, the token, seconds to keep the key.
-_POP = """
-local data
-if ARGV[1] == 'ZPOP' then
-  data = redis.call('ZRANGE', KEYS[1], 0, 0)[1]
-  if data then redis.call('ZREMRANGEBYRANK', KEYS[1], 0, 0) end
-elseif ARGV[1] == 'RPOP' then
-  data = redis.call('RPOP', KEYS[1])
-else
-  data = redis.call('LPOP', KEYS[1])
-end
-if not data then return false end
-redis.call('SET', KEYS[2], ARGV[2] .. data, 'EX', ARGV[3])
-return data
-"""
-_POP_COMMANDS = {PriorityQueue: "ZPOP", FifoQueue: "RPOP", LifoQueue: "LPOP"}
-# The worker's key outlives a pause of the worker, not the worker itself by long.
-_POPPED_SECONDS = 86400
 
 
 class RedisScheduler(Scheduler):
@@ -79,6 +59,10 @@ class RedisScheduler(Scheduler):
       the worker's start message reads), not a traceback per request. Requests still
       kept when the worker is stopped are lost: one ERROR line says how many
       (``newsstem/distributed/lost_requests``).
+    - **Hand-off**: what a pop takes stays recorded under the worker's key in Redis
+      until its page is done, and the requests of workers whose heartbeat lapsed go
+      back in the queue (:class:`~newsstem.distributed.handoff.HandOff`; scrapy-redis's
+      three queues).
     - Scrapy's stats calls without the ``spider=`` argument deprecated since 2.15, and
       the requests the duplicate filter refused counted (``dupefilter/filtered``).
     """
@@ -90,7 +74,9 @@ class RedisScheduler(Scheduler):
         from newsstem.distributed.worker import Worker
 
         scheduler = super().from_crawler(crawler)
+        scheduler.crawler = crawler
         worker = crawler.get_extension(Worker)
+        scheduler.worker = worker
         scheduler.outage = (
             worker.outage
             if worker is not None
@@ -104,19 +90,27 @@ class RedisScheduler(Scheduler):
         self._admit_script = self.server.register_script(_ADMIT)
         self._push_command = _PUSH_COMMANDS.get(type(self.queue))
         self._atomic = isinstance(self.df, SiteDupeFilter) and self._push_command is not None
-        self._pop_script = self.server.register_script(_POP)
-        self._pop_command = _POP_COMMANDS.get(type(self.queue))
-        self._popped_key = f"{self.queue.key}:popped:{uuid.uuid4().hex}"
+        self._pop_script = self.server.register_script(POP)
+        self._pop_command = POP_COMMANDS.get(type(self.queue))
+        self._worker_id = uuid.uuid4().hex
+        self._popped_key = f"{self.queue.key}:popped:{self._worker_id}"
+        self._workers_key = f"{self.queue.key}:workers"
         self._unsure_pop: bytes | None = None  # the token of a pop whose reply never came
+        self.handoff: HandOff | None = None
+        if self._pop_command is not None and self.idle_before_close <= 0:
+            options = DistributedOptions.from_settings(self.crawler.settings)
+            self.handoff = HandOff(
+                self.crawler, self.server, self.queue.key, self._worker_id,
+                REQUEUE_COMMANDS[type(self.queue)], options.heartbeat_seconds, self.outage,
+                lambda: bool(self._kept),
+            )
+            if self.worker is not None:
+                self.worker.handoff = self.handoff  # stopped when the engine stops
+            self.handoff.start()
 
     def close(self, reason: str) -> None:
-        if self._unsure_pop is not None and self.outage.ready():
-            try:
-                request = self._popped()
-                if request is not None:
-                    self.queue.push(request)  # back in the queue: it was never crawled
-            except redis.RedisError as exc:
-                self.outage.failed("putting back a request taken from the queue", exc)
+        # (a pop whose reply never came stays in the worker's hash: it goes back in the
+        # queue when the worker stops, with the rest it did not finish)
         if self._kept:
             self._admit_kept()
         if self._kept:
@@ -127,6 +121,8 @@ class RedisScheduler(Scheduler):
                 "a start message",
                 len(self._kept),
             )
+        if self.handoff is not None and self.worker is None:
+            self.handoff.stop()  # (else the worker stops it when the engine stops)
         self.outage.close()
         super().close(reason)
 
@@ -221,20 +217,26 @@ class RedisScheduler(Scheduler):
         token = uuid.uuid4().hex.encode()
         self._unsure_pop = token
         data = self._pop_script(
-            keys=[self.queue.key, self._popped_key],
-            args=[self._pop_command, token, _POPPED_SECONDS],
+            keys=[self.queue.key, self._popped_key, self._workers_key],
+            args=[self._pop_command, token, self._worker_id],
         )
         self._unsure_pop = None
-        return self.queue._decode_request(data) if data else None
+        return self._took(self.queue._decode_request(data), token) if data else None
 
     def _popped(self) -> Request | None:
         """The request the pop whose reply was lost took, if it ran (None if it did not)."""
-        value = self.server.get(self._popped_key)
-        token, self._unsure_pop = self._unsure_pop, None
-        if value and token and value[: len(token)] == token:
+        token = self._unsure_pop
+        value = self.server.hget(self._popped_key, token) if token else None
+        self._unsure_pop = None
+        if value:
             self.stats.inc_value(f"{STATS_PREFIX}/recovered_pops")
-            return self.queue._decode_request(value[len(token) :])
+            return self._took(self.queue._decode_request(entry_request(value)), token)
         return None
+
+    def _took(self, request: Request, token: bytes) -> Request:
+        if self.handoff is not None:
+            self.handoff.took(request, token)
+        return request
 
     def has_pending_requests(self) -> bool:
         if self._kept:

@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from scrapy import Spider
     from scrapy.crawler import Crawler
 
+    from newsstem.distributed.handoff import HandOff
+
 logger = logging.getLogger(__name__)
 
 STATS_PREFIX = "newsstem/distributed"
@@ -111,6 +113,7 @@ class Worker:
         self._poll = None
         self.outage = RedisOutage(options.url, crawler.stats)
         self._reads = Backoff()  # start message reads failing (not an outage: an error)
+        self.handoff: HandOff | None = None  # set by the scheduler when it opens
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Worker:
@@ -122,6 +125,8 @@ class Worker:
         crawler.signals.connect(worker.spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(worker.response_received, signal=signals.response_received)
         crawler.signals.connect(worker.spider_closed, signal=signals.spider_closed)
+        # before StatsFile's (a later extension): what it counts is in NEWSSTEM_STATS_FILE
+        crawler.signals.connect(worker.engine_stopped, signal=signals.engine_stopped)
         return worker
 
     def spider_opened(self, spider: Spider) -> None:
@@ -141,7 +146,10 @@ class Worker:
         self._poll.start(POLL_SECONDS, now=False)
 
     def _wake(self) -> None:
-        """Let the engine look at the shared queue now (Scrapy itself looks every 5 s)."""
+        """Let the engine look at the shared queue now (Scrapy itself looks every 5 s);
+        the hand-off's heartbeat when due."""
+        if self.handoff is not None:
+            self.handoff.wake()
         slot = getattr(self.crawler.engine, "_slot", None)
         nextcall = getattr(slot, "nextcall", None)
         if nextcall is not None:
@@ -216,4 +224,9 @@ class Worker:
         if self._poll is not None and self._poll.running:
             self._poll.stop()
         self.server.close()
+
+    def engine_stopped(self) -> None:
+        """After the URL store's last marks (``spider_closed``): the hand-off's end."""
+        if self.handoff is not None:
+            self.handoff.stop()
         self.outage.close()

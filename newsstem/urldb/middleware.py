@@ -89,6 +89,11 @@ LEASE_RENEW_SECONDS = 15.0
 # on every page, so the keys of recent URLs are cached.
 KEY_CACHE = 100_000
 
+#: signal sent (no arguments) after a sync that left nothing waiting: every article that
+#: has passed the item pipelines so far is durably in the output and recorded in the store
+#: (distributed mode then lets go of the requests of the pages done before it)
+exports_durable = object()
+
 
 def _timed(method: Callable[..., Any]) -> Callable[..., Any]:
     """Add the method's run time to the middleware's busy time (outermost call only)."""
@@ -545,7 +550,8 @@ class UrlDbMiddleware:
 
     @_timed
     def sync(self) -> None:
-        """Make the feed files durable, then record the exports and links since the last sync."""
+        """Make the feed files durable, then record the exports and links since the last sync;
+        :data:`exports_durable` when no export waits any more."""
         if self._closed:
             return
         articles, keys = self._batch_articles, self._to_mark_exported
@@ -559,6 +565,7 @@ class UrlDbMiddleware:
         now = int(time.time())
         if (keys or self._to_mark_seen) and not self._store_ready():
             self._housekeeping()
+            self._tell_durable()
             return  # kept for a sync when the store answers
         if keys:
             try:
@@ -575,6 +582,12 @@ class UrlDbMiddleware:
                 self.stats.inc_value(f"{STATS_PREFIX}/syncs")
         self._flush_seen(now)
         self._housekeeping()
+        self._tell_durable()
+
+    def _tell_durable(self) -> None:
+        """Send :data:`exports_durable` if no article waits to be recorded (after a sync)."""
+        if not self._to_mark_exported and not self._after_feeds and self._signals is not None:
+            self._signals.send_catch_log(exports_durable)
 
     def _flush_seen(self, now: int) -> None:
         if not self._to_mark_seen:

@@ -1,0 +1,305 @@
+"""What a worker took from the shared queue, kept in Redis until done: nothing lost to a kill -9.
+
+A request popped from the shared queue is written, in the same atomic script, under
+the worker's key (a hash ``newsstem:<spider>:requests:popped:<id>``, one entry per
+pop); the entry is deleted only once the page is done: its response handled (its
+links admitted to the shared queue, its items through the pipelines) and, for an
+article, the article durably in the output and recorded by the URL store (the
+store's :data:`~newsstem.urldb.middleware.exports_durable` signal, sent after the
+feed files were fsynced and the exports marked).
+
+Each worker keeps a heartbeat key (``newsstem:<spider>:requests:alive:<id>``) that
+lapses ``NEWSSTEM_DISTRIBUTED_HEARTBEAT`` seconds after it was last renewed, and is in
+the set ``newsstem:<spider>:requests:workers``. At start, and every third of the
+heartbeat, a worker runs one atomic script that puts back in the shared queue the
+entries of every worker whose heartbeat has lapsed (a ``kill -9``, an out-of-memory
+kill, a machine gone) and forgets that worker: two live workers cannot both put the
+same request back. Counted in ``newsstem/distributed/requeued_from_dead_workers``,
+told in one INFO line. The fingerprints of those requests are in the shared duplicate
+filter already: without this, no worker would fetch them in this crawl.
+
+A worker that stops cleanly lets go of its heartbeat and puts back what it did not
+finish itself (``newsstem/distributed/requeued_at_stop``; nothing, unless the URL
+store could not record the last exports or a second signal cut the work short).
+
+A page is fetched at least once, not exactly once: a page whose worker died after
+exporting its article but before the store recorded it is fetched again (and the
+store then withholds an article it did record). A worker frozen longer than its
+heartbeat (its reactor blocked, Redis out that long) sees the others fetch its pages
+too.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import time
+from typing import TYPE_CHECKING, Any
+
+import redis
+from scrapy_redis.queue import FifoQueue, LifoQueue, PriorityQueue
+
+from newsstem.urldb.middleware import UrlDbMiddleware, exports_durable
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from scrapy import Request
+    from scrapy.crawler import Crawler
+
+    from newsstem.distributed.connection import RedisOutage
+
+logger = logging.getLogger(__name__)
+
+STATS_PREFIX = "newsstem/distributed"
+
+# One pop, as scrapy-redis's queues pop, that also records what it took in the worker's
+# hash under the call's token, with its score ("<score> <request>"), and names the worker
+# in the set of workers. A pop whose reply never came (Redis paused, then a socket
+# timeout) may still have run when Redis woke up: the worker reads its entry then.
+# KEYS: the queue, the worker's hash, the set of workers. ARGV: how to pop, the token,
+# the worker's id.
+POP = """
+local data, score = nil, '0'
+if ARGV[1] == 'ZPOP' then
+  local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  data = first[1]
+  if data then
+    score = first[2]
+    redis.call('ZREMRANGEBYRANK', KEYS[1], 0, 0)
+  end
+elseif ARGV[1] == 'RPOP' then
+  data = redis.call('RPOP', KEYS[1])
+else
+  data = redis.call('LPOP', KEYS[1])
+end
+if not data then return false end
+redis.call('HSET', KEYS[2], ARGV[2], score .. ' ' .. data)
+redis.call('SADD', KEYS[3], ARGV[3])
+return data
+"""
+# Every worker of the set whose heartbeat has lapsed (or only the one given): its entries
+# back in the queue (where its pops took them: the same score; the end lists pop from),
+# its hash deleted, its name out of the set. One script: a request is put back once.
+# KEYS: the set of workers, the queue. ARGV: prefix of heartbeats, prefix of hashes,
+# how to push back (ZADD, LPUSH, RPUSH), one worker's id or ''.
+REQUEUE = """
+local ids
+if ARGV[4] ~= '' then ids = {ARGV[4]} else ids = redis.call('SMEMBERS', KEYS[1]) end
+local moved, workers = 0, 0
+for _, id in ipairs(ids) do
+  if redis.call('EXISTS', ARGV[1] .. id) == 0 then
+    local hash = ARGV[2] .. id
+    local entries = redis.call('HVALS', hash)
+    for _, entry in ipairs(entries) do
+      local space = string.find(entry, ' ', 1, true)
+      local data = string.sub(entry, space + 1)
+      if ARGV[3] == 'ZADD' then
+        redis.call('ZADD', KEYS[2], string.sub(entry, 1, space - 1), data)
+      else
+        redis.call(ARGV[3], KEYS[2], data)
+      end
+    end
+    if #entries > 0 then workers = workers + 1 end
+    moved = moved + #entries
+    redis.call('DEL', hash)
+    redis.call('SREM', KEYS[1], id)
+  end
+end
+return {moved, workers}
+"""
+# How scrapy-redis's queues pop, and how a request goes back where the next pop finds it
+# soon (FifoQueue pushes on the left and pops on the right; LifoQueue pops on the left).
+POP_COMMANDS = {PriorityQueue: "ZPOP", FifoQueue: "RPOP", LifoQueue: "LPOP"}
+REQUEUE_COMMANDS = {PriorityQueue: "ZADD", FifoQueue: "RPUSH", LifoQueue: "LPUSH"}
+
+
+def entry_request(entry: bytes) -> bytes:
+    """The encoded request of an entry of a worker's hash ("<score> <request>").
+
+    >>> entry_request(b"-1 \\x80\\x05 request")
+    b'\\x80\\x05 request'
+    """
+    return entry.split(b" ", 1)[1]
+
+
+class HandOff:
+    """The requests one worker took from the shared queue, until their pages are done.
+
+    Built by :class:`~newsstem.distributed.scheduler.RedisScheduler` for scrapy-redis's
+    three queues. :meth:`took` records a request its pop returned; the entries of the
+    pages done are deleted when the URL store says the exports so far are durable
+    (without a URL store: when done, at each heartbeat). A page is done when the
+    engine has finished with its request (``engine._slot.inprogress``: after its
+    download, its callback's links and its items' pipelines), and while the scheduler
+    keeps links in memory (Redis out) nothing is let go. Every Redis call goes through
+    the worker's :class:`RedisOutage`: a Redis that does not answer costs no more calls.
+    """
+
+    def __init__(
+        self,
+        crawler: Crawler,
+        server: redis.Redis,
+        queue_key: str,
+        worker_id: str,
+        requeue_command: str,
+        heartbeat_seconds: float,
+        outage: RedisOutage,
+        keeps_requests: Callable[[], bool],
+    ) -> None:
+        self.crawler = crawler
+        self.server = server
+        self.stats = crawler.stats
+        self.worker_id = worker_id
+        self.hash_key = f"{queue_key}:popped:{worker_id}"
+        self.workers_key = f"{queue_key}:workers"
+        self.alive_prefix = f"{queue_key}:alive:"
+        self.hash_prefix = f"{queue_key}:popped:"
+        self.queue_key = queue_key
+        self.requeue_command = requeue_command
+        self.heartbeat_seconds = heartbeat_seconds
+        self.outage = outage
+        self.keeps_requests = keeps_requests
+        self.requeue_script = server.register_script(REQUEUE)
+        self.taken: dict[Request, str] = {}  # request -> its entry's token, until released
+        self._next_tick = 0.0  # time.monotonic() of the next tick
+        self._quiet_until = 0.0  # after an outage: no requeue before the others renewed
+        self._stopped = False
+        engine = _engine(crawler)
+        self._durability = engine is not None and any(
+            isinstance(m, UrlDbMiddleware) for m in engine.scraper.spidermw.middlewares
+        )
+
+    # -- the scheduler's side --------------------------------------------------------
+
+    def start(self) -> None:
+        """Heartbeat and requeue at once (then :meth:`tick` every third of the heartbeat,
+        called by the worker's timer through :meth:`wake`)."""
+        if self._durability:
+            self.crawler.signals.connect(self.exports_durable, signal=exports_durable)
+        self.tick()
+
+    def wake(self) -> None:
+        """:meth:`tick` if a third of the heartbeat has passed since the last one."""
+        if time.monotonic() >= self._next_tick:
+            self.tick()
+
+    def took(self, request: Request, token: bytes) -> None:
+        """A pop returned ``request``: its entry (``token``) lives until its page is done."""
+        self.taken[request] = token.decode()
+
+    # -- time -----------------------------------------------------------------------
+
+    def tick(self) -> None:
+        """Renew the heartbeat, put back the requests of dead workers (and, without a URL
+        store, let go of the pages done)."""
+        if self._stopped:
+            return
+        self._next_tick = time.monotonic() + self.heartbeat_seconds / 3
+        if self.outage.failing:
+            # when Redis answers again, the others' heartbeats may have lapsed meanwhile:
+            # give them a heartbeat's time to renew before calling them dead
+            self._quiet_until = time.monotonic() + self.heartbeat_seconds
+        if not self.outage.ready():
+            return
+        try:
+            self._beat()
+            if time.monotonic() >= self._quiet_until:
+                self._requeue("", "requeued_from_dead_workers")
+            if not self._durability:
+                self.release_done()
+        except redis.RedisError as exc:
+            self.outage.failed("renewing the worker's heartbeat", exc)
+            return
+        self.outage.answered()
+
+    def _beat(self) -> None:
+        with self.server.pipeline(transaction=True) as pipe:
+            pipe.set(
+                self.alive_prefix + self.worker_id,
+                f"{socket.gethostname()} pid {os.getpid()}",
+                px=int(self.heartbeat_seconds * 1000),
+            )
+            pipe.sadd(self.workers_key, self.worker_id)
+            pipe.execute()
+
+    def _requeue(self, worker_id: str, stat: str) -> int:
+        moved, workers = self.requeue_script(
+            keys=[self.workers_key, self.queue_key],
+            args=[self.alive_prefix, self.hash_prefix, self.requeue_command, worker_id],
+        )
+        if moved:
+            self.stats.inc_value(f"{STATS_PREFIX}/{stat}", moved)
+            if worker_id:
+                logger.info(
+                    "newsstem: %d requests this worker took and did not finish are back in "
+                    "the shared queue, for the other workers",
+                    moved,
+                )
+            else:
+                logger.info(
+                    "newsstem: %d requests taken by %d stopped workers (no heartbeat for %g s) "
+                    "and not finished are back in the shared queue",
+                    moved, workers, self.heartbeat_seconds,
+                )
+        return int(moved)
+
+    # -- pages done -----------------------------------------------------------------
+
+    def exports_durable(self) -> None:
+        """The URL store recorded every export so far: let go of the pages done."""
+        if self._stopped or not self.outage.ready():
+            return
+        try:
+            self.release_done()
+        except redis.RedisError as exc:
+            self.outage.failed("letting go of the pages done", exc)
+            return
+        self.outage.answered()
+
+    def release_done(self) -> None:
+        """Delete the entries of the requests the engine has finished with; none while
+        the scheduler keeps links in memory (they came from some of these pages)."""
+        if not self.taken or self.keeps_requests():
+            return
+        slot = getattr(_engine(self.crawler), "_slot", None)
+        in_progress = slot.inprogress if slot is not None else ()
+        done = [request for request in self.taken if request not in in_progress]
+        if not done:
+            return
+        self.server.hdel(self.hash_key, *(self.taken[request] for request in done))
+        for request in done:
+            del self.taken[request]
+
+    # -- the end --------------------------------------------------------------------
+
+    def stop(self) -> None:
+        """The worker stops (after the URL store's last sync): no heartbeat any more, and
+        what it did not finish back in the queue now, for the others."""
+        if self._stopped:
+            return
+        self._stopped = True
+        if not self.outage.ready():
+            logger.info(
+                "newsstem: Redis does not answer: the %d requests this worker did not finish "
+                "go back to the shared queue when another worker finds its heartbeat lapsed",
+                len(self.taken),
+            )
+            return
+        try:
+            if not self._durability:
+                self.release_done()
+            self.server.delete(self.alive_prefix + self.worker_id)
+            self._requeue(self.worker_id, "requeued_at_stop")
+        except redis.RedisError as exc:
+            self.outage.failed("putting back the requests this worker did not finish", exc)
+        self.taken.clear()
+
+
+def _engine(crawler: Crawler) -> Any:
+    """The crawler's engine, or None before the crawl starts (a scheduler built by a test)."""
+    try:
+        return crawler.engine
+    except RuntimeError:
+        return None

@@ -1,0 +1,116 @@
+"""A worker killed with ``kill -9`` in the middle of a shared crawl: the requests it had taken
+from the queue and not finished go back to it. Real worker processes, a real redis-server of
+the test alone, a real HTTP site.
+
+Before the hand-off, what the killed worker had popped (and its articles not yet fsynced)
+was lost: their fingerprints were in the shared duplicate filter, so no other worker fetched
+them in this crawl.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+import redis
+from support.distributed import start_worker, wait_ready
+from support.newssite import GeneratedNewsSite
+from support.redisserver import own_redis_server
+
+from newsstem.distributed.handoff import REQUEUE
+from newsstem.urldb import open_store, url_key
+
+START_KEY = "newsstem:news:start_urls"
+QUEUE_KEY = "newsstem:news:requests"
+HEARTBEAT = "2"
+
+
+@pytest.fixture
+def own_redis(tmp_path):
+    with own_redis_server(tmp_path) as server:
+        yield server
+
+
+@pytest.fixture
+def slow_site():
+    """4 sections of 12 articles, 0.2 s per answer: a worker always has pages in flight."""
+    site = GeneratedNewsSite(sections=4, articles_per_section=12, delay=0.2)
+    site.start()
+    yield site
+    site.stop()
+
+
+def articles_asked(site: GeneratedNewsSite) -> int:
+    return sum(p.endswith(".html") for p in site.paths())
+
+
+def test_a_worker_killed_mid_crawl_loses_nothing(tmp_path, own_redis, slow_site):
+    # a: never syncs its feed before it is killed (its exported articles are in memory only:
+    # its pages must not count as done); b: outlives a's heartbeat
+    a = start_worker(tmp_path, own_redis.url, "a", CONCURRENT_REQUESTS="4",
+                     NEWSSTEM_DISTRIBUTED_HEARTBEAT=HEARTBEAT, NEWSSTEM_DISTRIBUTED_IDLE="20",
+                     NEWSSTEM_URLDB_SYNC_ITEMS="1000", NEWSSTEM_URLDB_SYNC_SECONDS="600")
+    b = start_worker(tmp_path, own_redis.url, "b", CONCURRENT_REQUESTS="2",
+                     NEWSSTEM_DISTRIBUTED_HEARTBEAT=HEARTBEAT, NEWSSTEM_DISTRIBUTED_IDLE="8",
+                     NEWSSTEM_URLDB_SYNC_ITEMS="5")
+    try:
+        wait_ready(a, b)
+        message = json.dumps({"start_url": slow_site.url + "/", "depth": 2})
+        own_redis.client().rpush(START_KEY, message)
+        deadline = time.monotonic() + 60
+        while articles_asked(slow_site) < 16:  # both workers deep in the articles
+            assert time.monotonic() < deadline, a.log()
+            time.sleep(0.01)
+        a.kill()
+        assert b.wait(timeout=180) == 0, b.log()
+    finally:
+        for worker in (a, b):
+            if worker.process.poll() is None:
+                worker.kill()
+
+    urls = a.urls() + b.urls()
+    assert set(urls) == slow_site.article_urls(), "every article exported at least once"
+    stats = b.stats()
+    assert stats["finish_reason"] == "idle"
+    assert stats["newsstem/distributed/requeued_from_dead_workers"] >= 1, b.log()
+    said = [line for line in b.log().splitlines() if "stopped workers" in line]
+    assert len(said) == 1 and "] INFO: " in said[0], b.log()
+    # counted: b's exports all recorded, and the store knows every article as exported
+    assert stats["newsstem/urldb/exported"] == len(b.urls())
+    with open_store(own_redis.url) as store:
+        found = store.lookup([url_key(u) for u in slow_site.article_urls()])
+    assert all(entry.exported_at for entry in found.values()) and len(found) == len(urls)
+    # nothing left behind: b let go of its heartbeat and of every page it finished
+    client = own_redis.client()
+    assert sorted(client.keys(f"{QUEUE_KEY}*")) == [], client.keys("*")
+    print(f"a exported {len(a.urls())}, b {len(b.urls())}, requeued "
+          f"{stats['newsstem/distributed/requeued_from_dead_workers']}")
+
+
+def test_the_requests_of_a_dead_worker_are_put_back_once(own_redis):
+    """Two live workers find the same dead one: its requests go back to the queue once."""
+    client = own_redis.client()
+    workers, alive = f"{QUEUE_KEY}:workers", f"{QUEUE_KEY}:alive:"
+    popped = f"{QUEUE_KEY}:popped:"
+    client.sadd(workers, "dead", "live")
+    client.set(alive + "live", "x", px=60_000)
+    client.hset(popped + "dead", mapping={f"t{n}": f"-{n} request {n}" for n in range(200)})
+    client.hset(popped + "live", "t", "0 in progress")
+    results = []
+
+    def requeue():
+        script = redis.Redis(port=own_redis.port).register_script(REQUEUE)
+        results.append(script(keys=[workers, QUEUE_KEY], args=[alive, popped, "ZADD", ""]))
+
+    threads = [threading.Thread(target=requeue) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results) == [[0, 0]] * 7 + [[200, 1]]
+    assert client.zcard(QUEUE_KEY) == 200
+    assert client.zscore(QUEUE_KEY, b"request 7") == -7.0, "back with its priority"
+    assert client.smembers(workers) == {b"live"} and not client.exists(popped + "dead")
+    assert client.hget(popped + "live", "t") == b"0 in progress", "a live worker's stay"
