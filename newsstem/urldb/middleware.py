@@ -21,7 +21,10 @@ crawl's signals:
 - while the store does not answer (a Redis restarting, paused, cut off), it is not
   asked for each page: lookups answer "unknown" at once, exports are kept, and it is
   tried again after 1 s, 2 s, 4 s... (one ERROR line when the outage starts, one INFO
-  line when it ends).
+  line when it ends);
+- after a sync that left no export waiting, it sends :data:`exports_durable`: a
+  distributed worker then lets go of the requests of the pages it finished
+  (:mod:`newsstem.distributed.handoff`).
 """
 
 from __future__ import annotations
