@@ -184,7 +184,9 @@ STATS: tuple[Stat, ...] = (
         ("newsstem/distributed/kept_requests",
          "requests kept in memory while Redis did not answer, queued when it answered again"),
         ("newsstem/distributed/lost_requests",
-         "requests still kept when the worker stopped before Redis answered again (lost)"),
+         "requests still kept when the worker stopped before Redis answered again, not "
+         "queued: the pages they were found on go back in the queue (lost without the "
+         "hand-off: another SCHEDULER_QUEUE_CLASS, a blocking pop)"),
         ("newsstem/distributed/recovered_pops",
          "requests taken from the queue by a call whose reply never came (Redis paused), "
          "found under the worker's key when Redis answered again and crawled"),

@@ -57,8 +57,9 @@ class RedisScheduler(Scheduler):
       busy while it keeps requests (it does not stop as idle and lose them). The
       outage is one ERROR line and one INFO line (:class:`RedisOutage`, shared with
       the worker's start message reads), not a traceback per request. Requests still
-      kept when the worker is stopped are lost: one ERROR line says how many
-      (``newsstem/distributed/lost_requests``).
+      kept when the worker is stopped are not queued (``newsstem/distributed/lost_requests``):
+      with the hand-off below, the pages they were found on go back in the queue (one
+      WARNING line); without it, they are lost (one ERROR line).
     - **Hand-off**: what a pop takes stays recorded under the worker's key in Redis
       until its page is done, and the requests of workers whose heartbeat lapsed go
       back in the queue (:class:`~newsstem.distributed.handoff.HandOff`; scrapy-redis's
@@ -115,12 +116,23 @@ class RedisScheduler(Scheduler):
             self._admit_kept()
         if self._kept:
             self.stats.inc_value(f"{STATS_PREFIX}/lost_requests", len(self._kept))
-            logger.error(
-                "newsstem: %d requests found while Redis did not answer are lost (the "
-                "worker stopped before Redis answered again); crawl their pages again with "
-                "a start message",
-                len(self._kept),
-            )
+            if self.handoff is not None:
+                # the pages they were found on are still under the worker's key: not let go
+                # while links are kept
+                logger.warning(
+                    "newsstem: %d requests found while Redis did not answer are not queued "
+                    "(the worker stopped before Redis answered again); the pages they were "
+                    "found on go back to the shared queue once Redis answers and another "
+                    "worker finds this one's heartbeat lapsed (or the next one starts)",
+                    len(self._kept),
+                )
+            else:
+                logger.error(
+                    "newsstem: %d requests found while Redis did not answer are lost (the "
+                    "worker stopped before Redis answered again); crawl their pages again "
+                    "with a start message",
+                    len(self._kept),
+                )
         if self.handoff is not None and self.worker is None:
             self.handoff.stop()  # (else the worker stops it when the engine stops)
         self.outage.close()

@@ -10,6 +10,7 @@ them in this crawl.
 from __future__ import annotations
 
 import json
+import signal
 import threading
 import time
 
@@ -114,3 +115,40 @@ def test_the_requests_of_a_dead_worker_are_put_back_once(own_redis):
     assert client.zscore(QUEUE_KEY, b"request 7") == -7.0, "back with its priority"
     assert client.smembers(workers) == {b"live"} and not client.exists(popped + "dead")
     assert client.hget(popped + "live", "t") == b"0 in progress", "a live worker's stay"
+
+
+def test_links_kept_by_a_worker_stopped_during_a_redis_outage_are_found_again(tmp_path):
+    """A worker stopped (SIGTERM) while Redis is out loses the links it kept in memory; the
+    pages it found them on stay in its hash and go back in the queue: nothing lost."""
+    with own_redis_server(tmp_path, appendonly=True) as server:
+        site = GeneratedNewsSite(sections=4, articles_per_section=6, delay=0.3).start()
+        a = start_worker(tmp_path, server.url, "a", CONCURRENT_REQUESTS="4",
+                         NEWSSTEM_DISTRIBUTED_HEARTBEAT=HEARTBEAT, NEWSSTEM_DISTRIBUTED_IDLE="0")
+        b = None
+        try:
+            wait_ready(a)
+            message = json.dumps({"start_url": site.url + "/", "depth": 2})
+            server.client().rpush(START_KEY, message)
+            deadline = time.monotonic() + 60
+            while not any(p.startswith("/section/") for p in site.paths()):
+                assert time.monotonic() < deadline, a.log()
+                time.sleep(0.01)
+            server.kill()  # the section pages' links are found while Redis is out
+            time.sleep(1.0)
+            a.process.send_signal(signal.SIGTERM)
+            assert a.wait(timeout=60) == 0, a.log()
+            server.restart()
+            b = start_worker(tmp_path, server.url, "b", NEWSSTEM_DISTRIBUTED_HEARTBEAT=HEARTBEAT)
+            assert b.wait(timeout=120) == 0, b.log()
+        finally:
+            for worker in (a, b):
+                if worker is not None and worker.process.poll() is None:
+                    worker.kill()
+            site.stop()
+        lost = a.stats().get("newsstem/distributed/lost_requests", 0)
+        assert lost > 0, a.log()  # the situation under test: a stopped holding links
+        said = [line for line in a.log().splitlines() if "are not queued" in line]
+        assert len(said) == 1 and "] WARNING: " in said[0], a.log()
+        urls = a.urls() + b.urls()
+        assert set(urls) == site.article_urls(), "every article exported at least once"
+        assert b.stats()["newsstem/distributed/requeued_from_dead_workers"] >= 1
