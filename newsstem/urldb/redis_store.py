@@ -65,7 +65,15 @@ SCAN_COUNT = 2000
 # with kill -9 stops renewing and its lease lapses after this long.
 LEASE_TTL_MS = 60_000
 CONNECT_TIMEOUT_SECONDS = 5.0
-SOCKET_TIMEOUT_SECONDS = 30.0
+# A call Redis does not answer (paused, partitioned: the connection open, no reply) fails
+# after this long. A crawl's calls are small (a batch of lookups or marks, a lease
+# renewal: milliseconds) and the first failed call of an outage holds the whole crawl for
+# it (the middleware then asks a one-second PING before trying again). 30 s, redis-py's
+# usual, stalled a crawl half a minute. A ``?socket_timeout=`` in the URI replaces both.
+SOCKET_TIMEOUT_SECONDS = 5.0
+# ... and the calls that go over every bucket (``urldb stats``, ``urldb prune``: scripts
+# over 512 buckets, which may run for seconds on a big store) wait this long.
+SCAN_SOCKET_TIMEOUT_SECONDS = 60.0
 # ping(): a server that does not answer within this long is taken as out (a crawl asks
 # before trying again a store that failed, so a paused or partitioned Redis costs a
 # crawl this long per try, not a socket timeout).
@@ -267,11 +275,16 @@ class RedisUrlStore(UrlStore):
         prefix: str = DEFAULT_PREFIX,
         uri: str = "redis",
         lease_ttl_ms: int = LEASE_TTL_MS,
+        scan_socket_timeout: float | None = None,
     ) -> None:
         self.client = client
+        self.scan_socket_timeout = scan_socket_timeout  # None: the client's own
         # PING on a connection of its own with a short timeout (the store's own have long
         # ones: a prune script may run for seconds); made when first needed
         self._ping_client: redis.Redis | None = None
+        # the calls over every bucket, on a connection with a longer timeout (made when
+        # first needed; the store's own client when its timeout came with the URI)
+        self._scan_client: redis.Redis | None = None
         self.prefix = prefix
         self.uri = uri
         self.lease_ttl_ms = lease_ttl_ms
@@ -301,7 +314,9 @@ class RedisUrlStore(UrlStore):
 
         Query options of the store (the others go to redis-py): ``prefix`` of
         its keys (default ``newsstem:urldb``), ``lease_ttl`` in seconds
-        (default 60: how long a killed crawl blocks ``prune``).
+        (default 60: how long a killed crawl blocks ``prune``). ``socket_timeout``
+        (redis-py's) replaces :data:`SOCKET_TIMEOUT_SECONDS` and
+        :data:`SCAN_SOCKET_TIMEOUT_SECONDS`.
         """
         parts = urlsplit(uri)
         shown = hide_password(uri)
@@ -336,7 +351,9 @@ class RedisUrlStore(UrlStore):
         except (ValueError, TypeError) as exc:
             raise StoreError(f"URL store URI {shown} is not a valid Redis URL: {exc}") from None
         try:
-            return cls(client, prefix, shown, ttl_ms)
+            given = any(name == "socket_timeout" for name, _ in rest)
+            scan = None if given else SCAN_SOCKET_TIMEOUT_SECONDS
+            return cls(client, prefix, shown, ttl_ms, scan)
         except StoreError:  # unreachable, too old, another layout: let go of its connections
             client.close()
             raise
@@ -380,17 +397,33 @@ class RedisUrlStore(UrlStore):
             raise StoreError(f"URL store {self.uri}: bad bucket_bits {bits} in {meta}")
         return bits
 
-    def _run(self, script, keys: list, args: list):  # noqa: ANN001, ANN202
+    def _run(self, script, keys: list, args: list, client=None):  # noqa: ANN001, ANN202
         try:
-            return script(keys=keys, args=args)
+            return script(keys=keys, args=args, client=client)
         except redis.RedisError as exc:
             raise StoreError(f"URL store {self.uri}: {exc}") from exc
+
+    def _scanning(self) -> redis.Redis:
+        """The client of the calls over every bucket: one with ``scan_socket_timeout``
+        (:data:`SCAN_SOCKET_TIMEOUT_SECONDS` unless the URI gave a timeout), else the
+        store's own."""
+        if self.scan_socket_timeout is None:
+            return self.client
+        if self._scan_client is None:
+            pool = self.client.connection_pool
+            kwargs = {**pool.connection_kwargs, "socket_timeout": self.scan_socket_timeout}
+            self._scan_client = redis.Redis(
+                connection_pool=redis.ConnectionPool(
+                    connection_class=pool.connection_class, **kwargs
+                )
+            )
+        return self._scan_client
 
     def _all_buckets(self) -> list[list[bytes]]:
         """The existing bucket keys, in chunks (SCAN may repeat a key: duplicates removed)."""
         pattern = _glob_escape(f"{self.prefix}:u:") + "*"
         try:
-            names = sorted(set(self.client.scan_iter(match=pattern, count=SCAN_COUNT)))
+            names = sorted(set(self._scanning().scan_iter(match=pattern, count=SCAN_COUNT)))
         except redis.RedisError as exc:
             raise StoreError(f"URL store {self.uri}: {exc}") from exc
         return [names[i : i + SCAN_BUCKETS] for i in range(0, len(names), SCAN_BUCKETS)]
@@ -412,7 +445,7 @@ class RedisUrlStore(UrlStore):
         n = exported = size = 0
         times: list[list[int]] = [[], [], [], []]
         for names in self._all_buckets():
-            result = self._run(self._scripts["stats"], names, [])
+            result = self._run(self._scripts["stats"], names, [], self._scanning())
             n += result[0]
             exported += result[1]
             size += result[2]
@@ -456,7 +489,8 @@ class RedisUrlStore(UrlStore):
         chunks = self._all_buckets()
         for done, names in enumerate(chunks, 1):
             removed += self._run(
-                self._scripts["prune"], names, [seen_before, "1" if dry_run else "0"]
+                self._scripts["prune"], names, [seen_before, "1" if dry_run else "0"],
+                self._scanning(),
             )
             if progress is not None:
                 progress(done, len(chunks))
@@ -492,8 +526,9 @@ class RedisUrlStore(UrlStore):
 
     def close(self) -> None:
         self.client.close()
-        if self._ping_client is not None:
-            self._ping_client.close()
+        for client in (self._ping_client, self._scan_client):
+            if client is not None:
+                client.close()
 
 
 def _blob(keys: Sequence[bytes]) -> bytes:

@@ -3,16 +3,19 @@ a free port paused with SIGSTOP and resumed with SIGCONT (by PID), a real HTTP s
 ``scrapy crawl news`` subprocesses.
 
 A paused server accepts connections and never answers, so each store call waits for the
-socket timeout (2 s here, ``?socket_timeout=2``; 30 s by default). Without the middleware's
+socket timeout (2 s here, ``?socket_timeout=2``; 5 s by default). Without the middleware's
 backoff, every page waited for it (one page per few seconds, a log line per call).
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import Counter
 
-from newsstem.urldb import open_store, url_key
+import pytest
+
+from newsstem.urldb import StoreError, open_store, url_key
 from support.crawl import run_crawl
 from support.newssite import GeneratedNewsSite
 from support.redisserver import RedisServer
@@ -100,3 +103,42 @@ def test_exports_made_while_the_store_is_out_are_recorded_when_it_answers(
     assert result.stats["newsstem/urldb/exported"] == len(urls)
     assert "newsstem/urldb/unmarked" not in result.stats
     assert exported_in_store(paused_redis, site) == set(urls)
+
+
+def test_a_store_call_redis_does_not_answer_fails_in_seconds_not_half_a_minute(paused_redis):
+    # redis-py's usual 30 s held the whole crawl that long at the first call of an outage
+    # (the URI gave no ?socket_timeout=): now 5 s
+    with open_store(paused_redis.url) as store:
+        key = url_key("https://a.example/1.html")
+        store.mark_exported([key], 1)
+        paused_redis.pause()
+        started = time.monotonic()
+        with pytest.raises(StoreError, match="Timeout"):
+            store.lookup([key])
+        took = time.monotonic() - started
+        paused_redis.resume()
+        assert 4 < took < 10, f"the call failed after {took:.1f} s"
+        assert store.lookup([key])[key].exported_at == 1, "answers again"
+
+
+def test_stats_and_prune_wait_longer_for_redis_than_a_crawl_call(paused_redis):
+    # their scripts go over every bucket and may run for seconds on a big store: a Redis
+    # slow for 7 s (paused here) does not fail them
+    with open_store(paused_redis.url) as store:
+        store.mark_seen([url_key(f"https://a.example/{n}.html") for n in range(50)], 1)
+        def entries():
+            return store.stats().entries
+
+        def prunable():
+            return store.prune(seen_before=2, dry_run=True)
+
+        for call in (entries, prunable):
+            paused_redis.pause()
+            resume = threading.Timer(7.0, paused_redis.resume)
+            resume.start()
+            started = time.monotonic()
+            try:
+                assert call() == 50
+            finally:
+                resume.join()
+            assert time.monotonic() - started > 6, "Redis was paused"
