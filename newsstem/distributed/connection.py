@@ -4,6 +4,7 @@ how a worker waits out its outages."""
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING
 
 import redis
@@ -118,6 +119,7 @@ class RedisOutage:
         self.url = url
         self.stats = stats
         self.backoff = Backoff()  # since when it fails, when to ask it again
+        self.last_failed = float("-inf")  # time.monotonic() of the last failure
         self._ping_client: redis.Redis | None = None
 
     @property
@@ -158,6 +160,7 @@ class RedisOutage:
 
     def failed(self, what: str, exc: Exception) -> None:
         """A call to Redis failed; ``what`` the worker was doing (for the first line)."""
+        self.last_failed = time.monotonic()
         self.stats.inc_value(f"{STATS_PREFIX}/redis_errors")
         if self.backoff.failed():
             logger.error(

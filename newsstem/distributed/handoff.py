@@ -164,7 +164,6 @@ class HandOff:
         self.requeue_script = server.register_script(REQUEUE)
         self.taken: dict[Request, str] = {}  # request -> its entry's token, until released
         self._next_tick = 0.0  # time.monotonic() of the next tick
-        self._quiet_until = 0.0  # after an outage: no requeue before the others renewed
         self._stopped = False
         engine = _engine(crawler)
         self._durability = engine is not None and any(
@@ -197,15 +196,13 @@ class HandOff:
         if self._stopped:
             return
         self._next_tick = time.monotonic() + self.heartbeat_seconds / 3
-        if self.outage.failing:
-            # when Redis answers again, the others' heartbeats may have lapsed meanwhile:
-            # give them a heartbeat's time to renew before calling them dead
-            self._quiet_until = time.monotonic() + self.heartbeat_seconds
         if not self.outage.ready():
             return
         try:
             self._beat()
-            if time.monotonic() >= self._quiet_until:
+            # within a heartbeat of a failed call (Redis out), the others' heartbeats may
+            # have lapsed for the outage: give them the time to renew before calling them dead
+            if time.monotonic() >= self.outage.last_failed + self.heartbeat_seconds:
                 self._requeue("", "requeued_from_dead_workers")
             if not self._durability:
                 self.release_done()
@@ -239,8 +236,8 @@ class HandOff:
                 )
             else:
                 logger.info(
-                    "newsstem: %d requests taken by %d stopped workers (no heartbeat for %g s) "
-                    "and not finished are back in the shared queue",
+                    "newsstem: %d requests taken and not finished by stopped workers (%d; no "
+                    "heartbeat for %g s) are back in the shared queue",
                     moved, workers, self.heartbeat_seconds,
                 )
         return int(moved)
