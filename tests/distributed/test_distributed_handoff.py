@@ -152,3 +152,22 @@ def test_links_kept_by_a_worker_stopped_during_a_redis_outage_are_found_again(tm
         urls = a.urls() + b.urls()
         assert set(urls) == site.article_urls(), "every article exported at least once"
         assert b.stats()["newsstem/distributed/requeued_from_dead_workers"] >= 1
+
+
+def test_pages_done_are_let_go_without_a_url_store_too(workers, redis_db):
+    # without the store's word on durable exports, a page is let go once handled (at each
+    # heartbeat): the worker leaves nothing behind and puts nothing back when it stops
+    site = GeneratedNewsSite(sections=2, articles_per_section=6, delay=0.1).start()
+    try:
+        a = workers("a", NEWSSTEM_URLDB="", NEWSSTEM_DISTRIBUTED_HEARTBEAT=HEARTBEAT)
+        wait_ready(a)
+        message = json.dumps({"start_url": site.url + "/", "depth": 2})
+        redis.Redis.from_url(redis_db).rpush(START_KEY, message)
+        assert a.wait() == 0, a.log()
+    finally:
+        site.stop()
+    assert sorted(a.urls()) == sorted(site.article_urls())
+    stats = a.stats()
+    assert "newsstem/distributed/requeued_at_stop" not in stats, a.log()
+    assert "newsstem/urldb/exported" not in stats, "no URL store"
+    assert redis.Redis.from_url(redis_db).keys(f"{QUEUE_KEY}*") == []
