@@ -37,6 +37,9 @@ class Options:
     top_candidates: int = 5  # how many top candidates are compared
     alternative_ratio: float = 0.75  # a candidate scoring 75% of the best is an alternative ...
     min_alternatives: int = 3  # ... and 3 of them sharing an ancestor make it the article
+    # ... but not the page's wrapper (a child of <body>) when the best holds this many
+    # characters: a story long enough alone, its near-top rivals the page's other boxes.
+    page_wrapper_story_length: int = 1000
 
     # --- sibling merge (seed 000 collectSiblings)
     sibling_score_ratio: float = 0.2  # siblings scoring >= 20% of the best join it ...

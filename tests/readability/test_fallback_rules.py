@@ -1015,3 +1015,19 @@ def test_commas_of_dates_and_links_do_not_make_a_list_of_stories_prose():
     assert "surely there is hope for peace in the Middle East." in body
     assert "Sympathy keeps Britney Spears off Richard Blackwell’s worst dressed list" not in body
     assert "Posh Spice tops Blackwell’s worst-dressed list" not in body
+
+
+def test_a_story_long_enough_alone_does_not_climb_to_the_page_wrapper():
+    # Kansas City Business Journal (2008): the story's div#story (1,800 characters) tops
+    # the candidates, then its layout table, its row and a box of the right column: four
+    # near-top candidates sharing only the page's div#wrapper, which was taken for the
+    # article, and the page's business directory, job and ad boxes with it.
+    body = body_of("page-wrapper-beside-story")
+    assert "Opendra \"Bill\" Narayan, a renowned professor and HIV researcher" in body
+    assert body.count("Seven of seven untreated control macaques got sick.") == 1
+    for box in ("Business Directory", "Search for Jobs powered by onTargetJobs", "Sponsored Links"):
+        assert box not in body
+    # A short post still climbs to the column it shares with its near-top rivals.
+    html = (RULES / "page-wrapper-beside-story.html").read_text(encoding="utf-8")
+    climbed = extract(html, options=Options(page_wrapper_story_length=10**6)).body
+    assert "Business Directory" in climbed
