@@ -23,7 +23,7 @@ from newsstem.readability.patterns import (
     TAG_SCORES,
     comma_count,
 )
-from newsstem.readability.tree import Element, text_of
+from newsstem.readability.tree import Element, is_below, text_of
 
 __all__ = [
     "CandidateScores",
@@ -283,6 +283,11 @@ def best_candidate(scores: CandidateScores, options: Options) -> Element | None:
     its siblings can be merged). Mozilla's third rule, climbing to a parent that scores
     higher, measured worse here (-0.011 F1 on cleaneval-dev, -0.002 on l3s) and is left out.
 
+    A layout table's row (``<tr>``) is no story: when it tops the candidates and a
+    candidate inside it scores as an alternative (``alternative_ratio`` of its score), that
+    one is the best (the row sums the scores of its cells, the story's and the side
+    column's).
+
     The shared ancestor is not taken when it is the page's wrapper (a child of
     ``<body>``) and the best holds ``page_wrapper_story_length`` characters: that story is
     long enough alone, and the near-top candidates sharing only the wrapper with it are the
@@ -294,9 +299,10 @@ def best_candidate(scores: CandidateScores, options: Options) -> Element | None:
         return None
     ranked = scores.top(options.top_candidates)
     best = ranked[0]
-    best_score = scores[best]
-    if best_score <= 0:
+    if scores[best] <= 0:
         return best
+    best = _story_in_row(best, ranked, scores, options)
+    best_score = scores[best]
     alternatives = [
         set(candidate.iterancestors())
         for candidate in ranked[1:]
@@ -309,6 +315,32 @@ def best_candidate(scores: CandidateScores, options: Options) -> Element | None:
                     best = ancestor
                 break
     return _above_only_children(best)
+
+
+def _story_in_row(
+    best: Element, ranked: list[Element], scores: CandidateScores, options: Options
+) -> Element:
+    """``best``, or, when it is a table row, the best-scoring of the ``ranked`` candidates
+    inside it that scores ``alternative_ratio`` of it.
+
+    >>> from newsstem.readability.measure import Measure
+    >>> row = etree.fromstring(
+    ...     "<tr><td><div id='story'/></td><td><div id='side'/></td></tr>")
+    >>> story, side = row.find(".//div"), row.findall(".//div")[1]
+    >>> scores = CandidateScores({row: 48.9, story: 45.0, side: 20.0}, Measure(Options()))
+    >>> _story_in_row(row, scores.top(5), scores, Options()) is story
+    True
+    >>> scores = CandidateScores({row: 48.9, story: 30.0, side: 20.0}, Measure(Options()))
+    >>> _story_in_row(row, scores.top(5), scores, Options()) is row
+    True
+    """
+    if best.tag != "tr":
+        return best
+    floor = scores[best] * options.alternative_ratio
+    for candidate in ranked[1:]:
+        if scores[candidate] >= floor and is_below(candidate, best):
+            return candidate
+    return best
 
 
 def _is_page_wrapper_of_story(ancestor: Element, best: Element, options: Options) -> bool:

@@ -1031,3 +1031,15 @@ def test_a_story_long_enough_alone_does_not_climb_to_the_page_wrapper():
     html = (RULES / "page-wrapper-beside-story.html").read_text(encoding="utf-8")
     climbed = extract(html, options=Options(page_wrapper_story_length=10**6)).body
     assert "Business Directory" in climbed
+
+
+def test_a_layout_row_gives_way_to_the_story_cell_inside_it():
+    # Pierceland Herald (2008): a wire story in the right cell of the page's layout row, a
+    # column of local ads and a "Submit a story" box in the left cell; the row summed the
+    # two cells' scores and topped the story's own candidate (66.1 against 53.6).
+    body = body_of("story-cell-in-layout-row")
+    assert body.startswith("By JORDAN ROBERTSON, Associated Press Writer")
+    assert "It also could be hit with a huge lawsuit by the victims or their families." in body
+    assert "Please support local business!" not in body
+    assert "Submit a story" not in body
+    assert "A publication by the Path Publishing Group." not in body
