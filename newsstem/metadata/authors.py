@@ -10,6 +10,9 @@ than not (related stories, comment authors).
 
 Organisations are authors only when no person is named: an agency byline
 ("Associated Press") stays, a site naming itself ("BBC News" on bbc.co.uk) goes.
+One exception: a news agency's code (``AP``, ``dpa``, ``Reuters``) that the page's
+own data (JSON-LD, meta, microdata) credits beside its writers stays after them
+("Felix Schröder und Jörg Soldwisch, dpa"), as the publisher credits the story.
 """
 
 from __future__ import annotations
@@ -92,6 +95,11 @@ _ORGANIZATION_WORDS = re.compile(
     r"ministry|department|office|council|committee|union|association|society)\b|"
     r"新闻|新聞|日报|日報|通讯社|通信社|编辑部|編集部|网|網|报|報",
     re.I,
+)
+# A news agency's credit as one word (the agencies of _ORGANIZATION_WORDS): beside
+# full names it is no place or section ("Felix Schröder und Jörg Soldwisch, dpa").
+_AGENCY_CODE = re.compile(
+    r"^(?:dpa|ap|upi|ansa|efe|ctk|čtk|afp|reuters|xinhua|kyodo|jiji|yonhap)$", re.I
 )
 _GENERIC = frozenset(
     {"admin", "administrator", "staff", "editor", "editors", "redaction", "rédaction",
@@ -190,7 +198,9 @@ def _split_names(raw: str) -> list[str]:
     if len(names) > 1:
         # "Roland Parry, Washington": next to full names a one-word part is a
         # place or a section, not a second author.
-        full = [n for n in names if len(n.split()) > 1 or CJK_LETTER.search(n)]
+        full = [
+            n for n in names if len(n.split()) > 1 or CJK_LETTER.search(n) or _AGENCY_CODE.match(n)
+        ]
         names = full or names[:1]
     return names
 
@@ -199,6 +209,8 @@ def _clean_part(part: str) -> str | None:
     part = _without_prefix(part)
     part = _DATE_START.sub("", part).strip(" -–—:|,.")
     if _ORGANIZATION_WORDS.search(part) and not _DIGITS.search(part):
+        if _AGENCY_CODE.match(part):
+            return part  # "dpa", lowercase as the agency writes itself
         return _as_name(part)  # "Our Foreign Staff": a desk, kept whole for the organisation test
     if _DIGITS.search(part):
         part = _without_date_tail(part[: _DIGITS.search(part).start()])  # type: ignore[union-attr]
@@ -265,7 +277,14 @@ def _is_organization(name: str, publisher: Iterable[str]) -> bool:
 
 
 def find_authors(evidence: Evidence, publisher: Iterable[str] = ()) -> Found | None:
-    """Authors from the most trusted source that names any; persons before organisations."""
+    """Authors from the most trusted source that names any; persons before organisations,
+    and a news agency the page's own data credits beside them after them.
+
+    >>> from newsstem.metadata.evidence import collect_evidence, parse_html
+    >>> page = '<meta name="author" content="Adam Vidler, AP"><p>Text</p>'
+    >>> find_authors(collect_evidence(parse_html(page)))
+    Found(names=['Adam Vidler', 'AP'], source='meta:author')
+    """
     publisher = [p for p in publisher if p]
     organizations: Found | None = None
     for source, raws, typed_orgs in _candidates(evidence):
@@ -279,11 +298,14 @@ def find_authors(evidence: Evidence, publisher: Iterable[str] = ()) -> Found | N
                 # A blog's author is often its site name: only organisation-like names
                 # matching the publisher are dropped (below).
                 (orgs if _is_organization(name, ()) else persons).append(name)
-        if persons:
-            return Found(_dedupe(persons), source)
         kept = [
             o for o in _dedupe(orgs) if not _is_publisher(o, publisher) and not _IN_HOUSE.search(o)
         ]
+        if persons:
+            if source.split(":")[0] in _STRUCTURED:
+                # "Adam Vidler, AP": the news agency credited beside its writers
+                persons += [name for name in kept if _AGENCY_CODE.match(name)]
+            return Found(_dedupe(persons), source)
         if kept and source.split(":")[0] in _STRUCTURED:
             return Found(kept, source)  # the page's own data names an agency: trust it
         if kept and organizations is None:

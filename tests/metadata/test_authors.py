@@ -51,6 +51,23 @@ def test_persons_before_organisations_and_agencies_when_alone():
     assert extract_metadata(_page(agency)).authors == ["AFP"]
 
 
+def test_a_news_agency_credited_beside_the_writers_in_the_page_data_stays():
+    """fundus tuning pages (9News, Braunschweiger Zeitung; tests/fixtures/headlines
+    ninenews-agency, bsz-dpa): the page's own data credits the wire service after its
+    writers; a byline found by heuristics keeps the persons only."""
+    credit = "Felix Schröder und Jörg Soldwisch, dpa"
+    meta = _page(f'<meta name="author" content="{credit}">')
+    assert extract_metadata(meta).authors == ["Felix Schröder", "Jörg Soldwisch", "dpa"]
+    jsonld = ('<script type="application/ld+json">{"@type": "NewsArticle", "author": ['
+              '{"@type": "Person", "name": "Adam Vidler"}, {"@type": "Person", "name": "AP"}]}'
+              '</script>')
+    assert extract_metadata(_page(jsonld)).authors == ["Adam Vidler", "AP"]
+    byline = _page("", f'<div class="byline">{credit}</div>')
+    assert extract_metadata(byline).authors == ["Felix Schröder", "Jörg Soldwisch"]
+    affiliation = _page('<meta name="author" content="Jane Doe, Financial Times">')
+    assert extract_metadata(affiliation).authors == ["Jane Doe"]
+
+
 def test_desks_and_the_site_itself_are_no_authors():
     page = _page('<meta property="og:site_name" content="TMZ"><meta name="author" content="TMZ Staff">')
     assert extract_metadata(page).authors == []
