@@ -125,6 +125,8 @@ def clean_names(raw: str, publisher: Iterable[str] = ()) -> list[str]:
     ['Ahiza Garcia']
     >>> clean_names("MICHAEL D. SHEAR and JULIE HIRSCHFELD DAVIS")
     ['Michael D. Shear', 'Julie Hirschfeld Davis']
+    >>> clean_names("Jonathon Ramsey | RSS feed")
+    ['Jonathon Ramsey']
     >>> clean_names("记者 张三")
     ['张三']
     """
@@ -241,6 +243,11 @@ def _as_name(text: str) -> str | None:
         return None
     if len(words) == 1 and text.islower():
         return None  # a user name ("devindra"), not a person's name
+    if not text.islower() and any(word.islower() and len(word) > 3 for word in words):
+        # a phrase ("Click here to register your Interest", "RSS feed"), not a name: a
+        # name's lowercase words are particles of three letters at most ("van der");
+        # a name written all in lowercase ("viktor hedlund") is a style, kept
+        return None
     if text.isupper() and len(words) > 1:
         text = " ".join(_title_word(word) for word in words)
     return text

@@ -25,6 +25,9 @@ from newsstem.metadata.authors import clean_names
         ("https://www.facebook.com/someone", []),
         ("admin", []),
         ("devindra", []),
+        ("Click here to register your Interest", []),  # chaos franchise (10), mondaq.com
+        ("Jonathon Ramsey | RSS feed", ["Jonathon Ramsey"]),  # dragnet T81, an author box
+        ("viktor hedlund", ["viktor hedlund"]),  # a name all lowercase is a style, kept
     ],
 )
 def test_clean_names(raw, names):
