@@ -20,7 +20,7 @@ from newsstem.metadata import FIELDS as METADATA_FIELDS
 from newsstem.metadata import MetadataOptions, extract_metadata
 from newsstem.metadata.headline import SiteNames
 from newsstem.rules import canonical_elsewhere, copy_of
-from newsstem.urldb.store import text_key, url_key
+from newsstem.urldb.store import TEXT, text_key, url_key
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -470,7 +470,7 @@ class DuplicatePipeline:
         if marks.text is not None:
             self.texts[marks.text] = marks.own
             if self.urldb is not None:
-                self.urldb.mark_key_along(marks.text, marks.own)  # recorded with the article
+                self.urldb.mark_key_along(marks.text, marks.own, TEXT)  # with the article
         for remembered in (self.exported, self.texts):
             while len(remembered) > self.remembered:  # the oldest first (insertion order)
                 del remembered[next(iter(remembered))]

@@ -2,7 +2,7 @@
 
 ::
 
-    scrapy urldb stats                        entries, exported, size, time range
+    scrapy urldb stats                        URLs, articles, copies, texts, size, time range
     scrapy urldb show URL [URL ...]           what the store knows about URLs
     scrapy urldb prune --older-than 30d       remove entries not seen for 30 days
               [--dry-run] [--wait SECONDS]
@@ -58,7 +58,8 @@ class Command(ScrapyCommand):
 
     def long_desc(self) -> str:
         return (
-            "'stats' gives the entries, exported articles, size and time range of the store; "
+            "'stats' gives the URLs, exported articles, their copies and texts, the size and "
+            "time range of the store; "
             "'show URL' the first seen, last seen and export time of URLs; "
             "'prune --older-than 30d' removes the entries whose URL was not seen for that long "
             "(units s m h d w), and refuses while a crawl holds the store unless --wait is "
@@ -141,8 +142,15 @@ class Command(ScrapyCommand):
         _table(
             [
                 ("store", store.uri),
-                ("entries", str(stats.entries)),
-                ("exported", str(stats.exported)),
+                ("URLs", f"{stats.urls} (links and pages seen)"),
+                ("articles", f"{stats.articles} (URLs whose article was exported)"),
+                (
+                    "copies",
+                    f"{stats.copies} (URLs recorded with an exported article: dropped "
+                    "copies, redirects)",
+                ),
+                ("texts", f"{stats.texts} (exported articles known by their text)"),
+                ("entries", f"{stats.entries} (URLs and texts: what prune counts)"),
                 ("size", f"{_size(stats.size_bytes)} ({stats.size_bytes} bytes)"),
                 (
                     "first seen",

@@ -57,6 +57,7 @@ from newsstem.urldb.feeds import (
     find_feed_exporter,
     plan_feeds,
 )
+from newsstem.urldb.store import COPY
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -237,6 +238,8 @@ class UrlDbMiddleware:
         self._skipped: set[bytes] = set()
         self._aliases: dict[str, list[bytes]] = {}  # page URL -> keys of the URLs redirected to it
         self._to_mark_exported: list[bytes] = []  # durable at the next sync
+        # the kind of the keys to mark that are no article's own URL (store.COPY, TEXT)
+        self._kinds: dict[bytes, int] = {}
         self._batch_articles = 0
         self._after_feeds: list[bytes] = []  # durable once the feeds are stored
         self._after_feeds_keys: set[bytes] = set()
@@ -354,12 +357,14 @@ class UrlDbMiddleware:
         recorded; at once when an earlier crawl recorded the article."""
         self.mark_key_along(self.key(url), article)
 
-    def mark_key_along(self, key: bytes, article: bytes) -> None:
-        """:meth:`mark_along` of a store key (a URL's, or an article text's)."""
+    def mark_key_along(self, key: bytes, article: bytes, kind: int = COPY) -> None:
+        """:meth:`mark_along` of a store key: a URL's (``kind`` COPY), or an article
+        text's (TEXT); ``scrapy urldb stats`` counts each kind apart."""
         self._remembered[key] = True
         self._exported_here.add(key)  # a link to it is no URL an earlier crawl exported
         if self.options.mark_after != "item_scraped" and not self._plans:
             return  # nothing is recorded
+        self._kinds[key] = kind
         if article in self._after_feeds_keys:
             self._after_feeds.append(key)
             self._after_feeds_keys.add(key)
@@ -503,6 +508,7 @@ class UrlDbMiddleware:
             self.stats.inc_value(f"{STATS_PREFIX}/unmarked", unmarked)
         self._to_mark_exported, self._batch_articles = [], 0
         self._after_feeds, self._after_feeds_keys, self._after_feeds_articles = [], set(), 0
+        self._kinds = {}
 
     def item_scraped(self, item: Any, spider: Spider) -> None:
         # FeedExporter writes the item in its own item_scraped handler, which runs
@@ -516,7 +522,11 @@ class UrlDbMiddleware:
     @_timed
     def _article_scraped(self, item: Article) -> None:
         key = self.key(item.url)
-        keys = [key, *self._aliases.pop(item.url, ())]
+        aliases = self._aliases.pop(item.url, ())
+        for alias in aliases:
+            self._kinds[alias] = COPY  # a redirect: recorded as exported with the article
+        self._kinds.pop(key, None)  # the article's own URL (a copy of an earlier one no more)
+        keys = [key, *aliases]
         keys.extend(self._along.pop(key, ()))  # its copies dropped before this signal
         for k in keys:
             self._remembered[k] = True
@@ -572,13 +582,16 @@ class UrlDbMiddleware:
             return  # kept for a sync when the store answers
         if keys:
             try:
-                self.store.mark_exported(keys, now)
+                kinds = self._kinds
+                self.store.mark_exported(keys, now, {k: kinds[k] for k in keys if k in kinds})
             except StoreError as exc:
                 self._store_failed("mark exported", exc)
                 self._housekeeping()
                 return
             else:
                 self._store_answered()
+                for k in keys:
+                    self._kinds.pop(k, None)
                 self._to_mark_exported = []
                 self._batch_articles = 0
                 self.stats.inc_value(f"{STATS_PREFIX}/exported", articles)

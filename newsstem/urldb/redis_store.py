@@ -6,12 +6,14 @@ can share a Redis database with scrapy-redis queues):
 ``<prefix>:u:<bucket>``
     hashes, one per bucket of 2**18 chosen by the first bits of the md5;
     field = the 16-byte md5, value = three big-endian uint32 times
-    (first_seen, last_seen, exported_at; 0 = not exported). Small hashes are
+    (first_seen, last_seen, exported_at; 0 = not exported), then one byte of kind
+    (``store.COPY``, ``store.TEXT``) for an entry that is not a URL. Small hashes are
     stored as listpacks, which costs a few tens of bytes per entry instead of
     the ~90 of one Redis key per URL (the "hash bucket" layout Redis documents
     for memory optimisation).
 ``<prefix>:meta``
-    the layout version and bucket bits.
+    the layout version and bucket bits (layout 2 added the kind byte; a layout 1 store
+    is taken as it is: its entries are URLs).
 ``<prefix>:holders`` / ``<prefix>:pruning``
     the lease: a sorted set of crawl holders scored by expiry time, and the
     exclusive prune holder with a time-to-live.
@@ -28,7 +30,7 @@ import os
 import socket
 import struct
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import redis
@@ -37,7 +39,10 @@ from redis.retry import Retry
 
 from newsstem.urldb import hide_password
 from newsstem.urldb.store import (
+    COPY,
     KEY_BYTES,
+    TEXT,
+    URL,
     Lease,
     Progress,
     StoreBusy,
@@ -49,7 +54,7 @@ from newsstem.urldb.store import (
 
 logger = logging.getLogger(__name__)
 
-LAYOUT_VERSION = 1
+LAYOUT_VERSION = 2
 # 2**18 buckets keep each hash under Redis's listpack limit (128 entries by
 # default) up to about 20M entries (76 per bucket at 20M on average).
 BUCKET_BITS = 18
@@ -102,35 +107,44 @@ local absent = string.rep('\\0', 12)
 local out = {}
 for i = 1, #blob, 16 do
   local k = string.sub(blob, i, i + 15)
-  out[#out + 1] = redis.call('HGET', bucket_of(prefix, div, k), k) or absent
+  local v = redis.call('HGET', bucket_of(prefix, div, k), k)
+  out[#out + 1] = v and string.sub(v, 1, 12) or absent
 end
 return table.concat(out)
 """
 )
-# ARGV: bucket prefix, divisor, now, '1' to mark exported, keys.
+# ARGV: bucket prefix, divisor, now, '1' to mark exported, keys, their kinds (one byte
+# each, for exports: an export sets the kind, except that a URL exported as an article
+# stays one (recorded again as a copy, of itself: two crawls at once); a seen mark keeps it).
 _MARK = (
     _BUCKET_OF
     + """
 local prefix, div, now = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
-local exported, blob = ARGV[4] == '1', ARGV[5]
+local exported, blob, kinds = ARGV[4] == '1', ARGV[5], ARGV[6]
 for i = 1, #blob, 16 do
   local k = string.sub(blob, i, i + 15)
   local bucket = bucket_of(prefix, div, k)
-  local first, last, exp = now, now, 0
+  local first, last, exp, kind = now, now, 0, ''
   local old = redis.call('HGET', bucket, k)
   if old then
     first, last, exp = struct.unpack('>I4I4I4', old)
+    kind = string.sub(old, 13, 13)
     if now < first then first = now end
     if now > last then last = now end
   end
-  if exported and now > exp then exp = now end
-  redis.call('HSET', bucket, k, struct.pack('>I4I4I4', first, last, exp))
+  if exported then
+    local new = string.sub(kinds, (i + 15) / 16, (i + 15) / 16)
+    if new == '\\0' then new = '' end
+    if new == '\\1' or not (kind == '' and exp > 0) then kind = new end
+    if now > exp then exp = now end
+  end
+  redis.call('HSET', bucket, k, struct.pack('>I4I4I4', first, last, exp) .. kind)
 end
 return #blob / 16
 """
 )
 _STATS = """
-local n, exported, size = 0, 0, 0
+local n, urls, articles, copies, size = 0, 0, 0, 0, 0
 local fmin, fmax, lmin, lmax = false, false, false, false
 for i = 1, #KEYS do
   local all = redis.call('HGETALL', KEYS[i])
@@ -138,8 +152,11 @@ for i = 1, #KEYS do
     size = size + redis.call('MEMORY', 'USAGE', KEYS[i])
     for j = 2, #all, 2 do
       local first, last, exp = struct.unpack('>I4I4I4', all[j])
+      local kind = string.byte(all[j], 13) or 0
       n = n + 1
-      if exp > 0 then exported = exported + 1 end
+      if kind ~= ARGV[1] + 0 then urls = urls + 1 end
+      if kind == 0 and exp > 0 then articles = articles + 1 end
+      if kind == ARGV[2] + 0 then copies = copies + 1 end
       if not fmin or first < fmin then fmin = first end
       if not fmax or first > fmax then fmax = first end
       if not lmin or last < lmin then lmin = last end
@@ -147,7 +164,7 @@ for i = 1, #KEYS do
     end
   end
 end
-return {n, exported, size, fmin or -1, fmax or -1, lmin or -1, lmax or -1}
+return {n, urls, articles, copies, size, fmin or -1, fmax or -1, lmin or -1, lmax or -1}
 """
 _PRUNE = """
 local before = tonumber(ARGV[1])
@@ -395,6 +412,15 @@ class RedisUrlStore(UrlStore):
             raise StoreError(f"URL store {self.uri} was written by a newer newsstem; upgrade")
         if not 1 <= bits <= 24:
             raise StoreError(f"URL store {self.uri}: bad bucket_bits {bits} in {meta}")
+        # Layout 1 reads as it is (its entries are URLs); an older newsstem, which would
+        # misread a kind byte, now refuses the store.
+        if version < LAYOUT_VERSION:
+            try:
+                self.client.hset(meta, "version", LAYOUT_VERSION)
+            except redis.RedisError as exc:
+                raise StoreError(
+                    f"URL store {self.uri}: cannot upgrade its layout: {exc}"
+                ) from None
         return bits
 
     def _run(self, script, keys: list, args: list, client=None):  # noqa: ANN001, ANN202
@@ -442,14 +468,12 @@ class RedisUrlStore(UrlStore):
         return found
 
     def stats(self) -> StoreStats:
-        n = exported = size = 0
+        counts = [0] * 5  # entries, urls, articles, copies, size
         times: list[list[int]] = [[], [], [], []]
         for names in self._all_buckets():
-            result = self._run(self._scripts["stats"], names, [], self._scanning())
-            n += result[0]
-            exported += result[1]
-            size += result[2]
-            for slot, value in zip(times, result[3:]):
+            result = self._run(self._scripts["stats"], names, [TEXT, COPY], self._scanning())
+            counts = [a + b for a, b in zip(counts, result[:5])]
+            for slot, value in zip(times, result[5:]):
                 if value >= 0:
                     slot.append(value)
         fmin, fmax, lmin, lmax = (
@@ -458,13 +482,17 @@ class RedisUrlStore(UrlStore):
             (min(times[2]) if times[2] else None),
             (max(times[3]) if times[3] else None),
         )
-        return StoreStats(n, exported, size, fmin, fmax, lmin, lmax)
+        n, urls, articles, copies, size = counts
+        return StoreStats(n, urls, articles, copies, n - urls, size, fmin, fmax, lmin, lmax)
 
     # -- writes -----------------------------------------------------------------
 
-    def _mark(self, keys: Iterable[bytes], when: int, exported: bool) -> None:
+    def _mark(
+        self, keys: Iterable[bytes], when: int, exported: bool, kinds: Mapping[bytes, int]
+    ) -> None:
         keys = sorted(set(keys))
         for start in range(0, len(keys), BATCH):
+            chunk = keys[start : start + BATCH]
             self._run(
                 self._scripts["mark"],
                 [],
@@ -472,15 +500,18 @@ class RedisUrlStore(UrlStore):
                     *self._bucket_args,
                     when,
                     "1" if exported else "0",
-                    _blob(keys[start : start + BATCH]),
+                    _blob(chunk),
+                    bytes(kinds.get(key, URL) for key in chunk),
                 ],
             )
 
     def mark_seen(self, keys: Iterable[bytes], when: int) -> None:
-        self._mark(keys, when, exported=False)
+        self._mark(keys, when, exported=False, kinds={})
 
-    def mark_exported(self, keys: Iterable[bytes], when: int) -> None:
-        self._mark(keys, when, exported=True)
+    def mark_exported(
+        self, keys: Iterable[bytes], when: int, kinds: Mapping[bytes, int] | None = None
+    ) -> None:
+        self._mark(keys, when, exported=True, kinds=kinds or {})
 
     def prune(
         self, seen_before: int, dry_run: bool = False, progress: Progress | None = None

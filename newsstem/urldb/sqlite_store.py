@@ -20,11 +20,14 @@ import fcntl
 import os
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 from newsstem.urldb.store import (
+    COPY,
+    TEXT,
+    URL,
     Lease,
     Progress,
     StoreBusy,
@@ -36,7 +39,8 @@ from newsstem.urldb.store import (
 
 # 'nsud' in PRAGMA application_id: recognise our files, refuse other databases.
 APPLICATION_ID = 0x6E737564
-SCHEMA_VERSION = 1
+# 2: the kind column (URL, COPY, TEXT: store.py), added to a version 1 store when opened
+SCHEMA_VERSION = 2
 # A writer waits this long for another process's batch; batches take
 # milliseconds, so a longer wait means a stuck process, not contention.
 BUSY_TIMEOUT_SECONDS = 30.0
@@ -57,9 +61,12 @@ CREATE TABLE urls (
     key BLOB PRIMARY KEY NOT NULL,
     first_seen INTEGER NOT NULL,
     last_seen INTEGER NOT NULL,
-    exported_at INTEGER
+    exported_at INTEGER,
+    kind INTEGER NOT NULL DEFAULT 0
 ) WITHOUT ROWID
 """
+# Schema 1 -> 2. Kind 0 (URL) costs no byte of record (SQLite's serial type 8).
+_ADD_KIND = "ALTER TABLE urls ADD COLUMN kind INTEGER NOT NULL DEFAULT 0"
 _MARK_SEEN = """
 INSERT INTO urls (key, first_seen, last_seen) VALUES (?1, ?2, ?2)
 ON CONFLICT (key) DO UPDATE SET
@@ -67,11 +74,13 @@ ON CONFLICT (key) DO UPDATE SET
     last_seen = max(last_seen, excluded.last_seen)
 """
 _MARK_EXPORTED = """
-INSERT INTO urls (key, first_seen, last_seen, exported_at) VALUES (?1, ?2, ?2, ?2)
+INSERT INTO urls (key, first_seen, last_seen, exported_at, kind) VALUES (?1, ?2, ?2, ?2, ?3)
 ON CONFLICT (key) DO UPDATE SET
     first_seen = min(first_seen, excluded.first_seen),
     last_seen = max(last_seen, excluded.last_seen),
-    exported_at = max(coalesce(exported_at, 0), excluded.exported_at)
+    exported_at = max(coalesce(exported_at, 0), excluded.exported_at),
+    kind = CASE WHEN kind = 0 AND exported_at IS NOT NULL AND excluded.kind != 1 THEN 0
+                ELSE excluded.kind END
 """
 
 
@@ -186,6 +195,9 @@ class SqliteUrlStore(UrlStore):
                 db.execute(_SCHEMA)
                 db.execute(f"PRAGMA application_id={APPLICATION_ID}")
                 db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            elif db.execute("PRAGMA user_version").fetchone()[0] < 2:
+                db.execute(_ADD_KIND)  # its entries are all URLs (copies and texts among them)
+                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
@@ -238,8 +250,11 @@ class SqliteUrlStore(UrlStore):
     def stats(self) -> StoreStats:
         try:
             row = self._db.execute(
-                "SELECT count(*), count(exported_at), min(first_seen), max(first_seen), "
-                "min(last_seen), max(last_seen) FROM urls"
+                "SELECT count(*), count(*) FILTER (WHERE kind != ?1),"
+                " count(exported_at) FILTER (WHERE kind = ?2),"
+                " count(*) FILTER (WHERE kind = ?3), count(*) FILTER (WHERE kind = ?1),"
+                " min(first_seen), max(first_seen), min(last_seen), max(last_seen) FROM urls",
+                (TEXT, URL, COPY),
             ).fetchone()
         except sqlite3.Error as exc:
             raise StoreError(f"URL store {self.path}: stats failed: {exc}") from exc
@@ -248,7 +263,7 @@ class SqliteUrlStore(UrlStore):
             for p in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm"))
             if p.exists()
         )
-        return StoreStats(row[0], row[1], size, *row[2:])
+        return StoreStats(*row[:5], size, *row[5:])
 
     # -- writes -----------------------------------------------------------------
 
@@ -272,9 +287,15 @@ class SqliteUrlStore(UrlStore):
         with self._transaction("mark seen") as db:
             db.executemany(_MARK_SEEN, ((key, when) for key in sorted(set(keys))))
 
-    def mark_exported(self, keys: Iterable[bytes], when: int) -> None:
+    def mark_exported(
+        self, keys: Iterable[bytes], when: int, kinds: Mapping[bytes, int] | None = None
+    ) -> None:
+        kinds = kinds or {}
         with self._transaction("mark exported") as db:
-            db.executemany(_MARK_EXPORTED, ((key, when) for key in sorted(set(keys))))
+            db.executemany(
+                _MARK_EXPORTED,
+                ((key, when, kinds.get(key, URL)) for key in sorted(set(keys))),
+            )
 
     def prune(
         self, seen_before: int, dry_run: bool = False, progress: Progress | None = None

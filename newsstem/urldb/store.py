@@ -13,6 +13,11 @@ canonicalized URL (16 bytes) and holds three times, in integer epoch seconds:
 ``exported_at``
     when its article was durably written to an output (``None``: never).
 
+Each entry also has a kind, for ``scrapy urldb stats`` only (lookups do not need it):
+:data:`URL` (a link seen, or the page of an exported article), :data:`COPY` (a URL
+recorded as exported along with another URL's article: a dropped copy, a redirect)
+and :data:`TEXT` (an article's :func:`text_key`, no URL at all).
+
 :class:`UrlStore` is the interface the crawl and ``scrapy urldb`` use; the
 backends (SQLite, Redis) live in their own modules and are chosen by a URI
 (:func:`newsstem.urldb.open_store`). Everything here is plain Python: no
@@ -24,7 +29,7 @@ from __future__ import annotations
 import hashlib
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from types import TracebackType
 from typing import NamedTuple
@@ -32,7 +37,10 @@ from typing import NamedTuple
 from w3lib.url import canonicalize_url
 
 __all__ = [
+    "COPY",
     "KEY_BYTES",
+    "TEXT",
+    "URL",
     "Lease",
     "Progress",
     "StoreBusy",
@@ -47,6 +55,12 @@ __all__ = [
 ]
 
 KEY_BYTES = 16  # md5 digest
+
+# The kinds of entry (stored with each; a store written before kinds existed holds URL
+# entries only, its copies and texts among them).
+URL = 0  # a URL: a link seen; exported: the page of an article that went out
+TEXT = 1  # an exported article's text (text_key)
+COPY = 2  # a URL recorded as exported along with another URL's article (copy, redirect)
 
 #: ``progress(done, total)``: called by long operations after each step
 Progress = Callable[[int, int], None]
@@ -94,11 +108,17 @@ class UrlEntry(NamedTuple):
 class StoreStats(NamedTuple):
     """Figures of a whole store, for ``scrapy urldb stats``.
 
-    The four times are ``None`` when the store is empty.
+    ``entries`` counts everything (what ``prune`` removes from): ``urls`` (the URL and
+    COPY entries) and ``texts``; ``articles`` the URL entries exported (one an exported
+    article), ``copies`` the COPY entries. The four times are ``None`` when the store
+    is empty.
     """
 
     entries: int
-    exported: int
+    urls: int
+    articles: int
+    copies: int
+    texts: int
     size_bytes: int
     first_seen_min: int | None
     first_seen_max: int | None
@@ -164,8 +184,16 @@ class UrlStore(ABC):
         """Record that links to these URLs were seen at ``when`` (creating entries as needed)."""
 
     @abstractmethod
-    def mark_exported(self, keys: Iterable[bytes], when: int) -> None:
-        """Record that the articles of these URLs were durably written at ``when``."""
+    def mark_exported(
+        self, keys: Iterable[bytes], when: int, kinds: Mapping[bytes, int] | None = None
+    ) -> None:
+        """Record that the articles of these URLs were durably written at ``when``.
+
+        ``kinds`` gives the kind of the keys that are not :data:`URL`: :data:`COPY`,
+        :data:`TEXT`. An export sets an entry's kind, except that a URL exported as an
+        article stays one when recorded as a copy (two crawls at once: one exported the
+        article, the other, reaching it too, dropped it as a copy of that export).
+        """
 
     @abstractmethod
     def stats(self) -> StoreStats:

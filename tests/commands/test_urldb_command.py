@@ -11,7 +11,8 @@ import time
 import pytest
 
 from newsstem.urldb import format_time, open_store, url_key
-from support.crawl import REPO
+from support.crawl import REPO, run_crawl
+from support.newssite import GeneratedNewsSite
 
 DAY = 86400
 NOW = int(time.time())
@@ -61,11 +62,39 @@ def test_stats_prints_the_figures_of_the_store(store):
     result = urldb("stats", "--urldb", store)
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "entries     12\n" in out and "exported    3\n" in out
+    figures = {name: value.split()[0] for name, value in fields(out).items()}
+    assert (figures["URLs"], figures["articles"], figures["entries"]) == ("12", "3", "12")
     forty, ten = format_time(NOW - 40 * DAY), format_time(NOW - 10 * DAY)
     assert f"first seen  oldest {forty}, newest {forty}" in out
     assert f"last seen   oldest {forty}, newest {ten}" in out
     assert "bytes)" in out
+
+
+def test_stats_count_articles_not_their_copies_and_texts(store_uri, tmp_path):
+    """After a crawl of 19 articles, 'articles' says 19: the URLs recorded with them (print
+    copies, a redirect) and their text entries are counted under their own names (the
+    store said 'exported 58' before)."""
+    site = GeneratedNewsSite(sections=3, articles_per_section=6, copies=True).start()
+    try:
+        site.redirects["/moved/7.html"] = "/1/77.html"  # an article listed nowhere else
+        site.home_links.append("/moved/7.html")
+        crawl = run_crawl(
+            tmp_path, "-a", f"start_url={site.url}/", "-a", "depth=3",
+            settings={"NEWSSTEM_URLDB": store_uri},
+        )
+    finally:
+        site.stop()
+    assert crawl.returncode == 0, crawl.log
+    assert len(crawl.items) == 19 and crawl.stats["newsstem/urldb/exported"] == 19
+    dropped = crawl.stats["newsstem/dropped/duplicate"]
+    assert dropped == 19  # the print pages
+    result = urldb("stats", "--urldb", store_uri)
+    assert result.returncode == 0, result.stderr
+    figures = {name: int(value.split()[0]) for name, value in fields(result.stdout).items()
+               if name in ("URLs", "articles", "copies", "texts", "entries")}
+    # URLs: 4 hubs, 19 articles, 19 print pages, the redirect
+    assert figures == {"URLs": 4 + 19 + 19 + 1, "articles": 19, "copies": dropped + 1,
+                       "texts": 19, "entries": 43 + 19}
 
 
 def test_show_prints_what_the_store_knows_about_a_url(store):

@@ -76,7 +76,7 @@ def test_recurring_crawls_export_each_article_once_and_fetch_only_hubs_again(
         stats = store.stats()
         entries = store.lookup([url_key(u) for u in news_site.article_urls()])
     # URLs (19 articles, 4 hubs) and the 19 articles' text entries (newsstem.urldb.text_key)
-    assert (stats.entries, stats.exported) == (23 + 19, 19 + 19)
+    assert (stats.entries, stats.urls, stats.articles, stats.texts) == (23 + 19, 23, 19, 19)
     assert len(entries) == 19 and all(e.exported_at for e in entries.values())
 
 
@@ -151,7 +151,7 @@ def test_exports_are_marked_when_durable_in_every_feed(tmp_path, news_site):
     assert len((tmp_path / "copy.jsonl").read_text().splitlines()) == 18
     assert urldb_stats(result)["exported"] == 18
     with open_store(uri) as store:
-        assert store.stats().exported == 18 + 18  # the articles' URLs and text entries
+        assert (store.stats().articles, store.stats().texts) == (18, 18)
 
 
 def test_without_a_feed_nothing_is_marked_exported(tmp_path, news_site):
@@ -264,7 +264,7 @@ def test_two_crawls_sharing_one_store_lose_no_marks(tmp_path, store_uri):
             if store_uri.startswith("sqlite"):
                 assert store.integrity_check() == "ok"
         assert len(entries) == 60 and all(e.exported_at for e in entries.values())
-        assert (stats.entries, stats.exported) == (65 + 60, 60 + 60)  # URLs, text entries
+        assert (stats.entries, stats.articles, stats.texts) == (65 + 60, 60, 60)
     finally:
         site.stop()
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -19,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from newsstem.urldb import StoreBusy, UrlEntry, open_store, url_key
-from newsstem.urldb.store import KEY_BYTES
+from newsstem.urldb.sqlite_store import APPLICATION_ID, SCHEMA_VERSION
+from newsstem.urldb.store import COPY, KEY_BYTES, TEXT
 
 REPO = Path(__file__).resolve().parents[2]
 T0 = 1_790_000_000  # a fixed epoch second (2026-09-21)
@@ -70,7 +72,7 @@ class StoreContract:
         with self.open() as store:
             assert store.lookup(keys(3)) == {}
             stats = store.stats()
-            assert (stats.entries, stats.exported) == (0, 0)
+            assert (stats.entries, stats.articles) == (0, 0)
             assert stats.first_seen_min is None and stats.last_seen_max is None
 
     def test_seen_marks_keep_the_first_and_the_last_time(self):
@@ -124,7 +126,7 @@ class StoreContract:
             store.mark_exported(keys(4, "e"), T0 + 200)
             stats = store.stats()
         assert stats.entries == 34
-        assert stats.exported == 4
+        assert (stats.urls, stats.articles, stats.copies, stats.texts) == (34, 4, 0, 0)
         assert stats.size_bytes > 0
         assert (stats.first_seen_min, stats.first_seen_max) == (T0, T0 + 200)
         assert (stats.last_seen_min, stats.last_seen_max) == (T0, T0 + 500)
@@ -222,6 +224,25 @@ class StoreContract:
         assert all(entry.exported_at for entry in own.values())
 
 
+    def test_stats_count_each_kind_of_entry_and_the_latest_export_sets_it(self):
+        with self.open() as store:
+            store.mark_seen(keys(10, "u"), T0)
+            articles, copies, texts = keys(3, "a"), keys(2, "c"), keys(3, "t")
+            kinds = {**dict.fromkeys(copies, COPY), **dict.fromkeys(texts, TEXT)}
+            store.mark_exported(articles + copies + texts, T0 + 1, kinds)
+            store.mark_seen(copies + keys(10, "u"), T0 + 2)  # a seen mark keeps the kind
+            stats = store.stats()
+            assert (stats.entries, stats.urls, stats.articles, stats.copies, stats.texts) == (
+                18, 15, 3, 2, 3
+            )
+            store.mark_exported(copies[:1], T0 + 3)  # exported as an article of its own
+            assert store.lookup(copies[:1])[copies[0]] == UrlEntry(T0 + 1, T0 + 3, T0 + 3)
+            assert (store.stats().articles, store.stats().copies) == (4, 1)
+            # an article recorded as a copy (of itself: two crawls at once) stays an article
+            store.mark_exported(articles, T0 + 4, dict.fromkeys(articles, COPY))
+            assert (store.stats().articles, store.stats().copies) == (4, 1)
+
+
 class TestSqliteStore(StoreContract):
     lease_lapse_seconds = 0  # an OS file lock: released by the kernel at once
 
@@ -235,6 +256,24 @@ class TestSqliteStore(StoreContract):
             assert store.integrity_check() == "ok"
             assert store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
+    def test_a_schema_1_store_is_upgraded_and_its_entries_count_as_urls(self, tmp_path):
+        path = tmp_path / "store" / "urldb.sqlite"
+        path.parent.mkdir()
+        db = sqlite3.connect(path)  # what newsstem wrote before the kind column
+        db.execute("CREATE TABLE urls (key BLOB PRIMARY KEY NOT NULL, first_seen INTEGER "
+                   "NOT NULL, last_seen INTEGER NOT NULL, exported_at INTEGER) WITHOUT ROWID")
+        db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+        db.execute("PRAGMA user_version=1")
+        db.executemany("INSERT INTO urls VALUES (?, ?, ?, ?)",
+                       [(k, T0, T0, T0) for k in keys(5, "old")])
+        db.commit()
+        db.close()
+        with self.open() as store:
+            assert (store.stats().urls, store.stats().articles) == (5, 5)
+            store.mark_exported(keys(2, "t"), T0 + 1, dict.fromkeys(keys(2, "t"), TEXT))
+            assert (store.stats().entries, store.stats().texts) == (7, 2)
+            assert store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
 
 class TestRedisStore(StoreContract):
     lease_lapse_seconds = 1  # lease_ttl=1 below
@@ -242,6 +281,23 @@ class TestRedisStore(StoreContract):
     @pytest.fixture(autouse=True)
     def _fresh(self, redis_server):
         self.uri = f"{redis_server.url}?prefix=test-{uuid.uuid4().hex[:8]}&lease_ttl=1"
+
+    def test_a_layout_1_store_is_upgraded_and_its_entries_count_as_urls(self, redis_server):
+        client = redis_server.client()
+        prefix = self.uri.split("prefix=")[1].split("&")[0]
+        client.hset(f"{prefix}:meta", mapping={"version": 1, "bucket_bits": 18})
+        with self.open() as store:  # an empty layout-1 store, then old 12-byte entries
+            store.mark_exported(keys(5, "old"), T0)
+        client.hset(f"{prefix}:meta", "version", 1)
+        for bucket in client.scan_iter(match=f"{prefix}:u:*"):
+            for field, value in client.hgetall(bucket).items():
+                assert len(value) == 12  # URL entries carry no kind byte
+        with self.open() as store:
+            store.mark_exported(keys(2, "t"), T0 + 1, dict.fromkeys(keys(2, "t"), TEXT))
+            stats = store.stats()
+            assert (stats.urls, stats.articles, stats.texts) == (5, 5, 2)
+            assert set(store.lookup(keys(2, "t"))) == set(keys(2, "t"))
+        assert client.hget(f"{prefix}:meta", "version") == b"2"  # older newsstem refuses it
 
     def test_keys_stay_under_the_prefix(self, redis_server):
         before = set(redis_server.client().scan_iter(match="*"))
