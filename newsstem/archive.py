@@ -55,6 +55,8 @@ __all__ = [
     "check_writable",
     "html_pages_by_site",
     "is_html_page",
+    "LatestCaptures",
+    "latest_captures",
     "read_archive",
 ]
 
@@ -247,6 +249,54 @@ def html_pages_by_site(
     if last is not None:
         by_site = {site: pages[-last:] for site, pages in by_site.items()}
     return by_site
+
+
+#: the key of an HTML capture among those of the archives read together: its fetch time,
+#: then its rank (the order it was read in, archive after archive)
+CaptureKey = tuple[tuple[str, str], int]
+
+
+def latest_captures(paths: Iterable[str | Path]) -> dict[str, CaptureKey]:
+    """URL -> the key of its latest HTML capture in the archives (the first pass of
+    :class:`LatestCaptures`). An archive damaged part-way counts up to the damage (where the
+    second pass stops too)."""
+    latest: dict[str, CaptureKey] = {}
+    rank = 0
+    for path in paths:
+        try:
+            for page in read_archive(path):
+                if is_html_page(page):
+                    rank += 1
+                    key = (_fetch_instant(page.fetched_at), rank)
+                    if page.url not in latest or key > latest[page.url]:
+                        latest[page.url] = key
+        except ArchiveError:
+            continue
+    return latest
+
+
+class LatestCaptures:
+    """Tells each URL's latest HTML capture among the archives read together: the latest
+    fetch time; of two fetched in the same second, the one read last. An archive appended
+    to by several crawls (each ``NEWSSTEM_ARCHIVE`` run appends) holds a page once per
+    crawl that fetched it; ``scrapy extract`` reads each URL's latest capture once.
+
+    Two passes: this one reads the fetch times (one URL and key a page in memory), then
+    the caller reads the archives again in the same order, asking :meth:`is_latest` of
+    every record.
+    """
+
+    def __init__(self, paths: Iterable[str | Path]) -> None:
+        self.latest = latest_captures(paths)
+        self._rank = 0
+
+    def is_latest(self, page: ArchivedPage) -> bool:
+        """False for an HTML capture of a URL captured again later; True otherwise
+        (records that are no HTML page too: they are the caller's to judge)."""
+        if not is_html_page(page):
+            return True
+        self._rank += 1
+        return self.latest.get(page.url) == (_fetch_instant(page.fetched_at), self._rank)
 
 
 _FETCH_TIME = re.compile(r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?Z?")

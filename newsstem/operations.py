@@ -79,6 +79,7 @@ class RunSummary:
     # requests dropped by Scrapy's OffsiteMiddleware: redirects leaving the crawl's sites
     offsite: int = 0
     archived: int = 0  # pages read from WARC archives (scrapy extract), not fetched
+    older: int = 0  # older captures of URLs captured again later, not read (scrapy extract)
     # requests that failed for good, by kind (newsstem/errors/<kind>: dns, refused, http_404…)
     failed: dict[str, int] = field(default_factory=dict)
     # sites whose pages stopped fitting their learned patterns -> why (a redesign)
@@ -157,7 +158,8 @@ class RunSummary:
         lines = [
             f"newsstem extraction summary ({self.finish_reason or 'unknown'}{took}):",
             exported,
-            f"  pages read from archives: {self.archived}",
+            f"  pages read from archives: {self.archived}"
+            + (f" (older captures of the same URLs skipped: {self.older})" if self.older else ""),
             not_exported,
         ]
         if self.damaged:
@@ -250,6 +252,7 @@ def summarize(stats: dict[str, Any], pages: int, offline: bool = False) -> RunSu
         robots_refused=int(stats.get("robotstxt/forbidden", 0)),
         offsite=int(stats.get("offsite/filtered", 0)),
         archived=int(stats.get("newsstem/archive/read", 0)),
+        older=int(stats.get("newsstem/archive/older", 0)),
         offline=offline,
         damaged=int(stats.get("newsstem/archive/unreadable", 0)),
         failed=_by_suffix(stats, "newsstem/errors/"),

@@ -81,6 +81,9 @@ STATS: tuple[Stat, ...] = (
         ("newsstem/archive/pages", "page `metadata` records written to `NEWSSTEM_ARCHIVE`"),
         ("newsstem/archive/read", "`scrapy extract`: archived HTML pages read"),
         ("newsstem/archive/skipped", "`scrapy extract`: other records skipped"),
+        ("newsstem/archive/older",
+         "`scrapy extract`: older captures of a URL captured again later (an archive "
+         "appended to by several crawls), skipped: each URL's latest capture is read"),
         ("newsstem/archive/unreadable",
          "`scrapy extract`: archives damaged part-way (the pages after the damage are not "
          "read; the command exits with status 1)"),

@@ -11,7 +11,13 @@ import pytest
 from scrapy.http import HtmlResponse, Request, TextResponse
 from support.crawl import run_crawl
 
-from newsstem.archive import ArchiveError, WarcArchive, html_pages_by_site, read_archive
+from newsstem.archive import (
+    ArchiveError,
+    LatestCaptures,
+    WarcArchive,
+    html_pages_by_site,
+    read_archive,
+)
 from newsstem.items import Page
 
 HTML = "<html><head><title>Ünïcode</title></head><body><p>Text</p></body></html>"
@@ -161,3 +167,26 @@ def test_a_malformed_metadata_record_is_ignored_with_a_warning(tmp_path, caplog,
     [page] = read_archive(path)  # no exception
     assert (page.url, page.site, page.depth, page.anchor_texts) == (url, None, 0, ())
     assert "unreadable metadata for http://example.com/a.html" in caplog.text
+
+
+def test_latest_captures_tell_each_url_s_last_fetch_across_archives(tmp_path):
+    # scrapy extract read an archive appended to by two crawls page for page: every URL
+    # twice (the first capture exported, the second dropped as its duplicate)
+    paths = [tmp_path / "one.warc.gz", tmp_path / "two.warc.gz"]
+    for path, captures in zip(paths, (
+        (("a", "2026-11-21T23:55:04Z"), ("b", "2026-11-21T23:55:05Z"),
+         ("a", "2026-11-21T23:55:05Z")),  # a again, in the same second as b: a's latest
+        (("b", "2026-11-21T23:55:06Z"), ("c", "2026-11-21T23:55:03Z")),
+    )):
+        archive = WarcArchive(str(path))
+        for name, fetched_at in captures:
+            url = f"http://example.com/{name}.html"
+            item = dataclasses.replace(page_item(url), fetched_at=fetched_at)
+            html = response(url, b"<p>x</p>", **{"Content-Type": "text/html"})
+            asyncio.run(through(archive, html, [item]))
+        archive.close()
+    captures = LatestCaptures(paths)
+    read = [(page.url[-6], page.fetched_at[-3:-1], captures.is_latest(page))
+            for path in paths for page in read_archive(path)]
+    assert read == [("a", "04", False), ("b", "05", False), ("a", "05", True),
+                    ("b", "06", True), ("c", "03", True)]

@@ -1,6 +1,7 @@
 """``scrapy extract --input crawl.warc.gz -O articles.jsonl``: extraction offline.
 
-Every HTML page of the archives goes through the project's item pipelines, the
+Every HTML page of the archives (each URL once: its latest capture, when several
+crawls appended to one archive) goes through the project's item pipelines, the
 same as in a crawl (learned patterns first, readability otherwise), with no
 request made; use the feed options (-o/-O) as with ``scrapy crawl``. Without one (and
 without ``FEEDS``) the articles would be written nowhere: a usage error. An archive
@@ -20,7 +21,13 @@ from scrapy import Spider
 from scrapy.commands import BaseRunSpiderCommand
 from scrapy.exceptions import UsageError
 
-from newsstem.archive import ArchivedPage, ArchiveError, is_html_page, read_archive
+from newsstem.archive import (
+    ArchivedPage,
+    ArchiveError,
+    LatestCaptures,
+    is_html_page,
+    read_archive,
+)
 from newsstem.commands.crawl import URLDB_MIDDLEWARE
 from newsstem.deployment import check_setting_types
 from newsstem.encoding import decode_html
@@ -36,7 +43,9 @@ LOGSTATS = "scrapy.extensions.logstats.LogStats"
 
 
 class ArchiveSpider(Spider):
-    """Yields a :class:`Page` for every HTML page of the archives (no requests)."""
+    """Yields a :class:`Page` for every HTML page of the archives (no requests): each
+    URL's latest capture, once (an archive appended to by several crawls holds a page
+    once per crawl; the older captures count in ``newsstem/archive/older``)."""
 
     name = "archive"
     reads_archives = True  # fetches nothing: the run summary leaves out the crawl's figures
@@ -50,9 +59,14 @@ class ArchiveSpider(Spider):
 
     async def start(self) -> AsyncIterator[Any]:
         stats = self.crawler.stats
+        captures = LatestCaptures(self.inputs)  # each URL once: its latest capture
         for path in self.inputs:
             try:
                 for archived in read_archive(path):
+                    if not captures.is_latest(archived):
+                        if self.site is None or archived.page_site == self.site:
+                            stats.inc_value("newsstem/archive/older")
+                        continue
                     page = self._page(archived)
                     if page is not None:
                         yield page

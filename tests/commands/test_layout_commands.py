@@ -7,7 +7,9 @@ the article's title.
 
 from __future__ import annotations
 
+import gzip
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -119,6 +121,47 @@ def test_extract_runs_the_same_pipeline_offline(site, learned, tmp_path):
     summary = result.stderr[result.stderr.index("newsstem extraction summary"):]
     for crawl_only in ("pages fetched", "URL store", "errors", "robots.txt", "requests failed"):
         assert crawl_only not in summary, summary
+
+
+def test_extract_reads_each_url_of_an_archive_appended_twice_once_its_latest_capture(
+    tmp_path,
+):
+    """Two crawls of the same 13 pages append to one archive: 'pages read 13', not 26, the
+    older captures said apart, and a page changed between the crawls is extracted as the
+    second crawl saw it (the first capture was exported, its copy dropped as duplicate)."""
+    root = tmp_path / "site"
+    shutil.copytree(SITE, root)
+    server = FixtureSite(root).start()
+    archive = tmp_path / "crawl.warc.gz"
+    settings = {"NEWSSTEM_ARCHIVE": str(archive), "NEWSSTEM_PATTERNS_DIR": ""}
+    try:
+        for crawl in ("first", "second"):
+            result = run_crawl(tmp_path, "-a", f"start_url={server.url}/index.html",
+                               name=crawl, settings=settings)
+            assert result.returncode == 0, result.log
+            assert result.stats["newsstem/archive/pages"] == 13
+            if crawl == "first":  # a page edited on the site between the crawls
+                changed = root / "news_03.html.gz"
+                html = gzip.decompress(changed.read_bytes()).decode("utf-8")
+                changed.write_bytes(gzip.compress(html.replace(
+                    "The Internet is a brutal place.", "The Internet is a cruel place."
+                ).encode("utf-8")))
+    finally:
+        server.stop()
+    output = tmp_path / "offline.jsonl"
+    result = scrapy("extract", "--input", str(archive), "-O", str(output),
+                    settings={"NEWSSTEM_PATTERNS_DIR": ""})
+    assert result.returncode == 0, result.stderr
+    items = [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines()]
+    assert sorted(item["url"].rsplit("/", 1)[1].removesuffix(".html") for item in items) == (
+        ARTICLES
+    )
+    [edited] = [item for item in items if item["url"].endswith("/news_03.html")]
+    assert "The Internet is a cruel place." in edited["body"], edited["body"][:300]
+    assert "  pages read from archives: 13 (older captures of the same URLs skipped: 13)\n" in (
+        result.stderr
+    ), result.stderr
+    assert "duplicate" not in result.stderr[result.stderr.index("extraction summary"):]
 
 
 def test_a_corrupt_pattern_file_stops_the_crawl_with_a_clear_error(site, tmp_path):
