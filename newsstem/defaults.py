@@ -61,8 +61,9 @@ NEWSSTEM_PATTERN_STRICT = False
 NEWSSTEM_REDESIGN_MIN_PAGES = 20
 # When a crawl ends, learn again the sites whose pages stopped fitting their patterns
 # (the run summary names them: "layout changed"), from this crawl's pages in
-# NEWSSTEM_ARCHIVE (needed), keeping the old patterns of layouts still in use; the new
-# file replaces the old one in NEWSSTEM_PATTERNS_DIR only if it reads those pages better.
+# NEWSSTEM_ARCHIVE (needed: `scrapy crawl` without it is a usage error), keeping the old
+# patterns of layouts still in use; the new file replaces the old one in
+# NEWSSTEM_PATTERNS_DIR only if it reads those pages better.
 NEWSSTEM_RELEARN = False
 # Write every response, with the page's anchor texts and fetch time, to this WARC
 # file (gzipped; appended to if it exists). Empty: off.

@@ -27,6 +27,7 @@ from newsstem.layout.redesign import relearn
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
+    from scrapy.settings import BaseSettings
     from scrapy.statscollectors import StatsCollector
 
 logger = logging.getLogger(__name__)
@@ -155,6 +156,32 @@ def _json_default(value: object) -> str:
     return str(value)
 
 
+def relearn_problem(settings: BaseSettings) -> str | None:
+    """Why ``NEWSSTEM_RELEARN`` cannot work with these settings, or None (it is off, or
+    it has what it needs). ``scrapy crawl`` makes it a usage error (one line, before
+    Scrapy starts), as it does other bad settings.
+
+    >>> from scrapy.settings import Settings
+    >>> print(relearn_problem(Settings({"NEWSSTEM_RELEARN": "True"})))  # doctest: +ELLIPSIS
+    NEWSSTEM_RELEARN needs NEWSSTEM_ARCHIVE, the pages to learn again from: give ...
+    >>> relearn_problem(Settings({"NEWSSTEM_RELEARN": "True", "NEWSSTEM_ARCHIVE": "a.warc.gz"}))
+    >>> relearn_problem(Settings({"NEWSSTEM_RELEARN": "False"}))
+    """
+    if not settings.getbool("NEWSSTEM_RELEARN", defaults.NEWSSTEM_RELEARN):
+        return None
+    if not settings.get("NEWSSTEM_ARCHIVE", defaults.NEWSSTEM_ARCHIVE):
+        return (
+            "NEWSSTEM_RELEARN needs NEWSSTEM_ARCHIVE, the pages to learn again from: give "
+            "-s NEWSSTEM_ARCHIVE=crawl.warc.gz, or leave NEWSSTEM_RELEARN off"
+        )
+    if not settings.get("NEWSSTEM_PATTERNS_DIR", defaults.NEWSSTEM_PATTERNS_DIR):
+        return (
+            "NEWSSTEM_RELEARN needs NEWSSTEM_PATTERNS_DIR, where the patterns learned "
+            "again are written: set it, or leave NEWSSTEM_RELEARN off"
+        )
+    return None
+
+
 class Relearn:
     """Learn again, when the crawl ends, the sites whose layout changed (``NEWSSTEM_RELEARN``).
 
@@ -182,11 +209,10 @@ class Relearn:
             raise NotConfigured
         archive = settings.get("NEWSSTEM_ARCHIVE", defaults.NEWSSTEM_ARCHIVE)
         patterns_dir = settings.get("NEWSSTEM_PATTERNS_DIR", defaults.NEWSSTEM_PATTERNS_DIR)
-        if not archive or not patterns_dir:
-            logger.warning(
-                "newsstem: NEWSSTEM_RELEARN needs NEWSSTEM_ARCHIVE (the pages to learn from) "
-                "and NEWSSTEM_PATTERNS_DIR (where to write): sites will not be learned again"
-            )
+        problem = relearn_problem(settings)
+        if problem is not None:  # (`scrapy crawl` stops before Scrapy starts: a crawl run
+            # from Python code of one's own gets this warning)
+            logger.warning("newsstem: %s: sites will not be learned again", problem)
             raise NotConfigured
         extension = cls(
             archive, patterns_dir, crawler.stats,

@@ -39,6 +39,7 @@ from newsstem.deployment import check_setting_types, read_allowed_codes
 from newsstem.distributed import DistributedError, DistributedMode
 from newsstem.distributed.connection import connect
 from newsstem.distributed.options import DistributedOptions
+from newsstem.extensions import relearn_problem
 from newsstem.layout.patterns import PatternFileError, PatternLibrary
 from newsstem.operations import EXIT_NOTHING_REACHED, RunReport
 from newsstem.paths import check_output_paths
@@ -91,6 +92,9 @@ class Command(ScrapyCrawlCommand):
                 _check_browser(self.settings, opts.spargs.get("render"))
         check_setting_types(self.settings)  # values given as strings (-s, scrapyd)
         read_allowed_codes(self.settings)  # (strings: Scrapy would allow no status)
+        problem = relearn_problem(self.settings)  # not a warning in the middle of the log
+        if problem is not None:
+            raise UsageError(problem, print_help=False)
         if self._known_spider:
             try:  # a corrupt pattern file: one clear line, before any request
                 self._patterns, self._pattern_log = load_patterns_before_logging(self.settings)

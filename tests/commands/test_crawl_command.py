@@ -97,6 +97,31 @@ def test_an_output_that_cannot_be_written_stops_the_crawl_before_any_request(
     assert not store.exists()
 
 
+@pytest.mark.parametrize(
+    ("settings", "missing"),
+    [
+        ({"NEWSSTEM_RELEARN": "True"}, "NEWSSTEM_ARCHIVE"),
+        ({"NEWSSTEM_RELEARN": "True", "NEWSSTEM_ARCHIVE": "{tmp}/crawl.warc.gz",
+          "NEWSSTEM_PATTERNS_DIR": ""}, "NEWSSTEM_PATTERNS_DIR"),
+    ],
+)
+def test_relearn_without_what_it_needs_is_a_usage_error_before_any_request(
+    tmp_path, site, settings, missing
+):
+    # It was a WARNING in the middle of the log of a crawl that went on: a user who asked
+    # for redesigned sites to be learned again learned, at best, that none would be.
+    output = tmp_path / "articles.jsonl"
+    settings = {k: v.replace("{tmp}", str(tmp_path)) for k, v in settings.items()}
+    result = crawl_in_terminal(tmp_path, f"{site.url}/index.html", str(output), settings)
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(f"scrapy: error: NEWSSTEM_RELEARN needs {missing}")
+    assert lines[0].endswith("or leave NEWSSTEM_RELEARN off (see scrapy crawl -h)")
+    assert site.paths(status=None) == []
+    assert not output.exists() and not (tmp_path / "crawl.warc.gz").exists()
+
+
 def test_an_output_directory_that_does_not_exist_yet_is_made(tmp_path, site):
     output = tmp_path / "new" / "dir" / "articles.jsonl"
     stats = tmp_path / "other" / "stats.json"
