@@ -18,6 +18,12 @@ same request back. Counted in ``newsstem/distributed/requeued_from_dead_workers`
 told in one INFO line. The fingerprints of those requests are in the shared duplicate
 filter already: without this, no worker would fetch them in this crawl.
 
+A worker idle for ``NEWSSTEM_DISTRIBUTED_IDLE`` seconds does not stop while another
+worker holds requests it took and is not idle (:meth:`HandOff.others_at_work`; idle
+workers are in the set ``newsstem:<spider>:requests:idle`` until their next pop): a
+worker killed at work has its requests put back when its heartbeat lapses, by a worker
+still up to fetch them.
+
 A worker that stops cleanly lets go of its heartbeat and puts back what it did not
 finish itself (``newsstem/distributed/requeued_at_stop``; nothing, unless the URL
 store could not record the last exports or a second signal cut the work short).
@@ -57,9 +63,10 @@ STATS_PREFIX = "newsstem/distributed"
 # One pop, as scrapy-redis's queues pop, that also records what it took in the worker's
 # hash under the call's token, with its score ("<score> <request>"), and names the worker
 # in the set of workers. A pop whose reply never came (Redis paused, then a socket
-# timeout) may still have run when Redis woke up: the worker reads its entry then.
-# KEYS: the queue, the worker's hash, the set of workers. ARGV: how to pop, the token,
-# the worker's id.
+# timeout) may still have run when Redis woke up: the worker reads its entry then. A worker
+# that takes work is out of the set of idle workers.
+# KEYS: the queue, the worker's hash, the set of workers, the set of idle workers.
+# ARGV: how to pop, the token, the worker's id.
 POP = """
 local data, score = nil, '0'
 if ARGV[1] == 'ZPOP' then
@@ -77,12 +84,13 @@ end
 if not data then return false end
 redis.call('HSET', KEYS[2], ARGV[2], score .. ' ' .. data)
 redis.call('SADD', KEYS[3], ARGV[3])
+redis.call('SREM', KEYS[4], ARGV[3])
 return data
 """
 # Every worker of the set whose heartbeat has lapsed (or only the one given): its entries
 # back in the queue (where its pops took them: the same score; the end lists pop from),
-# its hash deleted, its name out of the set. One script: a request is put back once.
-# KEYS: the set of workers, the queue. ARGV: prefix of heartbeats, prefix of hashes,
+# its hash deleted, its name out of the sets. One script: a request is put back once.
+# KEYS: the set of workers, the queue, the set of idle workers. ARGV: prefix of heartbeats, prefix of hashes,
 # how to push back (ZADD, LPUSH, RPUSH), one worker's id or ''.
 REQUEUE = """
 local ids
@@ -105,9 +113,28 @@ for _, id in ipairs(ids) do
     moved = moved + #entries
     redis.call('DEL', hash)
     redis.call('SREM', KEYS[1], id)
+    redis.call('SREM', KEYS[3], id)
   end
 end
 return {moved, workers}
+"""
+# A worker about to stop as idle: it joins the set of idle workers and is told how many
+# other workers hold requests they took and are not idle themselves: live workers at work
+# (their pages may lead to more) or workers that died at work and whose heartbeat has not
+# lapsed yet (their requests go back in the queue when it does). Idle workers holding
+# pages (done, their exports not yet durable) are not waited for: two of them would wait
+# for each other. KEYS: the set of workers, the set of idle workers. ARGV: prefix of
+# hashes, the worker's id.
+OTHERS_AT_WORK = """
+redis.call('SADD', KEYS[2], ARGV[2])
+local busy = 0
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  if id ~= ARGV[2] and redis.call('SISMEMBER', KEYS[2], id) == 0
+      and redis.call('HLEN', ARGV[1] .. id) > 0 then
+    busy = busy + 1
+  end
+end
+return busy
 """
 # How scrapy-redis's queues pop, and how a request goes back where the next pop finds it
 # soon (FifoQueue pushes on the left and pops on the right; LifoQueue pops on the left).
@@ -154,6 +181,7 @@ class HandOff:
         self.worker_id = worker_id
         self.hash_key = f"{queue_key}:popped:{worker_id}"
         self.workers_key = f"{queue_key}:workers"
+        self.idle_key = f"{queue_key}:idle"
         self.alive_prefix = f"{queue_key}:alive:"
         self.hash_prefix = f"{queue_key}:popped:"
         self.queue_key = queue_key
@@ -162,6 +190,7 @@ class HandOff:
         self.outage = outage
         self.keeps_requests = keeps_requests
         self.requeue_script = server.register_script(REQUEUE)
+        self.others_script = server.register_script(OTHERS_AT_WORK)
         self.taken: dict[Request, str] = {}  # request -> its entry's token, until released
         self._next_tick = 0.0  # time.monotonic() of the next tick
         self._stopped = False
@@ -223,7 +252,7 @@ class HandOff:
 
     def _requeue(self, worker_id: str, stat: str) -> int:
         moved, workers = self.requeue_script(
-            keys=[self.workers_key, self.queue_key],
+            keys=[self.workers_key, self.queue_key, self.idle_key],
             args=[self.alive_prefix, self.hash_prefix, self.requeue_command, worker_id],
         )
         if moved:
@@ -241,6 +270,17 @@ class HandOff:
                     moved, workers, self.heartbeat_seconds,
                 )
         return int(moved)
+
+    def others_at_work(self) -> int:
+        """How many other workers hold requests they took and are not idle (a worker about
+        to stop as idle waits for them: one that died at work has its requests put back
+        when its heartbeat lapses); this worker counts as idle until its next pop.
+        Raises redis.RedisError."""
+        return int(
+            self.others_script(
+                keys=[self.workers_key, self.idle_key], args=[self.hash_prefix, self.worker_id]
+            )
+        )
 
     # -- pages done -----------------------------------------------------------------
 

@@ -96,6 +96,7 @@ class RedisScheduler(Scheduler):
         self._worker_id = uuid.uuid4().hex
         self._popped_key = f"{self.queue.key}:popped:{self._worker_id}"
         self._workers_key = f"{self.queue.key}:workers"
+        self._idle_key = f"{self.queue.key}:idle"
         self._unsure_pop: bytes | None = None  # the token of a pop whose reply never came
         self.handoff: HandOff | None = None
         if self._pop_command is not None and self.idle_before_close <= 0:
@@ -229,7 +230,7 @@ class RedisScheduler(Scheduler):
         token = uuid.uuid4().hex.encode()
         self._unsure_pop = token
         data = self._pop_script(
-            keys=[self.queue.key, self._popped_key, self._workers_key],
+            keys=[self.queue.key, self._popped_key, self._workers_key, self._idle_key],
             args=[self._pop_command, token, self._worker_id],
         )
         self._unsure_pop = None

@@ -114,6 +114,7 @@ class Worker:
         self.outage = RedisOutage(options.url, crawler.stats)
         self._reads = Backoff()  # start message reads failing (not an outage: an error)
         self.handoff: HandOff | None = None  # set by the scheduler when it opens
+        self._waited_for = 0  # other workers at work this idle worker said it waits for
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Worker:
@@ -157,6 +158,7 @@ class Worker:
 
     def response_received(self, **kwargs: Any) -> None:
         self._idle_since = None
+        self._waited_for = 0
 
     def spider_idle(self, spider: Spider) -> None:
         if self.schedule_start_messages(spider):
@@ -166,17 +168,41 @@ class Worker:
         if self._idle_since is None:
             self._idle_since = now
         if self.options.idle_seconds and now - self._idle_since >= self.options.idle_seconds:
+            others = self._others_at_work()
             if self._reads.failing or self.outage.failing:
                 logger.info(
                     "newsstem: Redis failing and no work for %g s: the worker stops",
                     self.options.idle_seconds,
                 )
                 raise CloseSpider("redis_error")
+            if others:
+                if others != self._waited_for:
+                    logger.info(
+                        "newsstem: no work for %g s, but %d other workers hold requests they "
+                        "took (at work, or stopped and not yet found dead: their requests go "
+                        "back in the queue when their heartbeat lapses, within %g s): waiting",
+                        self.options.idle_seconds, others, self.options.heartbeat_seconds,
+                    )
+                    self._waited_for = others
+                raise DontCloseSpider
             logger.info(
                 "newsstem: no work for %g s: the worker stops", self.options.idle_seconds
             )
             raise CloseSpider("idle")
         raise DontCloseSpider
+
+    def _others_at_work(self) -> int:
+        """How many other workers hold requests and are not idle (0 without the hand-off,
+        or if Redis cannot tell: the worker stops as it would have)."""
+        if self.handoff is None or not self.outage.ready():
+            return 0
+        try:
+            others = self.handoff.others_at_work()
+        except redis.RedisError as exc:
+            self.outage.failed("looking for the other workers at work", exc)
+            return 0
+        self.outage.answered()
+        return others
 
     def schedule_start_messages(self, spider: Spider) -> int:
         """Pop start messages and schedule their start requests; how many requests."""

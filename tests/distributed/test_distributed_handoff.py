@@ -90,6 +90,77 @@ def test_a_worker_killed_mid_crawl_loses_nothing(tmp_path, own_redis, slow_site)
           f"{stats['newsstem/distributed/requeued_from_dead_workers']}")
 
 
+def held(client: redis.Redis, worker) -> int:
+    """How many requests ``worker`` (a process) holds in its hash (found by its heartbeat)."""
+    for key in client.keys(f"{QUEUE_KEY}:alive:*"):
+        if (client.get(key) or b"").endswith(f" pid {worker.process.pid}".encode()):
+            return client.hlen(key.replace(b":alive:", b":popped:"))
+    return 0
+
+
+def test_an_idle_worker_waits_for_a_dead_workers_heartbeat_to_lapse(tmp_path, own_redis,
+                                                                      slow_site):
+    """b runs out of work (and is idle for its NEWSSTEM_DISTRIBUTED_IDLE) long before the
+    heartbeat of a, killed at work, lapses: it waits for it, puts a's requests back and
+    fetches them. Before, b stopped as idle and a's pages waited for the next worker."""
+    a = start_worker(tmp_path, own_redis.url, "a", CONCURRENT_REQUESTS="4",
+                     NEWSSTEM_DISTRIBUTED_HEARTBEAT="25", NEWSSTEM_DISTRIBUTED_IDLE="60",
+                     NEWSSTEM_URLDB_SYNC_ITEMS="1000", NEWSSTEM_URLDB_SYNC_SECONDS="600")
+    b = start_worker(tmp_path, own_redis.url, "b", CONCURRENT_REQUESTS="8",
+                     NEWSSTEM_DISTRIBUTED_HEARTBEAT="3", NEWSSTEM_DISTRIBUTED_IDLE="2",
+                     NEWSSTEM_URLDB_SYNC_ITEMS="5")
+    try:
+        wait_ready(a, b)
+        message = json.dumps({"start_url": slow_site.url + "/", "depth": 2})
+        own_redis.client().rpush(START_KEY, message)
+        deadline = time.monotonic() + 60
+        while articles_asked(slow_site) < 16 or held(own_redis.client(), a) < 2:
+            assert time.monotonic() < deadline, a.log()
+            time.sleep(0.01)
+        a.kill()
+        killed = time.monotonic()
+        assert b.wait(timeout=180) == 0, b.log()
+    finally:
+        for worker in (a, b):
+            if worker.process.poll() is None:
+                worker.kill()
+    urls = a.urls() + b.urls()
+    assert set(urls) == slow_site.article_urls(), b.log()
+    stats = b.stats()
+    assert stats["finish_reason"] == "idle"
+    assert stats["newsstem/distributed/requeued_from_dead_workers"] >= 1, b.log()
+    waited = [line for line in b.log().splitlines() if "other workers hold requests" in line]
+    assert len(waited) == 1 and "] INFO: " in waited[0], b.log()
+    assert time.monotonic() - killed > 20, "b stopped after a's heartbeat lapsed"
+    # a's exports were never durable: the store knows every article as exported through b
+    with open_store(own_redis.url) as store:
+        found = store.lookup([url_key(u) for u in slow_site.article_urls()])
+    assert len(found) == len(slow_site.article_urls())
+    assert all(entry.exported_at for entry in found.values())
+    assert own_redis.client().keys(f"{QUEUE_KEY}*") == []
+
+
+def test_idle_workers_holding_pages_do_not_wait_for_each_other(own_redis):
+    """Two idle workers whose pages wait for their exports to be durable: neither counts the
+    other as at work (they would wait for each other for ever); a worker at work is counted,
+    and leaves the idle set when it takes a request."""
+    from newsstem.distributed.handoff import OTHERS_AT_WORK, POP
+
+    client = own_redis.client()
+    workers, idle, popped = f"{QUEUE_KEY}:workers", f"{QUEUE_KEY}:idle", f"{QUEUE_KEY}:popped:"
+    client.sadd(workers, "x", "y", "z")
+    client.hset(popped + "x", "t", "0 done")
+    client.hset(popped + "y", "t", "0 done")
+    others = client.register_script(OTHERS_AT_WORK)
+    assert others(keys=[workers, idle], args=[popped, "x"]) == 1, "y is not idle yet"
+    assert others(keys=[workers, idle], args=[popped, "y"]) == 0, "x is idle; z holds nothing"
+    assert others(keys=[workers, idle], args=[popped, "x"]) == 0
+    client.lpush(QUEUE_KEY, "request")
+    pop = client.register_script(POP)
+    assert pop(keys=[QUEUE_KEY, popped + "y", workers, idle], args=["RPOP", "t2", "y"])
+    assert others(keys=[workers, idle], args=[popped, "x"]) == 1, "y took work"
+
+
 def test_the_requests_of_a_dead_worker_are_put_back_once(own_redis):
     """Two live workers find the same dead one: its requests go back to the queue once."""
     client = own_redis.client()
@@ -103,7 +174,8 @@ def test_the_requests_of_a_dead_worker_are_put_back_once(own_redis):
 
     def requeue():
         script = redis.Redis(port=own_redis.port).register_script(REQUEUE)
-        results.append(script(keys=[workers, QUEUE_KEY], args=[alive, popped, "ZADD", ""]))
+        results.append(script(keys=[workers, QUEUE_KEY, f"{QUEUE_KEY}:idle"],
+                              args=[alive, popped, "ZADD", ""]))
 
     threads = [threading.Thread(target=requeue) for _ in range(8)]
     for thread in threads:
