@@ -120,6 +120,9 @@ class RedisOutage:
         self.stats = stats
         self.backoff = Backoff()  # since when it fails, when to ask it again
         self.last_failed = float("-inf")  # time.monotonic() of the last failure
+        # whether the worker's pages stay in its hand-off hash until done (set by the
+        # scheduler): then a worker stopped during the outage loses nothing either
+        self.hand_off = False
         self._ping_client: redis.Redis | None = None
 
     @property
@@ -166,8 +169,12 @@ class RedisOutage:
             logger.error(
                 "newsstem: Redis at %s does not answer (%s) while %s: the worker keeps the "
                 "links it finds in memory and tries again after 1 s, 2 s, 4 s... (at most "
-                "every %g s); nothing is lost unless it is stopped before Redis answers",
+                "every %g s); %s",
                 hide_password(self.url), exc, what, self.backoff.longest,
+                "nothing is lost (stopped before Redis answers, it leaves the pages those "
+                "links came from to go back in the shared queue)"
+                if self.hand_off
+                else "nothing is lost unless it is stopped before Redis answers",
             )
 
     def answered(self) -> None:

@@ -106,6 +106,7 @@ class RedisScheduler(Scheduler):
                 REQUEUE_COMMANDS[type(self.queue)], options.heartbeat_seconds, self.outage,
                 lambda: bool(self._kept),
             )
+            self.outage.hand_off = True  # (its ERROR line says a stop loses nothing)
             if self.worker is not None:
                 self.worker.handoff = self.handoff  # stopped when the engine stops
             self.handoff.start()

@@ -221,6 +221,11 @@ def test_links_kept_by_a_worker_stopped_during_a_redis_outage_are_found_again(tm
         assert lost > 0, a.log()  # the situation under test: a stopped holding links
         said = [line for line in a.log().splitlines() if "are not queued" in line]
         assert len(said) == 1 and "] WARNING: " in said[0], a.log()
+        # the outage's first line says what is true with the hand-off: a stop loses nothing
+        first = [line for line in a.log().splitlines() if "does not answer (" in line]
+        assert len(first) == 1 and "] ERROR: " in first[0], a.log()
+        assert "nothing is lost (stopped before Redis answers" in first[0], first[0]
+        assert "unless it is stopped" not in first[0], first[0]
         urls = a.urls() + b.urls()
         assert set(urls) == site.article_urls(), "every article exported at least once"
         assert b.stats()["newsstem/distributed/requeued_from_dead_workers"] >= 1
