@@ -6,7 +6,9 @@ pop); the entry is deleted only once the page is done: its response handled (its
 links admitted to the shared queue, its items through the pipelines) and, for an
 article, the article durably in the output and recorded by the URL store (the
 store's :data:`~newsstem.urldb.middleware.exports_durable` signal, sent after the
-feed files were fsynced and the exports marked).
+feed files were fsynced and the exports marked). A page that had no item scraped since
+that signal last came (a hub, a page of no article) is let go at the next heartbeat: a
+feed recorded only at the crawl's end (JSON, stdout) holds the article pages, not all.
 
 Each worker keeps a heartbeat key (``newsstem:<spider>:requests:alive:<id>``) that
 lapses ``NEWSSTEM_DISTRIBUTED_HEARTBEAT`` seconds after it was last renewed, and is in
@@ -28,6 +30,24 @@ A worker that stops cleanly lets go of its heartbeat and puts back what it did n
 finish itself (``newsstem/distributed/requeued_at_stop``; nothing, unless the URL
 store could not record the last exports or a second signal cut the work short).
 
+A page is done when the request has left Scrapy's ``engine._slot.inprogress`` (a private
+set; checked at start: a Scrapy without it stops the crawl with an error rather than let
+pages go too early). The engine adds a request there before its download and removes it
+only after ``Scraper.enqueue_scrape`` has finished: the callback's (or the errback's)
+output consumed, its requests handed to the scheduler, its items through the pipelines
+(item_scraped sent, so the URL store holds the article's export). No public signal says
+that much. The candidates fall short: a spider middleware last in
+``process_spider_output`` sees only the outputs of callbacks, not of errbacks (a
+download error's output goes straight to the scraper), and nothing for a request a
+downloader middleware ignored (IgnoreRequest from offsite or robots.txt: no signal names
+it) or a download error without errback; ``item_scraped``/``item_dropped``/``item_error``
+carry the response (a Failure for errback items, None for items of no response), and an
+item still in a pipeline when the output ends is announced by no signal until it leaves;
+``request_dropped`` is the scheduler refusing a request, not a popped page.
+``request_left_downloader`` comes before the callback. Put together, each missed path
+either leaks an entry (fetched twice, harmless) or lets a page go before its links and
+items are handled (lost with a kill -9): the private set is the one place that knows.
+
 A page is fetched at least once, not exactly once: a page whose worker died after
 exporting its article but before the store recorded it is fetched again (and the
 store then withholds an article it did record). A worker frozen longer than its
@@ -44,6 +64,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 import redis
+from scrapy import signals
 from scrapy_redis.queue import FifoQueue, LifoQueue, PriorityQueue
 
 from newsstem.urldb.middleware import UrlDbMiddleware, exports_durable
@@ -192,9 +213,20 @@ class HandOff:
         self.requeue_script = server.register_script(REQUEUE)
         self.others_script = server.register_script(OTHERS_AT_WORK)
         self.taken: dict[Request, str] = {}  # request -> its entry's token, until released
+        # (with a URL store) the requests whose pages had an item scraped since the store
+        # last said the exports were durable; an item of no request taken: all wait for it
+        self._exports_waiting: set[Request] = set()
+        self._unknown_exports = False
         self._next_tick = 0.0  # time.monotonic() of the next tick
         self._stopped = False
         engine = _engine(crawler)
+        slot = getattr(engine, "_slot", None)
+        if slot is not None and not isinstance(getattr(slot, "inprogress", None), set):
+            raise RuntimeError(
+                "newsstem's distributed hand-off reads Scrapy's engine._slot.inprogress to "
+                "know when a page is done, and this Scrapy has none: install the Scrapy "
+                "version in newsstem's requirements"
+            )
         self._durability = engine is not None and any(
             isinstance(m, UrlDbMiddleware) for m in engine.scraper.spidermw.middlewares
         )
@@ -206,6 +238,7 @@ class HandOff:
         called by the worker's timer through :meth:`wake`)."""
         if self._durability:
             self.crawler.signals.connect(self.exports_durable, signal=exports_durable)
+            self.crawler.signals.connect(self.item_scraped, signal=signals.item_scraped)
         self.tick()
 
     def wake(self) -> None:
@@ -233,8 +266,7 @@ class HandOff:
             # have lapsed for the outage: give them the time to renew before calling them dead
             if time.monotonic() >= self.outage.last_failed + self.heartbeat_seconds:
                 self._requeue("", "requeued_from_dead_workers")
-            if not self._durability:
-                self.release_done()
+            self.release_done(durable=not self._durability)
         except redis.RedisError as exc:
             self.outage.failed("renewing the worker's heartbeat", exc)
             return
@@ -284,8 +316,20 @@ class HandOff:
 
     # -- pages done -----------------------------------------------------------------
 
+    def item_scraped(self, item: Any, response: Any = None, **kwargs: Any) -> None:
+        """An item through the pipelines: its page waits for the store's next word that
+        exports are durable (an article in a feed synced later, or only at the end)."""
+        request = getattr(response, "request", None)
+        if request is not None and request in self.taken:
+            self._exports_waiting.add(request)
+        else:
+            self._unknown_exports = True  # (an errback's item, a redirect's...): wait for all
+
     def exports_durable(self) -> None:
         """The URL store recorded every export so far: let go of the pages done."""
+        # (sent at the end of a sync, in the same call: no item was scraped in between)
+        self._exports_waiting.clear()
+        self._unknown_exports = False
         if self._stopped or not self.outage.ready():
             return
         try:
@@ -295,19 +339,30 @@ class HandOff:
             return
         self.outage.answered()
 
-    def release_done(self) -> None:
+    def release_done(self, durable: bool = True) -> None:
         """Delete the entries of the requests the engine has finished with; none while
-        the scheduler keeps links in memory (they came from some of these pages)."""
+        the scheduler keeps links in memory (they came from some of these pages).
+        ``durable``: every export so far is; else only the pages that had no item scraped
+        since the store last said so are let go (a hub, a page of no article, an article
+        the store withheld), or none if an item's page is not known."""
         if not self.taken or self.keeps_requests():
+            return
+        if not durable and self._unknown_exports:
             return
         slot = getattr(_engine(self.crawler), "_slot", None)
         in_progress = slot.inprogress if slot is not None else ()
-        done = [request for request in self.taken if request not in in_progress]
+        waiting = () if durable else self._exports_waiting
+        done = [
+            request
+            for request in self.taken
+            if request not in in_progress and request not in waiting
+        ]
         if not done:
             return
         self.server.hdel(self.hash_key, *(self.taken[request] for request in done))
         for request in done:
             del self.taken[request]
+            self._exports_waiting.discard(request)
 
     # -- the end --------------------------------------------------------------------
 
@@ -325,8 +380,7 @@ class HandOff:
             )
             return
         try:
-            if not self._durability:
-                self.release_done()
+            self.release_done(durable=not self._durability)
             self.server.delete(self.alive_prefix + self.worker_id)
             self._requeue(self.worker_id, "requeued_at_stop")
         except redis.RedisError as exc:

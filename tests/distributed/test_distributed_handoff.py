@@ -16,6 +16,7 @@ import time
 
 import pytest
 import redis
+from support.crawlprocess import start_crawl
 from support.distributed import start_worker, wait_ready
 from support.newssite import GeneratedNewsSite
 from support.redisserver import own_redis_server
@@ -159,6 +160,41 @@ def test_idle_workers_holding_pages_do_not_wait_for_each_other(own_redis):
     pop = client.register_script(POP)
     assert pop(keys=[QUEUE_KEY, popped + "y", workers, idle], args=["RPOP", "t2", "y"])
     assert others(keys=[workers, idle], args=[popped, "x"]) == 1, "y took work"
+
+
+def test_pages_of_no_article_are_let_go_while_articles_wait_for_the_end(tmp_path, own_redis):
+    """A JSON feed is made durable only when the crawl ends (it cannot be synced): the URL
+    store never says the exports are durable before. The pages that had no article (the
+    hubs) are let go at the heartbeat all the same: a long crawl's hash holds the pages
+    whose articles wait, not every page. Before, it held them all until the end."""
+    site = GeneratedNewsSite(sections=12, articles_per_section=1, delay=0.05).start()
+    try:
+        a = start_crawl(tmp_path, "-O", str(tmp_path / "a.json"), name="a", output_option=None,
+                        settings={"NEWSSTEM_DISTRIBUTED": own_redis.url,
+                                  "NEWSSTEM_URLDB": own_redis.url,
+                                  "NEWSSTEM_DISTRIBUTED_HEARTBEAT": "3",
+                                  "NEWSSTEM_DISTRIBUTED_IDLE": "8",
+                                  "NEWSSTEM_URLDB_SYNC_SECONDS": "1"})
+        wait_ready(a)
+        message = json.dumps({"start_url": site.url + "/", "depth": 2})
+        own_redis.client().rpush(START_KEY, message)
+        deadline = time.monotonic() + 60
+        while articles_asked(site) < 12:
+            assert time.monotonic() < deadline, a.log()
+            time.sleep(0.05)
+        time.sleep(3)  # idle: every page handled, a heartbeat's ticks since
+        assert held(own_redis.client(), a) == 12, "the 12 article pages only, not the hubs"
+        assert a.wait(timeout=60) == 0, a.log()
+    finally:
+        if a.process.poll() is None:
+            a.kill()
+        site.stop()
+    exported = json.loads((tmp_path / "a.json").read_text())
+    assert {item["url"] for item in exported} == site.article_urls()
+    stats = a.stats()
+    assert stats["newsstem/urldb/exported"] == 12, a.log()
+    assert "newsstem/distributed/requeued_at_stop" not in stats, a.log()
+    assert own_redis.client().keys(f"{QUEUE_KEY}*") == []
 
 
 def test_the_requests_of_a_dead_worker_are_put_back_once(own_redis):
