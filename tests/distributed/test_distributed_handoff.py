@@ -173,7 +173,7 @@ def test_pages_of_no_article_are_let_go_while_articles_wait_for_the_end(tmp_path
                         settings={"NEWSSTEM_DISTRIBUTED": own_redis.url,
                                   "NEWSSTEM_URLDB": own_redis.url,
                                   "NEWSSTEM_DISTRIBUTED_HEARTBEAT": "3",
-                                  "NEWSSTEM_DISTRIBUTED_IDLE": "8",
+                                  "NEWSSTEM_DISTRIBUTED_IDLE": "15",
                                   "NEWSSTEM_URLDB_SYNC_SECONDS": "1"})
         wait_ready(a)
         message = json.dumps({"start_url": site.url + "/", "depth": 2})
@@ -182,7 +182,10 @@ def test_pages_of_no_article_are_let_go_while_articles_wait_for_the_end(tmp_path
         while articles_asked(site) < 12:
             assert time.monotonic() < deadline, a.log()
             time.sleep(0.05)
-        time.sleep(3)  # idle: every page handled, a heartbeat's ticks since
+        # once every page is handled (and a heartbeat's tick since): the article pages only
+        deadline = time.monotonic() + 12
+        while held(own_redis.client(), a) != 12 and time.monotonic() < deadline:
+            time.sleep(0.1)
         assert held(own_redis.client(), a) == 12, "the 12 article pages only, not the hubs"
         assert a.wait(timeout=60) == 0, a.log()
     finally:
@@ -193,6 +196,46 @@ def test_pages_of_no_article_are_let_go_while_articles_wait_for_the_end(tmp_path
     assert {item["url"] for item in exported} == site.article_urls()
     stats = a.stats()
     assert stats["newsstem/urldb/exported"] == 12, a.log()
+    assert "newsstem/distributed/requeued_at_stop" not in stats, a.log()
+    assert own_redis.client().keys(f"{QUEUE_KEY}*") == []
+
+
+def test_requests_ignored_redirected_or_failed_are_let_go(tmp_path, own_redis):
+    """Popped requests that lead to no response handled by a callback are let go like the
+    others: one robots.txt forbids (IgnoreRequest in a downloader middleware), a redirect
+    (its target queued), a 404; a link to another host is refused before the queue. Nothing is left in
+    the worker's hash once idle, nothing is put back when it stops."""
+    site = GeneratedNewsSite(sections=2, articles_per_section=3, delay=0.02,
+                             redirects={"/old.html": "/section/1/"}).start()
+    other_host = site.url.replace("127.0.0.1", "localhost")
+    site.home_links.extend(["/private/secret.html", "/old.html", "/missing/",
+                            f"{other_host}/section/0/"])
+    try:
+        a = start_worker(tmp_path, own_redis.url, "a", NEWSSTEM_DISTRIBUTED_HEARTBEAT="3",
+                         NEWSSTEM_DISTRIBUTED_IDLE="15", NEWSSTEM_URLDB_SYNC_SECONDS="1")
+        wait_ready(a)
+        message = json.dumps({"start_url": site.url + "/", "depth": 2})
+        own_redis.client().rpush(START_KEY, message)
+        deadline = time.monotonic() + 60
+        while articles_asked(site) < 6:
+            assert time.monotonic() < deadline, a.log()
+            time.sleep(0.05)
+        deadline = time.monotonic() + 12  # idle: a store sync and a heartbeat since
+        while held(own_redis.client(), a) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert a.process.poll() is None and held(own_redis.client(), a) == 0, a.log()
+        assert a.wait(timeout=60) == 0, a.log()
+    finally:
+        if a.process.poll() is None:
+            a.kill()
+        site.stop()
+    assert set(a.urls()) == site.article_urls()
+    stats = a.stats()
+    assert "/private/secret.html" not in site.paths() and "/missing/" in site.paths()
+    assert stats.get("downloader/exception_type_count/scrapy.exceptions.IgnoreRequest", 0) \
+        + stats.get("robotstxt/forbidden", 0) >= 1, stats
+    assert stats["newsstem/links/rejected/offsite"] >= 1, "refused before the queue"
+    assert stats.get("downloader/response_status_count/301", 0) >= 1, stats
     assert "newsstem/distributed/requeued_at_stop" not in stats, a.log()
     assert own_redis.client().keys(f"{QUEUE_KEY}*") == []
 
