@@ -167,6 +167,10 @@ class Worker:
         now = time.monotonic()
         if self._idle_since is None:
             self._idle_since = now
+            if not self.options.idle_seconds:
+                # a worker that never stops joins the idle workers now: the others, which
+                # do not stop while a worker not idle holds pages, must not wait for it
+                self._others_at_work()
         if self.options.idle_seconds and now - self._idle_since >= self.options.idle_seconds:
             others = self._others_at_work()
             if self._reads.failing or self.outage.failing:

@@ -240,6 +240,39 @@ def test_requests_ignored_redirected_or_failed_are_let_go(tmp_path, own_redis):
     assert own_redis.client().keys(f"{QUEUE_KEY}*") == []
 
 
+def test_an_idle_worker_does_not_wait_for_one_that_never_stops(tmp_path, own_redis):
+    """a never stops (NEWSSTEM_DISTRIBUTED_IDLE 0) and holds its article pages to the end (a
+    JSON feed); b, out of work, stops: a joined the idle workers when it ran out of work.
+    Without that b waited for a as for a worker at work, for ever."""
+    site = GeneratedNewsSite(sections=2, articles_per_section=4, delay=0.05).start()
+    a = b = None
+    try:
+        a = start_crawl(tmp_path, "-O", str(tmp_path / "a.json"), name="a", output_option=None,
+                        settings={"NEWSSTEM_DISTRIBUTED": own_redis.url,
+                                  "NEWSSTEM_URLDB": own_redis.url,
+                                  "NEWSSTEM_DISTRIBUTED_HEARTBEAT": "3",
+                                  "NEWSSTEM_DISTRIBUTED_IDLE": "0"})
+        b = start_worker(tmp_path, own_redis.url, "b", NEWSSTEM_DISTRIBUTED_HEARTBEAT="3",
+                         NEWSSTEM_DISTRIBUTED_IDLE="2")
+        wait_ready(a, b)
+        message = json.dumps({"start_url": site.url + "/", "depth": 2})
+        own_redis.client().rpush(START_KEY, message)
+        assert b.wait(timeout=40) == 0, b.log()
+        assert a.process.poll() is None, a.log()
+        a.process.send_signal(signal.SIGTERM)
+        assert a.wait(timeout=60) == 0, a.log()
+    finally:
+        for worker in (a, b):
+            if worker is not None and worker.process.poll() is None:
+                worker.kill()
+        site.stop()
+    exported = json.loads((tmp_path / "a.json").read_text())
+    assert exported, "a exported articles: it held their pages until it stopped"
+    assert {item["url"] for item in exported} | set(b.urls()) == site.article_urls()
+    assert b.stats()["finish_reason"] == "idle"
+    assert own_redis.client().keys(f"{QUEUE_KEY}*") == []
+
+
 def test_the_requests_of_a_dead_worker_are_put_back_once(own_redis):
     """Two live workers find the same dead one: its requests go back to the queue once."""
     client = own_redis.client()
