@@ -111,8 +111,9 @@ return data
 # Every worker of the set whose heartbeat has lapsed (or only the one given): its entries
 # back in the queue (where its pops took them: the same score; the end lists pop from),
 # its hash deleted, its name out of the sets. One script: a request is put back once.
-# KEYS: the set of workers, the queue, the set of idle workers. ARGV: prefix of heartbeats, prefix of hashes,
-# how to push back (ZADD, LPUSH, RPUSH), one worker's id or ''.
+# KEYS: the set of workers, the queue, the set of idle workers.
+# ARGV: prefix of heartbeats, prefix of hashes, how to push back (ZADD, LPUSH, RPUSH), one
+# worker's id or ''.
 REQUEUE = """
 local ids
 if ARGV[4] ~= '' then ids = {ARGV[4]} else ids = redis.call('SMEMBERS', KEYS[1]) end

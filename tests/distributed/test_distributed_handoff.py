@@ -203,8 +203,8 @@ def test_pages_of_no_article_are_let_go_while_articles_wait_for_the_end(tmp_path
 def test_requests_ignored_redirected_or_failed_are_let_go(tmp_path, own_redis):
     """Popped requests that lead to no response handled by a callback are let go like the
     others: one robots.txt forbids (IgnoreRequest in a downloader middleware), a redirect
-    (its target queued), a 404; a link to another host is refused before the queue. Nothing is left in
-    the worker's hash once idle, nothing is put back when it stops."""
+    (its target queued), a 404; a link to another host is refused before the queue. Nothing
+    is left in the worker's hash once idle, nothing is put back when it stops."""
     site = GeneratedNewsSite(sections=2, articles_per_section=3, delay=0.02,
                              redirects={"/old.html": "/section/1/"}).start()
     other_host = site.url.replace("127.0.0.1", "localhost")
