@@ -54,9 +54,9 @@ def redis_server(tmp_path_factory):
 
 
 @pytest.fixture
-def paused_redis(tmp_path):
-    """A redis-server of this test alone, which it may pause (SIGSTOP); resumed before it
-    is stopped."""
+def own_redis(tmp_path):
+    """A redis-server of this test alone, which it may pause (SIGSTOP) or fill as it
+    likes; resumed before it is stopped."""
     from support.redisserver import own_redis_server
 
     with own_redis_server(tmp_path) as server:

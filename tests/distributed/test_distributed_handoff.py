@@ -30,12 +30,6 @@ HEARTBEAT = "2"
 
 
 @pytest.fixture
-def own_redis(tmp_path):
-    with own_redis_server(tmp_path) as server:
-        yield server
-
-
-@pytest.fixture
 def slow_site():
     """4 sections of 12 articles, 0.2 s per answer: a worker always has pages in flight."""
     site = GeneratedNewsSite(sections=4, articles_per_section=12, delay=0.2)

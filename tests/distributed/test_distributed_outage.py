@@ -26,7 +26,7 @@ OUTAGE_SECONDS = 2.0
 
 
 @pytest.fixture
-def own_redis(tmp_path):
+def appendonly_redis(tmp_path):
     """A redis-server of this test alone (it is killed), with an append-only file."""
     with own_redis_server(tmp_path, appendonly=True) as server:
         yield server
@@ -45,26 +45,26 @@ def sections_asked(site: GeneratedNewsSite) -> int:
 
 
 def test_a_redis_outage_mid_crawl_loses_nothing_and_is_told_in_a_line(
-    tmp_path, own_redis, slow_site
+    tmp_path, appendonly_redis, slow_site
 ):
     started = [
-        start_worker(tmp_path, own_redis.url, name, CONCURRENT_REQUESTS="4",
+        start_worker(tmp_path, appendonly_redis.url, name, CONCURRENT_REQUESTS="4",
                      NEWSSTEM_DISTRIBUTED_IDLE="10")
         for name in ("a", "b")
     ]
     try:
         wait_ready(*started)
         message = json.dumps({"start_url": slow_site.url + "/", "depth": 2})
-        own_redis.client().rpush(START_KEY, message)
+        appendonly_redis.client().rpush(START_KEY, message)
         deadline = time.monotonic() + 60
         # Redis dies while the workers wait for section pages (answered after 0.1 s): the
         # links on them are found during the outage
         while not sections_asked(slow_site):
             assert time.monotonic() < deadline, started[0].log()
             time.sleep(0.01)
-        own_redis.kill()
+        appendonly_redis.kill()
         time.sleep(OUTAGE_SECONDS)
-        own_redis.restart()
+        appendonly_redis.restart()
         codes = [worker.wait(timeout=120) for worker in started]
     finally:
         for worker in started:
@@ -78,7 +78,7 @@ def test_a_redis_outage_mid_crawl_loses_nothing_and_is_told_in_a_line(
     counts = Counter(p for p in slow_site.paths() if p != "/robots.txt")
     assert {p: n for p, n in counts.items() if n > 1} == {}, "no page fetched twice"
     # the URL store (on the same Redis) recorded every export, and nothing else
-    with open_store(own_redis.url) as store:
+    with open_store(appendonly_redis.url) as store:
         keys = [url_key(slow_site.url + p) for p in slow_site.article_paths()]
         keys += [url_key(slow_site.url + p) for p in slow_site.hub_paths()]
         found = store.lookup(keys)
@@ -96,10 +96,10 @@ def test_a_redis_outage_mid_crawl_loses_nothing_and_is_told_in_a_line(
     assert sum(s.get("newsstem/distributed/kept_requests", 0) for s in stats) >= 1
     assert sum(s.get("newsstem/distributed/lost_requests", 0) for s in stats) == 0
     assert all(s["finish_reason"] == "idle" for s in stats)
-    assert redis.Redis.from_url(own_redis.url).zcard("newsstem:news:requests") == 0
+    assert redis.Redis.from_url(appendonly_redis.url).zcard("newsstem:news:requests") == 0
 
 
-def test_the_scheduler_keeps_requests_while_redis_is_down_and_queues_them_after(own_redis):
+def test_the_scheduler_keeps_requests_while_redis_is_down_and_queues_them_after(appendonly_redis):
     from scrapy import Request
     from scrapy.utils.test import get_crawler
 
@@ -108,7 +108,7 @@ def test_the_scheduler_keeps_requests_while_redis_is_down_and_queues_them_after(
     from newsstem.distributed.scheduler import RedisScheduler
     from newsstem.spiders.news import NewsSpider
 
-    crawler = get_crawler(NewsSpider, {"NEWSSTEM_DISTRIBUTED": own_redis.url,
+    crawler = get_crawler(NewsSpider, {"NEWSSTEM_DISTRIBUTED": appendonly_redis.url,
                                        "ADDONS": {DistributedMode: 0}})
     crawler._apply_settings()
     crawler.spider = spider = NewsSpider.from_crawler(crawler)
@@ -116,13 +116,13 @@ def test_the_scheduler_keeps_requests_while_redis_is_down_and_queues_them_after(
     scheduler.open(spider)
     urls = [f"https://a.example/{n}.html" for n in range(3)]
     assert scheduler.enqueue_request(Request(urls[0]))
-    own_redis.kill()
+    appendonly_redis.kill()
     assert scheduler.enqueue_request(Request(urls[1]))
     assert scheduler.enqueue_request(Request(urls[2]))
     assert scheduler.enqueue_request(Request(urls[1]))  # kept too: the filter is in Redis
     assert scheduler.has_pending_requests(), "kept requests are work: the worker is not idle"
     assert scheduler.next_request() is None
-    own_redis.restart()
+    appendonly_redis.restart()
     scheduler.outage.backoff.retry_now()  # the backoff's wait is over
     assert [scheduler.next_request().url for _ in urls] == urls
     assert scheduler.next_request() is None and not scheduler.has_pending_requests()
@@ -131,10 +131,10 @@ def test_the_scheduler_keeps_requests_while_redis_is_down_and_queues_them_after(
     assert stats.get_value("dupefilter/filtered") == 1
     assert stats.get_value("scheduler/enqueued/redis") == 3
     # the filter and the queue agree: every fingerprint in the set was queued
-    client = connect(own_redis.url)
+    client = connect(appendonly_redis.url)
     assert client.scard("newsstem:news:dupefilter:a.example") == 3
     # stopped while Redis is down: what is kept is lost, and said so
-    own_redis.kill()
+    appendonly_redis.kill()
     scheduler.enqueue_request(Request("https://a.example/late.html"))
     scheduler.close("shutdown")
     assert stats.get_value("newsstem/distributed/lost_requests") == 1

@@ -36,12 +36,12 @@ def longest_silence(log: str) -> float:
     return max((b - a).total_seconds() for a, b in zip(stamps, stamps[1:]))
 
 
-def test_a_paused_redis_costs_a_worker_seconds_not_a_socket_timeout(tmp_path, paused_redis):
+def test_a_own_redis_costs_a_worker_seconds_not_a_socket_timeout(tmp_path, own_redis):
     # slow enough that the crawl outlives the pause
     site = GeneratedNewsSite(sections=3, articles_per_section=8, delay=0.25).start()
-    store = f"{paused_redis.url}?socket_timeout={STORE_SOCKET_TIMEOUT}"
+    store = f"{own_redis.url}?socket_timeout={STORE_SOCKET_TIMEOUT}"
     started = [
-        start_worker(tmp_path, paused_redis.url, name, CONCURRENT_REQUESTS="2",
+        start_worker(tmp_path, own_redis.url, name, CONCURRENT_REQUESTS="2",
                      NEWSSTEM_URLDB=store, NEWSSTEM_URLDB_SYNC_SECONDS="1",
                      NEWSSTEM_DISTRIBUTED_IDLE="20", LOGSTATS_INTERVAL="1")
         for name in ("a", "b")
@@ -49,8 +49,8 @@ def test_a_paused_redis_costs_a_worker_seconds_not_a_socket_timeout(tmp_path, pa
     try:
         wait_ready(*started)
         began = time.monotonic()
-        watcher = paused_redis.pause_when(site.article_asked, PAUSE_SECONDS)
-        paused_redis.client().rpush(START_KEY, json.dumps({"start_url": site.url + "/",
+        watcher = own_redis.pause_when(site.article_asked, PAUSE_SECONDS)
+        own_redis.client().rpush(START_KEY, json.dumps({"start_url": site.url + "/",
                                                            "depth": 2}))
         codes = [worker.wait(timeout=180) for worker in started]
         took = time.monotonic() - began

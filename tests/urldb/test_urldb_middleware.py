@@ -89,7 +89,7 @@ def test_a_dropped_copy_is_recorded_with_its_article_never_before(tmp_path):
         store.close()
 
 
-def test_a_store_that_does_not_answer_is_not_asked_for_each_page(paused_redis):
+def test_a_store_that_does_not_answer_is_not_asked_for_each_page(own_redis):
     # A paused redis-server (SIGSTOP: it accepts connections, never answers) is a network
     # partition: each call waits for the socket timeout. The middleware waits once, then
     # answers lookups "unknown" at once and keeps the exports until the store answers.
@@ -97,7 +97,7 @@ def test_a_store_that_does_not_answer_is_not_asked_for_each_page(paused_redis):
 
     from newsstem.urldb import open_store, url_key
 
-    server = paused_redis
+    server = own_redis
     store = open_store(f"{server.url}?socket_timeout=1")
     stats = MemoryStatsCollector(get_crawler())
     options = UrlDbOptions(store.uri, False, 100, 5.0, "item_scraped")

@@ -57,10 +57,10 @@ def exported_in_store(server: RedisServer, site: GeneratedNewsSite) -> set[str]:
 
 
 def test_a_store_out_until_the_crawl_ends_costs_seconds_not_a_timeout_per_page(
-    tmp_path, paused_redis
+    tmp_path, own_redis
 ):
     site = GeneratedNewsSite(sections=3, articles_per_section=8)
-    result, took = crawl_paused(tmp_path, paused_redis, site, resume_after=None)
+    result, took = crawl_paused(tmp_path, own_redis, site, resume_after=None)
     assert result.returncode == 0, result.log
     urls = [item["url"] for item in result.items]
     assert sorted(urls) == sorted(site.article_urls()), "every article exported once"
@@ -78,16 +78,16 @@ def test_a_store_out_until_the_crawl_ends_costs_seconds_not_a_timeout_per_page(
     assert "Traceback" not in result.log
     # Redis answers again after the crawl: what it holds is true (the crawl is gone, so the
     # articles it could not record will be exported again by the next crawl)
-    paused_redis.resume()
-    assert len(exported_in_store(paused_redis, site)) == recorded
+    own_redis.resume()
+    assert len(exported_in_store(own_redis, site)) == recorded
 
 
 def test_exports_made_while_the_store_is_out_are_recorded_when_it_answers(
-    tmp_path, paused_redis
+    tmp_path, own_redis
 ):
     # slow enough that the crawl outlives the outage
     site = GeneratedNewsSite(sections=3, articles_per_section=8, delay=0.25)
-    result, took = crawl_paused(tmp_path, paused_redis, site, resume_after=3.0,
+    result, took = crawl_paused(tmp_path, own_redis, site, resume_after=3.0,
                                 CONCURRENT_REQUESTS="2")
     assert result.returncode == 0, result.log
     urls = [item["url"] for item in result.items]
@@ -102,29 +102,29 @@ def test_exports_made_while_the_store_is_out_are_recorded_when_it_answers(
     assert result.stats["newsstem/urldb/errors"] >= 1
     assert result.stats["newsstem/urldb/exported"] == len(urls)
     assert "newsstem/urldb/unmarked" not in result.stats
-    assert exported_in_store(paused_redis, site) == set(urls)
+    assert exported_in_store(own_redis, site) == set(urls)
 
 
-def test_a_store_call_redis_does_not_answer_fails_in_seconds_not_half_a_minute(paused_redis):
+def test_a_store_call_redis_does_not_answer_fails_in_seconds_not_half_a_minute(own_redis):
     # redis-py's usual 30 s held the whole crawl that long at the first call of an outage
     # (the URI gave no ?socket_timeout=): now 5 s
-    with open_store(paused_redis.url) as store:
+    with open_store(own_redis.url) as store:
         key = url_key("https://a.example/1.html")
         store.mark_exported([key], 1)
-        paused_redis.pause()
+        own_redis.pause()
         started = time.monotonic()
         with pytest.raises(StoreError, match="Timeout"):
             store.lookup([key])
         took = time.monotonic() - started
-        paused_redis.resume()
+        own_redis.resume()
         assert 4 < took < 10, f"the call failed after {took:.1f} s"
         assert store.lookup([key])[key].exported_at == 1, "answers again"
 
 
-def test_stats_and_prune_wait_longer_for_redis_than_a_crawl_call(paused_redis):
+def test_stats_and_prune_wait_longer_for_redis_than_a_crawl_call(own_redis):
     # their scripts go over every bucket and may run for seconds on a big store: a Redis
     # slow for 7 s (paused here) does not fail them
-    with open_store(paused_redis.url) as store:
+    with open_store(own_redis.url) as store:
         store.mark_seen([url_key(f"https://a.example/{n}.html") for n in range(50)], 1)
         def entries():
             return store.stats().entries
@@ -133,8 +133,8 @@ def test_stats_and_prune_wait_longer_for_redis_than_a_crawl_call(paused_redis):
             return store.prune(seen_before=2, dry_run=True)
 
         for call in (entries, prunable):
-            paused_redis.pause()
-            resume = threading.Timer(7.0, paused_redis.resume)
+            own_redis.pause()
+            resume = threading.Timer(7.0, own_redis.resume)
             resume.start()
             started = time.monotonic()
             try:
