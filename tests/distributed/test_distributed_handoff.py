@@ -42,6 +42,28 @@ def articles_asked(site: GeneratedNewsSite) -> int:
     return sum(p.endswith(".html") for p in site.paths())
 
 
+def kill_a_at_work(a, b, server, site: GeneratedNewsSite, at_work) -> float:
+    """Start the crawl of ``site`` on workers ``a`` and ``b`` (processes), ``kill -9`` a once
+    ``at_work()`` holds (within 60 s), wait for b to stop (within 180 s, exit status 0): the
+    time of the kill."""
+    try:
+        wait_ready(a, b)
+        message = json.dumps({"start_url": site.url + "/", "depth": 2})
+        server.client().rpush(START_KEY, message)
+        deadline = time.monotonic() + 60
+        while not at_work():
+            assert time.monotonic() < deadline, a.log()
+            time.sleep(0.01)
+        a.kill()
+        killed = time.monotonic()
+        assert b.wait(timeout=180) == 0, b.log()
+        return killed
+    finally:
+        for worker in (a, b):
+            if worker.process.poll() is None:
+                worker.kill()
+
+
 def test_a_worker_killed_mid_crawl_loses_nothing(tmp_path, own_redis, slow_site):
     # a: never syncs its feed before it is killed (its exported articles are in memory only:
     # its pages must not count as done); b: outlives a's heartbeat
@@ -51,20 +73,8 @@ def test_a_worker_killed_mid_crawl_loses_nothing(tmp_path, own_redis, slow_site)
     b = start_worker(tmp_path, own_redis.url, "b", CONCURRENT_REQUESTS="2",
                      NEWSSTEM_DISTRIBUTED_HEARTBEAT=HEARTBEAT, NEWSSTEM_DISTRIBUTED_IDLE="8",
                      NEWSSTEM_URLDB_SYNC_ITEMS="5")
-    try:
-        wait_ready(a, b)
-        message = json.dumps({"start_url": slow_site.url + "/", "depth": 2})
-        own_redis.client().rpush(START_KEY, message)
-        deadline = time.monotonic() + 60
-        while articles_asked(slow_site) < 16:  # both workers deep in the articles
-            assert time.monotonic() < deadline, a.log()
-            time.sleep(0.01)
-        a.kill()
-        assert b.wait(timeout=180) == 0, b.log()
-    finally:
-        for worker in (a, b):
-            if worker.process.poll() is None:
-                worker.kill()
+    # both workers deep in the articles
+    kill_a_at_work(a, b, own_redis, slow_site, lambda: articles_asked(slow_site) >= 16)
 
     urls = a.urls() + b.urls()
     assert set(urls) == slow_site.article_urls(), "every article exported at least once"
@@ -104,21 +114,10 @@ def test_an_idle_worker_waits_for_a_dead_workers_heartbeat_to_lapse(tmp_path, ow
     b = start_worker(tmp_path, own_redis.url, "b", CONCURRENT_REQUESTS="8",
                      NEWSSTEM_DISTRIBUTED_HEARTBEAT="3", NEWSSTEM_DISTRIBUTED_IDLE="2",
                      NEWSSTEM_URLDB_SYNC_ITEMS="5")
-    try:
-        wait_ready(a, b)
-        message = json.dumps({"start_url": slow_site.url + "/", "depth": 2})
-        own_redis.client().rpush(START_KEY, message)
-        deadline = time.monotonic() + 60
-        while articles_asked(slow_site) < 16 or held(own_redis.client(), a) < 2:
-            assert time.monotonic() < deadline, a.log()
-            time.sleep(0.01)
-        a.kill()
-        killed = time.monotonic()
-        assert b.wait(timeout=180) == 0, b.log()
-    finally:
-        for worker in (a, b):
-            if worker.process.poll() is None:
-                worker.kill()
+    killed = kill_a_at_work(
+        a, b, own_redis, slow_site,
+        lambda: articles_asked(slow_site) >= 16 and held(own_redis.client(), a) >= 2,
+    )
     urls = a.urls() + b.urls()
     assert set(urls) == slow_site.article_urls(), b.log()
     stats = b.stats()
