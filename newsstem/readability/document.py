@@ -209,7 +209,7 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
     hidden: list[Element] = []
     unlikely: list[Element] = []
     never: list[Element] = []
-    get, keys, verdicts = Element.get, Element.keys, _VERDICTS
+    get, keys, values, verdicts = Element.get, Element.keys, Element.values, _VERDICTS
     elements = body.iter()
     # (inline: this loop sees every element of the page, most of them with a class alone)
     for element in elements:
@@ -217,7 +217,7 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
         if not names:
             continue
         if names == _CLASS_ONLY:
-            key: tuple[str | None, str | None, str | None] = (get(element, "class"), None, None)
+            key: tuple[str | None, str | None, str | None] = (values(element)[0], None, None)
         else:
             if not _HIDING_ATTRIBUTES.isdisjoint(names) and _is_hidden(element):
                 hidden.append(element)
