@@ -219,7 +219,7 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
         if names == _CLASS_ONLY:
             key: tuple[str | None, str | None, str | None] = (values(element)[0], None, None)
         else:
-            if not _HIDING_ATTRIBUTES.isdisjoint(names) and _is_hidden(element):
+            if not _HIDING_ATTRIBUTES.isdisjoint(names) and _is_hidden(element, names):
                 hidden.append(element)
                 _skip_descendants(elements, element)
                 continue
@@ -470,11 +470,17 @@ def _article_holders(body: Element) -> Callable[[Element], bool]:
     )
 
 
-def _is_hidden(element: Element) -> bool:
-    if element.get("hidden") is not None:
+def _is_hidden(element: Element, names: list[str]) -> bool:
+    """Whether ``element`` (with the attribute names ``names``) is hidden by its
+    ``hidden``, ``aria-hidden`` or ``style`` attribute."""
+    # (an attribute is read only when ``names`` holds it: a look-up in the short list costs
+    # a third of a get())
+    if "hidden" in names:
         return _hidden_until_revealed(element)
-    if element.get("aria-hidden") == "true":
+    if "aria-hidden" in names and element.get("aria-hidden") == "true":
         return True
+    if "style" not in names:
+        return False
     style = element.get("style")
     if not style:
         return False
