@@ -216,7 +216,7 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
         names = keys(element)
         if not names:
             continue
-        if names == _CLASS_ONLY:
+        if names == _CLASS_ONLY:  # (its one value: values() parses no name, looks up none)
             key: tuple[str | None, str | None, str | None] = (values(element)[0], None, None)
         else:
             if not _HIDING_ATTRIBUTES.isdisjoint(names) and _is_hidden(element, names):
