@@ -42,18 +42,23 @@ def articles_asked(site: GeneratedNewsSite) -> int:
     return sum(p.endswith(".html") for p in site.paths())
 
 
+def crawl_until(server, site: GeneratedNewsSite, worker, reached, every: float = 0.05) -> None:
+    """Push the start message of ``site`` (depth 2) and wait until ``reached()`` holds
+    (within 60 s; ``worker``'s log if not)."""
+    server.client().rpush(START_KEY, json.dumps({"start_url": site.url + "/", "depth": 2}))
+    deadline = time.monotonic() + 60
+    while not reached():
+        assert time.monotonic() < deadline, worker.log()
+        time.sleep(every)
+
+
 def kill_a_at_work(a, b, server, site: GeneratedNewsSite, at_work) -> float:
     """Start the crawl of ``site`` on workers ``a`` and ``b`` (processes), ``kill -9`` a once
     ``at_work()`` holds (within 60 s), wait for b to stop (within 180 s, exit status 0): the
     time of the kill."""
     try:
         wait_ready(a, b)
-        message = json.dumps({"start_url": site.url + "/", "depth": 2})
-        server.client().rpush(START_KEY, message)
-        deadline = time.monotonic() + 60
-        while not at_work():
-            assert time.monotonic() < deadline, a.log()
-            time.sleep(0.01)
+        crawl_until(server, site, a, at_work, every=0.01)
         a.kill()
         killed = time.monotonic()
         assert b.wait(timeout=180) == 0, b.log()
@@ -169,12 +174,7 @@ def test_pages_of_no_article_are_let_go_while_articles_wait_for_the_end(tmp_path
                                   "NEWSSTEM_DISTRIBUTED_IDLE": "15",
                                   "NEWSSTEM_URLDB_SYNC_SECONDS": "1"})
         wait_ready(a)
-        message = json.dumps({"start_url": site.url + "/", "depth": 2})
-        own_redis.client().rpush(START_KEY, message)
-        deadline = time.monotonic() + 60
-        while articles_asked(site) < 12:
-            assert time.monotonic() < deadline, a.log()
-            time.sleep(0.05)
+        crawl_until(own_redis, site, a, lambda: articles_asked(site) >= 12)
         # once every page is handled (and a heartbeat's tick since): the article pages only
         deadline = time.monotonic() + 12
         while held(own_redis.client(), a) != 12 and time.monotonic() < deadline:
@@ -207,12 +207,7 @@ def test_requests_ignored_redirected_or_failed_are_let_go(tmp_path, own_redis):
         a = start_worker(tmp_path, own_redis.url, "a", NEWSSTEM_DISTRIBUTED_HEARTBEAT="3",
                          NEWSSTEM_DISTRIBUTED_IDLE="15", NEWSSTEM_URLDB_SYNC_SECONDS="1")
         wait_ready(a)
-        message = json.dumps({"start_url": site.url + "/", "depth": 2})
-        own_redis.client().rpush(START_KEY, message)
-        deadline = time.monotonic() + 60
-        while articles_asked(site) < 6:
-            assert time.monotonic() < deadline, a.log()
-            time.sleep(0.05)
+        crawl_until(own_redis, site, a, lambda: articles_asked(site) >= 6)
         deadline = time.monotonic() + 12  # idle: a store sync and a heartbeat since
         while held(own_redis.client(), a) and time.monotonic() < deadline:
             time.sleep(0.1)
