@@ -240,11 +240,14 @@ def test_an_idle_worker_does_not_wait_for_one_that_never_stops(tmp_path, own_red
                                   "NEWSSTEM_URLDB": own_redis.url,
                                   "NEWSSTEM_DISTRIBUTED_HEARTBEAT": "3",
                                   "NEWSSTEM_DISTRIBUTED_IDLE": "0"})
+        wait_ready(a)
+        # a crawls the site alone and holds its article pages (not durable before the end);
+        # b, started then, finds no work (were b to take them all, a would hold nothing)
+        crawl_until(own_redis, site, a,
+                    lambda: articles_asked(site) >= 8 and held(own_redis.client(), a) >= 1)
         b = start_worker(tmp_path, own_redis.url, "b", NEWSSTEM_DISTRIBUTED_HEARTBEAT="3",
                          NEWSSTEM_DISTRIBUTED_IDLE="2")
-        wait_ready(a, b)
-        message = json.dumps({"start_url": site.url + "/", "depth": 2})
-        own_redis.client().rpush(START_KEY, message)
+        wait_ready(b)
         assert b.wait(timeout=40) == 0, b.log()
         assert a.process.poll() is None, a.log()
         a.process.send_signal(signal.SIGTERM)
