@@ -305,15 +305,16 @@ def find_authors(evidence: Evidence, publisher: Iterable[str] = ()) -> Found | N
                 # A blog's author is often its site name: only organisation-like names
                 # matching the publisher are dropped (below).
                 (orgs if _is_organization(name, ()) else persons).append(name)
+        structured = source.split(":")[0] in _STRUCTURED
         kept = [
             o for o in _dedupe(orgs) if not _is_publisher(o, publisher) and not _IN_HOUSE.search(o)
         ]
         if persons:
-            if source.split(":")[0] in _STRUCTURED:
+            if structured:
                 # "Adam Vidler, AP": the news agency credited beside its writers
                 persons += [name for name in kept if _AGENCY_CODE.match(name)]
             return Found(_dedupe(persons), source)
-        if kept and source.split(":")[0] in _STRUCTURED:
+        if kept and structured:
             return Found(kept, source)  # the page's own data names an agency: trust it
         if kept and organizations is None:
             organizations = Found(kept, source)
