@@ -14,6 +14,7 @@ import unicodedata
 __all__ = [
     "CJK_CHARACTERS",
     "cjk_count",
+    "counted",
     "meaningful_and_cjk_counts",
     "meaningful_length",
     "non_ascii_meaningful_length",
@@ -218,3 +219,12 @@ def xml_safe_utf8(text: str) -> bytes:
         for noncharacter in _NONCHARACTERS:
             data = data.replace(noncharacter, b" ")
     return data
+
+
+def counted(count: int, noun: str) -> str:
+    """``1 page``, ``2 pages``, ``0 hub patterns``: a count and its noun, read right.
+
+    >>> counted(1, "page"), counted(10, "page"), counted(0, "hub pattern")
+    ('1 page', '10 pages', '0 hub patterns')
+    """
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

@@ -48,6 +48,7 @@ from newsstem.layout.patterns import (
 )
 from newsstem.layout.redesign import Relearned, relearn
 from newsstem.layout.report import ROLE_COLOURS, site_report, write_report
+from newsstem.text import counted
 from newsstem.usage_errors import one_line_errors
 
 
@@ -231,11 +232,6 @@ def training_page(page: ArchivedPage) -> TrainingPage:
     return TrainingPage(page.url, decode_html(page.body, page.content_type)[0], page.anchor_texts)
 
 
-def _count(count: int, noun: str) -> str:
-    """``1 page``, ``0 hub patterns``."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
 def _column(pages: int) -> str:
     """A layout's pages in the report's column: ``   12 pages``, ``    1 page `` (aligned)."""
     return f"{pages:5d} page " if pages == 1 else f"{pages:5d} pages"
@@ -254,9 +250,9 @@ def _report(
     articles = [p for p in learned.patterns if p.kind == "article"]
     pages = learned.parameters.get("pages", 0)
     print(
-        f"{site}: {_count(pages, 'page')}, {_count(len(result.outcomes), 'layout')}, "
-        f"{_count(len(articles), 'article pattern')}, "
-        f"{_count(len(learned.patterns) - len(articles), 'hub pattern')} ({seconds:.1f} s)"
+        f"{site}: {counted(pages, 'page')}, {counted(len(result.outcomes), 'layout')}, "
+        f"{counted(len(articles), 'article pattern')}, "
+        f"{counted(len(learned.patterns) - len(articles), 'hub pattern')} ({seconds:.1f} s)"
     )
     for outcome in result.outcomes:
         if outcome.pages > 1 or outcome.pattern_id:

@@ -97,7 +97,7 @@ from newsstem.layout.patterns import (
     word_set,
 )
 from newsstem.metadata.headline import SiteNames
-from newsstem.text import meaningful_length
+from newsstem.text import counted, meaningful_length
 
 __all__ = [
     "ClusterOutcome",
@@ -294,11 +294,6 @@ def learn(
     return LearnResult(pattern_set, tuple(outcomes), clustering.cut)
 
 
-def _pages(count: int) -> str:
-    """``1 page``, ``2 pages``: the reasons of :class:`LayoutOutcome` read right."""
-    return f"{count} page" if count == 1 else f"{count} pages"
-
-
 def _site_names(titles: Iterable[str]) -> list[str]:
     """The affixes the site's ``<title>``s share: its name (see :class:`SiteNames`)."""
     names = SiteNames()
@@ -378,13 +373,14 @@ def _learn_cluster(
         biggest = cores[0][0].own_weight if cores else max((s.own_weight for s in scored), default=0)
         if biggest < options.min_main_chars:
             reason = (f"hub layout: the fallback found no article on {len(empty)} of "
-                      f"{_pages(len(sample))}")
+                      f"{counted(len(sample), 'page')}")
             return _pattern(scored, size, sources, "hub"), reason
     if size < options.min_pages:
         return None, "a layout of one page"
     if article_share < MIN_ARTICLE_SHARE:
         return None, (
-            f"refused: the fallback found an article on {len(found)} of {_pages(len(sample))} "
+            f"refused: the fallback found an article on {len(found)} of "
+            f"{counted(len(sample), 'page')} "
             "only (a mixed layout: the fallback decides page by page)"
         )
     votes = _KeyVotes.of(scored, set(found), options)
@@ -746,7 +742,7 @@ class SelfCheck:
 
     def __str__(self) -> str:
         return (
-            f"agrees with the fallback on {self.agreeing} of {_pages(self.pages)} "
+            f"agrees with the fallback on {self.agreeing} of {counted(self.pages, 'page')} "
             f"(mean F1 {self.mean_f1:.2f})"
         )
 

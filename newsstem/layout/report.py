@@ -19,6 +19,7 @@ from newsstem.encoding import decode_html
 from newsstem.layout.blocks import BlockParser
 from newsstem.layout.learn import LearnResult, TrainingPage
 from newsstem.layout.patterns import LayoutPattern, SitePatterns
+from newsstem.text import counted
 
 __all__ = ["BlockRow", "PatternReport", "ROLE_COLOURS", "SiteReport", "site_report", "write_report"]
 
@@ -121,15 +122,6 @@ def write_report(
     return path
 
 
-def _pages(count: int) -> str:
-    """``1 page``, ``2 pages``: a pattern learned from one page reads right.
-
-    >>> _pages(1), _pages(10)
-    ('1 page', '10 pages')
-    """
-    return f"{count} page" if count == 1 else f"{count} pages"
-
-
 def _file_part(site: str) -> str:
     return "".join(c if c.isalnum() or c in ".-" else "_" for c in site)
 
@@ -157,7 +149,7 @@ def _html(sites: Sequence[SiteReport], screenshots: bool, reason: str) -> str:
         for report in site.patterns:
             p = report.pattern
             out.append(
-                f"<h3 id='{e(p.id)}'>{e(p.id)}: {e(p.kind)} pattern, {_pages(p.pages)}, "
+                f"<h3 id='{e(p.id)}'>{e(p.id)}: {e(p.kind)} pattern, {counted(p.pages, 'page')}, "
                 f"score {p.score:.0f}</h3>"
             )
             out.append("<details><summary>pages</summary><ul>" + "".join(
@@ -181,7 +173,7 @@ def _html(sites: Sequence[SiteReport], screenshots: bool, reason: str) -> str:
             out.append("</table>")
         if site.refused:
             out.append("<h3>Layouts without a pattern</h3><ul>" + "".join(
-                f"<li>{_pages(pages)}: {e(reason)}</li>" for pages, reason in site.refused
+                f"<li>{counted(pages, 'page')}: {e(reason)}</li>" for pages, reason in site.refused
             ) + "</ul>")
     out.append("</body></html>")
     return "\n".join(out)
