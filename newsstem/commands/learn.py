@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -48,6 +47,7 @@ from newsstem.layout.patterns import (
 )
 from newsstem.layout.redesign import Relearned, relearn
 from newsstem.layout.report import ROLE_COLOURS, site_report, write_report
+from newsstem.paths import unwritable_directory
 from newsstem.text import counted
 from newsstem.usage_errors import one_line_errors
 
@@ -190,14 +190,11 @@ def _check_writable(directory: str, what: str, option: str) -> None:
     """UsageError, before anything is learned, when ``what`` cannot be written in
     ``directory`` (created when written): a file in the way, no write permission."""
     path = Path(directory).absolute()
-    existing = next(p for p in (path, *path.parents) if p.exists())
+    existing = next(p for p in (path, *path.parents) if p.exists())  # nothing made here
     why = "is not a directory" if not existing.is_dir() else ""
     if not why:
-        try:  # a file made and removed: os.access says yes to root in /proc or read-only mounts
-            with tempfile.TemporaryFile(dir=existing):
-                pass
-        except OSError as error:
-            why = f"is not writable ({error.strerror or error})"
+        problem = unwritable_directory(existing)  # (a file made and removed in it)
+        why = f"is not writable ({problem})" if problem is not None else ""
     if why:
         raise UsageError(
             f"learn: cannot write {what} to {directory}: {existing} {why}; "
