@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import gzip
+import itertools
 import json
 import logging
 import re
@@ -221,6 +222,11 @@ def is_html_page(page: ArchivedPage) -> bool:
     return page.status == 200 and "html" in content_type and not looks_binary(page.body)
 
 
+#: the key of an HTML capture among those of the archives read together: its fetch time,
+#: then its rank (the order it was read in, archive after archive)
+CaptureKey = tuple[tuple[str, str], int]
+
+
 def html_pages_by_site(
     paths: Iterable[str | Path], since: str | None = None, last: int | None = None
 ) -> dict[str, list[ArchivedPage]]:
@@ -230,14 +236,10 @@ def html_pages_by_site(
     :class:`ArchiveError` for an archive that cannot be read."""
     # Fetch times have whole seconds (WARC/1.0): pages fetched in the same second are
     # in the order they were read, archive after archive.
-    latest: dict[str, tuple[tuple[tuple[str, str], int], ArchivedPage]] = {}
-    read = 0
+    latest: dict[str, tuple[CaptureKey, ArchivedPage]] = {}
+    ranks = itertools.count(1)
     for path in paths:
-        for page in read_archive(path):
-            if not is_html_page(page):
-                continue
-            read += 1
-            key = (_fetch_instant(page.fetched_at), read)
+        for key, page in _keyed_html_pages(read_archive(path), ranks):
             known = latest.get(page.url)
             if known is None or key > known[0]:
                 latest[page.url] = (key, page)
@@ -251,28 +253,30 @@ def html_pages_by_site(
     return by_site
 
 
-#: the key of an HTML capture among those of the archives read together: its fetch time,
-#: then its rank (the order it was read in, archive after archive)
-CaptureKey = tuple[tuple[str, str], int]
-
-
 def latest_captures(paths: Iterable[str | Path]) -> dict[str, CaptureKey]:
     """URL -> the key of its latest HTML capture in the archives (the first pass of
     :class:`LatestCaptures`). An archive damaged part-way counts up to the damage (where the
     second pass stops too)."""
     latest: dict[str, CaptureKey] = {}
-    rank = 0
+    ranks = itertools.count(1)
     for path in paths:
         try:
-            for page in read_archive(path):
-                if is_html_page(page):
-                    rank += 1
-                    key = (_fetch_instant(page.fetched_at), rank)
-                    if page.url not in latest or key > latest[page.url]:
-                        latest[page.url] = key
+            for key, page in _keyed_html_pages(read_archive(path), ranks):
+                if page.url not in latest or key > latest[page.url]:
+                    latest[page.url] = key
         except ArchiveError:
             continue
     return latest
+
+
+def _keyed_html_pages(
+    pages: Iterable[ArchivedPage], ranks: Iterator[int]
+) -> Iterator[tuple[CaptureKey, ArchivedPage]]:
+    """The HTML pages of ``pages`` with their capture keys, ranked by ``ranks`` (one count
+    shared by the archives read together)."""
+    for page in pages:
+        if is_html_page(page):
+            yield (_fetch_instant(page.fetched_at), next(ranks)), page
 
 
 class LatestCaptures:
