@@ -436,14 +436,19 @@ class RedisUrlStore(UrlStore):
         if self.scan_socket_timeout is None:
             return self.client
         if self._scan_client is None:
-            pool = self.client.connection_pool
-            kwargs = {**pool.connection_kwargs, "socket_timeout": self.scan_socket_timeout}
-            self._scan_client = redis.Redis(
-                connection_pool=redis.ConnectionPool(
-                    connection_class=pool.connection_class, **kwargs
-                )
-            )
+            self._scan_client = self._client_with(socket_timeout=self.scan_socket_timeout)
         return self._scan_client
+
+    def _client_with(self, **overrides: object) -> redis.Redis:
+        """A client of the store's server and options on connections of its own, but for
+        ``overrides`` (timeouts, retries)."""
+        pool = self.client.connection_pool
+        return redis.Redis(
+            connection_pool=redis.ConnectionPool(
+                connection_class=pool.connection_class,
+                **{**pool.connection_kwargs, **overrides},
+            )
+        )
 
     def _all_buckets(self) -> list[list[bytes]]:
         """The existing bucket keys, in chunks (SCAN may repeat a key: duplicates removed)."""
@@ -534,21 +539,11 @@ class RedisUrlStore(UrlStore):
 
     def ping(self) -> None:
         if self._ping_client is None:
-            pool = self.client.connection_pool
-            timeout = min(
-                PING_TIMEOUT_SECONDS,
-                pool.connection_kwargs.get("socket_timeout") or PING_TIMEOUT_SECONDS,
-            )
-            kwargs = {
-                **pool.connection_kwargs,
-                "socket_timeout": timeout,
-                "socket_connect_timeout": timeout,
-                "retry": Retry(NoBackoff(), 0),
-            }
-            self._ping_client = redis.Redis(
-                connection_pool=redis.ConnectionPool(
-                    connection_class=pool.connection_class, **kwargs
-                )
+            given = self.client.connection_pool.connection_kwargs.get("socket_timeout")
+            timeout = min(PING_TIMEOUT_SECONDS, given or PING_TIMEOUT_SECONDS)
+            self._ping_client = self._client_with(
+                socket_timeout=timeout, socket_connect_timeout=timeout,
+                retry=Retry(NoBackoff(), 0),
             )
         try:
             self._ping_client.ping()
