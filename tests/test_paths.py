@@ -25,8 +25,12 @@ def test_a_directory_where_the_file_should_be_is_said(tmp_path):
 
 
 @pytest.mark.parametrize("uri", ["stdout:", "s3://bucket/%(time)s.jsonl", "ftp://h/a.jsonl"])
-def test_feeds_that_are_not_local_files_are_left_to_scrapy(uri):
+def test_feeds_that_are_not_local_files_are_left_to_scrapy(uri, tmp_path, monkeypatch):
+    # read as a local path, the check would make its directory in the working folder
+    # ("s3:/bucket", "ftp:/h") or probe a file there: nothing may appear
+    monkeypatch.chdir(tmp_path)
     check_output_paths(Settings({"FEEDS": {uri: {"format": "jsonlines"}}}), "crawl")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_file_uri_and_a_path_with_parameters_are_checked(tmp_path):
