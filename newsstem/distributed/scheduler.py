@@ -93,16 +93,13 @@ class RedisScheduler(Scheduler):
         self._atomic = isinstance(self.df, SiteDupeFilter) and self._push_command is not None
         self._pop_script = self.server.register_script(POP)
         self._pop_command = POP_COMMANDS.get(type(self.queue))
-        self._worker_id = uuid.uuid4().hex
-        self._popped_key = f"{self.queue.key}:popped:{self._worker_id}"
-        self._workers_key = f"{self.queue.key}:workers"
-        self._idle_key = f"{self.queue.key}:idle"
         self._unsure_pop: bytes | None = None  # the token of a pop whose reply never came
+        # with the hand-off, pops go through POP under its keys; else scrapy-redis's pop
         self.handoff: HandOff | None = None
         if self._pop_command is not None and self.idle_before_close <= 0:
             options = DistributedOptions.from_settings(self.crawler.settings)
             self.handoff = HandOff(
-                self.crawler, self.server, self.queue.key, self._worker_id,
+                self.crawler, self.server, self.queue.key, uuid.uuid4().hex,
                 REQUEUE_COMMANDS[type(self.queue)], options.heartbeat_seconds, self.outage,
                 lambda: bool(self._kept),
             )
@@ -226,13 +223,14 @@ class RedisScheduler(Scheduler):
 
     def _pop(self) -> Request | None:
         """A request from the shared queue, or None; a pop whose reply is lost is recorded."""
-        if self._pop_command is None or self.idle_before_close > 0:
+        handoff = self.handoff
+        if handoff is None:
             return self.queue.pop(self.idle_before_close)  # another queue; a blocking pop
         token = uuid.uuid4().hex.encode()
         self._unsure_pop = token
         data = self._pop_script(
-            keys=[self.queue.key, self._popped_key, self._workers_key, self._idle_key],
-            args=[self._pop_command, token, self._worker_id],
+            keys=[self.queue.key, handoff.hash_key, handoff.workers_key, handoff.idle_key],
+            args=[self._pop_command, token, handoff.worker_id],
         )
         self._unsure_pop = None
         return self._took(self.queue._decode_request(data), token) if data else None
@@ -240,7 +238,7 @@ class RedisScheduler(Scheduler):
     def _popped(self) -> Request | None:
         """The request the pop whose reply was lost took, if it ran (None if it did not)."""
         token = self._unsure_pop
-        value = self.server.hget(self._popped_key, token) if token else None
+        value = self.server.hget(self.handoff.hash_key, token) if token else None
         self._unsure_pop = None
         if value:
             self.stats.inc_value(f"{STATS_PREFIX}/recovered_pops")
@@ -248,8 +246,7 @@ class RedisScheduler(Scheduler):
         return None
 
     def _took(self, request: Request, token: bytes) -> Request:
-        if self.handoff is not None:
-            self.handoff.took(request, token)
+        self.handoff.took(request, token)
         return request
 
     def has_pending_requests(self) -> bool:
