@@ -363,7 +363,6 @@ class HandOff:
         self.server.hdel(self.hash_key, *(self.taken[request] for request in done))
         for request in done:
             del self.taken[request]
-            self._exports_waiting.discard(request)
 
     # -- the end --------------------------------------------------------------------
 
