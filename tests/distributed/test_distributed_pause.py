@@ -36,7 +36,7 @@ def longest_silence(log: str) -> float:
     return max((b - a).total_seconds() for a, b in zip(stamps, stamps[1:]))
 
 
-def test_a_own_redis_costs_a_worker_seconds_not_a_socket_timeout(tmp_path, own_redis):
+def test_a_paused_redis_costs_a_worker_seconds_not_a_socket_timeout(tmp_path, own_redis):
     # slow enough that the crawl outlives the pause
     site = GeneratedNewsSite(sections=3, articles_per_section=8, delay=0.25).start()
     store = f"{own_redis.url}?socket_timeout={STORE_SOCKET_TIMEOUT}"
@@ -51,7 +51,7 @@ def test_a_own_redis_costs_a_worker_seconds_not_a_socket_timeout(tmp_path, own_r
         began = time.monotonic()
         watcher = own_redis.pause_when(site.article_asked, PAUSE_SECONDS)
         own_redis.client().rpush(START_KEY, json.dumps({"start_url": site.url + "/",
-                                                           "depth": 2}))
+                                                        "depth": 2}))
         codes = [worker.wait(timeout=180) for worker in started]
         took = time.monotonic() - began
         watcher.join(timeout=5)
