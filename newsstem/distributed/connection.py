@@ -8,11 +8,10 @@ import time
 from typing import TYPE_CHECKING
 
 import redis
-from redis.backoff import NoBackoff
-from redis.retry import Retry
 
 from newsstem import defaults
 from newsstem.backoff import Backoff
+from newsstem.redisping import QuickPing
 from newsstem.urldb import REDIS_SCHEMES, hide_password
 
 if TYPE_CHECKING:
@@ -33,9 +32,6 @@ CONNECT_TIMEOUT = 5.0
 # script, a pop, a length) and none blocks in Redis (SCHEDULER_IDLE_BEFORE_CLOSE is 0);
 # a blocking pop given with -s gets its own seconds on top (see scheduler_redis_params).
 SOCKET_TIMEOUT = 5.0
-# Before trying again a Redis that failed, a PING on its own connection with this timeout:
-# a paused Redis costs a worker a second per try, not a socket timeout.
-PING_TIMEOUT = 1.0
 # Redis not answering: restarting, loading its data (BusyLoadingError is a ConnectionError),
 # the network down.
 OUTAGE_ERRORS = (redis.ConnectionError, redis.TimeoutError)
@@ -110,8 +106,9 @@ class RedisOutage:
     ``newsstem/distributed/redis_errors``. Between failures :meth:`ready` says when to
     try again: after 1 s, 2 s, 4 s... at most every 60 s, so a worker asks a dead
     server once a minute, not once per link; and only if a PING on a connection of its
-    own answers within :data:`PING_TIMEOUT` (a paused or partitioned Redis accepts
-    connections and never replies: each try costs a second, not a socket timeout).
+    own answers within a second (:class:`~newsstem.redisping.QuickPing`: a paused or
+    partitioned Redis accepts connections and never replies: each try costs a second,
+    not a socket timeout).
     The worker's scheduler and its start message reads share one: one outage, one line.
     """
 
@@ -123,7 +120,8 @@ class RedisOutage:
         # whether the worker's pages stay in its hand-off hash until done (set by the
         # scheduler): then a worker stopped during the outage loses nothing either
         self.hand_off = False
-        self._ping_client: redis.Redis | None = None
+        # (made when first needed: a worker without distributed mode has no URL)
+        self._quick_ping: QuickPing | None = None
 
     @property
     def failing(self) -> bool:
@@ -146,20 +144,14 @@ class RedisOutage:
     def _ping(self) -> None:
         if not self.url:
             return
-        if self._ping_client is None:
-            self._ping_client = redis.Redis.from_url(
-                self.url,
-                socket_connect_timeout=PING_TIMEOUT,
-                socket_timeout=PING_TIMEOUT,
-                retry=Retry(NoBackoff(), 0),
-            )
-        self._ping_client.ping()
+        if self._quick_ping is None:
+            self._quick_ping = QuickPing(redis.Redis.from_url(self.url))
+        self._quick_ping.ping()
 
     def close(self) -> None:
         """Let go of the PING connection, if any."""
-        if self._ping_client is not None:
-            self._ping_client.close()
-            self._ping_client = None
+        if self._quick_ping is not None:
+            self._quick_ping.close()
 
     def failed(self, what: str, exc: Exception) -> None:
         """A call to Redis failed; ``what`` the worker was doing (for the first line)."""

@@ -34,9 +34,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import redis
-from redis.backoff import NoBackoff
-from redis.retry import Retry
 
+from newsstem.redisping import QuickPing, client_like
 from newsstem.urldb import hide_password
 from newsstem.urldb.store import (
     COPY,
@@ -79,10 +78,6 @@ SOCKET_TIMEOUT_SECONDS = 5.0
 # ... and the calls that go over every bucket (``urldb stats``, ``urldb prune``: scripts
 # over 512 buckets, which may run for seconds on a big store) wait this long.
 SCAN_SOCKET_TIMEOUT_SECONDS = 60.0
-# ping(): a server that does not answer within this long is taken as out (a crawl asks
-# before trying again a store that failed, so a paused or partitioned Redis costs a
-# crawl this long per try, not a socket timeout).
-PING_TIMEOUT_SECONDS = 1.0
 # Lua struct and TIME inside write scripts need Redis >= 5.
 MIN_SERVER_VERSION = (5, 0)
 
@@ -297,8 +292,8 @@ class RedisUrlStore(UrlStore):
         self.client = client
         self.scan_socket_timeout = scan_socket_timeout  # None: the client's own
         # PING on a connection of its own with a short timeout (the store's own have long
-        # ones: a prune script may run for seconds); made when first needed
-        self._ping_client: redis.Redis | None = None
+        # ones: a prune script may run for seconds)
+        self._quick_ping = QuickPing(client)
         # the calls over every bucket, on a connection with a longer timeout (made when
         # first needed; the store's own client when its timeout came with the URI)
         self._scan_client: redis.Redis | None = None
@@ -436,19 +431,8 @@ class RedisUrlStore(UrlStore):
         if self.scan_socket_timeout is None:
             return self.client
         if self._scan_client is None:
-            self._scan_client = self._client_with(socket_timeout=self.scan_socket_timeout)
+            self._scan_client = client_like(self.client, socket_timeout=self.scan_socket_timeout)
         return self._scan_client
-
-    def _client_with(self, **overrides: object) -> redis.Redis:
-        """A client of the store's server and options on connections of its own, but for
-        ``overrides`` (timeouts, retries)."""
-        pool = self.client.connection_pool
-        return redis.Redis(
-            connection_pool=redis.ConnectionPool(
-                connection_class=pool.connection_class,
-                **{**pool.connection_kwargs, **overrides},
-            )
-        )
 
     def _all_buckets(self) -> list[list[bytes]]:
         """The existing bucket keys, in chunks (SCAN may repeat a key: duplicates removed)."""
@@ -538,23 +522,16 @@ class RedisUrlStore(UrlStore):
         return RedisLease(self, exclusive)
 
     def ping(self) -> None:
-        if self._ping_client is None:
-            given = self.client.connection_pool.connection_kwargs.get("socket_timeout")
-            timeout = min(PING_TIMEOUT_SECONDS, given or PING_TIMEOUT_SECONDS)
-            self._ping_client = self._client_with(
-                socket_timeout=timeout, socket_connect_timeout=timeout,
-                retry=Retry(NoBackoff(), 0),
-            )
         try:
-            self._ping_client.ping()
+            self._quick_ping.ping()
         except redis.RedisError as exc:
             raise StoreError(f"URL store {self.uri}: {exc}") from exc
 
     def close(self) -> None:
         self.client.close()
-        for client in (self._ping_client, self._scan_client):
-            if client is not None:
-                client.close()
+        self._quick_ping.close()
+        if self._scan_client is not None:
+            self._scan_client.close()
 
 
 def _blob(keys: Sequence[bytes]) -> bytes:
