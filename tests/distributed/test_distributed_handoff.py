@@ -30,12 +30,11 @@ HEARTBEAT = "2"
 
 
 @pytest.fixture
-def slow_site():
-    """4 sections of 12 articles, 0.2 s per answer: a worker always has pages in flight."""
-    site = GeneratedNewsSite(sections=4, articles_per_section=12, delay=0.2)
-    site.start()
-    yield site
-    site.stop()
+def slow_site(slow_site):
+    """The shared slow site (conftest.py) at 0.2 s per answer: a worker always has pages in
+    flight."""
+    slow_site.delay = 0.2
+    return slow_site
 
 
 def articles_asked(site: GeneratedNewsSite) -> int:
@@ -160,12 +159,14 @@ def test_idle_workers_holding_pages_do_not_wait_for_each_other(own_redis):
     assert others(keys=[workers, idle], args=[popped, "x"]) == 1, "y took work"
 
 
-def test_pages_of_no_article_are_let_go_while_articles_wait_for_the_end(tmp_path, own_redis):
+def test_pages_of_no_article_are_let_go_while_articles_wait_for_the_end(
+    tmp_path, own_redis, news_site
+):
     """A JSON feed is made durable only when the crawl ends (it cannot be synced): the URL
     store never says the exports are durable before. The pages that had no article (the
     hubs) are let go at the heartbeat all the same: a long crawl's hash holds the pages
     whose articles wait, not every page. Before, it held them all until the end."""
-    site = GeneratedNewsSite(sections=12, articles_per_section=1, delay=0.05).start()
+    site = news_site(sections=12, articles_per_section=1, delay=0.05)
     try:
         a = start_crawl(tmp_path, "-O", str(tmp_path / "a.json"), name="a", output_option=None,
                         settings={"NEWSSTEM_DISTRIBUTED": own_redis.url,
@@ -184,7 +185,6 @@ def test_pages_of_no_article_are_let_go_while_articles_wait_for_the_end(tmp_path
     finally:
         if a.process.poll() is None:
             a.kill()
-        site.stop()
     exported = json.loads((tmp_path / "a.json").read_text())
     assert {item["url"] for item in exported} == site.article_urls()
     stats = a.stats()
@@ -193,13 +193,13 @@ def test_pages_of_no_article_are_let_go_while_articles_wait_for_the_end(tmp_path
     assert own_redis.client().keys(f"{QUEUE_KEY}*") == []
 
 
-def test_requests_ignored_redirected_or_failed_are_let_go(tmp_path, own_redis):
+def test_requests_ignored_redirected_or_failed_are_let_go(tmp_path, own_redis, news_site):
     """Popped requests that lead to no response handled by a callback are let go like the
     others: one robots.txt forbids (IgnoreRequest in a downloader middleware), a redirect
     (its target queued), a 404; a link to another host is refused before the queue. Nothing
     is left in the worker's hash once idle, nothing is put back when it stops."""
-    site = GeneratedNewsSite(sections=2, articles_per_section=3, delay=0.02,
-                             redirects={"/old.html": "/section/1/"}).start()
+    site = news_site(sections=2, articles_per_section=3, delay=0.02,
+                     redirects={"/old.html": "/section/1/"})
     other_host = site.url.replace("127.0.0.1", "localhost")
     site.home_links.extend(["/private/secret.html", "/old.html", "/missing/",
                             f"{other_host}/section/0/"])
@@ -216,7 +216,6 @@ def test_requests_ignored_redirected_or_failed_are_let_go(tmp_path, own_redis):
     finally:
         if a.process.poll() is None:
             a.kill()
-        site.stop()
     assert set(a.urls()) == site.article_urls()
     stats = a.stats()
     assert "/private/secret.html" not in site.paths() and "/missing/" in site.paths()
@@ -228,11 +227,11 @@ def test_requests_ignored_redirected_or_failed_are_let_go(tmp_path, own_redis):
     assert own_redis.client().keys(f"{QUEUE_KEY}*") == []
 
 
-def test_an_idle_worker_does_not_wait_for_one_that_never_stops(tmp_path, own_redis):
+def test_an_idle_worker_does_not_wait_for_one_that_never_stops(tmp_path, own_redis, news_site):
     """a never stops (NEWSSTEM_DISTRIBUTED_IDLE 0) and holds its article pages to the end (a
     JSON feed); b, out of work, stops: a joined the idle workers when it ran out of work.
     Without that b waited for a as for a worker at work, for ever."""
-    site = GeneratedNewsSite(sections=2, articles_per_section=4, delay=0.05).start()
+    site = news_site(sections=2, articles_per_section=4, delay=0.05)
     a = b = None
     try:
         a = start_crawl(tmp_path, "-O", str(tmp_path / "a.json"), name="a", output_option=None,
@@ -256,7 +255,6 @@ def test_an_idle_worker_does_not_wait_for_one_that_never_stops(tmp_path, own_red
         for worker in (a, b):
             if worker is not None and worker.process.poll() is None:
                 worker.kill()
-        site.stop()
     exported = json.loads((tmp_path / "a.json").read_text())
     assert exported, "a exported articles: it held their pages until it stopped"
     assert {item["url"] for item in exported} | set(b.urls()) == site.article_urls()
@@ -292,11 +290,13 @@ def test_the_requests_of_a_dead_worker_are_put_back_once(own_redis):
     assert client.hget(popped + "live", "t") == b"0 in progress", "a live worker's stay"
 
 
-def test_links_kept_by_a_worker_stopped_during_a_redis_outage_are_found_again(tmp_path):
+def test_links_kept_by_a_worker_stopped_during_a_redis_outage_are_found_again(
+    tmp_path, news_site
+):
     """A worker stopped (SIGTERM) while Redis is out loses the links it kept in memory; the
     pages it found them on stay in its hash and go back in the queue: nothing lost."""
     with own_redis_server(tmp_path, appendonly=True) as server:
-        site = GeneratedNewsSite(sections=4, articles_per_section=6, delay=0.3).start()
+        site = news_site(sections=4, articles_per_section=6, delay=0.3)
         a = start_worker(tmp_path, server.url, "a", CONCURRENT_REQUESTS="4",
                          NEWSSTEM_DISTRIBUTED_HEARTBEAT=HEARTBEAT, NEWSSTEM_DISTRIBUTED_IDLE="0")
         b = None
@@ -319,7 +319,6 @@ def test_links_kept_by_a_worker_stopped_during_a_redis_outage_are_found_again(tm
             for worker in (a, b):
                 if worker is not None and worker.process.poll() is None:
                     worker.kill()
-            site.stop()
         lost = a.stats().get("newsstem/distributed/lost_requests", 0)
         assert lost > 0, a.log()  # the situation under test: a stopped holding links
         said = [line for line in a.log().splitlines() if "are not queued" in line]
@@ -334,18 +333,15 @@ def test_links_kept_by_a_worker_stopped_during_a_redis_outage_are_found_again(tm
         assert b.stats()["newsstem/distributed/requeued_from_dead_workers"] >= 1
 
 
-def test_pages_done_are_let_go_without_a_url_store_too(workers, redis_db):
+def test_pages_done_are_let_go_without_a_url_store_too(workers, redis_db, news_site):
     # without the store's word on durable exports, a page is let go once handled (at each
     # heartbeat): the worker leaves nothing behind and puts nothing back when it stops
-    site = GeneratedNewsSite(sections=2, articles_per_section=6, delay=0.1).start()
-    try:
-        a = workers("a", NEWSSTEM_URLDB="", NEWSSTEM_DISTRIBUTED_HEARTBEAT=HEARTBEAT)
-        wait_ready(a)
-        message = json.dumps({"start_url": site.url + "/", "depth": 2})
-        redis.Redis.from_url(redis_db).rpush(START_KEY, message)
-        assert a.wait() == 0, a.log()
-    finally:
-        site.stop()
+    site = news_site(sections=2, articles_per_section=6, delay=0.1)
+    a = workers("a", NEWSSTEM_URLDB="", NEWSSTEM_DISTRIBUTED_HEARTBEAT=HEARTBEAT)
+    wait_ready(a)
+    message = json.dumps({"start_url": site.url + "/", "depth": 2})
+    redis.Redis.from_url(redis_db).rpush(START_KEY, message)
+    assert a.wait() == 0, a.log()
     assert sorted(a.urls()) == sorted(site.article_urls())
     stats = a.stats()
     assert "newsstem/distributed/requeued_at_stop" not in stats, a.log()

@@ -32,14 +32,6 @@ def appendonly_redis(tmp_path):
         yield server
 
 
-@pytest.fixture
-def slow_site():
-    site = GeneratedNewsSite(sections=4, articles_per_section=12, delay=0.1)
-    site.start()
-    yield site
-    site.stop()
-
-
 def sections_asked(site: GeneratedNewsSite) -> int:
     return sum(p.startswith("/section/") for p in site.paths())
 

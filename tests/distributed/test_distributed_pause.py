@@ -17,7 +17,6 @@ from collections import Counter
 from datetime import datetime
 
 from support.distributed import start_worker, wait_ready
-from support.newssite import GeneratedNewsSite
 
 START_KEY = "newsstem:news:start_urls"
 PAUSE_SECONDS = 15.0
@@ -36,9 +35,11 @@ def longest_silence(log: str) -> float:
     return max((b - a).total_seconds() for a, b in zip(stamps, stamps[1:]))
 
 
-def test_a_paused_redis_costs_a_worker_seconds_not_a_socket_timeout(tmp_path, own_redis):
+def test_a_paused_redis_costs_a_worker_seconds_not_a_socket_timeout(
+    tmp_path, own_redis, news_site
+):
     # slow enough that the crawl outlives the pause
-    site = GeneratedNewsSite(sections=3, articles_per_section=8, delay=0.25).start()
+    site = news_site(sections=3, articles_per_section=8, delay=0.25)
     store = f"{own_redis.url}?socket_timeout={STORE_SOCKET_TIMEOUT}"
     started = [
         start_worker(tmp_path, own_redis.url, name, CONCURRENT_REQUESTS="2",
@@ -59,7 +60,6 @@ def test_a_paused_redis_costs_a_worker_seconds_not_a_socket_timeout(tmp_path, ow
         for worker in started:
             if worker.process.poll() is None:
                 worker.kill()
-        site.stop()
     logs = [worker.log() for worker in started]
     assert codes == [0, 0], logs
     urls = [url for worker in started for url in worker.urls()]

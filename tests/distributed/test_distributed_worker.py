@@ -27,12 +27,10 @@ START_KEY = "newsstem:news:start_urls"
 
 
 @pytest.fixture
-def slow_site():
-    """4 sections of 12 articles, 0.1 s per answer, /private/ linked from the home page."""
-    site = GeneratedNewsSite(sections=4, articles_per_section=12, delay=0.1, home_links=PRIVATE)
-    site.start()
-    yield site
-    site.stop()
+def slow_site(slow_site):
+    """The shared slow site (conftest.py), /private/ linked from the home page."""
+    slow_site.home_links.extend(PRIVATE)
+    return slow_site
 
 
 def fetched_twice(site: GeneratedNewsSite) -> dict[str, int]:
