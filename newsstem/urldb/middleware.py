@@ -523,17 +523,22 @@ class UrlDbMiddleware:
     def _article_scraped(self, item: Article) -> None:
         key = self.key(item.url)
         aliases = self._aliases.pop(item.url, ())
-        for alias in aliases:
-            self._kinds[alias] = COPY  # a redirect: recorded as exported with the article
         self._kinds.pop(key, None)  # the article's own URL (a copy of an earlier one no more)
         keys = [key, *aliases]
         keys.extend(self._along.pop(key, ()))  # its copies dropped before this signal
         for k in keys:
             self._remembered[k] = True
             self._exported_here.add(k)
-        if self._feed_failed:  # not in a feed file that could not be opened
+        if self._feed_failed or not (self.options.mark_after == "item_scraped" or self._plans):
+            # not in a feed file that could not be opened, or in no feed: never recorded,
+            # nor are their kinds kept (a crawl without a feed would keep one a redirect)
             self.stats.inc_value(f"{STATS_PREFIX}/unmarked")
-        elif self.options.mark_after == "item_scraped" or (
+            for k in keys:
+                self._kinds.pop(k, None)
+            return
+        for alias in aliases:
+            self._kinds[alias] = COPY  # a redirect: recorded as exported with the article
+        if self.options.mark_after == "item_scraped" or (
             self._plans and self._all_syncable_for(item)
         ):
             self._to_mark_exported.extend(keys)
@@ -543,12 +548,10 @@ class UrlDbMiddleware:
                     self.sync()  # a batch is never larger than NEWSSTEM_URLDB_SYNC_ITEMS
                 else:
                     self._sync_soon.schedule()  # after this signal dispatch has finished
-        elif self._plans:
+        else:
             self._after_feeds.extend(keys)
             self._after_feeds_keys.update(keys)
             self._after_feeds_articles += 1
-        else:
-            self.stats.inc_value(f"{STATS_PREFIX}/unmarked")
 
     def _all_syncable_for(self, item: Article) -> bool:
         assert self._feeds is not None

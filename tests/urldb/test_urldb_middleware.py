@@ -126,3 +126,25 @@ def test_a_store_that_does_not_answer_is_not_asked_for_each_page(own_redis):
         server.resume()
         middleware.lease.release()
         store.close()
+
+
+def test_the_kinds_of_keys_never_recorded_are_not_kept(tmp_path):
+    # A crawl with no feed (a worker whose items go to a pipeline of its own) records no
+    # export: a redirected article's kinds must not pile up in memory, one a redirect,
+    # for as long as the crawl runs.
+    store = SqliteUrlStore(tmp_path / "urldb.sqlite")
+    stats = MemoryStatsCollector(get_crawler())
+    options = UrlDbOptions(store.uri, False, 100, 5.0, "feed")
+    middleware = UrlDbMiddleware(store, store.lease(exclusive=False), stats, options)
+    try:
+        for n in range(3):
+            url = f"http://127.0.0.1/news/{n}.html"
+            redirected = HtmlResponse(url, body=b"<p>x</p>", request=Request(
+                url, meta={"redirect_urls": [f"http://127.0.0.1/old/{n}.html"]}))
+            assert _output(middleware, redirected, [_page(url)]) == [_page(url)]
+            middleware.item_scraped(_article(url), spider=None)
+        assert stats.get_value("newsstem/urldb/unmarked") == 3
+        assert middleware._kinds == {}
+    finally:
+        middleware.lease.release()
+        store.close()
