@@ -874,12 +874,14 @@ def _clean_conditionally(
     # Innermost first, so a container is judged without the fishy parts it held.
     inside = _inside_prose(article, options, flags.score_lists)
     wrapped = _wrappers(inside, article)
-    toggled = {ancestor for toggle in _toggles(article) for ancestor in toggle.iterancestors()}
+    fielded = {
+        ancestor for field in _furniture_fields(article) for ancestor in field.iterancestors()
+    }
     for element in reversed(list(article.iter(*tags))):
         if element is article:
             continue
         reason = _fishy(
-            element, flags, options, element in inside, element in toggled, element in headed
+            element, flags, options, element in inside, element in fielded, element in headed
         )
         if reason == "too many links" and _wraps_a_list(element, wrapped.get(element), options):
             # Judged by its links like the list it wraps (its heading and it).
@@ -956,7 +958,7 @@ def _fishy(
     flags: Flags,
     options: Options,
     in_prose: bool,
-    toggled: bool,
+    holds_field: bool,
     wraps_heading: bool = False,
 ) -> str | None:
     """Why a container looks like page furniture, or None (seed 000 fishy()).
@@ -998,11 +1000,12 @@ def _fishy(
     if inputs > paragraphs / 3:
         return "form inputs"
     # A short box around a checkbox, a radio button, an email field of any type, a
-    # search or password field or a text area (``toggled``: it held one before the inner
-    # containers were judged, _toggles): an embed's two-click consent, a poll, a settings
-    # panel, a newsletter's sign-up form, a search box, a log-in or comment form.
-    if toggled and dense_length(text) <= options.furniture_max_length:
-        return "a toggle's box"
+    # search or password field or a text area (``holds_field``: it held one before the
+    # inner containers were judged, _furniture_fields): an embed's two-click consent, a
+    # poll, a settings panel, a newsletter's sign-up form, a search box, a log-in or
+    # comment form.
+    if holds_field and dense_length(text) <= options.furniture_max_length:
+        return "a form field's box"
     if paragraphs == 1 and not images and (
         _wraps_a_paragraph(element, text, options)
         or _in_paragraph_component(element, text, options)
@@ -1264,7 +1267,7 @@ def _only_text(parent: Element, child: Element) -> bool:
 # are the fields no story is read beside: a search field (the search type, or the name
 # of the query a search form sends, "q", WordPress's "s"), a password field (a log-in
 # box) and a text area (a comment or contact form: "Have your say about this article").
-_TOGGLES = etree.XPath(
+_FURNITURE_FIELDS = etree.XPath(
     "descendant::input[@type='checkbox' or @type='radio' or @type='email'"
     " or (not(@type='hidden') and (contains(translate(@name, 'EMAIL', 'email'), 'mail')"
     " or contains(translate(@placeholder, 'EMAIL', 'email'), 'mail')))"
@@ -1273,7 +1276,7 @@ _TOGGLES = etree.XPath(
 )
 
 
-def _toggles(article: Element) -> list[Element]:
+def _furniture_fields(article: Element) -> list[Element]:
     """The checkboxes, radio buttons, e-mail, search and password fields and the text
     areas below ``article``, in document order.
 
@@ -1281,10 +1284,11 @@ def _toggles(article: Element) -> list[Element]:
     ...     '<input type="text" name="email" placeholder="Email"/><input type="text" name="q"/>'
     ...     '<input placeholder="Ihre E-Mail-Adresse"/><input type="checkbox"/>'
     ...     '<input type="text" name="city"/><textarea name="comment"/></div>')
-    >>> [(i.tag, i.get("type"), i.get("name") or i.get("placeholder")) for i in _toggles(form)]
+    >>> fields = _furniture_fields(form)
+    >>> [(i.tag, i.get("type"), i.get("name") or i.get("placeholder")) for i in fields]
     [('input', 'text', 'email'), ('input', 'text', 'q'), ('input', None, 'Ihre E-Mail-Adresse'), ('input', 'checkbox', None), ('textarea', None, 'comment')]
     """
-    return _TOGGLES(article)
+    return _FURNITURE_FIELDS(article)
 # Lists and tables: kept inside the article's prose unless mostly links.
 _SPANNED = ("ul", "ol", "dl", "table")
 

@@ -339,7 +339,7 @@ def test_a_text_field_named_for_an_email_is_a_sign_up_form_too():
     # The Madison.com/Motley Fool story of 2017: between two paragraphs, a newsletter box
     # whose heading "Keep up with money news, sent to your inbox" stayed (as a heading's
     # wrapper) when its form went: the field is <input type="text" name="email"
-    # placeholder="Email">, no email type, so the box was never read as a toggle's.
+    # placeholder="Email">, no email type, so the box was never read as a form field's.
     body = body_of("newsletter-email-field")
     assert "Keep up with money news" not in body
     assert "I understand and agree" not in body
