@@ -220,9 +220,9 @@ class HandOff:
         self._unknown_exports = False
         self._next_tick = 0.0  # time.monotonic() of the next tick
         self._stopped = False
-        engine = _engine(crawler)
+        engine = _engine(crawler)  # (the scheduler opens once the engine has its slot)
         slot = getattr(engine, "_slot", None)
-        if slot is not None and not isinstance(getattr(slot, "inprogress", None), set):
+        if engine is not None and not isinstance(getattr(slot, "inprogress", None), set):
             raise RuntimeError(
                 "newsstem's distributed hand-off reads Scrapy's engine._slot.inprogress to "
                 "know when a page is done, and this Scrapy has none: install the Scrapy "

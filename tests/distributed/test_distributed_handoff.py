@@ -347,3 +347,28 @@ def test_pages_done_are_let_go_without_a_url_store_too(workers, redis_db, news_s
     assert "newsstem/distributed/requeued_at_stop" not in stats, a.log()
     assert "newsstem/urldb/exported" not in stats, "no URL store"
     assert redis.Redis.from_url(redis_db).keys(f"{QUEUE_KEY}*") == []
+
+
+@pytest.mark.parametrize("slot", [None, "no inprogress set"])
+def test_a_scrapy_whose_engine_does_not_say_what_is_in_progress_stops_the_hand_off(
+    own_redis, slot
+):
+    """The hand-off reads engine._slot.inprogress (a private set) to know when a page is
+    done; an engine without that slot, or without its set (a Scrapy that renamed them),
+    must stop the crawl at start: read as 'nothing in progress', every page taken would
+    be let go before its links and items are handled (lost with a kill -9)."""
+    from types import SimpleNamespace
+
+    from scrapy.utils.test import get_crawler
+
+    from newsstem.distributed.connection import RedisOutage
+    from newsstem.distributed.handoff import HandOff
+
+    crawler = get_crawler()
+    engine = SimpleNamespace(scraper=SimpleNamespace(spidermw=SimpleNamespace(middlewares=[])))
+    if slot is not None:
+        engine._slot = SimpleNamespace(inprogress=slot)
+    crawler.engine = engine
+    with pytest.raises(RuntimeError, match=r"engine\._slot\.inprogress"):
+        HandOff(crawler, own_redis.client(), QUEUE_KEY, "w", "ZADD", 30.0,
+                RedisOutage(own_redis.url, crawler.stats), lambda: False)
