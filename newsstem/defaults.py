@@ -125,7 +125,9 @@ NEWSSTEM_URLDB_MARK_AFTER = "feed"
 # single process.
 NEWSSTEM_DISTRIBUTED = ""
 # A worker stops after this many seconds without work (nothing in the shared queue
-# or the start key, nothing in progress); 0 = never (stop it with SIGTERM/SIGINT).
+# or the start key, nothing in progress) once no other worker at work holds requests
+# it took (one killed at work: until its heartbeat lapses and its requests are back);
+# 0 = never (stop it with SIGTERM/SIGINT).
 # A minute outlasts the gaps of a crawl (AutoThrottle waits up to 30 s between
 # requests) and lets workers started by cron end on their own.
 NEWSSTEM_DISTRIBUTED_IDLE = 60.0
@@ -139,6 +141,7 @@ NEWSSTEM_DISTRIBUTED_FORGET = 600
 # their pages are done; once its heartbeat has lapsed (killed, out of memory, machine
 # down) a live worker puts them back in the queue. Longer than the longest freeze of a
 # live worker (its reactor blocked, Redis out): one makes its pages fetched twice.
+# At least 1.
 NEWSSTEM_DISTRIBUTED_HEARTBEAT = 30.0
 
 # Browser mode (newsstem.render) --------------------------------------------------------
