@@ -88,14 +88,21 @@ class Worker:
     - When the spider is idle it reads start messages from Redis and
       schedules their start requests; it keeps the spider open (DontCloseSpider)
       until there was no work for ``NEWSSTEM_DISTRIBUTED_IDLE`` seconds
-      (``finish_reason`` ``idle``), or forever if that is 0.
+      (``finish_reason`` ``idle``), or forever if that is 0. With the hand-off
+      (:mod:`~newsstem.distributed.handoff`) an idle worker does not stop while another
+      worker at work holds requests it took: it waits (one INFO line), and puts back the
+      requests of one killed at work when its heartbeat lapses. It joins the idle workers
+      when its idle time is up (at once if that is 0), so idle workers do not wait for
+      each other.
     - A Redis error reading start messages is one ERROR line (each failure counted in
       ``newsstem/distributed/redis_errors``): the worker reads again after 1 s, 2 s,
       4 s... (at most 60 s) and the time counts as idle, so it stops after
       ``NEWSSTEM_DISTRIBUTED_IDLE`` seconds (``finish_reason`` ``redis_error``)
       unless Redis answers again. Redis not answering at all (an outage) is
       :attr:`outage`, which the scheduler shares: one line for the worker.
-    - An idle spider looks at the shared queue every :data:`POLL_SECONDS`.
+    - An idle spider looks at the shared queue every :data:`POLL_SECONDS`; the same
+      timer renews the hand-off's heartbeat when due, and the hand-off ends when the
+      engine stops (after the URL store's last marks).
     - SIGTERM/SIGINT stop the worker as they stop any Scrapy crawl: requests in
       progress are finished (their articles exported, their links queued for the
       other workers); what is still queued stays in Redis. A second signal
