@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from scrapy import Request
 from scrapy.extensions.feedexport import FeedExporter
@@ -14,6 +16,7 @@ from newsstem.items import Article, Page
 from newsstem.urldb.feeds import plan_feeds
 from newsstem.urldb.middleware import SEEN_REFRESH_SECONDS, UrlDbMiddleware, UrlDbOptions
 from newsstem.urldb.sqlite_store import SqliteUrlStore
+from newsstem.urldb.store import UrlStore
 
 ARTICLE = "http://127.0.0.1/news/story.html"
 
@@ -26,6 +29,22 @@ def _page(url: str) -> Page:
 def _article(url: str) -> Article:
     return Article(url=url, site="127.0.0.1", title="Story", body="Text", length=4,
                    method="readability", depth=1, fetched_at="2026-11-29T14:00:00Z")
+
+
+@contextmanager
+def driven(
+    store: UrlStore, mark_after: str
+) -> Iterator[tuple[UrlDbMiddleware, MemoryStatsCollector]]:
+    """A middleware on ``store`` (NEWSSTEM_URLDB_MARK_AFTER ``mark_after``) and its stats;
+    its lease released and the store closed after."""
+    stats = MemoryStatsCollector(get_crawler())
+    options = UrlDbOptions(store.uri, False, 100, 5.0, mark_after)
+    middleware = UrlDbMiddleware(store, store.lease(exclusive=False), stats, options)
+    try:
+        yield middleware, stats
+    finally:
+        middleware.lease.release()
+        store.close()
 
 
 def _output(middleware: UrlDbMiddleware, response: HtmlResponse, elements: list) -> list:
@@ -43,15 +62,13 @@ def test_an_export_the_store_has_not_recorded_outlives_the_hourly_reset(tmp_path
     # A feed that cannot be synced (JSON, stdout) is marked when the crawl ends; a crawl
     # longer than SEEN_REFRESH_SECONDS forgets its lookups meanwhile, and a page
     # redirected to an article it already exported must still not be exported again.
-    store = SqliteUrlStore(tmp_path / "urldb.sqlite")
-    stats = MemoryStatsCollector(get_crawler())
-    options = UrlDbOptions(store.uri, False, 100, 5.0, "feed")
-    middleware = UrlDbMiddleware(store, store.lease(exclusive=False), stats, options)
-    feeds = {str(tmp_path / "articles.json"): {"format": "json"}}  # stored at the crawl's end
-    middleware._feeds = FeedExporter.from_crawler(get_crawler(settings_dict={"FEEDS": feeds}))
-    middleware._plans = plan_feeds(middleware._feeds)
-    assert [plan.syncable for plan in middleware._plans] == [False]
-    try:
+    with driven(SqliteUrlStore(tmp_path / "urldb.sqlite"), "feed") as (middleware, stats):
+        feeds = {str(tmp_path / "articles.json"): {"format": "json"}}  # stored at the end
+        middleware._feeds = FeedExporter.from_crawler(
+            get_crawler(settings_dict={"FEEDS": feeds})
+        )
+        middleware._plans = plan_feeds(middleware._feeds)
+        assert [plan.syncable for plan in middleware._plans] == [False]
         middleware.item_scraped(_article(ARTICLE), spider=None)
         middleware._remembered_since -= SEEN_REFRESH_SECONDS + 1
         middleware.sync()  # the hourly housekeeping
@@ -60,9 +77,6 @@ def test_an_export_the_store_has_not_recorded_outlives_the_hourly_reset(tmp_path
                                   request=Request(ARTICLE, meta={"redirect_urls": [old_url]}))
         assert _output(middleware, redirected, [_page(ARTICLE)]) == []
         assert stats.get_value("newsstem/urldb/withheld") == 1
-    finally:
-        middleware.lease.release()
-        store.close()
 
 
 def test_a_dropped_copy_is_recorded_with_its_article_never_before(tmp_path):
@@ -71,11 +85,8 @@ def test_a_dropped_copy_is_recorded_with_its_article_never_before(tmp_path):
     from newsstem.urldb import url_key
 
     store = SqliteUrlStore(tmp_path / "urldb.sqlite")
-    stats = MemoryStatsCollector(get_crawler())
-    options = UrlDbOptions(store.uri, False, 100, 5.0, "item_scraped")
-    middleware = UrlDbMiddleware(store, store.lease(exclusive=False), stats, options)
     copy, late_copy = ARTICLE + "?ref=rss", "http://127.0.0.1/print/news/story.html"
-    try:
+    with driven(store, "item_scraped") as (middleware, _):
         middleware.mark_along(copy, url_key(ARTICLE))
         middleware.sync()
         assert store.lookup([url_key(copy)]) == {}, "recorded before its article"
@@ -84,9 +95,6 @@ def test_a_dropped_copy_is_recorded_with_its_article_never_before(tmp_path):
         middleware.sync()
         found = store.lookup([url_key(u) for u in (ARTICLE, copy, late_copy)])
         assert len(found) == 3 and all(entry.exported_at for entry in found.values())
-    finally:
-        middleware.lease.release()
-        store.close()
 
 
 def test_a_store_that_does_not_answer_is_not_asked_for_each_page(own_redis):
@@ -99,44 +107,36 @@ def test_a_store_that_does_not_answer_is_not_asked_for_each_page(own_redis):
 
     server = own_redis
     store = open_store(f"{server.url}?socket_timeout=1")
-    stats = MemoryStatsCollector(get_crawler())
-    options = UrlDbOptions(store.uri, False, 100, 5.0, "item_scraped")
-    middleware = UrlDbMiddleware(store, store.lease(exclusive=False), stats, options)
     urls = [f"http://127.0.0.1/news/{n}.html" for n in range(20)]
-    try:
-        server.pause()
-        started = time.monotonic()
-        for url in urls:
-            response = HtmlResponse(url, body=b"<p>x</p>", request=Request(url))
-            assert _output(middleware, response, [_page(url)]) != []  # unknown: exported
-            middleware.item_scraped(_article(url), spider=None)
+    with driven(store, "item_scraped") as (middleware, stats):
+        try:
+            server.pause()
+            started = time.monotonic()
+            for url in urls:
+                response = HtmlResponse(url, body=b"<p>x</p>", request=Request(url))
+                assert _output(middleware, response, [_page(url)]) != []  # unknown: exported
+                middleware.item_scraped(_article(url), spider=None)
+                middleware.sync()
+            took = time.monotonic() - started
+            assert took < 4, f"{took:.1f} s: a socket timeout per page"
+            assert stats.get_value("newsstem/urldb/errors") <= 2
+            assert stats.get_value("newsstem/urldb/exported") is None
+            server.resume()
+            middleware.backoff.retry_now()  # the backoff's wait is over
             middleware.sync()
-        took = time.monotonic() - started
-        assert took < 4, f"{took:.1f} s: a socket timeout per page"
-        assert stats.get_value("newsstem/urldb/errors") <= 2
-        assert stats.get_value("newsstem/urldb/exported") is None
-        server.resume()
-        middleware.backoff.retry_now()  # the backoff's wait is over
-        middleware.sync()
-        found = store.lookup([url_key(u) for u in urls])
-        assert len(found) == 20 and all(entry.exported_at for entry in found.values())
-        assert stats.get_value("newsstem/urldb/exported") == 20
-        assert not middleware.backoff.failing
-    finally:
-        server.resume()
-        middleware.lease.release()
-        store.close()
+            found = store.lookup([url_key(u) for u in urls])
+            assert len(found) == 20 and all(entry.exported_at for entry in found.values())
+            assert stats.get_value("newsstem/urldb/exported") == 20
+            assert not middleware.backoff.failing
+        finally:
+            server.resume()
 
 
 def test_the_kinds_of_keys_never_recorded_are_not_kept(tmp_path):
     # A crawl with no feed (a worker whose items go to a pipeline of its own) records no
     # export: a redirected article's kinds must not pile up in memory, one a redirect,
     # for as long as the crawl runs.
-    store = SqliteUrlStore(tmp_path / "urldb.sqlite")
-    stats = MemoryStatsCollector(get_crawler())
-    options = UrlDbOptions(store.uri, False, 100, 5.0, "feed")
-    middleware = UrlDbMiddleware(store, store.lease(exclusive=False), stats, options)
-    try:
+    with driven(SqliteUrlStore(tmp_path / "urldb.sqlite"), "feed") as (middleware, stats):
         for n in range(3):
             url = f"http://127.0.0.1/news/{n}.html"
             redirected = HtmlResponse(url, body=b"<p>x</p>", request=Request(
@@ -145,6 +145,3 @@ def test_the_kinds_of_keys_never_recorded_are_not_kept(tmp_path):
             middleware.item_scraped(_article(url), spider=None)
         assert stats.get_value("newsstem/urldb/unmarked") == 3
         assert middleware._kinds == {}
-    finally:
-        middleware.lease.release()
-        store.close()
