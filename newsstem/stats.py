@@ -198,7 +198,8 @@ STATS: tuple[Stat, ...] = (
          "had taken and not finished, put back in the shared queue by this worker"),
         ("newsstem/distributed/requeued_at_stop",
          "requests this worker took and did not finish, put back in the shared queue when it "
-         "stopped (the URL store could not record their exports, or a second signal)"),
+         "stopped (the URL store could not record their exports, a feed file could not be "
+         "opened: their articles are in no output, or a second signal)"),
         ("dupefilter/filtered",
          "requests the duplicate filter refused (Scrapy's stat; in distributed mode counted "
          "for the shared filter)"),

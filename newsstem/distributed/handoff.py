@@ -28,7 +28,9 @@ still up to fetch them.
 
 A worker that stops cleanly lets go of its heartbeat and puts back what it did not
 finish itself (``newsstem/distributed/requeued_at_stop``; nothing, unless the URL
-store could not record the last exports or a second signal cut the work short).
+store could not record the last exports, a feed file could not be opened (the articles
+since are in no output: their pages go to the other workers) or a second signal cut the
+work short).
 
 A page is done when the request has left Scrapy's ``engine._slot.inprogress`` (a private
 set; checked at start: a Scrapy without it stops the crawl with an error rather than let

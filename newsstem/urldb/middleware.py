@@ -95,7 +95,8 @@ KEY_CACHE = 100_000
 
 #: signal sent (no arguments) after a sync that left nothing waiting: every article that
 #: has passed the item pipelines so far is durably in the output and recorded in the store
-#: (distributed mode then lets go of the requests of the pages done before it)
+#: (distributed mode then lets go of the requests of the pages done before it). Never sent
+#: again once a feed file could not be opened: the articles since are in no output.
 exports_durable = object()
 
 
@@ -604,8 +605,11 @@ class UrlDbMiddleware:
         self._tell_durable()
 
     def _tell_durable(self) -> None:
-        """Send :data:`exports_durable` if no article waits to be recorded (after a sync)."""
-        if not self._to_mark_exported and not self._after_feeds and self._signals is not None:
+        """Send :data:`exports_durable` if no article waits to be recorded (after a sync);
+        never once a feed file could not be opened (the articles since are in no output)."""
+        if self._feed_failed or self._to_mark_exported or self._after_feeds:
+            return
+        if self._signals is not None:
             self._signals.send_catch_log(exports_durable)
 
     def _flush_seen(self, now: int) -> None:

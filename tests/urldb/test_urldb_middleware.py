@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -145,3 +146,33 @@ def test_the_kinds_of_keys_never_recorded_are_not_kept(tmp_path):
             middleware.item_scraped(_article(url), spider=None)
         assert stats.get_value("newsstem/urldb/unmarked") == 3
         assert middleware._kinds == {}
+
+
+def test_exports_are_not_said_durable_once_a_feed_file_could_not_be_opened(tmp_path):
+    # exports_durable tells a distributed worker that the articles of the pages it took are
+    # in the output: it lets those pages go (a kill -9 then loses nothing). After a feed
+    # file failed to open, the articles are in no output: their pages must stay the
+    # worker's, to go back in the queue when it stops, for a worker whose feed works.
+    from scrapy.signalmanager import SignalManager
+
+    from newsstem.urldb.middleware import exports_durable
+
+    said = []
+    with driven(SqliteUrlStore(tmp_path / "urldb.sqlite"), "feed") as (middleware, _):
+        middleware._signals = SignalManager()
+        middleware._signals.connect(lambda: said.append(True), signal=exports_durable,
+                                    weak=False)
+        feeds = {str(tmp_path / "a.jsonl"): {"format": "jsonlines"}}  # synced in batches
+        durable = "newsstem.urldb.feeds.DurableFileFeedStorage"
+        middleware._feeds = FeedExporter.from_crawler(get_crawler(settings_dict={
+            "FEEDS": feeds, "FEED_STORAGES": {"": durable, "file": durable}}))
+        middleware._plans = plan_feeds(middleware._feeds)
+        assert [plan.syncable for plan in middleware._plans] == [True]
+        middleware.item_scraped(_article(ARTICLE), spider=None)
+        middleware.sync()
+        assert said == [True], "recorded: durable"
+        middleware.storage_failed(SimpleNamespace(path=str(tmp_path / "b.jsonl")),
+                                  OSError(28, "No space left on device"))
+        middleware.item_scraped(_article(ARTICLE.replace("story", "other")), spider=None)
+        middleware.sync()
+        assert said == [True], "an article in no output is not durable"
