@@ -167,13 +167,13 @@ def test_pages_of_no_article_are_let_go_while_articles_wait_for_the_end(
     hubs) are let go at the heartbeat all the same: a long crawl's hash holds the pages
     whose articles wait, not every page. Before, it held them all until the end."""
     site = news_site(sections=12, articles_per_section=1, delay=0.05)
+    a = start_crawl(tmp_path, "-O", str(tmp_path / "a.json"), name="a", output_option=None,
+                    settings={"NEWSSTEM_DISTRIBUTED": own_redis.url,
+                              "NEWSSTEM_URLDB": own_redis.url,
+                              "NEWSSTEM_DISTRIBUTED_HEARTBEAT": "3",
+                              "NEWSSTEM_DISTRIBUTED_IDLE": "15",
+                              "NEWSSTEM_URLDB_SYNC_SECONDS": "1"})
     try:
-        a = start_crawl(tmp_path, "-O", str(tmp_path / "a.json"), name="a", output_option=None,
-                        settings={"NEWSSTEM_DISTRIBUTED": own_redis.url,
-                                  "NEWSSTEM_URLDB": own_redis.url,
-                                  "NEWSSTEM_DISTRIBUTED_HEARTBEAT": "3",
-                                  "NEWSSTEM_DISTRIBUTED_IDLE": "15",
-                                  "NEWSSTEM_URLDB_SYNC_SECONDS": "1"})
         wait_ready(a)
         crawl_until(own_redis, site, a, lambda: articles_asked(site) >= 12)
         # once every page is handled (and a heartbeat's tick since): the article pages only
@@ -203,9 +203,9 @@ def test_requests_ignored_redirected_or_failed_are_let_go(tmp_path, own_redis, n
     other_host = site.url.replace("127.0.0.1", "localhost")
     site.home_links.extend(["/private/secret.html", "/old.html", "/missing/",
                             f"{other_host}/section/0/"])
+    a = start_worker(tmp_path, own_redis.url, "a", NEWSSTEM_DISTRIBUTED_HEARTBEAT="3",
+                     NEWSSTEM_DISTRIBUTED_IDLE="15", NEWSSTEM_URLDB_SYNC_SECONDS="1")
     try:
-        a = start_worker(tmp_path, own_redis.url, "a", NEWSSTEM_DISTRIBUTED_HEARTBEAT="3",
-                         NEWSSTEM_DISTRIBUTED_IDLE="15", NEWSSTEM_URLDB_SYNC_SECONDS="1")
         wait_ready(a)
         crawl_until(own_redis, site, a, lambda: articles_asked(site) >= 6)
         deadline = time.monotonic() + 12  # idle: a store sync and a heartbeat since
