@@ -126,6 +126,7 @@ def extract(
     title = clean_title(page.title, (text_of(h) for h in page.body.iter("h1", "h2")))
     described = page.described
     headline = _page_headline(page, options)
+    page = _headline_not_unlikely(page, headline)
     story = _headline_story(page, headline)
     # A heading of links that is the headline is a permalink, not navigation (cleaning.py).
     headline_text = normalize_space(text_of(headline)) if headline is not None else ""
@@ -350,6 +351,21 @@ def _headline_story(page: Page, headline: Element | None) -> Element | None:
     if headline is None:
         return None
     return next(headline.iterancestors("article"), None)
+
+
+def _headline_not_unlikely(page: Page, headline: Element | None) -> Page:
+    """``page`` with its headline (the heading its ``<title>`` names) no unlikely
+    candidate: a heading named as a header (BBC's ``h1.story-header``) is the story's
+    own, and stays where it lies inside the story's container."""
+    if headline is None or not page.unlikely:
+        return page
+    if not any(element is headline for element in page.unlikely):
+        return page
+    return replace(
+        page,
+        unlikely=tuple(element for element in page.unlikely if element is not headline),
+        never_article=tuple(element for element in page.never_article if element is not headline),
+    )
 
 
 def _page_headline(page: Page, options: Options) -> Element | None:

@@ -1043,3 +1043,18 @@ def test_a_layout_row_gives_way_to_the_story_cell_inside_it():
     assert "Please support local business!" not in body
     assert "Submit a story" not in body
     assert "A publication by the Path Publishing Group." not in body
+
+
+def test_the_headline_named_as_a_header_stays_in_the_story():
+    # BBC News (2013): the story's <h1 class="story-header">, the heading the <title>
+    # names, inside the story's div.story-body; "header" made it an unlikely candidate,
+    # detached from the first attempts with the page's header boxes, so the story's own
+    # container was read without it.
+    body = body_of("headline-named-header")
+    paragraphs = body.split("\n\n")
+    assert paragraphs[1] == "Shanghai closes poultry markets over bird flu"
+    assert paragraphs[2].startswith("Chinese officials in the city of Shanghai")
+    # Only the headline is spared: a heading the <title> does not name is still unlikely.
+    html = (RULES / "headline-named-header.html").read_text(encoding="utf-8")
+    other = html.replace("Shanghai closes poultry markets over bird flu</title>", "Asia</title>")
+    assert "Shanghai closes poultry markets" not in extract(other).body
