@@ -9,7 +9,9 @@ The first source that yields a name decides; later ones are noise more often
 than not (related stories, comment authors).
 
 Organisations are authors only when no person is named: an agency byline
-("Associated Press") stays, a site naming itself ("BBC News" on bbc.co.uk) goes.
+("Associated Press") stays, a site naming itself ("BBC News" on bbc.co.uk) goes,
+unless the article's JSON-LD ``author`` credits it and no source names anyone else
+(AP's own stories on apnews.com: ``"author": ["Associated Press"]``).
 One exception: a news agency's code (``AP``, ``dpa``, ``Reuters``) that the page's
 own data (JSON-LD, meta, microdata) credits beside its writers stays after them
 ("Felix Schröder und Jörg Soldwisch, dpa"), as the publisher credits the story.
@@ -285,7 +287,8 @@ def _is_organization(name: str, publisher: Iterable[str]) -> bool:
 
 def find_authors(evidence: Evidence, publisher: Iterable[str] = ()) -> Found | None:
     """Authors from the most trusted source that names any; persons before organisations,
-    and a news agency the page's own data credits beside them after them.
+    and a news agency the page's own data credits beside them after them; the publisher
+    itself only where the article's JSON-LD credits it and no source names anyone else.
 
     >>> from newsstem.metadata.evidence import collect_evidence, parse_html
     >>> page = '<meta name="author" content="Adam Vidler, AP"><p>Text</p>'
@@ -294,6 +297,7 @@ def find_authors(evidence: Evidence, publisher: Iterable[str] = ()) -> Found | N
     """
     publisher = [p for p in publisher if p]
     organizations: Found | None = None
+    self_credit: Found | None = None
     for source, raws, typed_orgs in _candidates(evidence):
         persons: list[str] = []
         orgs: list[str] = []
@@ -318,7 +322,13 @@ def find_authors(evidence: Evidence, publisher: Iterable[str] = ()) -> Found | N
             return Found(kept, source)  # the page's own data names an agency: trust it
         if kept and organizations is None:
             organizations = Found(kept, source)
-    return organizations
+        if source == "json-ld" and self_credit is None:
+            # The article's JSON-LD credits the publisher itself (apnews.com's "Associated
+            # Press", tokyo-np.co.jp's Organization "東京新聞デジタル"): the last resort.
+            credited = [o for o in _dedupe(orgs) if not _IN_HOUSE.search(o)]
+            if credited:
+                self_credit = Found(credited, source)
+    return organizations or self_credit
 
 
 # Sources the page states on purpose; the others are found by heuristics.

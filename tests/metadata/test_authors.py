@@ -79,6 +79,19 @@ def test_desks_and_the_site_itself_are_no_authors():
     assert extract_metadata(site).authors == []
 
 
+def test_the_publisher_credited_by_the_articles_jsonld_is_the_last_resort():
+    """fundus tuning pages (AP on apnews.com, Tokyo Shimbun; tests/fixtures/headlines
+    apnews, tokyoshimbun): the article's JSON-LD author is the publisher itself and the
+    page names nobody else; a writer named anywhere, or a meta author, still decides."""
+    head = ('<meta property="og:site_name" content="AP NEWS"><script type="application/ld+json">'
+            '{"@type": "NewsArticle", "author": ["Associated Press"], '
+            '"publisher": {"@type": "Organization", "name": "Associated Press"}}</script>')
+    assert extract_metadata(_page(head)).authors == ["Associated Press"]
+    assert extract_metadata(_page(head, "<p>By Jane Doe</p>")).authors == ["Jane Doe"]
+    desk = head.replace('["Associated Press"]', '["Associated Press Staff"]')
+    assert extract_metadata(_page(desk)).authors == []
+
+
 def test_jsonld_author_references_are_resolved():
     graph = (
         '<script type="application/ld+json">{"@graph": ['
