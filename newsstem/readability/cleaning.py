@@ -174,7 +174,66 @@ def _drop_picture_boxes(
             if _holds_no_story(box, headlines, options):
                 found.append(box)
                 removed += length
+    # A slideshow whatever its names: three or more sibling slides, each the highest
+    # wrapper of one image set by modern markup, of furniture length, and nothing
+    # else of text beside them (the captions of a photo gallery set in the story).
+    for slideshow in _slideshows(article, options):
+        if any(
+            slideshow is other or is_below(slideshow, other) or is_below(other, slideshow)
+            for other in found
+        ):
+            continue  # a picture's box found above, or inside it
+        found.append(slideshow)
+        removed += dense_length_of(slideshow)
     _remove_unless_most(article, found, removed, "a picture's caption or card", options, removals)
+
+
+def _slideshows(article: Element, options: Options) -> list[Element]:
+    """The slideshows of ``article`` told by their structure: an element of three
+    children or more, each holding text or an image, every one of them a slide: the
+    highest wrapper of one image set by modern markup (:func:`_is_modern`), with at most
+    ``furniture_max_length`` of text and no heading.
+
+    >>> slide = "<li><div><img data-src='a.jpg'/><p>A caption, of the photo.</p></div></li>"
+    >>> page = etree.fromstring("<div><ul>" + slide * 3 + "</ul><p>Story.</p></div>")
+    >>> [box.tag for box in _slideshows(page, Options())]
+    ['ul']
+    """
+    images = [image for image in article.iter("img") if _is_modern(image)]
+    if len(images) < 3:
+        return []
+    counts: dict[Element, int] = {}
+    for image in images:
+        for ancestor in image.iterancestors():
+            if ancestor is article:
+                break
+            counts[ancestor] = counts.get(ancestor, 0) + 1
+    slides: dict[Element, list[Element]] = {}
+    for image in images:
+        node = image
+        while (parent := node.getparent()) is not None and parent is not article:
+            if counts[parent] > 1:
+                slides.setdefault(parent, []).append(node)
+                break
+            node = parent
+    found: list[Element] = []
+    for holder, members in slides.items():
+        if len(members) < 3:
+            continue
+        children = [
+            child for child in holder.iterchildren(etree.Element)
+            if dense_length_of(child) or counts.get(child) or child.tag == "img"
+        ]
+        if len(children) != len(members):
+            continue
+        if any(
+            dense_length_of(slide) > options.furniture_max_length
+            or next(slide.iter(*HEADINGS), None) is not None  # (the slide itself too)
+            for slide in members
+        ):
+            continue
+        found.append(holder)
+    return [box for box in found if not any(is_below(box, other) for other in found)]
 
 
 def _holds_no_story(box: Element, headlines: list[Element], options: Options) -> bool:

@@ -1058,3 +1058,15 @@ def test_the_headline_named_as_a_header_stays_in_the_story():
     html = (RULES / "headline-named-header.html").read_text(encoding="utf-8")
     other = html.replace("Shanghai closes poultry markets over bird flu</title>", "Asia</title>")
     assert "Shanghai closes poultry markets" not in extract(other).body
+
+
+def test_a_list_of_captioned_slides_leaves_whatever_its_names():
+    # The Mercury News (2017), every class and id hashed (extraction.py --hash-names): a
+    # photo slideshow above the story, a <ul> of sixteen <li>s, each one lazily loaded
+    # <img data-src> and its caption. Read by its names it went; without them its
+    # captions, 3,500 characters, were read as story text above the story's 1,200.
+    body = body_of("slideshow-list-no-names")
+    assert body.startswith("Brandon Crawford crossed the plate in the eighth inning Tuesday")
+    assert "The United States will play Puerto Rico at 6 p.m. Wednesday" in body
+    assert "Christian Yelich scores past Japan catcher Seiji Kobayashi" not in body
+    assert "A Japan fan watches during the eighth inning" not in body
