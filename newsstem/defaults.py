@@ -153,10 +153,12 @@ NEWSSTEM_RENDER = False
 # else the one "python -m playwright install chromium" downloaded.
 NEWSSTEM_RENDER_BROWSER = ""
 # At most this many seconds after the page loaded for its script to finish: the page is
-# read once its DOM has not changed for NEWSSTEM_RENDER_QUIET milliseconds, or when
-# this wait is over (a page that never settles).
+# read once its DOM has not changed and no fetch/XMLHttpRequest of it has been in flight
+# for NEWSSTEM_RENDER_QUIET milliseconds, or when this wait is over (a page that never
+# settles; one with requests still in flight is a WARNING line).
 NEWSSTEM_RENDER_WAIT = 5.0
-# Milliseconds without a DOM change after which a rendered page counts as settled.
+# Milliseconds without a DOM change or a request in flight after which a rendered page
+# counts as settled.
 NEWSSTEM_RENDER_QUIET = 300
 # Pages open in the browser at once (PLAYWRIGHT_MAX_PAGES_PER_CONTEXT, one context).
 NEWSSTEM_RENDER_PAGES = 4

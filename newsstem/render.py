@@ -6,7 +6,8 @@ entries of sitemaps and feeds): robots.txt, sitemaps and feeds are fetched as wi
 and robots.txt, URL rules, depth, the URL store and politeness apply unchanged, since
 they act on requests before any download handler sees them. In the browser a page is
 loaded, then :data:`COLLECT_BOXES` runs in it: it waits until the document stops
-changing (no DOM mutation for ``NEWSSTEM_RENDER_QUIET`` ms, at most
+changing and the page's script has its data (no DOM mutation and no ``fetch`` or
+``XMLHttpRequest`` of the page in flight for ``NEWSSTEM_RENDER_QUIET`` ms, at most
 ``NEWSSTEM_RENDER_WAIT`` seconds: a page that never settles is read as it is then), and
 measures the boxes of the page's large elements for the visual scoring of
 :mod:`newsstem.visual`. The rendered DOM is the response body: the pipelines, the
@@ -37,7 +38,9 @@ __all__ = [
     "configure",
     "page_meta",
     "rendered_boxes",
+    "unfinished_requests",
     "wants_render",
+    "watch_requests",
 ]
 
 logger = logging.getLogger(__name__)
@@ -54,22 +57,75 @@ LAUNCH_ARGS = (
 # width and height set by the page's CSS, the layout much; they cost time.
 SKIPPED_RESOURCES = frozenset({"media", "font"})
 
-# Runs in the page: waits until the DOM is quiet (or the wait is over), then returns the
-# page's size and the boxes of its elements large enough to be a main content (5 % of
-# the page's area), with their text. Paths name elements as tag#id.class for reports.
+# Runs in every page before its own scripts (added by :func:`watch_requests`): counts the
+# page's fetch and XMLHttpRequest calls still in flight, and when the last one ended. A
+# fetch ends when its body has arrived (read from a clone), an XMLHttpRequest at its
+# ``loadend`` (after the page's own ``load`` handlers). A quiet DOM alone is no sign that
+# a script is done: the request that brings the article's text may still be on its way
+# (a loaded machine or a slow server makes it outlast NEWSSTEM_RENDER_QUIET).
+WATCH_REQUESTS = """
+(() => {
+  if (window.__newsstemRequests) return;
+  const state = {pending: 0, lastEnd: 0};
+  Object.defineProperty(window, '__newsstemRequests', {value: state, enumerable: false});
+  const begin = () => {
+    state.pending += 1;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      state.pending -= 1;
+      state.lastEnd = performance.now();
+    };
+  };
+  const fetch = window.fetch;
+  if (typeof fetch === 'function') {
+    window.fetch = function (...args) {
+      const end = begin();
+      let promise;
+      try { promise = fetch.apply(this, args); } catch (error) { end(); throw error; }
+      Promise.resolve(promise).then((response) => {
+        try { response.clone().arrayBuffer().then(end, end); } catch (error) { end(); }
+      }, end);
+      return promise;
+    };
+  }
+  if (typeof XMLHttpRequest === 'function') {
+    const send = XMLHttpRequest.prototype.send;
+    XMLHttpRequest.prototype.send = function (...args) {
+      const end = begin();
+      this.addEventListener('loadend', end);
+      try { return send.apply(this, args); } catch (error) { end(); throw error; }
+    };
+  }
+})();
+"""
+
+# Runs in the page: waits until the DOM is quiet and none of the page's requests is in
+# flight (WATCH_REQUESTS), both for ``quiet`` ms, or until the wait is over; then returns
+# the page's size, the requests still in flight then (``pending``) and the boxes of its
+# elements large enough to be a main content (5 % of the page's area), with their text.
+# Paths name elements as tag#id.class for reports.
 COLLECT_BOXES = """
 async ({wait, quiet, minShare}) => {
+  const requests = window.__newsstemRequests || {pending: 0, lastEnd: 0};
   await new Promise((resolve) => {
     let timer = null;
-    const limit = setTimeout(() => { observer.disconnect(); resolve(); }, wait);
-    const done = () => { observer.disconnect(); clearTimeout(limit); resolve(); };
-    const observer = new MutationObserver(() => {
-      clearTimeout(timer);
-      timer = setTimeout(done, quiet);
-    });
+    let lastChange = performance.now();
+    const finish = () => {
+      observer.disconnect(); clearTimeout(timer); clearTimeout(limit); resolve();
+    };
+    const limit = setTimeout(finish, wait);
+    const check = () => {
+      if (requests.pending > 0) { timer = setTimeout(check, quiet); return; }
+      const left = Math.max(lastChange, requests.lastEnd) + quiet - performance.now();
+      if (left > 0) { timer = setTimeout(check, left); return; }
+      finish();
+    };
+    const observer = new MutationObserver(() => { lastChange = performance.now(); });
     observer.observe(document.documentElement,
                      {childList: true, subtree: true, characterData: true});
-    timer = setTimeout(done, quiet);
+    timer = setTimeout(check, quiet);
   });
   const root = document.documentElement;
   const width = root.scrollWidth, height = root.scrollHeight;
@@ -107,7 +163,7 @@ async ({wait, quiet, minShare}) => {
       wrapper, path: path.join(' > '),
     });
   }
-  return {width, height, boxes};
+  return {width, height, boxes, pending: requests.pending};
 }
 """
 # The browser script's result, in the response meta (scrapy-playwright's page methods).
@@ -208,7 +264,15 @@ def page_meta(settings: BaseSettings) -> dict[str, Any]:
     quiet = settings.getint("NEWSSTEM_RENDER_QUIET", defaults.NEWSSTEM_RENDER_QUIET)
     arguments = {"wait": int(wait * 1000), "quiet": quiet, "minShare": 0.05}
     measure = PageMethod("evaluate", COLLECT_BOXES, arguments)
-    return {"playwright": True, PAGE_METHODS_META_KEY: [measure]}
+    # by name: request meta goes through pickle (disk and Redis queues)
+    return {"playwright": True, PAGE_METHODS_META_KEY: [measure],
+            "playwright_page_init_callback": "newsstem.render.watch_requests"}
+
+
+async def watch_requests(page: Any, request: Any) -> None:
+    """scrapy-playwright's page init callback: :data:`WATCH_REQUESTS` runs in the page
+    before its scripts, so :data:`COLLECT_BOXES` knows which requests are in flight."""
+    await page.add_init_script(WATCH_REQUESTS)
 
 
 def rendered_boxes(response: Response) -> dict[str, Any] | None:
@@ -219,6 +283,13 @@ def rendered_boxes(response: Response) -> dict[str, Any] | None:
         if isinstance(result, dict) and "boxes" in result:
             return result
     return None
+
+
+def unfinished_requests(response: Response) -> int:
+    """How many of the page's fetch/XMLHttpRequest calls were still in flight when a
+    rendered page was read (its ``NEWSSTEM_RENDER_WAIT`` was over); 0 otherwise."""
+    boxes = rendered_boxes(response)
+    return int(boxes.get("pending") or 0) if boxes else 0
 
 
 # -- screenshots of learned layouts (scrapy learn --report) --------------------------

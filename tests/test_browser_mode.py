@@ -105,6 +105,48 @@ def test_a_script_built_article_is_exported_with_render_and_not_without(tmp_path
 
 
 @needs_browser
+def test_a_script_whose_data_comes_after_the_quiet_window_is_waited_for(tmp_path):
+    """The JSON arrives 1.5 s after the page loaded (a slow API, or any server on a loaded
+    machine): the DOM stays quiet far longer than NEWSSTEM_RENDER_QUIET meanwhile, but the
+    page's fetch is in flight, so the page is read once its text is there."""
+    site = script_built_site(tmp_path)
+    site.delays.update({f"/api/{n}.json": 1.5 for n in site.texts})
+    try:
+        result = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html", "-a", "render=1")
+    finally:
+        site.stop()
+    assert result.returncode == 0, result.log[-2000:]
+    assert sorted(item["url"] for item in result.items) == [
+        f"{site.url}/a/{n}.html" for n in sorted(site.texts)]
+    for item in result.items:
+        number = int(item["url"].rsplit("/", 1)[1].split(".")[0])
+        assert item["body"].split("\n\n")[-4:] == site.texts[number]
+    assert "newsstem/render/unfinished" not in result.stats
+    assert "still in flight" not in result.log
+
+
+@needs_browser
+def test_a_page_read_with_its_data_still_in_flight_says_so(tmp_path):
+    """A fetch that outlasts NEWSSTEM_RENDER_WAIT: the page is read as it is then (the
+    shell: no article), with one WARNING line naming it and a count, not a silent drop."""
+    site = script_built_site(tmp_path, articles=1)
+    site.delays["/api/1.json"] = 6
+    try:
+        result = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html", "-a", "render=1",
+                           settings={"NEWSSTEM_RENDER_WAIT": "1"})
+    finally:
+        site.stop()
+    assert result.returncode == 0, result.log[-2000:]
+    assert result.items == []
+    said = [line for line in result.log.splitlines() if "still in flight" in line]
+    assert said == [line for line in said if "WARNING" in line] and len(said) == 1, said
+    assert said[0].endswith("newsstem: read with 1 request(s) of its script still in flight "
+                            f"after NEWSSTEM_RENDER_WAIT (1.0 s): {site.url}/a/1.html")
+    assert result.stats["newsstem/render/unfinished"] == 1
+    assert "Traceback" not in result.log
+
+
+@needs_browser
 def test_learn_reports_each_pattern_with_a_screenshot(tmp_path):
     site = script_built_site(tmp_path, articles=8)
     archive = tmp_path / "crawl.warc.gz"

@@ -610,6 +610,15 @@ class NewsSpider(Spider):
         if encoding != response.encoding:
             response = response.replace(encoding=encoding)
         depth = response.meta.get("depth", 0)
+        unfinished = render.unfinished_requests(response)
+        if unfinished:  # its text may be missing: said, not only a no_article drop
+            stats.inc_value("newsstem/render/unfinished")
+            logger.warning(
+                "newsstem: read with %d request(s) of its script still in flight after "
+                "NEWSSTEM_RENDER_WAIT (%s s): %s", unfinished,
+                self.settings.getfloat("NEWSSTEM_RENDER_WAIT", defaults.NEWSSTEM_RENDER_WAIT),
+                response.url,
+            )
         if not response.meta.get(REVISIT_META_KEY, False):
             yield Page(
                 url=response.url,

@@ -10,6 +10,7 @@ gzipped bytes and ``Content-Encoding: gzip`` (real pages stored compressed).
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -29,6 +30,8 @@ class FixtureSite:
     other_port: int = 0
     # path -> (status, content type, body): responses not backed by a file
     routes: dict[str, tuple[int, str, bytes]] = field(default_factory=dict)
+    # path -> seconds the server waits before answering it (a slow API, a loaded machine)
+    delays: dict[str, float] = field(default_factory=dict)
     hits: list[Hit] = field(default_factory=list)
     port: int = 0
     _server: ThreadingHTTPServer | None = None
@@ -63,6 +66,8 @@ class FixtureSite:
 
             def do_GET(self):
                 path = urlsplit(self.path).path
+                if path in site.delays:
+                    time.sleep(site.delays[path])
                 if path in site.routes:
                     status, ctype, body = site.routes[path]
                     return self._send(status, ctype, body)
