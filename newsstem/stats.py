@@ -197,13 +197,19 @@ STATS: tuple[Stat, ...] = (
         ("newsstem/distributed/recovered_pops",
          "requests taken from the queue by a call whose reply never came (Redis paused), "
          "found under the worker's key when Redis answered again and crawled"),
+        ("newsstem/distributed/recovered_start_messages",
+         "start messages taken by a pop whose reply never came (Redis paused), found under "
+         "the worker's key when Redis answered again and scheduled"),
         ("newsstem/distributed/requeued_from_dead_workers",
          "requests that workers whose heartbeat lapsed (killed, out of memory, machine down) "
-         "had taken and not finished, put back in the shared queue by this worker"),
+         "had taken and not finished, put back in the shared queue by this worker (start "
+         "messages they had taken and not yet queued go back to the start list, counted "
+         "here too)"),
         ("newsstem/distributed/requeued_at_stop",
          "requests this worker took and did not finish, put back in the shared queue when it "
          "stopped (the URL store could not record their exports, a feed file could not be "
-         "opened: their articles are in no output, or a second signal)"),
+         "opened: their articles are in no output, or a second signal; start messages whose "
+         "requests it could not queue go back to the start list, counted here too)"),
         ("dupefilter/filtered",
          "requests the duplicate filter refused (Scrapy's stat; in distributed mode counted "
          "for the shared filter)"),

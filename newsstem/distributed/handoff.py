@@ -110,10 +110,30 @@ redis.call('SADD', KEYS[3], ARGV[3])
 redis.call('SREM', KEYS[4], ARGV[3])
 return data
 """
+# Start messages popped as the worker's pops of requests are: each recorded in the worker's
+# hash under "<token>:<n>" as "start <message>" in the same script, so Redis going away
+# between the pop and the admission of the message's start requests (or the pop's reply
+# lost) loses nothing: the entries live until those requests are in the shared queue, and
+# a worker that stops first leaves them to go back in the start list.
+# KEYS: the start list, the worker's hash, the set of workers, the set of idle workers.
+# ARGV: how many, the token, the worker's id.
+POP_STARTS = """
+local messages = redis.call('LPOP', KEYS[1], ARGV[1])
+if not messages then return {} end
+for n, message in ipairs(messages) do
+  redis.call('HSET', KEYS[2], ARGV[2] .. ':' .. n, 'start ' .. message)
+end
+redis.call('SADD', KEYS[3], ARGV[3])
+redis.call('SREM', KEYS[4], ARGV[3])
+return messages
+"""
+# The score of a start message's entry in a worker's hash.
+START_ENTRY = "start"
 # Every worker of the set whose heartbeat has lapsed (or only the one given): its entries
 # back in the queue (where its pops took them: the same score; the end lists pop from),
-# its hash deleted, its name out of the sets. One script: a request is put back once.
-# KEYS: the set of workers, the queue, the set of idle workers.
+# its start messages back at the head of the start list, its hash deleted, its name out
+# of the sets. One script: a request is put back once.
+# KEYS: the set of workers, the queue, the set of idle workers, the start list.
 # ARGV: prefix of heartbeats, prefix of hashes, how to push back (ZADD, LPUSH, RPUSH), one
 # worker's id or ''.
 REQUEUE = """
@@ -127,7 +147,9 @@ for _, id in ipairs(ids) do
     for _, entry in ipairs(entries) do
       local space = string.find(entry, ' ', 1, true)
       local data = string.sub(entry, space + 1)
-      if ARGV[3] == 'ZADD' then
+      if string.sub(entry, 1, space - 1) == 'start' and KEYS[4] then
+        redis.call('LPUSH', KEYS[4], data)
+      elseif ARGV[3] == 'ZADD' then
         redis.call('ZADD', KEYS[2], string.sub(entry, 1, space - 1), data)
       else
         redis.call(ARGV[3], KEYS[2], data)
@@ -198,6 +220,7 @@ class HandOff:
         heartbeat_seconds: float,
         outage: RedisOutage,
         keeps_requests: Callable[[], bool],
+        start_key: str = "",
     ) -> None:
         self.crawler = crawler
         self.server = server
@@ -209,12 +232,16 @@ class HandOff:
         self.alive_prefix = f"{queue_key}:alive:"
         self.hash_prefix = f"{queue_key}:popped:"
         self.queue_key = queue_key
+        self.start_key = start_key
         self.requeue_command = requeue_command
         self.heartbeat_seconds = heartbeat_seconds
         self.outage = outage
         self.keeps_requests = keeps_requests
         self.requeue_script = server.register_script(REQUEUE)
         self.others_script = server.register_script(OTHERS_AT_WORK)
+        self.pop_starts_script = server.register_script(POP_STARTS)
+        # the fields of the start messages taken, until their start requests are admitted
+        self.starts: list[str] = []
         self.taken: dict[Request, str] = {}  # request -> its entry's token, until released
         # (with a URL store) the requests whose pages had an item scraped since the store
         # last said the exports were durable; an item of no request taken: all wait for it
@@ -253,6 +280,36 @@ class HandOff:
         """A pop returned ``request``: its entry (``token``) lives until its page is done."""
         self.taken[request] = token.decode()
 
+    # -- start messages (the worker's side) -----------------------------------------
+
+    def pop_starts(self, count: int, token: str) -> list[bytes]:
+        """Up to ``count`` start messages, each recorded under ``<token>:<n>`` in the
+        same script (:data:`POP_STARTS`). Raises redis.RedisError."""
+        messages = self.pop_starts_script(
+            keys=[self.start_key, self.hash_key, self.workers_key, self.idle_key],
+            args=[count, token, self.worker_id],
+        ) or []
+        self.starts.extend(f"{token}:{n}" for n in range(1, len(messages) + 1))
+        return messages
+
+    def popped_starts(self, count: int, token: str) -> list[bytes]:
+        """The start messages a pop whose reply was lost took, if it ran (recorded under
+        its token). Raises redis.RedisError."""
+        fields = [f"{token}:{n}" for n in range(1, count + 1)]
+        values = self.server.hmget(self.hash_key, fields)
+        taken = [(field, value) for field, value in zip(fields, values) if value]
+        self.starts.extend(field for field, _ in taken)
+        return [entry_request(value) for _, value in taken]
+
+    def release_starts(self) -> None:
+        """Delete the entries of the start messages taken, once their start requests are
+        in the shared queue (none while the scheduler keeps requests in memory). Raises
+        redis.RedisError."""
+        if not self.starts or self.keeps_requests():
+            return
+        self.server.hdel(self.hash_key, *self.starts)
+        self.starts.clear()
+
     # -- time -----------------------------------------------------------------------
 
     def tick(self) -> None:
@@ -270,6 +327,7 @@ class HandOff:
             if time.monotonic() >= self.outage.last_failed + self.heartbeat_seconds:
                 self._requeue("", "requeued_from_dead_workers")
             self.release_done(durable=not self._durability)
+            self.release_starts()
         except redis.RedisError as exc:
             self.outage.failed("renewing the worker's heartbeat", exc)
             return
@@ -287,7 +345,7 @@ class HandOff:
 
     def _requeue(self, worker_id: str, stat: str) -> int:
         moved, workers = self.requeue_script(
-            keys=[self.workers_key, self.queue_key, self.idle_key],
+            keys=[self.workers_key, self.queue_key, self.idle_key, self.start_key],
             args=[self.alive_prefix, self.hash_prefix, self.requeue_command, worker_id],
         )
         if moved:
@@ -377,17 +435,20 @@ class HandOff:
         if not self.outage.ready():
             logger.info(
                 "newsstem: Redis does not answer: the %d requests this worker did not finish "
-                "go back to the shared queue when another worker finds its heartbeat lapsed",
-                len(self.taken),
+                "(and %d start messages) go back to the shared queue (the start list) when "
+                "another worker finds its heartbeat lapsed",
+                len(self.taken), len(self.starts),
             )
             return
         try:
             self.release_done(durable=not self._durability)
+            self.release_starts()
             self.server.delete(self.alive_prefix + self.worker_id)
             self._requeue(self.worker_id, "requeued_at_stop")
         except redis.RedisError as exc:
             self.outage.failed("putting back the requests this worker did not finish", exc)
         self.taken.clear()
+        self.starts.clear()
 
 
 def _engine(crawler: Crawler) -> Any:

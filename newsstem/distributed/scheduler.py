@@ -11,7 +11,7 @@ import redis
 from scrapy_redis.queue import FifoQueue, LifoQueue, PriorityQueue
 from scrapy_redis.scheduler import Scheduler
 
-from newsstem.distributed.connection import RedisOutage
+from newsstem.distributed.connection import START_KEY, RedisOutage
 from newsstem.distributed.dupefilter import SiteDupeFilter
 from newsstem.distributed.handoff import POP, POP_COMMANDS, REQUEUE_COMMANDS, HandOff, entry_request
 from newsstem.distributed.options import DistributedOptions
@@ -101,7 +101,7 @@ class RedisScheduler(Scheduler):
             self.handoff = HandOff(
                 self.crawler, self.server, self.queue.key, uuid.uuid4().hex,
                 REQUEUE_COMMANDS[type(self.queue)], options.heartbeat_seconds, self.outage,
-                lambda: bool(self._kept),
+                lambda: bool(self._kept), START_KEY % {"spider": spider.name},
             )
             self.outage.hand_off = True  # (its ERROR line says a stop loses nothing)
             if self.worker is not None:

@@ -13,7 +13,10 @@ Start messages are pushed to the list ``newsstem:<spider>:start_urls`` (with
 A worker takes messages when it has nothing else to do (up to
 ``CONCURRENT_REQUESTS`` at a time), checks them like ``-a`` arguments (a bad one
 is logged and counted in ``newsstem/distributed/rejected_messages``) and puts
-their start requests in the shared queue, for every worker to fetch.
+their start requests in the shared queue, for every worker to fetch. With the hand-off
+(:mod:`newsstem.distributed.handoff`), the pop records the messages under the worker's name
+in the same script until their start requests are in the queue: Redis going away between
+the two (or a pop's reply lost) loses no message.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+import uuid
 from typing import TYPE_CHECKING, Any
 
 import redis
@@ -122,6 +126,7 @@ class Worker:
         self._reads = Backoff()  # start message reads failing (not an outage: an error)
         self.handoff: HandOff | None = None  # set by the scheduler when it opens
         self._waited_for = 0  # other workers at work this idle worker said it waits for
+        self._unsure_pop: str | None = None  # the token of a pop whose reply never came
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Worker:
@@ -232,6 +237,13 @@ class Worker:
             for request in spider.start_requests_for(scope):  # type: ignore[attr-defined]
                 self.crawler.engine.crawl(request)
                 scheduled += 1
+        if messages and self.handoff is not None and self.outage.ready():
+            # their start requests admitted (or kept by the scheduler, which then keeps the
+            # entries too): the messages are done
+            try:
+                self.handoff.release_starts()
+            except redis.RedisError as exc:
+                self.outage.failed("letting go of the start messages read", exc)
         return scheduled
 
     def _pop_start_messages(self) -> list[bytes]:
@@ -239,7 +251,7 @@ class Worker:
         if not self._reads.due() or not self.outage.ready():
             return []
         try:
-            messages = self.server.lpop(self.start_key, self.batch) or []
+            messages = self._pop()
         except OUTAGE_ERRORS as exc:
             self.outage.failed("reading start messages", exc)
             return []
@@ -255,6 +267,23 @@ class Worker:
         # (the end of an outage is the scheduler's to tell: it asks Redis all the time)
         if self._reads.answered() is not None:
             logger.info("newsstem: Redis answers again: start messages read")
+        return messages
+
+    def _pop(self) -> list[bytes]:
+        """``LPOP key count``; with the hand-off, into the worker's hash in the same script
+        (a pop whose reply is lost is read there when Redis answers)."""
+        handoff = self.handoff
+        if handoff is None:
+            return self.server.lpop(self.start_key, self.batch) or []
+        if self._unsure_pop is not None:
+            messages = handoff.popped_starts(self.batch, self._unsure_pop)
+            self._unsure_pop = None
+            if messages:
+                self.stats.inc_value(f"{STATS_PREFIX}/recovered_start_messages", len(messages))
+                return messages
+        self._unsure_pop = uuid.uuid4().hex
+        messages = handoff.pop_starts(self.batch, self._unsure_pop)
+        self._unsure_pop = None
         return messages
 
     def spider_closed(self, spider: Spider, reason: str) -> None:

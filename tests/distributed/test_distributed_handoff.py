@@ -372,3 +372,106 @@ def test_a_scrapy_whose_engine_does_not_say_what_is_in_progress_stops_the_hand_o
     with pytest.raises(RuntimeError, match=r"engine\._slot\.inprogress"):
         HandOff(crawler, own_redis.client(), QUEUE_KEY, "w", "ZADD", 30.0,
                 RedisOutage(own_redis.url, crawler.stats), lambda: False)
+
+
+class _Engine:
+    """What the worker asks of Scrapy's engine when it schedules start requests."""
+
+    def __init__(self, scheduler):
+        self.scheduler = scheduler
+
+    def crawl(self, request):
+        self.scheduler.enqueue_request(request)
+
+
+def _worker_in_process(url: str):
+    """A worker's spider, scheduler (with its hand-off) and Worker extension, in this process,
+    on the Redis at ``url`` (no reactor, no downloads: what a pop and an admission do)."""
+    from scrapy.utils.test import get_crawler
+
+    from newsstem.distributed.scheduler import RedisScheduler
+    from newsstem.distributed.worker import Worker
+    from newsstem.spiders.news import NewsSpider
+
+    crawler = get_crawler(NewsSpider, {
+        "NEWSSTEM_DISTRIBUTED": url, "NEWSSTEM_URLDB": "", "NEWSSTEM_DISTRIBUTED_HEARTBEAT": "1",
+        "ADDONS": {"newsstem.distributed.DistributedMode": 0}})
+    crawler.spider = spider = NewsSpider.from_crawler(crawler)
+    worker = Worker.from_crawler(crawler)
+    crawler.extensions = type("Extensions", (), {"middlewares": [worker]})()
+    scheduler = RedisScheduler.from_crawler(crawler)
+    scheduler.open(spider)
+    worker.start_key = START_KEY  # as spider_opened sets it (without its reactor timer)
+    crawler.engine = _Engine(scheduler)
+    return spider, scheduler, worker
+
+
+def test_start_messages_popped_just_before_redis_goes_away_are_not_lost(tmp_path):
+    """Redis killed between a worker's pop of a start message and the admission of its start
+    requests (the pop -> admit window of an outage), the worker stopped before Redis is back:
+    the message is under the worker's name in Redis, and goes back in the start list when
+    its heartbeat lapses. Before, LPOP took it from Redis and the kept requests died with
+    the worker: the site was never crawled."""
+    from newsstem.distributed.handoff import REQUEUE
+
+    with own_redis_server(tmp_path, appendonly=True) as server:
+        client = server.client()
+        message = json.dumps({"start_url": "http://127.0.0.1:9/news/", "depth": 1})
+        client.rpush(START_KEY, message)
+        spider, scheduler, worker = _worker_in_process(server.url)
+        scopes = spider.start_requests_for
+
+        def redis_gone(scope):
+            server.kill()  # after the pop, before any admission
+            return scopes(scope)
+
+        spider.start_requests_for = redis_gone
+        assert worker.schedule_start_messages(spider) == 1  # popped; its request kept
+        assert len(scheduler._kept) == 1
+        scheduler.close("shutdown")  # the worker stopped before Redis answered
+        worker.engine_stopped()
+        assert crawler_stat(worker, "newsstem/distributed/lost_requests") == 1
+        server.restart()
+        client = server.client()
+        time.sleep(1.2)  # its heartbeat (1 s) lapses
+        script = client.register_script(REQUEUE)
+        script(keys=[f"{QUEUE_KEY}:workers", QUEUE_KEY, f"{QUEUE_KEY}:idle", START_KEY],
+               args=[f"{QUEUE_KEY}:alive:", f"{QUEUE_KEY}:popped:", "ZADD", ""])
+        assert client.lrange(START_KEY, 0, -1) == [message.encode()], "back for the next worker"
+        assert client.keys(f"{QUEUE_KEY}:popped:*") == []
+
+
+def crawler_stat(worker, name):
+    return worker.stats.get_value(name)
+
+
+def test_a_start_message_pop_whose_reply_is_lost_is_read_again(tmp_path):
+    """Redis paused (SIGSTOP) while a worker pops start messages: the call times out, Redis
+    runs it when it wakes (SIGCONT). The message is read from the worker's hash when Redis
+    answers, and its start request queued. Before, LPOP's reply was lost with the message."""
+    with own_redis_server(tmp_path) as server:
+        client = server.client()
+        spider, scheduler, worker = _worker_in_process(server.url)
+        assert worker.schedule_start_messages(spider) == 0  # (its script now loaded in Redis)
+        message = json.dumps({"start_url": "http://127.0.0.1:9/news/", "depth": 1})
+        client.rpush(START_KEY, message)
+        server.pause()
+        try:
+            assert worker.schedule_start_messages(spider) == 0  # no reply within 5 s
+        finally:
+            server.resume()
+        deadline = time.monotonic() + 30
+        while client.llen(START_KEY):  # Redis runs the pop it was sent
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        scheduled = 0
+        while not scheduled:  # the worker asks again after its outage's backoff (1 s)
+            assert time.monotonic() < deadline, "the message is lost"
+            time.sleep(0.2)
+            scheduled = worker.schedule_start_messages(spider)
+        assert scheduled == 1
+        assert crawler_stat(worker, "newsstem/distributed/recovered_start_messages") == 1
+        assert client.zcard(QUEUE_KEY) == 1, "its start request is in the shared queue"
+        assert client.hlen(scheduler.handoff.hash_key) == 0, "and the message let go"
+        scheduler.close("finished")
+        worker.engine_stopped()
