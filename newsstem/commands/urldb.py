@@ -149,7 +149,11 @@ class Command(ScrapyCommand):
                     f"{stats.copies} (URLs recorded with an exported article: dropped "
                     "copies, redirects)",
                 ),
-                ("texts", f"{stats.texts} (exported articles known by their text)"),
+                (
+                    "texts",
+                    f"{stats.texts} (headlines and openings of exported articles: one more "
+                    "when an article is exported again with another)",
+                ),
                 ("entries", f"{stats.entries} (URLs and texts: what prune counts)"),
                 ("size", f"{_size(stats.size_bytes)} ({stats.size_bytes} bytes)"),
                 (
