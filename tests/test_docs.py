@@ -118,6 +118,19 @@ def test_readme_is_short_and_starts_with_the_two_commands():
     assert commands[1].endswith("pip install -r requirements-dev.txt && python -m pytest")
 
 
+def test_the_recurring_crawl_advice_keeps_each_run_s_articles():
+    """README told a user to run 'the same command' (-O articles.jsonl) from cron: each run
+    replaced the file holding the run before's articles, which the URL store then never
+    exports again (a new user lost 16 articles so on a local site). Where README and
+    Getting started say that a later run exports only new articles, they give each run its
+    own file or append."""
+    for page in (README, REPO / "docs" / "getting-started.md"):
+        text = " ".join(page.read_text(encoding="utf-8").split())
+        advice = text[text.index("only what is new" if page == README else
+                                 "only new articles are exported") - 400:][:900]
+        assert "%(time)s" in advice and "-o" in advice, page
+
+
 def test_ci_runs_exactly_the_readme_test_command():
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8").split("\n")
     test_command = README.read_text(encoding="utf-8").split("\n")
