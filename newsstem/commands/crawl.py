@@ -18,7 +18,9 @@ settings and components): the error line is all the command prints. A feed file
 
 After the run: a crawl that reached nothing because every request failed
 (:class:`newsstem.operations.RunReport`) exits with status 3, so cron and
-schedulers see it.
+schedulers see it. A crawl stopped by force (a second Ctrl-C or SIGTERM: Scrapy
+stops at once, the engine never closes, so there is no summary) says so in one
+line and exits with status 1, not 0 as a crawl that ran.
 """
 
 from __future__ import annotations
@@ -117,6 +119,15 @@ class Command(ScrapyCrawlCommand):
         self._crawler: Crawler | None = None
         super().run(args, opts)
         report = self._run_report()
+        if self.exitcode == 0 and report is not None and report.summary is None:
+            # the engine never stopped: Scrapy's forced shutdown (a second Ctrl-C/SIGTERM)
+            print(
+                "newsstem: the crawl was stopped by force (a second Ctrl-C or SIGTERM) "
+                "before its end: no run summary; articles not yet recorded in the URL "
+                "store are exported again by the next crawl",
+                file=sys.stderr,
+            )
+            self.exitcode = 1
         if self.exitcode == 0 and report is not None and report.reached_nothing:
             self.exitcode = EXIT_NOTHING_REACHED
         if self.exitcode == 0 and report is not None and report.summary is not None:

@@ -5,12 +5,15 @@ request to the fixture site (a real HTTP server on 127.0.0.1)."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from support.crawl import REPO, TEST_SETTINGS
+from support.newssite import GeneratedNewsSite
 from support.redisserver import free_port
 
 
@@ -159,3 +162,54 @@ def test_the_lines_of_reading_the_patterns_are_logged_once_scrapy_has_started(tm
     quiet = crawl_in_terminal(tmp_path, f"{site.url}/index.html", str(tmp_path / "b.jsonl"),
                               {"NEWSSTEM_PATTERNS_DIR": str(missing), "LOG_LEVEL": "ERROR"})
     assert quiet.returncode == 0 and "does not exist" not in quiet.stderr, quiet.stderr
+
+
+def _interrupted_crawl(tmp_path: Path, signals: int) -> tuple[subprocess.Popen, str, Path]:
+    """A crawl of a slow local site, sent SIGINT ``signals`` times once it fetches articles."""
+    site = GeneratedNewsSite(sections=2, articles_per_section=8, delay=1.0).start()
+    output = tmp_path / "articles.jsonl"
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", f"start_url={site.url}/",
+           "-a", "depth=2", "-O", str(output)]
+    for key, value in {**TEST_SETTINGS, "CONCURRENT_REQUESTS": "1",
+                       "NEWSSTEM_URLDB": f"sqlite:///{tmp_path / 'urldb.sqlite'}"}.items():
+        cmd += ["-s", f"{key}={value}"]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not site.article_asked() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert site.article_asked(), "the crawl fetched no article"
+        for _ in range(signals):
+            proc.send_signal(signal.SIGINT)
+            time.sleep(0.2)  # within the page in flight (1 s): the crawl has not ended
+        _, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        site.stop()
+    return proc, stderr, output
+
+
+def test_a_crawl_stopped_by_force_does_not_exit_as_one_that_ran(tmp_path):
+    """Two Ctrl-C (Scrapy's forced, unclean shutdown) ended a crawl with no summary and
+    exit status 0, what a crawl that ran exits with: a cron job saw success and an output
+    file holding none of the articles fetched (a new user's local site: 0 lines). It
+    now says so in one line and exits with status 1; nothing is recorded that was not
+    written, so the next crawl exports those articles."""
+    proc, stderr, _ = _interrupted_crawl(tmp_path, signals=2)
+    assert "forcing unclean shutdown" in stderr
+    assert "newsstem run summary" not in stderr
+    assert proc.returncode == 1
+    assert stderr.rstrip().splitlines()[-1].startswith(
+        "newsstem: the crawl was stopped by force (a second Ctrl-C or SIGTERM)")
+
+
+def test_a_crawl_stopped_by_one_ctrl_c_ends_cleanly_with_its_summary(tmp_path):
+    proc, stderr, output = _interrupted_crawl(tmp_path, signals=1)
+    assert "newsstem run summary (shutdown" in stderr
+    assert "stopped by force" not in stderr
+    assert proc.returncode == 0
+    assert output.read_text().count("\n") >= 1
