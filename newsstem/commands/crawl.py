@@ -82,6 +82,14 @@ class Command(ScrapyCrawlCommand):
         its versions and settings)."""
         super().process_options(args, opts)
         assert self.settings is not None
+        unknown = next((arg for arg in args if arg.startswith("-") and arg != "-"), None)
+        if unknown is not None:  # Scrapy took it for a second spider's name
+            name = unknown.lstrip("-").split("=", 1)[0]
+            raise UsageError(
+                f"crawl: unknown option {unknown!r}; spider arguments are given with -a "
+                f"(-a {name}=VALUE)",
+                print_help=False,
+            )
         if len(args) == 1:
             try:
                 spidercls = get_spider_loader(self.settings).load(args[0])

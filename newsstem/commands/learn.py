@@ -157,6 +157,9 @@ class Command(ScrapyCommand):
 def _check_arguments(args: list[str], opts: argparse.Namespace) -> str | None:
     """UsageError for arguments that do not go together; the ``--since`` instant (ISO
     8601 UTC), if given."""
+    unknown = next((arg for arg in args if arg.startswith("-")), None)
+    if unknown is not None:  # Scrapy leaves unknown options in args: not a SITE
+        raise UsageError(f"learn: unknown option {unknown!r}", print_help=False)
     if len(args) > 1:
         raise UsageError("learn: give at most one SITE", print_help=False)
     if not opts.input:

@@ -203,6 +203,15 @@ def test_a_corrupt_pattern_file_stops_the_crawl_with_a_clear_error(site, tmp_pat
         (["extract", "--input", "crawl.warc.gz"], "give the file to write the articles to: -O"),
         (["learn", "--input", "x.warc.gz", "--last", "x"], "argument --last: invalid int value"),
         (["urldb", "bogus"], "give one of: stats, show, prune"),
+        # an option learn does not have (extract's --site, a typo) was taken for a SITE:
+        # "no HTML page of site '--dry-run'", "give at most one SITE" (a new user, stop 36)
+        (["learn", "--input", "missing.warc.gz", "--dry-run"], "learn: unknown option '--dry-run'"),
+        (["learn", "--input", "missing.warc.gz", "--site", "example.com"],
+         "learn: unknown option '--site'"),
+        # Scrapy took '--depth' for a second spider, after its start-up log: "running 'scrapy
+        # crawl' with more than one spider is not supported" (a new user, stop 36)
+        (["crawl", "news", "-a", "start_url=http://127.0.0.1:9/", "--depth", "2"],
+         "crawl: unknown option '--depth'; spider arguments are given with -a (-a depth=VALUE)"),
         (["crawl", "news"], "news: give at least one start URL"),
         (["crawl", "news", "-a", "start_url=http://127.0.0.1:9/", "-a", "depth=x"],
          "news: depth must be an integer >= 0, not 'x'"),
