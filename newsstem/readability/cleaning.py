@@ -936,9 +936,14 @@ def _clean_conditionally(
     fielded = {
         ancestor for field in _furniture_fields(article) for ancestor in field.iterancestors()
     }
+    introduced = _introduced_lists(article, options)
     for element in reversed(list(article.iter(*tags))):
         if element is article:
             continue
+        if element in introduced and not (
+            flags.weight_classes and class_weight(element, options.class_weight) < 0
+        ):
+            continue  # the paragraph's list (a negative name still condemns it)
         reason = _fishy(
             element, flags, options, element in inside, element in fielded, element in headed
         )
@@ -949,6 +954,55 @@ def _clean_conditionally(
             reason = "list of links"
         if reason:
             _remove(element, reason, removals)
+
+
+# An introduced list has at least this many items, half of them with a remark after a link.
+_INTRODUCED_ITEMS = 2
+
+
+def _introduced_lists(article: Element, options: Options) -> set[Element]:
+    """The lists that a prose paragraph of the article introduces, kept whatever their
+    links: a ``<ul>`` or ``<ol>`` right after a ``<p>`` that reads as prose
+    (:func:`_is_prose`, no text between them), of two items or more, no ``<br>`` in it,
+    half of whose items or more say something of their own after their last link
+    ("<a>Copywriting Ebook Giveaway!</a> – 15.7%" after "If you're curious to read the
+    emails, click the links."). A list of other stories or of tags under a story has
+    titles and labels before its links or none ("<strong>Russische Drohnen:</strong>
+    <a>...</a>", "More about: <a>EPA</a>"); a list of titles with their addresses
+    (``<br>``) keeps the titles only in the golds that have one."""
+    found = set()
+    for element in article.iter("ul", "ol"):
+        previous = element.getprevious()
+        if previous is None or previous.tag != "p" or (previous.tail or "").strip():
+            continue
+        items = [child for child in element if child.tag == "li"]
+        if len(items) < _INTRODUCED_ITEMS or next(element.iter("br"), None) is not None:
+            continue
+        if 2 * sum(_remarks_on_link(item) for item in items) < len(items):
+            continue
+        if _is_prose(previous, options):
+            found.add(element)
+    return found
+
+
+def _remarks_on_link(item: Element) -> bool:
+    """Whether words of the item's own follow its last link ("<a>Title</a> - 15.7%")."""
+    links = list(item.iter("a"))
+    if not links:
+        return False
+    last = links[-1]
+    after = [last.tail or ""]
+    for element in last.itersiblings():
+        after.append(text_of(element))
+        after.append(element.tail or "")
+    for parent in last.iterancestors():
+        if parent is item:
+            break
+        after.append(parent.tail or "")
+        for element in parent.itersiblings():
+            after.append(text_of(element))
+            after.append(element.tail or "")
+    return any(character.isalnum() for character in "".join(after))
 
 
 def _wrappers(lists: set[Element], article: Element) -> dict[Element, list[Element]]:

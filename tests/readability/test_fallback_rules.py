@@ -1070,3 +1070,15 @@ def test_a_list_of_captioned_slides_leaves_whatever_its_names():
     assert "The United States will play Puerto Rico at 6 p.m. Wednesday" in body
     assert "Christian Yelich scores past Japan catcher Seiji Kobayashi" not in body
     assert "A Japan fan watches during the eighth inning" not in body
+
+
+def test_a_list_right_after_its_lead_in_paragraph_is_the_story():
+    # Web Design from Scratch, 2012 (dragnet R780): "If you're curious to read the
+    # emails, click the links ..." and then the list of the e-mails, each a link and its
+    # open rate after it; the story goes on below. Its links made it "list of links".
+    body = body_of("list-after-its-lead-in")
+    assert "click the links (they all open a new window/tab)." in body
+    assert "Copywriting Ebook Giveaway! – 15.7%" in body
+    assert "Thinking of going freelance Sharon? – 21.0%" in body
+    assert "The promise of gaining something for minimal risk." in body
+    assert "Tweet" not in body
