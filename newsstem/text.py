@@ -164,9 +164,11 @@ _CONTROLS_TO_SPACE = bytes.maketrans(_CONTROLS, b" " * len(_CONTROLS))
 # Each control alone, for a membership test: ``in`` on bytes is a memchr, which skips
 # through a page many bytes at a time, where translate copies it byte by byte. Most pages
 # hold none of them, and 29 such scans of a page take half the time of one translate.
-_CONTROL_BYTES = tuple(bytes((control,)) for control in _CONTROLS)
+# (ints, not one-byte ``bytes``: ``bytes in bytes`` first tries its operand as an int,
+# raising and clearing a TypeError each time)
+_CONTROL_BYTES = tuple(_CONTROLS)
 _NONCHARACTERS = (b"\xef\xbf\xbe", b"\xef\xbf\xbf")  # U+FFFE, U+FFFF
-_NONCHARACTER_LEAD = b"\xef"  # the first byte of both
+_NONCHARACTER_LEAD = 0xEF  # the first byte of both (an int: a memchr at once)
 
 
 # Characters of a page encoded at a time by :func:`utf8`. A page is mostly ASCII markup

@@ -87,8 +87,10 @@ _SPACES_AND_CONTINUATIONS = _ASCII_SPACES + bytes(range(0x80, 0xC0))
 _NBSP_UTF8, _IDEOGRAPHIC_SPACE_UTF8 = _NBSP.encode(), _IDEOGRAPHIC_SPACE.encode()
 # A byte of each wide space that most texts lack: NBSP's second byte (also that of "à",
 # "Ġ" ...), the ideographic space's first (also that of kana and CJK punctuation, never
-# of a Latin, Greek or Cyrillic letter nor of a typographic quote or dash).
-_NBSP_BYTE, _IDEOGRAPHIC_BYTE = b"\xa0", b"\xe3"
+# of a Latin, Greek or Cyrillic letter nor of a typographic quote or dash). As ints:
+# ``int in bytes`` is a memchr at once, where a one-byte ``bytes`` is first tried as an
+# int, which raises and clears a TypeError (half the instructions of a short text's test).
+_NBSP_BYTE, _IDEOGRAPHIC_BYTE = 0xA0, 0xE3
 
 
 def _wide_spaces(data: bytes) -> int:
