@@ -64,7 +64,9 @@ def _head_first(root: Element, read: Callable[[Iterable[Element]], _Read]) -> _R
     """What ``read`` finds in the metas of ``<head>``, else in the metas wherever the
     parser put them (the head first: a walk of the whole document costs more than the
     rest of the reading)."""
-    return read(root.iterfind("head/meta")) or read(root.iter("meta"))
+    # (as root.iterfind("head/meta"), without ElementPath's generators set up at each call)
+    metas = (meta for head in root.iterchildren("head") for meta in head.iterchildren("meta"))
+    return read(metas) or read(root.iter("meta"))
 
 
 def _og_titles(metas: Iterable[Element]) -> tuple[str, ...]:

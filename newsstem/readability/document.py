@@ -96,12 +96,12 @@ def load_page(html: str | bytes) -> Page | str:
     # (the markers are ASCII: looked for in the bytes, which is faster than in the str)
     keep_comments = _MARKER_BYTES in data
     # libxml2 drops everything after </html>; HTML5 parsers read it into <body>.
-    data = _HTML_END.sub(b"", data)
+    data = _without_html_ends(data)
     root = _parse(data, keep_comments)
     if root is None:
         return "empty document"
     title = _title_text(root)
-    if root.find("body") is None and "<" in title:
+    if next(root.iterchildren("body"), None) is None and "<" in title:
         # A <title> never closed swallows the page as its text (seen in 1.4% of l3s).
         # Only then, parse a second time without that tag; the title is its first line.
         title = normalize_space(_swallowed_title(root))
@@ -140,6 +140,27 @@ def load_page(html: str | bytes) -> Page | str:
     )
 
 
+def _without_html_ends(data: bytes) -> bytes:
+    r"""``data`` without its ``</html>`` tags, as ``_HTML_END.sub(b"", data)``: the pieces
+    between them joined from views of ``data``, one copy of the page where ``sub`` makes
+    two (a slice of each piece, then their join: every page holds a ``</html>``).
+
+    >>> _without_html_ends(b"<p>a</p></HTML >\n<p>b</p></html>")
+    b'<p>a</p>\n<p>b</p>'
+    """
+    spans = [match.span() for match in _HTML_END.finditer(data)]
+    if not spans:
+        return data
+    view = memoryview(data)
+    pieces = []
+    last = 0
+    for start, end in spans:
+        pieces.append(view[last:start])
+        last = end
+    pieces.append(view[last:])
+    return b"".join(pieces)
+
+
 def _reopen_closed_link(link: Element) -> None:
     """Give a link written as closed at once its text, as a browser does: libxml2 reads
     ``<li><a href="/s" />Story title</a></li>`` (Times Online's lists of other stories)
@@ -165,12 +186,15 @@ def _swallowed_title(root: Element) -> str:
 
 def _content_root(root: Element) -> Element:
     """<body>, or the whole document when libxml2 left content outside it."""
-    body = root.find("body")
+    # (the children read by lxml's iterators: ElementPath's find() and findall() set up a
+    # path of Python generators at each call, twice the cost of the walk itself here)
+    bodies = root.iterchildren("body")
+    body = next(bodies, None)
     if body is None:
         # Content stays inside <head> when an unknown tag opens the page there.
         etree.strip_elements(root, "title", with_tail=False)
         return root
-    if len(root.findall("body")) > 1 or any(
+    if next(bodies, None) is not None or any(
         isinstance(child.tag, str) and child.tag not in ("head", "body") for child in root
     ):
         # A stray </body> early in the page leaves the rest beside <body>; two documents
@@ -189,11 +213,15 @@ def _parse(data: bytes, keep_comments: bool) -> Element | None:
 
 
 def _title_text(root: Element) -> str:
-    for path in ("head/title", ".//title"):
-        element = root.find(path)
-        if element is not None:
-            return normalize_space(text_of(element))
-    return ""
+    """The text of the first ``<title>`` in ``<head>``, else of the first anywhere (as
+    ``root.find("head/title")``, then ``root.find(".//title")``)."""
+    element = next(
+        (title for head in root.iterchildren("head") for title in head.iterchildren("title")),
+        None,
+    )
+    if element is None:
+        element = next(root.iterdescendants("title"), None)
+    return normalize_space(text_of(element)) if element is not None else ""
 
 
 def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
