@@ -152,7 +152,7 @@ def _without_html_ends(data: bytes) -> bytes:
     if not spans:
         return data
     view = memoryview(data)
-    pieces = []
+    pieces: list[memoryview] = []
     last = 0
     for start, end in spans:
         pieces.append(view[last:start])
