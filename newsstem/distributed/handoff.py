@@ -127,8 +127,6 @@ redis.call('SADD', KEYS[3], ARGV[3])
 redis.call('SREM', KEYS[4], ARGV[3])
 return messages
 """
-# The score of a start message's entry in a worker's hash.
-START_ENTRY = "start"
 # Every worker of the set whose heartbeat has lapsed (or only the one given): its entries
 # back in the queue (where its pops took them: the same score; the end lists pop from),
 # its start messages back at the head of the start list, its hash deleted, its name out
