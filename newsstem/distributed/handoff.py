@@ -145,7 +145,7 @@ for _, id in ipairs(ids) do
     for _, entry in ipairs(entries) do
       local space = string.find(entry, ' ', 1, true)
       local data = string.sub(entry, space + 1)
-      if string.sub(entry, 1, space - 1) == 'start' and KEYS[4] then
+      if string.sub(entry, 1, space - 1) == 'start' then
         redis.call('LPUSH', KEYS[4], data)
       elseif ARGV[3] == 'ZADD' then
         redis.call('ZADD', KEYS[2], string.sub(entry, 1, space - 1), data)
