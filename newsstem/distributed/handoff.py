@@ -200,8 +200,9 @@ class HandOff:
 
     Built by :class:`~newsstem.distributed.scheduler.RedisScheduler` for scrapy-redis's
     three queues. :meth:`took` records a request its pop returned; the entries of the
-    pages done are deleted when the URL store says the exports so far are durable
-    (without a URL store: when done, at each heartbeat). A page is done when the
+    pages done are deleted when the URL store says the exports so far are durable, and at
+    each heartbeat those of the pages done that had no item scraped since (without a URL
+    store: every page done, at each heartbeat). A page is done when the
     engine has finished with its request (``engine._slot.inprogress``: after its
     download, its callback's links and its items' pipelines), and while the scheduler
     keeps links in memory (Redis out) nothing is let go. Every Redis call goes through
@@ -311,8 +312,9 @@ class HandOff:
     # -- time -----------------------------------------------------------------------
 
     def tick(self) -> None:
-        """Renew the heartbeat, put back the requests of dead workers (and, without a URL
-        store, let go of the pages done)."""
+        """Renew the heartbeat, put back the requests of dead workers, let go of the pages
+        done (with a URL store, those that had no item scraped since it last said the
+        exports were durable) and of the start messages whose requests are queued."""
         if self._stopped:
             return
         self._next_tick = time.monotonic() + self.heartbeat_seconds / 3
