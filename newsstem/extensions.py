@@ -207,15 +207,16 @@ class Relearn:
         settings = crawler.settings
         if not settings.getbool("NEWSSTEM_RELEARN", defaults.NEWSSTEM_RELEARN):
             raise NotConfigured
-        archive = settings.get("NEWSSTEM_ARCHIVE", defaults.NEWSSTEM_ARCHIVE)
-        patterns_dir = settings.get("NEWSSTEM_PATTERNS_DIR", defaults.NEWSSTEM_PATTERNS_DIR)
         problem = relearn_problem(settings)
-        if problem is not None:  # (`scrapy crawl` stops before Scrapy starts: a crawl run
-            # from Python code of one's own gets this warning)
+        if problem is not None:
+            # (`scrapy crawl` stops before Scrapy starts: a crawl run from Python code of
+            # one's own gets this warning)
             logger.warning("newsstem: %s: sites will not be learned again", problem)
             raise NotConfigured
         extension = cls(
-            archive, patterns_dir, crawler.stats,
+            settings.get("NEWSSTEM_ARCHIVE", defaults.NEWSSTEM_ARCHIVE),
+            settings.get("NEWSSTEM_PATTERNS_DIR", defaults.NEWSSTEM_PATTERNS_DIR),
+            crawler.stats,
             settings.getint("NEWSSTEM_MIN_ARTICLE_CHARS", defaults.NEWSSTEM_MIN_ARTICLE_CHARS),
         )
         crawler.signals.connect(extension.spider_opened, signal=signals.spider_opened)
