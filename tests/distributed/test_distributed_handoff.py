@@ -430,7 +430,7 @@ def test_start_messages_popped_just_before_redis_goes_away_are_not_lost(tmp_path
         assert len(scheduler._kept) == 1
         scheduler.close("shutdown")  # the worker stopped before Redis answered
         worker.engine_stopped()
-        assert crawler_stat(worker, "newsstem/distributed/lost_requests") == 1
+        assert worker.stats.get_value("newsstem/distributed/lost_requests") == 1
         server.restart()
         client = server.client()
         time.sleep(1.2)  # its heartbeat (1 s) lapses
@@ -439,10 +439,6 @@ def test_start_messages_popped_just_before_redis_goes_away_are_not_lost(tmp_path
                args=[f"{QUEUE_KEY}:alive:", f"{QUEUE_KEY}:popped:", "ZADD", ""])
         assert client.lrange(START_KEY, 0, -1) == [message.encode()], "back for the next worker"
         assert client.keys(f"{QUEUE_KEY}:popped:*") == []
-
-
-def crawler_stat(worker, name):
-    return worker.stats.get_value(name)
 
 
 def test_a_start_message_pop_whose_reply_is_lost_is_read_again(tmp_path):
@@ -470,7 +466,7 @@ def test_a_start_message_pop_whose_reply_is_lost_is_read_again(tmp_path):
             time.sleep(0.2)
             scheduled = worker.schedule_start_messages(spider)
         assert scheduled == 1
-        assert crawler_stat(worker, "newsstem/distributed/recovered_start_messages") == 1
+        assert worker.stats.get_value("newsstem/distributed/recovered_start_messages") == 1
         assert client.zcard(QUEUE_KEY) == 1, "its start request is in the shared queue"
         assert client.hlen(scheduler.handoff.hash_key) == 0, "and the message let go"
         scheduler.close("finished")
