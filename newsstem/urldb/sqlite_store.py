@@ -56,31 +56,33 @@ WAL_LIMIT_BYTES = 8 * 1024 * 1024
 # small and a prune of millions of entries does not hold one huge transaction.
 PRUNE_RANGES = 256
 
-_SCHEMA = """
+# Kind URL (0) costs no byte of record (SQLite's serial type 8).
+_KIND_COLUMN = f"kind INTEGER NOT NULL DEFAULT {URL}"
+_SCHEMA = f"""
 CREATE TABLE urls (
     key BLOB PRIMARY KEY NOT NULL,
     first_seen INTEGER NOT NULL,
     last_seen INTEGER NOT NULL,
     exported_at INTEGER,
-    kind INTEGER NOT NULL DEFAULT 0
+    {_KIND_COLUMN}
 ) WITHOUT ROWID
 """
-# Schema 1 -> 2. Kind 0 (URL) costs no byte of record (SQLite's serial type 8).
-_ADD_KIND = "ALTER TABLE urls ADD COLUMN kind INTEGER NOT NULL DEFAULT 0"
+# Schema 1 -> 2
+_ADD_KIND = f"ALTER TABLE urls ADD COLUMN {_KIND_COLUMN}"
 _MARK_SEEN = """
 INSERT INTO urls (key, first_seen, last_seen) VALUES (?1, ?2, ?2)
 ON CONFLICT (key) DO UPDATE SET
     first_seen = min(first_seen, excluded.first_seen),
     last_seen = max(last_seen, excluded.last_seen)
 """
-_MARK_EXPORTED = """
+_MARK_EXPORTED = f"""
 INSERT INTO urls (key, first_seen, last_seen, exported_at, kind) VALUES (?1, ?2, ?2, ?2, ?3)
 ON CONFLICT (key) DO UPDATE SET
     first_seen = min(first_seen, excluded.first_seen),
     last_seen = max(last_seen, excluded.last_seen),
     exported_at = max(coalesce(exported_at, 0), excluded.exported_at),
-    kind = CASE WHEN kind = 0 AND exported_at IS NOT NULL AND excluded.kind != 1 THEN 0
-                ELSE excluded.kind END
+    kind = CASE WHEN kind = {URL} AND exported_at IS NOT NULL AND excluded.kind != {TEXT}
+                THEN {URL} ELSE excluded.kind END
 """
 
 
@@ -195,7 +197,7 @@ class SqliteUrlStore(UrlStore):
                 db.execute(_SCHEMA)
                 db.execute(f"PRAGMA application_id={APPLICATION_ID}")
                 db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            elif db.execute("PRAGMA user_version").fetchone()[0] < 2:
+            elif db.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
                 db.execute(_ADD_KIND)  # its entries are all URLs (copies and texts among them)
                 db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             db.execute("COMMIT")
