@@ -532,6 +532,7 @@ class RedisUrlStore(UrlStore):
         self._quick_ping.close()
         if self._scan_client is not None:
             self._scan_client.close()
+            self._scan_client = None  # made again when next needed, as the PING's is
 
 
 def _blob(keys: Sequence[bytes]) -> bytes:
