@@ -139,6 +139,7 @@ return #blob / 16
 """
 )
 _STATS = """
+local text, copy = tonumber(ARGV[1]), tonumber(ARGV[2])
 local n, urls, articles, copies, size = 0, 0, 0, 0, 0
 local fmin, fmax, lmin, lmax = false, false, false, false
 for i = 1, #KEYS do
@@ -149,9 +150,9 @@ for i = 1, #KEYS do
       local first, last, exp = struct.unpack('>I4I4I4', all[j])
       local kind = string.byte(all[j], 13) or 0
       n = n + 1
-      if kind ~= ARGV[1] + 0 then urls = urls + 1 end
+      if kind ~= text then urls = urls + 1 end
       if kind == 0 and exp > 0 then articles = articles + 1 end
-      if kind == ARGV[2] + 0 then copies = copies + 1 end
+      if kind == copy then copies = copies + 1 end
       if not fmin or first < fmin then fmin = first end
       if not fmax or first > fmax then fmax = first end
       if not lmin or last < lmin then lmin = last end
