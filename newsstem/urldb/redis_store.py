@@ -128,7 +128,8 @@ for i = 1, #blob, 16 do
     if now > last then last = now end
   end
   if exported then
-    local new = string.sub(kinds, (i + 15) / 16, (i + 15) / 16)
+    local at = (i + 15) / 16  -- the key's place in the blob
+    local new = string.sub(kinds, at, at)
     if new == '\\0' then new = '' end
     if new == '\\1' or not (kind == '' and exp > 0) then kind = new end
     if now > exp then exp = now end
