@@ -586,8 +586,7 @@ class UrlDbMiddleware:
             return  # kept for a sync when the store answers
         if keys:
             try:
-                kinds = self._kinds
-                self.store.mark_exported(keys, now, {k: kinds[k] for k in keys if k in kinds})
+                self.store.mark_exported(keys, now, self._kinds)  # keys not in it: URL
             except StoreError as exc:
                 self._store_failed("mark exported", exc)
                 self._housekeeping()
