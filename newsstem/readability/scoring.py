@@ -344,7 +344,8 @@ def _story_in_row(
 
 
 def _is_page_wrapper_of_story(ancestor: Element, best: Element, options: Options) -> bool:
-    """Whether ``ancestor`` is the page's wrapper (a child of ``<body>``) and ``best``, below
+    """Whether ``ancestor`` is the page's wrapper (a child of ``<body>``, or of ``<html>``
+    where content lies outside ``<body>``) and ``best``, below
     it, holds a story long enough alone (``page_wrapper_story_length`` characters).
 
     >>> page = etree.fromstring(
