@@ -990,18 +990,14 @@ def _remarks_on_link(item: Element) -> bool:
     links = list(item.iter("a"))
     if not links:
         return False
-    last = links[-1]
-    after = [last.tail or ""]
-    for element in last.itersiblings():
-        after.append(text_of(element))
-        after.append(element.tail or "")
-    for parent in last.iterancestors():
-        if parent is item:
-            break
-        after.append(parent.tail or "")
-        for element in parent.itersiblings():
+    after: list[str] = []
+    node = links[-1]
+    while node is not item:  # the link, then each of its ancestors inside the item
+        after.append(node.tail or "")
+        for element in node.itersiblings():
             after.append(text_of(element))
             after.append(element.tail or "")
+        node = node.getparent()
     return any(character.isalnum() for character in "".join(after))
 
 
