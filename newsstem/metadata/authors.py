@@ -310,9 +310,8 @@ def find_authors(evidence: Evidence, publisher: Iterable[str] = ()) -> Found | N
                 # matching the publisher are dropped (below).
                 (orgs if _is_organization(name, ()) else persons).append(name)
         structured = source.split(":")[0] in _STRUCTURED
-        kept = [
-            o for o in _dedupe(orgs) if not _is_publisher(o, publisher) and not _IN_HOUSE.search(o)
-        ]
+        credited = [o for o in _dedupe(orgs) if not _IN_HOUSE.search(o)]
+        kept = [o for o in credited if not _is_publisher(o, publisher)]
         if persons:
             if structured:
                 # "Adam Vidler, AP": the news agency credited beside its writers
@@ -325,7 +324,6 @@ def find_authors(evidence: Evidence, publisher: Iterable[str] = ()) -> Found | N
         if source == "json-ld" and self_credit is None:
             # The article's JSON-LD credits the publisher itself (apnews.com's "Associated
             # Press", tokyo-np.co.jp's Organization "東京新聞デジタル"): the last resort.
-            credited = [o for o in _dedupe(orgs) if not _IN_HOUSE.search(o)]
             if credited:
                 self_credit = Found(credited, source)
     return organizations or self_credit
