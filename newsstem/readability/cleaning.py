@@ -165,7 +165,7 @@ def _drop_picture_boxes(
     # So is a video player's box typed as one (schema.org's VideoObject, microdata of 2011
     # on): its text is the player's title, its controls ("CLOSE") and its fallback message.
     for box in [*_video_boxes(article), *_image_boxes(article)]:
-        if any(box is other or is_below(box, other) or is_below(other, box) for other in found):
+        if _overlaps(box, found):
             continue  # a picture's box found above, or inside it
         length = dense_length_of(box)
         if 0 < length <= options.furniture_max_length and not _is_prose(box, options):
@@ -178,14 +178,16 @@ def _drop_picture_boxes(
     # wrapper of one image set by modern markup, of furniture length, and nothing
     # else of text beside them (the captions of a photo gallery set in the story).
     for slideshow in _slideshows(article, options):
-        if any(
-            slideshow is other or is_below(slideshow, other) or is_below(other, slideshow)
-            for other in found
-        ):
+        if _overlaps(slideshow, found):
             continue  # a picture's box found above, or inside it
         found.append(slideshow)
         removed += dense_length_of(slideshow)
     _remove_unless_most(article, found, removed, "a picture's caption or card", options, removals)
+
+
+def _overlaps(box: Element, found: list[Element]) -> bool:
+    """Whether ``box`` is one of ``found``, or below or above one of them."""
+    return any(box is other or is_below(box, other) or is_below(other, box) for other in found)
 
 
 def _slideshows(article: Element, options: Options) -> list[Element]:
