@@ -26,6 +26,8 @@ from scrapy.exceptions import UsageError
 from w3lib.url import canonicalize_url
 
 from newsstem import defaults
+from newsstem.rules import strip_tracking
+from newsstem.spiders.news import tracking_params
 from newsstem.urldb import (
     StoreBusy,
     StoreError,
@@ -97,6 +99,12 @@ class Command(ScrapyCommand):
         if action != "show" and rest:
             raise UsageError(f"{action} takes no arguments besides options", print_help=False)
         age = None
+        tracking: frozenset[str] = frozenset()
+        if action == "show":
+            try:
+                tracking = tracking_params(self.settings)
+            except UsageError as exc:
+                raise UsageError(str(exc), print_help=False) from None
         if action == "prune":
             if not opts.older_than:
                 raise UsageError(
@@ -126,7 +134,7 @@ class Command(ScrapyCommand):
                 if action == "stats":
                     self._stats(store)
                 elif action == "show":
-                    self.exitcode = self._show(store, rest)
+                    self.exitcode = self._show(store, rest, tracking)
                 else:
                     self._prune(store, age, opts.dry_run, opts.wait)
         except StoreError as exc:
@@ -167,15 +175,18 @@ class Command(ScrapyCommand):
             ]
         )
 
-    def _show(self, store: UrlStore, urls: list[str]) -> int:
-        keys = [url_key(url) for url in urls]
+    def _show(self, store: UrlStore, urls: list[str], tracking: frozenset[str]) -> int:
+        # a URL as a crawl keys it: without its share and tracking arguments (a crawl
+        # follows /a.html?share=twitter as /a.html and records /a.html)
+        looked_up = [strip_tracking(url, tracking) for url in urls]
+        keys = [url_key(url) for url in looked_up]
         found = store.lookup(keys)
         status = 0
-        for n, (url, key) in enumerate(zip(urls, keys)):
+        for n, (url, cleaned, key) in enumerate(zip(urls, looked_up, keys)):
             if n:
                 print()
             entry = found.get(key)
-            rows = [("url", url), ("canonical", canonicalize_url(url)), ("key", key.hex())]
+            rows = [("url", url), ("canonical", canonicalize_url(cleaned)), ("key", key.hex())]
             if entry is None:
                 rows.append(("status", "not in the store"))
                 status = 1

@@ -131,6 +131,35 @@ def test_show_prints_what_the_store_knows_about_a_url(store):
     assert "not in the store" in missing.stdout
 
 
+def test_show_looks_up_a_shared_link_as_the_crawl_recorded_it(tmp_path):
+    """A crawl follows /a.html?share=twitter as /a.html (NEWSSTEM_TRACKING_PARAMS) and
+    records /a.html; `show` of the link a user copied from the page said "not in the
+    store" (exit 1) for an article the crawl had exported."""
+    store = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
+    site = GeneratedNewsSite(sections=1, articles_per_section=3).start()
+    try:
+        crawl = run_crawl(tmp_path, "-a", f"start_url={site.url}/", "-a", "depth=2",
+                          settings={"NEWSSTEM_URLDB": store})
+    finally:
+        site.stop()
+    assert crawl.returncode == 0, crawl.log
+    article = sorted(site.article_urls())[0]
+    assert article in {item["url"] for item in crawl.items}
+    shared = urldb("show", f"{article}?share=twitter&utm_source=mail", "--urldb", store)
+    assert shared.returncode == 0, shared.stdout + shared.stderr
+    lines = fields(shared.stdout)
+    assert lines["url"] == f"{article}?share=twitter&utm_source=mail"
+    assert lines["canonical"] == article
+    assert lines["exported"] != "never"
+    # with tracking arguments kept by the crawl, `show` keeps them too
+    kept = urldb("show", f"{article}?share=twitter", "--urldb", store,
+                 "-s", "NEWSSTEM_TRACKING_PARAMS=[]")
+    assert kept.returncode == 1 and "not in the store" in kept.stdout
+    bad = urldb("show", article, "--urldb", store, "-s", "NEWSSTEM_TRACKING_PARAMS=[share")
+    assert bad.returncode == 2 and "NEWSSTEM_TRACKING_PARAMS" in bad.stderr
+    assert "Usage" not in bad.stderr
+
+
 def test_prune_removes_exactly_the_stale_entries(store):
     dry = urldb("prune", "--older-than", "30d", "--dry-run", "--urldb", store)
     assert dry.returncode == 0, dry.stderr
