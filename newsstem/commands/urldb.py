@@ -16,6 +16,7 @@ while it runs. Exit status: 0 done, 1 store error or URL not found, 2 usage erro
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import sys
 import time
@@ -92,7 +93,12 @@ class Command(ScrapyCommand):
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if not args or args[0] not in ACTIONS:
-            raise UsageError(f"give one of: {', '.join(ACTIONS)}", print_help=False)
+            unknown = ""
+            if args:  # `scrapy urldb stat` said only "give one of: ...", not what was wrong
+                close = difflib.get_close_matches(args[0], ACTIONS, n=1)
+                hint = f" (did you mean {close[0]}?)" if close else ""
+                unknown = f"unknown action {args[0]!r}{hint}; "
+            raise UsageError(f"{unknown}give one of: {', '.join(ACTIONS)}", print_help=False)
         action, rest = args[0], args[1:]
         if action == "show" and not rest:
             raise UsageError("show needs at least one URL", print_help=False)

@@ -193,6 +193,8 @@ def test_prune_refuses_while_a_crawl_holds_the_store_or_waits_for_it(store):
     [
         ((), 2, "give one of: stats, show, prune"),
         (("compact",), 2, "give one of"),
+        (("compact",), 2, "unknown action 'compact'; give one of"),
+        (("stat",), 2, "unknown action 'stat' (did you mean stats?); give one of"),
         (("show",), 2, "show needs at least one URL"),
         (("prune",), 2, "prune needs --older-than"),
         (("prune", "--older-than", "soon"), 2, "not an age"),
