@@ -181,7 +181,7 @@ def wants_render(settings: BaseSettings, argument: object = None) -> bool:
     from newsstem.urldb.middleware import parse_flag
 
     if argument is not None:
-        return parse_flag("render", argument)
+        return parse_flag("-a render", argument)
     return parse_flag("NEWSSTEM_RENDER", settings.get("NEWSSTEM_RENDER", defaults.NEWSSTEM_RENDER))
 
 

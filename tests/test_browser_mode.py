@@ -287,7 +287,8 @@ def test_browser_mode_without_a_browser_stops_before_any_request(tmp_path, site)
 def test_a_bad_render_flag_is_a_usage_error(tmp_path, site):
     result = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html", "-a", "render=maybe")
     assert result.returncode == 2
-    assert "render must be 1/0 (or true/false, yes/no), not 'maybe'" in result.log
+    # named as the user gave it, as "-a refresh must be ..." is (it said "render must be")
+    assert "scrapy: error: -a render must be 1/0 (or true/false, yes/no), not 'maybe'" in result.log
     assert "Traceback" not in result.log
     assert site.paths(status=None) == []
 
