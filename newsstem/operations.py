@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 
+from newsstem import defaults
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -89,6 +91,9 @@ class RunSummary:
     # figures (URL store, robots.txt, failed requests, redirects) mean nothing
     offline: bool = False
     damaged: int = 0  # archives damaged part-way (scrapy extract)
+    # where the requests still queued go when the crawl is stopped (Ctrl-C, SIGTERM):
+    # JOBDIR's directory, "" (dropped), or None (a shared queue: no line about it)
+    jobdir: str | None = ""
     outcome: str = field(default=OK)
 
     @property
@@ -122,6 +127,18 @@ class RunSummary:
             lines.append(
                 "  nothing new: the articles found were exported by earlier runs "
                 "(-a refresh=1 exports them again)"
+            )
+        if self.finish_reason == "shutdown" and self.jobdir is not None:
+            # a Ctrl-C mid-crawl: the summary read like a finished crawl's
+            lines.append(
+                "  stopped before its end (Ctrl-C or SIGTERM): "
+                + (
+                    f"the requests still queued are kept in JOBDIR {self.jobdir}; "
+                    "the same command resumes them"
+                    if self.jobdir
+                    else "the requests still queued were dropped; the same command starts "
+                    "again from the start pages (-s JOBDIR=DIR keeps the queue of a stopped crawl)"
+                )
             )
         kinds = []
         if self.download_errors:
@@ -209,9 +226,12 @@ def _layout_changes(stats: dict[str, Any]) -> dict[str, str]:
     }
 
 
-def summarize(stats: dict[str, Any], pages: int, offline: bool = False) -> RunSummary:
+def summarize(
+    stats: dict[str, Any], pages: int, offline: bool = False, jobdir: str | None = ""
+) -> RunSummary:
     """The summary of a run from its stats and its count of successful page responses
-    (``offline``: an extraction of archives, which fetches nothing).
+    (``offline``: an extraction of archives, which fetches nothing; ``jobdir``: the
+    crawl's ``JOBDIR``, "" without one, None for a queue shared with other workers).
 
     >>> s = summarize({"downloader/exception_type_count/twisted.internet.error.DNSLookupError": 2,
     ...                "robotstxt/response_count": 0, "finish_reason": "finished"}, pages=0)
@@ -255,6 +275,7 @@ def summarize(stats: dict[str, Any], pages: int, offline: bool = False) -> RunSu
         older=int(stats.get("newsstem/archive/older", 0)),
         offline=offline,
         damaged=int(stats.get("newsstem/archive/unreadable", 0)),
+        jobdir=jobdir,
         failed=_by_suffix(stats, "newsstem/errors/"),
         layout_changes=_layout_changes(stats),
         relearned={
@@ -283,15 +304,26 @@ class RunReport:
     smaller ``EXTENSIONS`` order connects it first).
     """
 
-    def __init__(self, stats: StatsCollector, offline: bool = False) -> None:
+    def __init__(
+        self, stats: StatsCollector, offline: bool = False, jobdir: str | None = ""
+    ) -> None:
         self.stats = stats
         self.pages = 0
         self.offline = offline  # the spider reads archives (scrapy extract): fetches nothing
+        self.jobdir = jobdir  # JOBDIR, "" without one, None: a distributed worker's shared queue
         self.summary: RunSummary | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RunReport:
-        report = cls(crawler.stats, offline=getattr(crawler.spidercls, "reads_archives", False))
+        settings = crawler.settings
+        shared = bool(
+            str(settings.get("NEWSSTEM_DISTRIBUTED", defaults.NEWSSTEM_DISTRIBUTED) or "").strip()
+        )
+        report = cls(
+            crawler.stats,
+            offline=getattr(crawler.spidercls, "reads_archives", False),
+            jobdir=None if shared else str(settings.get("JOBDIR") or ""),
+        )
         crawler.signals.connect(report.response_received, signal=signals.response_received)
         crawler.signals.connect(report.engine_stopped, signal=signals.engine_stopped)
         return report
@@ -303,7 +335,7 @@ class RunReport:
             self.pages += 1
 
     def engine_stopped(self) -> None:
-        self.summary = summarize(self.stats.get_stats(), self.pages, self.offline)
+        self.summary = summarize(self.stats.get_stats(), self.pages, self.offline, self.jobdir)
         for name, value in self.summary.stats().items():
             self.stats.set_value(name, value)
         logger.info("\n".join(self.summary.lines()))

@@ -4,6 +4,7 @@ request to the fixture site (a real HTTP server on 127.0.0.1)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -164,15 +165,25 @@ def test_the_lines_of_reading_the_patterns_are_logged_once_scrapy_has_started(tm
     assert quiet.returncode == 0 and "does not exist" not in quiet.stderr, quiet.stderr
 
 
-def _interrupted_crawl(tmp_path: Path, signals: int) -> tuple[subprocess.Popen, str, Path]:
-    """A crawl of a slow local site, sent SIGINT ``signals`` times once it fetches articles."""
-    site = GeneratedNewsSite(sections=2, articles_per_section=8, delay=1.0).start()
-    output = tmp_path / "articles.jsonl"
+def _crawl_command(site: GeneratedNewsSite, output: Path, settings: dict[str, str]) -> list[str]:
     cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", f"start_url={site.url}/",
            "-a", "depth=2", "-O", str(output)]
-    for key, value in {**TEST_SETTINGS, "CONCURRENT_REQUESTS": "1",
-                       "NEWSSTEM_URLDB": f"sqlite:///{tmp_path / 'urldb.sqlite'}"}.items():
+    for key, value in {**TEST_SETTINGS, "CONCURRENT_REQUESTS": "1", **settings}.items():
         cmd += ["-s", f"{key}={value}"]
+    return cmd
+
+
+def _interrupted_crawl(tmp_path: Path, signals: int, settings: dict[str, str] | None = None,
+                       site: GeneratedNewsSite | None = None,
+                       ) -> tuple[subprocess.Popen, str, Path]:
+    """A crawl of a slow local site, sent SIGINT ``signals`` times once it fetches articles
+    (the site is stopped after, unless given)."""
+    own_site = site is None
+    if site is None:
+        site = GeneratedNewsSite(sections=2, articles_per_section=8, delay=1.0).start()
+    output = tmp_path / "articles.jsonl"
+    cmd = _crawl_command(site, output, {
+        "NEWSSTEM_URLDB": f"sqlite:///{tmp_path / 'urldb.sqlite'}", **(settings or {})})
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
@@ -189,7 +200,8 @@ def _interrupted_crawl(tmp_path: Path, signals: int) -> tuple[subprocess.Popen, 
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-        site.stop()
+        if own_site:
+            site.stop()
     return proc, stderr, output
 
 
@@ -213,3 +225,35 @@ def test_a_crawl_stopped_by_one_ctrl_c_ends_cleanly_with_its_summary(tmp_path):
     assert "stopped by force" not in stderr
     assert proc.returncode == 0
     assert output.read_text().count("\n") >= 1
+    # the summary read like a finished crawl's: that the queue was dropped went unsaid
+    assert ("  stopped before its end (Ctrl-C or SIGTERM): the requests still queued were "
+            "dropped; the same command starts again from the start pages") in stderr
+
+
+def test_a_crawl_stopped_by_ctrl_c_with_a_jobdir_says_the_same_command_resumes_it(tmp_path):
+    """A new user's Ctrl-C mid-crawl with -s JOBDIR=...: the summary now says where the
+    queue is kept; the same command resumes it, and the two runs export every article
+    once."""
+    jobdir = tmp_path / "job"
+    site = GeneratedNewsSite(sections=2, articles_per_section=8, delay=0.5).start()
+    try:
+        proc, stderr, first = _interrupted_crawl(tmp_path, signals=1, site=site,
+                                                 settings={"JOBDIR": str(jobdir)})
+        assert proc.returncode == 0, stderr
+        assert (f"  stopped before its end (Ctrl-C or SIGTERM): the requests still queued "
+                f"are kept in JOBDIR {jobdir}; the same command resumes them") in stderr
+        site.delay = 0.0
+        second = tmp_path / "resumed.jsonl"
+        cmd = _crawl_command(site, second, {
+            "NEWSSTEM_URLDB": f"sqlite:///{tmp_path / 'urldb.sqlite'}", "JOBDIR": str(jobdir)})
+        env = {**os.environ, "PYTHONPATH": str(REPO)}
+        resumed = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True,
+                                 timeout=120)
+    finally:
+        site.stop()
+    assert resumed.returncode == 0, resumed.stderr
+    assert "newsstem run summary (finished" in resumed.stderr
+    assert "stopped before its end" not in resumed.stderr
+    urls = [json.loads(line)["url"] for path in (first, second)
+            for line in path.read_text(encoding="utf-8").splitlines()]
+    assert sorted(urls) == sorted(set(urls)) and set(urls) == site.article_urls()
