@@ -28,8 +28,6 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 
-from newsstem import defaults
-
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -315,14 +313,13 @@ class RunReport:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RunReport:
+        from newsstem.spiders.news import is_distributed
+
         settings = crawler.settings
-        shared = bool(
-            str(settings.get("NEWSSTEM_DISTRIBUTED", defaults.NEWSSTEM_DISTRIBUTED) or "").strip()
-        )
         report = cls(
             crawler.stats,
             offline=getattr(crawler.spidercls, "reads_archives", False),
-            jobdir=None if shared else str(settings.get("JOBDIR") or ""),
+            jobdir=None if is_distributed(settings) else str(settings.get("JOBDIR") or ""),
         )
         crawler.signals.connect(report.response_received, signal=signals.response_received)
         crawler.signals.connect(report.engine_stopped, signal=signals.engine_stopped)
