@@ -363,8 +363,10 @@ class UrlDbMiddleware:
         text's (TEXT); ``scrapy urldb stats`` counts each kind apart."""
         self._remembered[key] = True
         self._exported_here.add(key)  # a link to it is no URL an earlier crawl exported
-        if self.options.mark_after != "item_scraped" and not self._plans:
-            return  # nothing is recorded
+        if self._feed_failed or (self.options.mark_after != "item_scraped" and not self._plans):
+            # nothing is recorded (after a feed file failed, its article may be in no
+            # output: recorded, the copy would count as done with no article exported)
+            return
         self._kinds[key] = kind
         if article in self._after_feeds_keys:
             self._after_feeds.append(key)

@@ -176,3 +176,26 @@ def test_exports_are_not_said_durable_once_a_feed_file_could_not_be_opened(tmp_p
         middleware.item_scraped(_article(ARTICLE.replace("story", "other")), spider=None)
         middleware.sync()
         assert said == [True], "an article in no output is not durable"
+
+
+def test_a_copy_of_an_article_in_no_output_is_not_recorded(tmp_path):
+    # After a feed file failed to open, an article is in no output and is not recorded as
+    # exported; a copy of it dropped later (another URL, the same text) must not be
+    # recorded either: the store would call that URL done, with no article exported.
+    from newsstem.urldb import url_key
+
+    store = SqliteUrlStore(tmp_path / "urldb.sqlite")
+    copy = ARTICLE + "?ref=rss"
+    with driven(store, "feed") as (middleware, stats):
+        feeds = {str(tmp_path / "a.jsonl"): {"format": "jsonlines"}}  # synced in batches
+        durable = "newsstem.urldb.feeds.DurableFileFeedStorage"
+        middleware._feeds = FeedExporter.from_crawler(get_crawler(settings_dict={
+            "FEEDS": feeds, "FEED_STORAGES": {"": durable, "file": durable}}))
+        middleware._plans = plan_feeds(middleware._feeds)
+        middleware.storage_failed(SimpleNamespace(path=str(tmp_path / "b.jsonl")),
+                                  OSError(28, "No space left on device"))
+        middleware.item_scraped(_article(ARTICLE), spider=None)
+        middleware.mark_along(copy, url_key(ARTICLE))  # DuplicatePipeline dropped the copy
+        middleware.sync()
+        assert store.lookup([url_key(ARTICLE), url_key(copy)]) == {}, "nothing recorded"
+        assert middleware._to_mark_exported == [] and middleware._kinds == {}
