@@ -133,11 +133,12 @@ return messages
 # of the sets. One script: a request is put back once.
 # KEYS: the set of workers, the queue, the set of idle workers, the start list.
 # ARGV: prefix of heartbeats, prefix of hashes, how to push back (ZADD, LPUSH, RPUSH), one
-# worker's id or ''.
+# worker's id or ''. Returns the entries moved, the workers they were of, and how many of
+# those entries were start messages.
 REQUEUE = """
 local ids
 if ARGV[4] ~= '' then ids = {ARGV[4]} else ids = redis.call('SMEMBERS', KEYS[1]) end
-local moved, workers = 0, 0
+local moved, workers, starts = 0, 0, 0
 for _, id in ipairs(ids) do
   if redis.call('EXISTS', ARGV[1] .. id) == 0 then
     local hash = ARGV[2] .. id
@@ -147,6 +148,7 @@ for _, id in ipairs(ids) do
       local data = string.sub(entry, space + 1)
       if string.sub(entry, 1, space - 1) == 'start' then
         redis.call('LPUSH', KEYS[4], data)
+        starts = starts + 1
       elseif ARGV[3] == 'ZADD' then
         redis.call('ZADD', KEYS[2], string.sub(entry, 1, space - 1), data)
       else
@@ -160,7 +162,7 @@ for _, id in ipairs(ids) do
     redis.call('SREM', KEYS[3], id)
   end
 end
-return {moved, workers}
+return {moved, workers, starts}
 """
 # A worker about to stop as idle: it joins the set of idle workers and is told how many
 # other workers hold requests they took and are not idle themselves: live workers at work
@@ -344,23 +346,24 @@ class HandOff:
             pipe.execute()
 
     def _requeue(self, worker_id: str, stat: str) -> int:
-        moved, workers = self.requeue_script(
+        moved, workers, starts = self.requeue_script(
             keys=[self.workers_key, self.queue_key, self.idle_key, self.start_key],
             args=[self.alive_prefix, self.hash_prefix, self.requeue_command, worker_id],
         )
         if moved:
-            self.stats.inc_value(f"{STATS_PREFIX}/{stat}", moved)
+            self.stats.inc_value(f"{STATS_PREFIX}/{stat}", moved)  # (start messages too)
+            what, where = _requeued_where(moved - starts, starts)
             if worker_id:
                 logger.info(
-                    "newsstem: %d requests this worker took and did not finish are back in "
-                    "the shared queue, for the other workers",
-                    moved,
+                    "newsstem: %s this worker took and did not finish %s, for the other "
+                    "workers",
+                    what, where,
                 )
             else:
                 logger.info(
-                    "newsstem: %d requests taken and not finished by stopped workers (%d; no "
-                    "heartbeat for %g s) are back in the shared queue",
-                    moved, workers, self.heartbeat_seconds,
+                    "newsstem: %s taken and not finished by stopped workers (%d; no "
+                    "heartbeat for %g s) %s",
+                    what, workers, self.heartbeat_seconds, where,
                 )
         return int(moved)
 
@@ -449,6 +452,24 @@ class HandOff:
             self.outage.failed("putting back the requests this worker did not finish", exc)
         self.taken.clear()
         self.starts.clear()
+
+
+def _requeued_where(requests: int, starts: int) -> tuple[str, str]:
+    """What went back, and where, for :meth:`HandOff._requeue`'s INFO line.
+
+    >>> _requeued_where(3, 0)
+    ('3 requests', 'are back in the shared queue')
+    >>> _requeued_where(2, 1)
+    ('2 requests and 1 start messages', 'are back in the shared queue and the start list')
+    >>> _requeued_where(0, 2)
+    ('2 start messages', 'are back in the start list')
+    """
+    what = [f"{requests} requests"] if requests else []
+    where = ["the shared queue"] if requests else []
+    if starts:
+        what.append(f"{starts} start messages")
+        where.append("the start list")
+    return " and ".join(what), "are back in " + " and ".join(where)
 
 
 def _engine(crawler: Crawler) -> Any:

@@ -283,7 +283,7 @@ def test_the_requests_of_a_dead_worker_are_put_back_once(own_redis):
         thread.start()
     for thread in threads:
         thread.join()
-    assert sorted(results) == [[0, 0]] * 7 + [[200, 1]]
+    assert sorted(results) == [[0, 0, 0]] * 7 + [[200, 1, 0]]
     assert client.zcard(QUEUE_KEY) == 200
     assert client.zscore(QUEUE_KEY, b"request 7") == -7.0, "back with its priority"
     assert client.smembers(workers) == {b"live"} and not client.exists(popped + "dead")
@@ -469,5 +469,29 @@ def test_a_start_message_pop_whose_reply_is_lost_is_read_again(tmp_path):
         assert worker.stats.get_value("newsstem/distributed/recovered_start_messages") == 1
         assert client.zcard(QUEUE_KEY) == 1, "its start request is in the shared queue"
         assert client.hlen(scheduler.handoff.hash_key) == 0, "and the message let go"
+        scheduler.close("finished")
+        worker.engine_stopped()
+
+
+def test_the_requeue_line_says_where_a_dead_workers_start_messages_went(own_redis, caplog):
+    """A worker died holding a request and a start message: a live one puts the request
+    back in the shared queue and the message in the start list, and its INFO line says
+    so. Before, it said '2 requests ... are back in the shared queue'."""
+    client = own_redis.client()
+    message = json.dumps({"start_url": "http://127.0.0.1:9/news/", "depth": 1})
+    client.sadd(f"{QUEUE_KEY}:workers", "dead")
+    client.hset(f"{QUEUE_KEY}:popped:dead",
+                mapping={"t": "-1 a request", "u:1": f"start {message}"})
+    with caplog.at_level("INFO", logger="newsstem.distributed.handoff"):
+        _, scheduler, worker = _worker_in_process(own_redis.url)  # its first tick requeues
+    try:
+        assert client.zrange(QUEUE_KEY, 0, -1) == [b"a request"]
+        assert client.lrange(START_KEY, 0, -1) == [message.encode()]
+        said = [r.getMessage() for r in caplog.records if "not finished" in r.getMessage()]
+        assert said == ["newsstem: 1 requests and 1 start messages taken and not finished by "
+                        "stopped workers (1; no heartbeat for 1 s) are back in the shared "
+                        "queue and the start list"], said
+        assert worker.stats.get_value("newsstem/distributed/requeued_from_dead_workers") == 2
+    finally:
         scheduler.close("finished")
         worker.engine_stopped()
