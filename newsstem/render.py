@@ -19,6 +19,7 @@ at most ``NEWSSTEM_RENDER_PAGES`` at once in one browser context.
 
 from __future__ import annotations
 
+import copy
 import logging
 import os
 import shutil
@@ -36,6 +37,7 @@ __all__ = [
     "RenderError",
     "browser_path",
     "configure",
+    "for_one_page",
     "page_meta",
     "rendered_boxes",
     "unfinished_requests",
@@ -267,6 +269,17 @@ def page_meta(settings: BaseSettings) -> dict[str, Any]:
     # by name: request meta goes through pickle (disk and Redis queues)
     return {"playwright": True, PAGE_METHODS_META_KEY: [measure],
             "playwright_page_init_callback": "newsstem.render.watch_requests"}
+
+
+def for_one_page(meta: dict[str, Any]) -> dict[str, Any]:
+    """:func:`page_meta` for one request: its own copies of the page methods.
+    scrapy-playwright writes each method's result on its object: shared by the requests,
+    a page rendered beside others would be read with the boxes (and the requests in
+    flight) of whichever page was measured last."""
+    methods = meta.get(PAGE_METHODS_META_KEY)
+    if not methods:
+        return meta
+    return {**meta, PAGE_METHODS_META_KEY: [copy.copy(method) for method in methods]}
 
 
 async def watch_requests(page: Any, request: Any) -> None:

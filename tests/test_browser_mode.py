@@ -303,3 +303,45 @@ def test_no_browser_anywhere_is_said_with_how_to_install_one(monkeypatch, tmp_pa
     fake.chmod(0o755)
     assert browser_path() == str(fake)
     assert shutil.which("chromium") == str(fake)
+
+
+def test_each_page_request_has_its_own_measure_for_the_browser_to_fill(tmp_path):
+    """scrapy-playwright writes a page method's result on the PageMethod object of the
+    request's meta. The spider gave every page request the same object: with pages
+    rendered at once (NEWSSTEM_RENDER_PAGES), a page was read with the boxes (and the count
+    of requests in flight) of whichever page was measured last. scrapy-playwright's own
+    _apply_page_methods, on a stand-in page: each request keeps its own result. (No
+    Chromium needed: the spider only checks that the configured browser is an executable.)"""
+    import asyncio
+    from types import SimpleNamespace
+
+    from scrapy.crawler import Crawler
+    from scrapy.http import HtmlResponse
+    from scrapy.settings import Settings
+    from scrapy.statscollectors import MemoryStatsCollector
+    from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
+
+    from newsstem.render import rendered_boxes
+    from newsstem.spiders.news import NewsSpider
+
+    crawler = Crawler(NewsSpider, Settings({"NEWSSTEM_RENDER_BROWSER": shutil.which("true")}))
+    crawler.stats = MemoryStatsCollector(crawler)
+    news = NewsSpider.from_crawler(crawler, start_url="http://127.0.0.1:9/news/", render="1")
+    first, second = (next(news.start_requests_for(news.scope)) for _ in range(2))
+
+    class Page:
+        def __init__(self, width):
+            self.width = width
+
+        async def evaluate(self, script, arguments):
+            return {"width": self.width, "height": 1, "boxes": [], "pending": self.width}
+
+        async def wait_for_load_state(self, timeout=None):
+            return None
+
+    handler = SimpleNamespace(config=SimpleNamespace(navigation_timeout_ms=None))
+    for request, width in ((first, 1), (second, 2)):  # the second page measured last
+        asyncio.run(ScrapyPlaywrightDownloadHandler._apply_page_methods(
+            handler, Page(width), request, news))
+    responses = [HtmlResponse(r.url, body=b"<p>x</p>", request=r) for r in (first, second)]
+    assert [rendered_boxes(response)["width"] for response in responses] == [1, 2]

@@ -491,7 +491,7 @@ class NewsSpider(Spider):
 
     def _page_meta(self, scope: CrawlScope, **meta: Any) -> dict[str, Any]:
         """Meta of a page request: in browser mode it goes through the browser."""
-        return {**self._meta(scope, **meta), **self.render_meta}
+        return {**self._meta(scope, **meta), **render.for_one_page(self.render_meta)}
 
     # -- requests ---------------------------------------------------------------------
 
