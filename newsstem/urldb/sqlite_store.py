@@ -67,8 +67,11 @@ CREATE TABLE urls (
     {_KIND_COLUMN}
 ) WITHOUT ROWID
 """
-# Schema 1 -> 2
-_ADD_KIND = f"ALTER TABLE urls ADD COLUMN {_KIND_COLUMN}"
+# The statements that bring a store of the schema before each version to that version: a
+# store several versions old takes each step after its own in turn, and only those.
+_UPGRADES: dict[int, tuple[str, ...]] = {
+    2: (f"ALTER TABLE urls ADD COLUMN {_KIND_COLUMN}",),  # its entries all URLs (copies too)
+}
 _MARK_SEEN = """
 INSERT INTO urls (key, first_seen, last_seen) VALUES (?1, ?2, ?2)
 ON CONFLICT (key) DO UPDATE SET
@@ -197,9 +200,13 @@ class SqliteUrlStore(UrlStore):
                 db.execute(_SCHEMA)
                 db.execute(f"PRAGMA application_id={APPLICATION_ID}")
                 db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            elif db.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
-                db.execute(_ADD_KIND)  # its entries are all URLs (copies and texts among them)
-                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            else:
+                version = db.execute("PRAGMA user_version").fetchone()[0]
+                for step in range(version + 1, SCHEMA_VERSION + 1):
+                    for statement in _UPGRADES.get(step, ()):
+                        db.execute(statement)
+                if version < SCHEMA_VERSION:
+                    db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:

@@ -274,6 +274,21 @@ class TestSqliteStore(StoreContract):
             assert (store.stats().entries, store.stats().texts) == (7, 2)
             assert store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
+    def test_a_store_of_the_schema_before_takes_only_the_steps_after_its_own(
+        self, tmp_path, monkeypatch
+    ):
+        # The 1 -> 2 step (the kind column) ran for any store older than SCHEMA_VERSION:
+        # once a schema 3 comes, a schema 2 store (which has the column) would fail to open
+        # with "duplicate column name: kind" (SQLite, real file).
+        from newsstem.urldb import sqlite_store
+
+        with self.open() as store:  # written at schema 2
+            store.mark_exported(keys(3, "two"), T0)
+        monkeypatch.setattr(sqlite_store, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+        with self.open() as store:
+            assert store.stats().articles == 3
+            assert store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
+
 
 class TestRedisStore(StoreContract):
     lease_lapse_seconds = 1  # lease_ttl=1 below
