@@ -305,7 +305,7 @@ def test_no_browser_anywhere_is_said_with_how_to_install_one(monkeypatch, tmp_pa
     assert shutil.which("chromium") == str(fake)
 
 
-def test_each_page_request_has_its_own_measure_for_the_browser_to_fill(tmp_path):
+def test_each_page_request_has_its_own_measure_for_the_browser_to_fill():
     """scrapy-playwright writes a page method's result on the PageMethod object of the
     request's meta. The spider gave every page request the same object: with pages
     rendered at once (NEWSSTEM_RENDER_PAGES), a page was read with the boxes (and the count
