@@ -287,7 +287,8 @@ class LatestCaptures:
 
     Two passes: this one reads the fetch times (one URL and key a page in memory), then
     the caller reads the archives again in the same order, asking :meth:`is_latest` of
-    every record.
+    every HTML page (:func:`is_html_page`, which the caller checks: once a record, as it
+    scans the body).
     """
 
     def __init__(self, paths: Iterable[str | Path]) -> None:
@@ -295,10 +296,9 @@ class LatestCaptures:
         self._rank = 0
 
     def is_latest(self, page: ArchivedPage) -> bool:
-        """False for an HTML capture of a URL captured again later; True otherwise
-        (records that are no HTML page too: they are the caller's to judge)."""
-        if not is_html_page(page):
-            return True
+        """False for an HTML capture of a URL captured again later, True for its latest;
+        ``page`` is an HTML page (asked of every one, in the order read, and of no other
+        record: a record that is none is not ranked, whatever its URL)."""
         self._rank += 1
         return self.latest.get(page.url) == (_fetch_instant(page.fetched_at), self._rank)
 

@@ -190,3 +190,52 @@ def test_latest_captures_tell_each_url_s_last_fetch_across_archives(tmp_path):
             for path in paths for page in read_archive(path)]
     assert read == [("a", "04", False), ("b", "05", False), ("a", "05", True),
                     ("b", "06", True), ("c", "03", True)]
+
+
+def test_extract_judges_each_record_html_or_not_once_a_pass(tmp_path, monkeypatch):
+    """scrapy extract asked is_html_page (a scan of the body for binary bytes) twice of
+    every HTML page on its second pass: once to rank it among the captures, once to read
+    it. Once a pass now, the stats as before: a PDF captured before the HTML page of the
+    same URL is a record skipped as no HTML page, not an older capture of that page."""
+    from collections import Counter
+
+    from scrapy.utils.test import get_crawler
+
+    import newsstem.archive
+    import newsstem.commands.extract
+    from newsstem.commands.extract import ArchiveSpider
+
+    path = tmp_path / "crawl.warc.gz"
+    archive = WarcArchive(str(path))
+    pdf = HtmlResponse("http://example.com/a.html", body=b"%PDF-1.4\x00\x01",
+                       headers={"Content-Type": "application/pdf"},
+                       request=Request("http://example.com/a.html"), status=200)
+    asyncio.run(through(archive, pdf, []))
+    for name, fetched_at in (("a", "2026-11-30T00:00:01Z"), ("b", "2026-11-30T00:00:02Z"),
+                             ("a", "2026-11-30T00:00:03Z")):
+        url = f"http://example.com/{name}.html"
+        item = dataclasses.replace(page_item(url), fetched_at=fetched_at)
+        html = response(url, HTML.encode("utf-8"), **{"Content-Type": "text/html"})
+        asyncio.run(through(archive, html, [item]))
+    archive.close()
+    judged: Counter[tuple[str, str | None, str]] = Counter()
+    is_html_page = newsstem.archive.is_html_page
+
+    def counted(page):
+        judged[page.url, page.content_type, page.fetched_at] += 1
+        return is_html_page(page)
+
+    monkeypatch.setattr(newsstem.archive, "is_html_page", counted)
+    monkeypatch.setattr(newsstem.commands.extract, "is_html_page", counted)
+    crawler = get_crawler(ArchiveSpider)
+    spider = ArchiveSpider.from_crawler(crawler, inputs=[str(path)])
+
+    async def pages():
+        return [page async for page in spider.start()]
+
+    read = asyncio.run(pages())
+    assert [(page.url[-6], page.fetched_at[-3:-1]) for page in read] == [("b", "02"), ("a", "03")]
+    assert len(judged) == 4 and set(judged.values()) == {2}, judged  # one per pass
+    stats = crawler.stats.get_stats()
+    assert {name: value for name, value in stats.items() if name.startswith("newsstem/")} == {
+        "newsstem/archive/read": 2, "newsstem/archive/older": 1, "newsstem/archive/skipped": 1}

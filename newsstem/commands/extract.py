@@ -63,6 +63,9 @@ class ArchiveSpider(Spider):
         for path in self.inputs:
             try:
                 for archived in read_archive(path):
+                    if not is_html_page(archived):  # judged once a record (its body scanned)
+                        stats.inc_value("newsstem/archive/skipped")
+                        continue
                     if not captures.is_latest(archived):
                         if self.site is None or archived.page_site == self.site:
                             stats.inc_value("newsstem/archive/older")
@@ -75,16 +78,12 @@ class ArchiveSpider(Spider):
                 logger.error("newsstem: %s; the pages after the damage are not extracted", error)
 
     def _page(self, archived: ArchivedPage) -> Page | None:
-        """The page to extract of an archived response, or None (not HTML, another site)."""
-        stats = self.crawler.stats
-        if not is_html_page(archived):
-            stats.inc_value("newsstem/archive/skipped")
-            return None
+        """The page to extract of an archived HTML page, or None (another site)."""
         site = archived.page_site
         if self.site is not None and site != self.site:
             return None
         html, encoding = decode_html(archived.body, archived.content_type)
-        stats.inc_value("newsstem/archive/read")
+        self.crawler.stats.inc_value("newsstem/archive/read")
         return Page(
             url=archived.url,
             site=site,
