@@ -43,6 +43,7 @@ __all__ = [
     "check_setting_types",
     "installed_project_data_dir",
     "read_allowed_codes",
+    "read_setting",
 ]
 
 #: the resource directory, inside the ``newsstem`` package, of the pattern files it ships
@@ -127,7 +128,10 @@ _SCRAPY_INTS = ("DEPTH_LIMIT", "DOWNLOAD_MAXSIZE")
 _RANGES: dict[str, tuple[float, float | None]] = {
     "NEWSSTEM_PATTERN_THRESHOLD": (0, 1),
     "NEWSSTEM_RENDER_PAGES": (1, None),
+    "NEWSSTEM_URLDB_SYNC_ITEMS": (1, None),
 }
+# Times that must be more than 0 (how often something is done: 0 would be a busy loop).
+_ABOVE_ZERO = frozenset({"NEWSSTEM_URLDB_SYNC_SECONDS"})
 
 
 def check_setting_types(settings: BaseSettings) -> None:
@@ -171,17 +175,37 @@ def check_setting_types(settings: BaseSettings) -> None:
         except (TypeError, ValueError):
             raise UsageError(f"{name} must be a whole number, not {settings.get(name)!r}") from None
     for name in sorted(vars(defaults)):
-        default = getattr(defaults, name)
-        reader = _READERS.get(type(default))
-        if not name.startswith("NEWSSTEM_") or name.startswith(_OWN_PARSERS) or reader is None:
-            continue
-        method, expected = reader
-        try:
-            value = getattr(settings, method)(name, default)
-        except (TypeError, ValueError):
-            raise UsageError(f"{name} must be {expected}, not {settings.get(name)!r}") from None
-        if method != "getbool":
-            _check_range(name, value, settings)
+        if (
+            name.startswith("NEWSSTEM_")
+            and not name.startswith(_OWN_PARSERS)
+            and type(getattr(defaults, name)) in _READERS
+        ):
+            read_setting(settings, name)
+
+
+def read_setting(settings: BaseSettings, name: str) -> bool | int | float:
+    """The boolean or numeric ``NEWSSTEM_*`` setting ``name``, read as its default's type
+    (Scrapy's ``getbool``/``getint``/``getfloat``) and checked against its range; else a
+    UsageError of one line quoting the setting and its value, the same for every setting
+    (those :func:`check_setting_types` leaves to their own parser read theirs with it too).
+
+    >>> from scrapy.settings import Settings
+    >>> read_setting(Settings({"NEWSSTEM_URLDB_SYNC_ITEMS": "7"}), "NEWSSTEM_URLDB_SYNC_ITEMS")
+    7
+    >>> read_setting(Settings({"NEWSSTEM_URLDB_SYNC_SECONDS": "0"}), "NEWSSTEM_URLDB_SYNC_SECONDS")
+    Traceback (most recent call last):
+    ...
+    scrapy.exceptions.UsageError: NEWSSTEM_URLDB_SYNC_SECONDS must be more than 0, not '0'
+    """
+    default = getattr(defaults, name)
+    method, expected = _READERS[type(default)]
+    try:
+        value: bool | int | float = getattr(settings, method)(name, default)
+    except (TypeError, ValueError):
+        raise UsageError(f"{name} must be {expected}, not {settings.get(name)!r}") from None
+    if method != "getbool":
+        _check_range(name, value, settings)
+    return value
 
 
 def _check_names(settings: BaseSettings) -> None:
@@ -197,9 +221,11 @@ def _check_names(settings: BaseSettings) -> None:
 
 def _check_range(name: str, value: float, settings: BaseSettings) -> None:
     """UsageError if the numeric setting ``name`` read as ``value`` is out of its range
-    (:data:`_RANGES`; 0 or more for the others)."""
+    (:data:`_RANGES`, :data:`_ABOVE_ZERO`; 0 or more for the others)."""
     low, high = _RANGES.get(name, (0, None))
     # (not "value < low": NaN compares false both ways, and "nan" reads as a float)
+    if name in _ABOVE_ZERO and not value > 0:
+        raise UsageError(f"{name} must be more than 0, not {settings.get(name)!r}")
     if not value >= low or (high is not None and not value <= high):
         bounds = f"between {low} and {high}" if high is not None else f"{low} or more"
         raise UsageError(f"{name} must be {bounds}, not {settings.get(name)!r}")

@@ -46,7 +46,7 @@ from scrapy.utils.reactor import CallLaterOnce
 
 from newsstem import defaults
 from newsstem.backoff import Backoff
-from newsstem.deployment import installed_project_data_dir
+from newsstem.deployment import installed_project_data_dir, read_setting
 from newsstem.items import Article, Page
 from newsstem.urldb import StoreError, UrlStore, open_store, parse_uri, url_key
 from newsstem.urldb.feeds import (
@@ -158,22 +158,9 @@ class UrlDbOptions:
         )
         if refresh_argument is not None:
             refresh = parse_flag("-a refresh", refresh_argument)
-        try:
-            sync_items = int(
-                settings.get("NEWSSTEM_URLDB_SYNC_ITEMS", defaults.NEWSSTEM_URLDB_SYNC_ITEMS)
-            )
-            sync_seconds = float(
-                settings.get("NEWSSTEM_URLDB_SYNC_SECONDS", defaults.NEWSSTEM_URLDB_SYNC_SECONDS)
-            )
-        except (TypeError, ValueError):
-            raise UsageError(
-                "NEWSSTEM_URLDB_SYNC_ITEMS must be an integer, "
-                "NEWSSTEM_URLDB_SYNC_SECONDS a number"
-            ) from None
-        if sync_items < 1 or not sync_seconds > 0:  # (NaN too: it compares false both ways)
-            raise UsageError(
-                "NEWSSTEM_URLDB_SYNC_ITEMS must be >= 1 and NEWSSTEM_URLDB_SYNC_SECONDS > 0"
-            )
+        # read and checked as every numeric setting, with the same one-line messages
+        sync_items = int(read_setting(settings, "NEWSSTEM_URLDB_SYNC_ITEMS"))
+        sync_seconds = float(read_setting(settings, "NEWSSTEM_URLDB_SYNC_SECONDS"))
         mark_after = str(
             settings.get("NEWSSTEM_URLDB_MARK_AFTER", defaults.NEWSSTEM_URLDB_MARK_AFTER)
         )

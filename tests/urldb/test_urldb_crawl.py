@@ -233,8 +233,10 @@ def test_bad_urldb_arguments_are_usage_errors(tmp_path, news_site):
     assert result.returncode == 2
     assert "refresh must be 1/0" in result.log
     assert news_site.paths() == []
-    sync = crawl(tmp_path, news_site, uri, "bad2", NEWSSTEM_URLDB_SYNC_ITEMS="0")
-    assert sync.returncode == 2 and "NEWSSTEM_URLDB_SYNC_ITEMS" in sync.log
+    sync = crawl(tmp_path, news_site, uri, "bad2", NEWSSTEM_URLDB_SYNC_ITEMS="many")
+    assert sync.returncode == 2  # one line quoting the value, as for the other settings
+    assert sync.log.strip() == ("scrapy: error: NEWSSTEM_URLDB_SYNC_ITEMS must be a whole "
+                                "number, not 'many' (see scrapy crawl -h)"), sync.log
 
 
 def test_a_crawl_does_not_start_while_prune_holds_the_store(tmp_path, news_site, store_uri):

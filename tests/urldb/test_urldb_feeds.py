@@ -127,15 +127,25 @@ def test_urldb_settings_are_checked():
         Settings({"NEWSSTEM_URLDB": "redis://h:1/0", "NEWSSTEM_URLDB_SYNC_ITEMS": "7"}), "yes"
     )
     assert (options.refresh, options.sync_items, options.mark_after) == (True, 7, "feed")
-    for bad in (
-        {"NEWSSTEM_URLDB_SYNC_SECONDS": "0"},
-        {"NEWSSTEM_URLDB_SYNC_SECONDS": "nan"},  # compares false both ways
-        {"NEWSSTEM_URLDB_MARK_AFTER": "never"},
-        {"NEWSSTEM_URLDB_REFRESH": "sometimes"},
-        {"NEWSSTEM_URLDB_SYNC_ITEMS": "many"},
+    for bad, message in (
+        # one line quoting the setting and its value, as for every other setting (the
+        # sync settings' said "must be an integer, ... a number" of both, quoting none)
+        ({"NEWSSTEM_URLDB_SYNC_SECONDS": "0"},
+         "NEWSSTEM_URLDB_SYNC_SECONDS must be more than 0, not '0'"),
+        ({"NEWSSTEM_URLDB_SYNC_SECONDS": "nan"},  # compares false both ways
+         "NEWSSTEM_URLDB_SYNC_SECONDS must be more than 0, not 'nan'"),
+        ({"NEWSSTEM_URLDB_SYNC_SECONDS": "soon"},
+         "NEWSSTEM_URLDB_SYNC_SECONDS must be a number, not 'soon'"),
+        ({"NEWSSTEM_URLDB_MARK_AFTER": "never"}, "NEWSSTEM_URLDB_MARK_AFTER must be one of"),
+        ({"NEWSSTEM_URLDB_REFRESH": "sometimes"}, "NEWSSTEM_URLDB_REFRESH must be 1/0"),
+        ({"NEWSSTEM_URLDB_SYNC_ITEMS": "many"},
+         "NEWSSTEM_URLDB_SYNC_ITEMS must be a whole number, not 'many'"),
+        ({"NEWSSTEM_URLDB_SYNC_ITEMS": "0"},
+         "NEWSSTEM_URLDB_SYNC_ITEMS must be 1 or more, not '0'"),
     ):
-        with pytest.raises(UsageError):
+        with pytest.raises(UsageError) as raised:
             UrlDbOptions.from_settings(Settings(bad))
+        assert str(raised.value).startswith(message), raised.value
     with pytest.raises(UsageError, match="refresh"):
         parse_flag("-a refresh", "2")
 
