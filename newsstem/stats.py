@@ -138,9 +138,9 @@ STATS: tuple[Stat, ...] = (
         ("newsstem/urldb/exported", "articles recorded as exported (durably in the output)"),
         ("newsstem/urldb/syncs", "batches of exports fsynced and recorded"),
         ("newsstem/urldb/unmarked",
-         "articles exported but not recorded (no feed, a feed that failed to store, a feed "
-         "file that could not be opened, a store that still did not answer at the crawl's "
-         "end): the next crawl exports them again"),
+         "articles exported but not recorded (no feed, a feed that failed to store, those "
+         "scraped from the moment a feed file could not be opened, a store that still did "
+         "not answer at the crawl's end): the next crawl exports them again"),
         ("newsstem/urldb/errors",
          "store or fsync failures during the crawl, pings of a store that is out included "
          "(an fsync failure logged each time, a store outage once; the crawl goes on, "

@@ -482,8 +482,11 @@ class UrlDbMiddleware:
     def storage_failed(self, storage: DurableFileFeedStorage, error: OSError) -> None:
         """A feed file could not be opened (a later batch's file, a full disk): the
         article being written is not in it, nor are those Scrapy tries to write after it.
-        None is recorded as exported from now on, nor are those waiting to be (recording
-        less only exports again); one ERROR line."""
+        None is recorded as exported from now on (recording less only exports again); one
+        ERROR line. The articles waiting to be recorded are in the files written before
+        (an earlier batch's, closed and fsynced): they are recorded as they would have
+        been. Dropping them too exported them again next crawl, duplicates of lines kept.
+        """
         if self.options.mark_after != "feed":
             return
         if not self._feed_failed:
@@ -493,6 +496,12 @@ class UrlDbMiddleware:
                 storage.path, error.strerror or error, self.store.uri,
             )
         self._feed_failed = True
+        if self._exporter_writes_first:
+            # the article being written reaches _article_scraped after this: unmarked there
+            return
+        # Scrapy's exporter writes after this middleware's item_scraped: the article being
+        # written already waits with the others, which cannot be told apart from it here;
+        # none of them is recorded (they are exported again, none is lost)
         unmarked = self._batch_articles + self._after_feeds_articles
         if unmarked:
             self.stats.inc_value(f"{STATS_PREFIX}/unmarked", unmarked)
