@@ -447,13 +447,17 @@ def test_a_start_message_pop_whose_reply_is_lost_is_read_again(tmp_path):
     answers, and its start request queued. Before, LPOP's reply was lost with the message."""
     with own_redis_server(tmp_path) as server:
         client = server.client()
-        spider, scheduler, worker = _worker_in_process(server.url)
+        # the worker's calls give up after 1 s, not its 5 s default: the same lost reply,
+        # 4 s less waited out
+        spider, scheduler, worker = _worker_in_process(f"{server.url}?socket_timeout=1")
         assert worker.schedule_start_messages(spider) == 0  # (its script now loaded in Redis)
         message = json.dumps({"start_url": "http://127.0.0.1:9/news/", "depth": 1})
         client.rpush(START_KEY, message)
         server.pause()
         try:
-            assert worker.schedule_start_messages(spider) == 0  # no reply within 5 s
+            began = time.monotonic()
+            assert worker.schedule_start_messages(spider) == 0  # no reply within 1 s
+            assert time.monotonic() - began < 4, "the URL's socket_timeout is the worker's"
         finally:
             server.resume()
         deadline = time.monotonic() + 30
