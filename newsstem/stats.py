@@ -80,10 +80,14 @@ STATS: tuple[Stat, ...] = (
         ("newsstem/archive/responses", "`response` records written to `NEWSSTEM_ARCHIVE`"),
         ("newsstem/archive/pages", "page `metadata` records written to `NEWSSTEM_ARCHIVE`"),
         ("newsstem/archive/read", "`scrapy extract`: archived HTML pages read"),
-        ("newsstem/archive/skipped", "`scrapy extract`: other records skipped"),
+        ("newsstem/archive/skipped",
+         "`scrapy extract`: records that are no HTML page of status 200 (a PDF, JSON, an "
+         "error page), skipped whatever their URL: a PDF capture of a URL also captured as "
+         "HTML counts here, not in `older`"),
         ("newsstem/archive/older",
-         "`scrapy extract`: older captures of a URL captured again later (an archive "
-         "appended to by several crawls), skipped: each URL's latest capture is read"),
+         "`scrapy extract`: older HTML captures of a URL captured as HTML again later (an "
+         "archive appended to by several crawls), skipped: each URL's latest HTML capture "
+         "is read"),
         ("newsstem/archive/unreadable",
          "`scrapy extract`: archives damaged part-way (the pages after the damage are not "
          "read; the command exits with status 1)"),
