@@ -58,7 +58,8 @@ _PREFIX = re.compile(
     r"^(?:(?:written|posted|reported|story|words|text|photos?|interview|compiled|edited)\s+by"
     r"|by|from|von|par|por|door|di|da|af|av|de|autor(?:in)?|auteur|author|authors|reporter|"
     r"reporting|text|texte|redakce|记者|記者|作者|撰文|文|编辑|編輯|责任编辑|責任編輯|来源|出處|筆者)"
-    r"\s*[:：/|]?\s+|^(?:记者|記者|作者|撰文|文|编辑|編輯|责任编辑|責任編輯|筆者)\s*[:：/|]?\s*",
+    r"\s*[:：/|]?\s+|^(?:记者|記者|作者|撰文|编辑|編輯|责任编辑|責任編輯|筆者|撮影|写真)\s*[:：/／|・]?\s*"
+    r"|^文\s*[:：/／|・]\s*",
     re.I,
 )
 _SPLIT = re.compile(
@@ -366,7 +367,7 @@ def _candidates(evidence: Evidence) -> Iterator[tuple[str, list[str], set[str]]]
         ]
         if values:
             yield f"meta:{name}", values, set()
-    cjk = _cjk_bylines(cjk_texts)
+    cjk = _cjk_bylines(cjk_texts, bool(cjk_texts) and _is_japanese(evidence))
     if cjk:
         yield "text", cjk, set()
     microdata = [_microdata_name(e) for e in evidence.itemprops.get("author", [])]
@@ -641,14 +642,26 @@ _SIGN_OFF = re.compile(r"^[a-z]{2,4}$")  # "bsc", "anw": a journalist's initials
 
 # At most this many names from bylines in the text (more are the bylines of teasers).
 MAX_TEXT_BYLINE_NAMES = 4
-# Chinese and Japanese news pages name people in the text: 作者：X, 记者 X, 文/X (not
+# Chinese and Japanese news pages name people in the text: 作者：X, 记者 X, 文/X, 文・X (not
 # 記者会見, 记者会: a press conference); and
 # their CMS often puts the responsible editor (责任编辑) in <meta name="author">.
+# Japanese names are written with a space between family and given name ("記者：佐藤 健"):
+# group 2 is the given name (a role word after the name is none: "佐藤健 撮影").
 _CJK_BYLINE = re.compile(
-    r"(?:作者|(?:记者|記者)(?!会|會|招待|団|团|クラブ)|撰文|(?<![\u4e00-\u9fff])文(?=\s*[/／]))"
-    r"\s*[:：︱|/／]?\s*"
-    r"([\u4e00-\u9fff·]{2,4})(?![\u4e00-\u9fff])"
+    r"(?:作者|(?:记者|記者)(?!会|會|招待|団|团|クラブ)|撰文"
+    r"|(?<![\u4e00-\u9fff])文(?:・写真(?=[\s/／・:：])|(?=\s*[/／・])))"
+    r"\s*[:：︱|/／・]?\s*"
+    r"([\u4e00-\u9fff·]{1,4})"
+    r"(?:[ \u3000](?!撮影|写真|記者|记者|編集|编辑|特派員|報道|报道|取材|支局|総局)"
+    r"([\u4e00-\u9fff]{1,3}))?"
+    r"(?![\u4e00-\u9fff])"
 )
+# Two space-separated parts of at most this many characters together are one Chinese
+# name ("李 明", "王 小明": padded to the width of three), more are two ("王晓 李明").
+MAX_CHINESE_SPACED_NAME = 3
+# Japanese text is full of hiragana; a Chinese page has none or a few (a brand's "の").
+_HIRAGANA = re.compile(r"[\u3041-\u309f]")
+JAPANESE_MIN_HIRAGANA = 20
 _CJK_EDITOR = re.compile(r"(?:责任编辑|責任編輯|编辑|編輯)\s*[:：︱|]\s*([\u4e00-\u9fff·]{2,4})")
 # Korean pages put the role after the name: "홍길동 기자" (a photo or video reporter:
 # "홍길동 사진기자").
@@ -656,7 +669,7 @@ _KOREAN_BYLINE = re.compile(
     r"(?<![\uac00-\ud7af])([\uac00-\ud7af]{2,4})\s+(?:(?:사진|영상|취재|수습|인턴)\s*)?기자"
     r"(?![\uac00-\ud7af])"
 )
-_CJK_MARKERS = ("作者", "记者", "記者", "撰文", "文/", "文／", "编辑", "編輯", "기자")
+_CJK_MARKERS = ("作者", "记者", "記者", "撰文", "文/", "文／", "文・", "编辑", "編輯", "기자")
 _CJK_MARKER = re.compile("|".join(_CJK_MARKERS))
 
 
@@ -668,14 +681,34 @@ def _cjk_text_nodes(evidence: Evidence) -> list[str]:
     return [str(t) for t in root.xpath(f"//body//text()[{condition}][not(ancestor::script)]")]
 
 
-def _cjk_bylines(texts: list[str]) -> list[str]:
+def _cjk_bylines(texts: list[str], japanese: bool = False) -> list[str]:
     names = []
     for text in texts:
         if _CJK_EDITOR.search(text):
             continue
-        names.extend(m.group(1) for m in _CJK_BYLINE.finditer(text))
+        for match in _CJK_BYLINE.finditer(text):
+            name = _cjk_byline_name(match.group(1), match.group(2), japanese)
+            if name:
+                names.append(name)
         names.extend(m.group(1) for m in _KOREAN_BYLINE.finditer(text))
     return list(dict.fromkeys(names))[:MAX_TEXT_BYLINE_NAMES]
+
+
+def _cjk_byline_name(family: str, given: str | None, japanese: bool) -> str | None:
+    """"佐藤 健" is one Japanese name, written without the space ("佐藤健", as
+    ``_as_name`` writes all CJK names); "王晓 李明" on a Chinese page is two, the first kept."""
+    if given and len(family) <= 3 and (
+        japanese or len(family) + len(given) <= MAX_CHINESE_SPACED_NAME
+    ):
+        return family + given
+    return family if len(family) >= 2 else None
+
+
+def _is_japanese(evidence: Evidence) -> bool:
+    if (evidence.html_lang or "").lower().startswith("ja"):
+        return True
+    hiragana = _HIRAGANA.finditer(evidence.source)
+    return sum(1 for _ in zip(range(JAPANESE_MIN_HIRAGANA), hiragana)) >= JAPANESE_MIN_HIRAGANA
 
 
 def _cjk_editors(texts: list[str]) -> set[str]:

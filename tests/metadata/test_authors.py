@@ -205,3 +205,51 @@ def test_where_the_writer_filed_from_is_no_part_of_the_name():
     assert clean_names("Written by Jane Doe | Posted in News") == ["Jane Doe"]
     # lowercase "in" only: capitalized it ends a name ("Kim In")
     assert clean_names("Kim In, Jane Doe") == ["Kim In", "Jane Doe"]
+
+
+# Japanese bylines write a space between family and given name (issue 13); names come out
+# without it, as all CJK names do ("山田 花子" in JSON-LD is "山田花子").
+_JAPANESE_TEXT = ("<p>政府は13日、新しい方針を発表した。詳しい内容は来週までに決まる見通しだ。"
+                  "関係者によると、調整はまだ続いているという。</p>")
+
+
+@pytest.mark.parametrize(
+    ("byline", "names"),
+    [
+        ("記者：佐藤 健", ["佐藤健"]),
+        ("記者　佐藤　健", ["佐藤健"]),  # ideographic spaces
+        ("文・佐藤 健", ["佐藤健"]),
+        ("文／山田 花子", ["山田花子"]),
+        ("文・写真 佐藤 健", ["佐藤健"]),
+        ("記者 佐藤健 撮影", ["佐藤健"]),  # a role word after the name is no given name
+    ],
+)
+def test_japanese_bylines_with_a_space_in_the_name(byline, names):
+    for markup in (f"<p>{byline}</p>", f'<p class="byline">{byline}</p>'):
+        page = f'<html lang="ja"><body><h1>見出し</h1>{markup}{_JAPANESE_TEXT}</body></html>'
+        assert extract_metadata(page).authors == names
+        # without <html lang>, the kana of the text say the page is Japanese
+        assert extract_metadata(page.replace(' lang="ja"', "")).authors == names
+
+
+def test_chinese_bylines_with_a_space():
+    # a single-character given name padded with a space is one name ...
+    assert extract_metadata(_page("", "<p>作者：李 明</p>")).authors == ["李明"]
+    # ... two two-character names are two people (the first kept, as before)
+    assert extract_metadata(_page("", "<p>记者 王晓 李明</p>")).authors == ["王晓"]
+    assert extract_metadata(_page("", "<p>记者 王小明 报道</p>")).authors == ["王小明"]
+
+
+@pytest.mark.parametrize(
+    ("raw", "names"),
+    [
+        ("文・佐藤 健", ["佐藤健"]),
+        ("文／佐藤 健", ["佐藤健"]),
+        ("撮影・佐藤 健", ["佐藤健"]),
+        ("文・山田 花子、佐藤 健", ["山田花子", "佐藤健"]),
+        ("文在寅", ["文在寅"]),  # 文 without a separator is a family name, no byline word
+        ("ジョン・スミス", ["ジョン・スミス"]),  # the middle dot of a foreign name stays
+    ],
+)
+def test_japanese_byline_words_and_separators(raw, names):
+    assert clean_names(raw) == names
