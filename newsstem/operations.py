@@ -4,8 +4,8 @@ A crawl run by cron or scrapyd is read by a person only when something looks
 wrong. :class:`RunReport` (an extension) ends every crawl with
 
 - one summary at INFO level: articles exported (by method), pages fetched,
-  pages not exported (by reason), known URLs skipped thanks to the URL store,
-  errors (by kind) and robots.txt refusals;
+  pages not exported (by reason), known URLs skipped thanks to the URL store
+  (when the crawl has one), errors (by kind) and robots.txt refusals;
 - the same figures in the stats (``newsstem/summary/*``), so they are in
   ``NEWSSTEM_STATS_FILE`` for monitoring;
 - for ``scrapy extract``, which fetches nothing, only what applies: articles
@@ -92,6 +92,9 @@ class RunSummary:
     # where the requests still queued go when the crawl is stopped (Ctrl-C, SIGTERM):
     # JOBDIR's directory, "" (dropped), or None (a shared queue: no line about it)
     jobdir: str | None = ""
+    # the crawl used a URL store (False: NEWSSTEM_URLDB empty or its middleware disabled,
+    # and the summary has no line about the store)
+    url_store: bool = True
     outcome: str = field(default=OK)
 
     @property
@@ -118,9 +121,12 @@ class RunSummary:
             exported,
             f"  pages fetched: {self.pages}",
             not_exported,
-            f"  known URLs skipped (URL store): {self.skipped_known}"
-            + (f", {self.withheld} fetched pages not exported again" if self.withheld else ""),
         ]
+        if self.url_store:
+            lines.append(
+                f"  known URLs skipped (URL store): {self.skipped_known}"
+                + (f", {self.withheld} fetched pages not exported again" if self.withheld else "")
+            )
         if self.articles == 0 and self.skipped_known:  # a second crawl of the same pages
             lines.append(
                 "  nothing new: the articles found were exported by earlier runs "
@@ -225,11 +231,16 @@ def _layout_changes(stats: dict[str, Any]) -> dict[str, str]:
 
 
 def summarize(
-    stats: dict[str, Any], pages: int, offline: bool = False, jobdir: str | None = ""
+    stats: dict[str, Any],
+    pages: int,
+    offline: bool = False,
+    jobdir: str | None = "",
+    url_store: bool = True,
 ) -> RunSummary:
     """The summary of a run from its stats and its count of successful page responses
     (``offline``: an extraction of archives, which fetches nothing; ``jobdir``: the
-    crawl's ``JOBDIR``, "" without one, None for a queue shared with other workers).
+    crawl's ``JOBDIR``, "" without one, None for a queue shared with other workers;
+    ``url_store``: the crawl used a URL store).
 
     >>> s = summarize({"downloader/exception_type_count/twisted.internet.error.DNSLookupError": 2,
     ...                "robotstxt/response_count": 0, "finish_reason": "finished"}, pages=0)
@@ -274,6 +285,7 @@ def summarize(
         offline=offline,
         damaged=int(stats.get("newsstem/archive/unreadable", 0)),
         jobdir=jobdir,
+        url_store=url_store,
         failed=_by_suffix(stats, "newsstem/errors/"),
         layout_changes=_layout_changes(stats),
         relearned={
@@ -309,7 +321,10 @@ class RunReport:
         self.pages = 0
         self.offline = offline  # the spider reads archives (scrapy extract): fetches nothing
         self.jobdir = jobdir  # JOBDIR, "" without one, None: a distributed worker's shared queue
+        # the crawl has a URL store (its middleware was made): known once the engine started
+        self.url_store = False
         self.summary: RunSummary | None = None
+        self._crawler: Crawler | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RunReport:
@@ -323,7 +338,15 @@ class RunReport:
         )
         crawler.signals.connect(report.response_received, signal=signals.response_received)
         crawler.signals.connect(report.engine_stopped, signal=signals.engine_stopped)
+        report._crawler = crawler
+        crawler.signals.connect(report.engine_started, signal=signals.engine_started)
         return report
+
+    def engine_started(self) -> None:
+        from newsstem.urldb.middleware import UrlDbMiddleware
+
+        if self._crawler is not None:  # (its middleware is made with the engine)
+            self.url_store = self._crawler.get_spider_middleware(UrlDbMiddleware) is not None
 
     def response_received(self, response: Response, request: Request, spider: Spider) -> None:
         if request.meta.get("dont_obey_robotstxt"):  # robots.txt itself (RobotsTxtMiddleware)
@@ -332,7 +355,9 @@ class RunReport:
             self.pages += 1
 
     def engine_stopped(self) -> None:
-        self.summary = summarize(self.stats.get_stats(), self.pages, self.offline, self.jobdir)
+        self.summary = summarize(
+            self.stats.get_stats(), self.pages, self.offline, self.jobdir, self.url_store
+        )
         for name, value in self.summary.stats().items():
             self.stats.set_value(name, value)
         logger.info("\n".join(self.summary.lines()))

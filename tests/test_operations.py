@@ -174,3 +174,18 @@ def test_a_run_that_exports_nothing_because_all_was_known_says_how_to_export_aga
     assert hint in summarize(known, pages=1).lines()
     assert hint not in summarize(FINISHED, pages=13).lines()  # it exported some
     assert hint not in summarize({"finish_reason": "finished"}, pages=1).lines()
+
+
+def test_a_crawl_without_a_url_store_has_no_line_about_it(tmp_path, site):
+    # a new user's crawl with -s NEWSSTEM_URLDB= read "known URLs skipped (URL store): 0",
+    # as if a store had been asked and found nothing known
+    line = "  known URLs skipped (URL store): "
+    assert not any(x.startswith(line) for x in summarize(FINISHED, 13, url_store=False).lines())
+    without = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html", name="without")
+    assert without.returncode == 0 and without.items, without.log
+    assert "newsstem run summary (finished" in without.log and line not in without.log
+    store = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
+    stored = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html", name="with",
+                       settings={"NEWSSTEM_URLDB": store})
+    assert stored.returncode == 0, stored.log
+    assert f"{line}0" in stored.log
