@@ -131,8 +131,13 @@ class Command(ScrapyCrawlCommand):
             # the engine never stopped: Scrapy's forced shutdown (a second Ctrl-C/SIGTERM)
             print(
                 "newsstem: the crawl was stopped by force (a second Ctrl-C or SIGTERM) "
-                "before its end: no run summary; articles not yet recorded in the URL "
-                "store are exported again by the next crawl",
+                "before its end: no run summary"
+                + (
+                    "; articles not yet recorded in the URL store are exported again by "
+                    "the next crawl"
+                    if report.url_store
+                    else ""
+                ),
                 file=sys.stderr,
             )
             self.exitcode = 1

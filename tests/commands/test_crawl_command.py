@@ -215,8 +215,20 @@ def test_a_crawl_stopped_by_force_does_not_exit_as_one_that_ran(tmp_path):
     assert "forcing unclean shutdown" in stderr
     assert "newsstem run summary" not in stderr
     assert proc.returncode == 1
-    assert stderr.rstrip().splitlines()[-1].startswith(
-        "newsstem: the crawl was stopped by force (a second Ctrl-C or SIGTERM)")
+    last = stderr.rstrip().splitlines()[-1]
+    assert last.startswith("newsstem: the crawl was stopped by force (a second Ctrl-C or SIGTERM)")
+    assert last.endswith("articles not yet recorded in the URL store are exported again by the "
+                         "next crawl")
+
+
+def test_a_crawl_stopped_by_force_without_a_url_store_says_nothing_of_one(tmp_path):
+    # with -s NEWSSTEM_URLDB= the line still said that articles not yet recorded in the
+    # URL store would be exported again: there is no store, every crawl exports them all
+    proc, stderr, _ = _interrupted_crawl(tmp_path, signals=2, settings={"NEWSSTEM_URLDB": ""})
+    assert proc.returncode == 1
+    assert stderr.rstrip().splitlines()[-1] == (
+        "newsstem: the crawl was stopped by force (a second Ctrl-C or SIGTERM) before its "
+        "end: no run summary")
 
 
 def test_a_crawl_stopped_by_one_ctrl_c_ends_cleanly_with_its_summary(tmp_path):
