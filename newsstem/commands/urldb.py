@@ -20,7 +20,7 @@ import difflib
 import os
 import sys
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
@@ -44,6 +44,12 @@ if TYPE_CHECKING:
     from newsstem.urldb import Lease
 
 ACTIONS = ("stats", "show", "prune")
+# argparse's error for `--older-than -3d` (a value starting with '-' is taken for an
+# option) and for no value at all
+OLDER_THAN_FORM = (
+    "--older-than needs an age after it, such as --older-than 30d (units s m h d w; "
+    "no sign: 30d is the entries not seen for 30 days)"
+)
 # While --wait runs, try to take the lease this often (seconds).
 WAIT_POLL_SECONDS = 1.0
 
@@ -72,6 +78,15 @@ class Command(ScrapyCommand):
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
         one_line_errors(parser)
+        error = parser.error
+
+        def older_than_error(message: str) -> NoReturn:
+            # `--older-than -3d` (or no value): argparse said only "expected one argument"
+            if message.startswith("argument --older-than:"):
+                message = OLDER_THAN_FORM
+            error(message)
+
+        parser.error = older_than_error  # type: ignore[method-assign]
         parser.add_argument(
             "--urldb", metavar="URI", help="the store (NEWSSTEM_URLDB if not given)"
         )

@@ -198,6 +198,11 @@ def test_prune_refuses_while_a_crawl_holds_the_store_or_waits_for_it(store):
         (("show",), 2, "show needs at least one URL"),
         (("prune",), 2, "prune needs --older-than"),
         (("prune", "--older-than", "soon"), 2, "not an age"),
+        # a value starting with '-' is an option to argparse: "expected one argument"
+        (("prune", "--older-than", "-3d"), 2, "--older-than needs an age after it, such as "
+                                             "--older-than 30d (units s m h d w; no sign"),
+        (("prune", "--older-than"), 2, "--older-than needs an age after it"),
+        (("prune", "--older-than=-3d"), 2, "'-3d' is not an age such as 30d"),
         (("prune", "--older-than", "30d", "--wait", "nan"), 2, "--wait must be >= 0"),
         (("stats", "--urldb", "ftp://x/y"), 1, "is not one newsstem knows"),
         (("stats", "--urldb", ""), 2, "switched off"),
