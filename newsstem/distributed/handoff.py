@@ -221,7 +221,8 @@ class HandOff:
         heartbeat_seconds: float,
         outage: RedisOutage,
         keeps_requests: Callable[[], bool],
-        start_key: str = "",
+        *,
+        start_key: str,
     ) -> None:
         self.crawler = crawler
         self.server = server

@@ -101,7 +101,7 @@ class RedisScheduler(Scheduler):
             self.handoff = HandOff(
                 self.crawler, self.server, self.queue.key, uuid.uuid4().hex,
                 REQUEUE_COMMANDS[type(self.queue)], options.heartbeat_seconds, self.outage,
-                lambda: bool(self._kept), START_KEY % {"spider": spider.name},
+                lambda: bool(self._kept), start_key=START_KEY % {"spider": spider.name},
             )
             self.outage.hand_off = True  # (its ERROR line says a stop loses nothing)
             if self.worker is not None:

@@ -371,7 +371,19 @@ def test_a_scrapy_whose_engine_does_not_say_what_is_in_progress_stops_the_hand_o
     crawler.engine = engine
     with pytest.raises(RuntimeError, match=r"engine\._slot\.inprogress"):
         HandOff(crawler, own_redis.client(), QUEUE_KEY, "w", "ZADD", 30.0,
-                RedisOutage(own_redis.url, crawler.stats), lambda: False)
+                RedisOutage(own_redis.url, crawler.stats), lambda: False, start_key=START_KEY)
+
+
+def test_a_hand_off_is_not_made_without_its_start_key():
+    """start_key defaulted to "": a hand-off built without it took start messages from,
+    and put them back under, the Redis key "". It is now a required keyword."""
+    from newsstem.distributed.handoff import HandOff
+
+    arguments = (object(), object(), QUEUE_KEY, "w", "ZADD", 30.0, object(), lambda: False)
+    with pytest.raises(TypeError, match="start_key"):
+        HandOff(*arguments)
+    with pytest.raises(TypeError):
+        HandOff(*arguments, START_KEY)  # keyword only, not read by its position
 
 
 class _Engine:
