@@ -160,10 +160,13 @@ STATS: tuple[Stat, ...] = (
          "`size_limit` (over `DOWNLOAD_MAXSIZE`), `http_<status>` (4xx/5xx), in browser mode "
          "also `redirects` (too many) and `browser` (a crashed tab or browser), `other`; a "
          "robots.txt that failed counts here too (its site's pages are then allowed)"),
+    ),
+    *_group(
+        "Browser mode",
         ("newsstem/render/unfinished",
-         "browser mode: pages read while a fetch/XMLHttpRequest of their script was still "
+         "pages read (not failed) while a fetch/XMLHttpRequest of their script was still "
          "in flight after `NEWSSTEM_RENDER_WAIT` (their text may be missing), one WARNING "
-         "line each"),
+         "line each; see [Browser mode](../render.md)"),
     ),
     *_group(
         "Run summary",

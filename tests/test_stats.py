@@ -146,3 +146,12 @@ def test_the_match_tells_names_apart():
     assert _overlap("newsstem/archive/<what>", "newsstem/archive/pages")
     assert not _overlap("newsstem/patterns/<site>/too_short", "newsstem/patterns/<site>/matched")
     assert not _overlap("newsstem/urldb/new", "newsstem/urldb/newer")
+
+
+def test_pages_read_by_the_browser_are_not_filed_under_failed_requests():
+    # newsstem/render/unfinished counts pages that were read (maybe missing text), not
+    # requests that failed: the reference listed it under "Failed requests"
+    group = {stat.name: stat.group for stat in STATS}
+    assert group["newsstem/render/unfinished"] == "Browser mode"
+    assert not any(name.startswith("newsstem/render/") for name, g in group.items()
+                   if g == "Failed requests")
