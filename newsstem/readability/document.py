@@ -55,6 +55,8 @@ _MARKER_BYTES = MARKER.encode()
 _HTML_TAG = re.compile(rb"<html\b[^>]*>", re.IGNORECASE)
 # Never stripped as unlikely: the page itself, code, and anything holding the article.
 _NEVER_UNLIKELY_TAGS = frozenset({"html", "body", "article", "main", "a"})
+# Code: an unlikely name inside it is the code's, not the page furniture's.
+_CODE_TAGS = ("pre", "code")
 # The attributes that may hide an element (:func:`_is_hidden`), and the attribute list of
 # most elements of a page (two in five on fundus): a class alone, which can hide nothing
 # else and is read without further tests.
@@ -489,8 +491,14 @@ def _article_holders(body: Element) -> Callable[[Element], bool]:
     """A test for an element that holds an <article> or <main> or sits in <pre> or
     <code>: the page's few such elements are found once, where an XPath call per
     unlikely candidate cost more than its answer."""
-    holders = {a for frame in body.iter("article", "main") for a in frame.iterancestors()}
-    code = set(body.iter("pre", "code"))
+    # (one walk for both kinds: a tag-filtered walk of a page costs as much as the rest)
+    holders: set[Element] = set()
+    code: set[Element] = set()
+    for element in body.iter("article", "main", "pre", "code"):
+        if element.tag in _CODE_TAGS:
+            code.add(element)
+        else:
+            holders.update(element.iterancestors())
     if not code:
         return holders.__contains__
     return lambda element: element in holders or any(
