@@ -55,8 +55,6 @@ _MARKER_BYTES = MARKER.encode()
 _HTML_TAG = re.compile(rb"<html\b[^>]*>", re.IGNORECASE)
 # Never stripped as unlikely: the page itself, code, and anything holding the article.
 _NEVER_UNLIKELY_TAGS = frozenset({"html", "body", "article", "main", "a"})
-# Code: an unlikely name inside it is the code's, not the page furniture's.
-_CODE_TAGS = ("pre", "code")
 # The attributes that may hide an element (:func:`_is_hidden`), and the attribute list of
 # most elements of a page (two in five on fundus): a class alone, which can hide nothing
 # else and is read without further tests.
@@ -125,9 +123,17 @@ def load_page(html: str | bytes) -> Page | str:
     if not _has_text(body):
         return "empty document"
     unlikely, never_article = _sweep(body)
-    threads = comment_threads(body)
+    # (the elements the candidates and the thread rules look for, found in one walk)
+    landmarks = _Landmarks(body)
+    if unlikely:
+        unlikely, never_article = _outermost_candidates(
+            unlikely, never_article, landmarks.holds_article
+        )
+    threads = comment_threads(body, landmarks)
     if threads:
-        unlikely, never_article = _with_threads(body, unlikely, never_article, threads)
+        unlikely, never_article = _with_threads(
+            unlikely, never_article, threads, landmarks.holds_article
+        )
     marked = marked_sections(body) if keep_comments else ()
     return Page(
         root=root,
@@ -227,9 +233,10 @@ def _title_text(root: Element) -> str:
 
 
 def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
-    """Drop hidden elements; return the outermost unlikely candidates (seed 000 scoreNode)
-    and the outermost of them named as never the article (:data:`NEVER_ARTICLE`); give a
-    link written as closed at once its text (:func:`_reopen_closed_link`).
+    """Drop hidden elements; return the unlikely candidates (seed 000 scoreNode) and those
+    of them named as never the article (:data:`NEVER_ARTICLE`), in document order (their
+    outermost are kept by :func:`_outermost_candidates`); give a link written as closed at
+    once its text (:func:`_reopen_closed_link`).
 
     One walk over the elements with attributes does all three. An element is unlikely when
     its class, id or role names page furniture, unless the name also matches "maybe a
@@ -281,13 +288,61 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
                 never.append(element)
     for element in hidden:
         drop(element)
-    if not unlikely:
-        return [], []
-    holds_article = _article_holders(body)
+    return unlikely, never
+
+
+def _outermost_candidates(
+    unlikely: list[Element], never: list[Element], holds_article: Callable[[Element], bool]
+) -> tuple[list[Element], list[Element]]:
+    """The outermost of the unlikely candidates and of the never-article ones (among
+    them) that hold no article (``holds_article``: :attr:`_Landmarks.holds_article`)."""
     outermost = _outermost(unlikely, holds_article)
     if not never:
         return outermost, []
     return outermost, _outermost(never, holds_article, known=set(outermost))
+
+
+# What :class:`_Landmarks` looks for: the thread rules' paragraphs, comment forms (from
+# their <textarea>s) and <cite>s; the frames of an article; code.
+_LANDMARK_TAGS = ("p", "textarea", "cite", "article", "main", "pre", "code")
+_ARTICLE_FRAMES = ("article", "main")
+
+
+class _Landmarks:
+    """The elements of a page the rules after the sweep look for, found in one walk of
+    it (a walk for each cost as much again: a tag-filtered walk visits every node)."""
+
+    __slots__ = ("cites", "code", "forms", "holders", "holds_article", "paragraphs")
+
+    def __init__(self, body: Element) -> None:
+        self.paragraphs: list[Element] = []  # the <p>s, in document order
+        self.cites: list[Element] = []  # the <cite>s, in document order
+        self.forms: set[Element] = set()  # the forms holding a <textarea>
+        self.holders: set[Element] = set()  # the ancestors of an <article> or <main>
+        self.code: set[Element] = set()  # the <pre>s and <code>s
+        for element in body.iter(*_LANDMARK_TAGS):
+            tag = element.tag
+            if tag == "p":
+                self.paragraphs.append(element)
+            elif tag == "cite":
+                self.cites.append(element)
+            elif tag == "textarea":
+                self.forms.update(element.iterancestors("form"))
+            elif tag in _ARTICLE_FRAMES:
+                self.holders.update(element.iterancestors())
+            else:
+                self.code.add(element)
+        # A test for an element that holds an <article> or <main> or sits in <pre> or
+        # <code>: the page's few such elements are found once, where an XPath call per
+        # unlikely candidate cost more than its answer.
+        self.holds_article: Callable[[Element], bool] = (
+            self._holds_or_in_code if self.code else self.holders.__contains__
+        )
+
+    def _holds_or_in_code(self, element: Element) -> bool:
+        return element in self.holders or any(
+            ancestor in self.code for ancestor in element.iterancestors()
+        )
 
 
 # The items of a list of posts: readers' comments, each of its own paragraphs.
@@ -302,7 +357,7 @@ _REPLY_LISTS = ("ol", "ul")
 _THREAD_TAGS = frozenset({"ol", "ul", "dl", "div", "section"})
 
 
-def comment_threads(body: Element) -> list[Element]:
+def comment_threads(body: Element, landmarks: _Landmarks | None = None) -> list[Element]:
     """The threads of readers' posts on a page that takes comments, whatever their names:
     an ``<ol>``, ``<ul>`` or ``<dl>`` of which at least two items hold a paragraph
     (``<p>``) of their own (an article's lists hold lines, a thread's items hold posts),
@@ -310,20 +365,13 @@ def comment_threads(body: Element) -> list[Element]:
     of one tag and class do; with, after it in its parent or grandparent, a comment form
     (a ``<form>`` with a ``<textarea>``: the box of a thread and of the form to add to
     it); not one holding an ``<h1>`` (a forum's thread, the page's own content). On a
-    page without a comment form, the threads with replies (:func:`replied_threads`)."""
-    # (one walk finds the paragraphs, the comment forms and the <cite>s: three walks of
-    # the page cost 0.4% of a fundus extraction more)
-    forms: set[Element] = set()  # the forms holding a <textarea>
-    paragraphs: list[Element] = []
-    cites: list[Element] = []
-    for element in body.iter("p", "textarea", "cite"):
-        tag = element.tag
-        if tag == "p":
-            paragraphs.append(element)
-        elif tag == "cite":
-            cites.append(element)
-        else:
-            forms.update(element.iterancestors("form"))
+    page without a comment form, the threads with replies (:func:`replied_threads`).
+    ``landmarks``: the page's, when found already."""
+    # (one walk finds the paragraphs, the comment forms and the <cite>s, with what the
+    # candidates look for (_Landmarks): three walks of the page cost 0.4% of a fundus
+    # extraction more)
+    found = _Landmarks(body) if landmarks is None else landmarks
+    forms, paragraphs, cites = found.forms, found.paragraphs, found.cites
     if not forms:
         return replied_threads(body, paragraphs, cites)
     # (the elements that hold a paragraph, found once: a test per item cost 5% of a
@@ -430,10 +478,13 @@ def _posts(element: Element, holders: Container[Element]) -> bool:
 
 
 def _with_threads(
-    body: Element, unlikely: list[Element], never: list[Element], threads: list[Element]
+    unlikely: list[Element],
+    never: list[Element],
+    threads: list[Element],
+    holds_article: Callable[[Element], bool],
 ) -> tuple[list[Element], list[Element]]:
-    """The unlikely and never-article candidates with the comment threads among both."""
-    holds_article = _article_holders(body)
+    """The unlikely and never-article candidates with the comment threads among both
+    (``holds_article``: :attr:`_Landmarks.holds_article`)."""
     # (each thread put in its place among the candidates, in document order, by a binary
     # search of their positions: numbering every element of the page took 0.44 ms of a
     # dragnet page with threads, this 0.10)
@@ -485,25 +536,6 @@ def _outermost(
         if not holds_article(element):
             outermost.append(element)
     return outermost
-
-
-def _article_holders(body: Element) -> Callable[[Element], bool]:
-    """A test for an element that holds an <article> or <main> or sits in <pre> or
-    <code>: the page's few such elements are found once, where an XPath call per
-    unlikely candidate cost more than its answer."""
-    # (one walk for both kinds: a tag-filtered walk of a page costs as much as the rest)
-    holders: set[Element] = set()
-    code: set[Element] = set()
-    for element in body.iter("article", "main", "pre", "code"):
-        if element.tag in _CODE_TAGS:
-            code.add(element)
-        else:
-            holders.update(element.iterancestors())
-    if not code:
-        return holders.__contains__
-    return lambda element: element in holders or any(
-        ancestor in code for ancestor in element.iterancestors()
-    )
 
 
 def _is_hidden(element: Element, names: list[str]) -> bool:
