@@ -197,17 +197,19 @@ class Command(ScrapyCommand):
         )
 
     def _show(self, store: UrlStore, urls: list[str], tracking: frozenset[str]) -> int:
-        # a URL as a crawl keys it: without its share and tracking arguments (a crawl
-        # follows /a.html?share=twitter as /a.html and records /a.html)
-        looked_up = [strip_tracking(url, tracking) for url in urls]
-        keys = [url_key(url) for url in looked_up]
-        found = store.lookup(keys)
+        # a URL as a crawl keys it: a followed link without its share and tracking
+        # arguments (/a.html?share=twitter is recorded as /a.html), a start URL or a
+        # feed/sitemap entry as given (/a.html?utm_source=rss): the URL as given first
+        forms = [_forms(url, tracking) for url in urls]
+        found = store.lookup([url_key(form) for each in forms for form in each])
         status = 0
-        for n, (url, cleaned, key) in enumerate(zip(urls, looked_up, keys)):
+        for n, (url, each) in enumerate(zip(urls, forms)):
             if n:
                 print()
+            form = next((f for f in each if url_key(f) in found), each[-1])
+            key = url_key(form)
             entry = found.get(key)
-            rows = [("url", url), ("canonical", canonicalize_url(cleaned)), ("key", key.hex())]
+            rows = [("url", url), ("canonical", canonicalize_url(form)), ("key", key.hex())]
             if entry is None:
                 rows.append(("status", "not in the store"))
                 status = 1
@@ -235,6 +237,13 @@ class Command(ScrapyCommand):
             print(f"would remove {removed} of {entries} entries (not seen since {since})")
         else:
             print(f"removed {removed} entries not seen since {since}; {entries} remain")
+
+
+def _forms(url: str, tracking: frozenset[str]) -> list[str]:
+    """The forms a crawl may have recorded ``url`` under: as given, then without its
+    tracking arguments (one form when it has none)."""
+    stripped = strip_tracking(url, tracking)
+    return [url] if url_key(stripped) == url_key(url) else [url, stripped]
 
 
 def _take_exclusive(store: UrlStore, wait: float) -> Lease:

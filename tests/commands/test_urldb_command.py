@@ -160,6 +160,26 @@ def test_show_looks_up_a_shared_link_as_the_crawl_recorded_it(tmp_path):
     assert "Usage" not in bad.stderr
 
 
+def test_show_finds_a_url_the_crawl_recorded_with_its_tracking_arguments(tmp_path):
+    """A start URL or a feed entry (/a.html?utm_source=rss) is fetched and recorded as
+    given: only followed links lose their tracking arguments. `show` of that URL, as the
+    exported article's `url` gives it, stripped it and said "not in the store" (exit 1)."""
+    store = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
+    site = GeneratedNewsSite(sections=1, articles_per_section=1).start()
+    try:
+        article = f"{sorted(site.article_urls())[0]}?utm_source=rss"
+        crawl = run_crawl(tmp_path, "-a", f"start_url={article}", "-a", "depth=0",
+                          settings={"NEWSSTEM_URLDB": store})
+    finally:
+        site.stop()
+    assert crawl.returncode == 0, crawl.log
+    assert [item["url"] for item in crawl.items] == [article]
+    shown = urldb("show", article, "--urldb", store)
+    assert shown.returncode == 0, shown.stdout + shown.stderr
+    lines = fields(shown.stdout)
+    assert lines["canonical"] == article and lines["exported"] != "never"
+
+
 def test_prune_removes_exactly_the_stale_entries(store):
     dry = urldb("prune", "--older-than", "30d", "--dry-run", "--urldb", store)
     assert dry.returncode == 0, dry.stderr
