@@ -646,13 +646,14 @@ MAX_TEXT_BYLINE_NAMES = 4
 # 記者会見, 记者会: a press conference); and
 # their CMS often puts the responsible editor (责任编辑) in <meta name="author">.
 # Japanese names are written with a space between family and given name ("記者：佐藤 健"):
-# group 2 is the given name (a role word after the name is none: "佐藤健 撮影").
+# group 2 is the given name (a role word after the name is none: "佐藤健 撮影", and
+# the Chinese photo credit "新华社记者 王晓 摄", not "王晓摄").
 _CJK_BYLINE = re.compile(
     r"(?:作者|(?:记者|記者)(?!会|會|招待|団|团|クラブ)|撰文"
     r"|(?<![\u4e00-\u9fff])文(?:・写真(?=[\s/／・:：])|(?=\s*[/／・])))"
     r"\s*[:：︱|/／・]?\s*"
     r"([\u4e00-\u9fff·]{1,4})"
-    r"(?:[ \u3000](?!撮影|写真|記者|记者|編集|编辑|特派員|報道|报道|取材|支局|総局)"
+    r"(?:[ \u3000](?!撮影|写真|摄|攝|記者|记者|編集|编辑|特派員|報道|报道|取材|支局|総局)"
     r"([\u4e00-\u9fff]{1,3}))?"
     r"(?![\u4e00-\u9fff])"
 )

@@ -253,3 +253,10 @@ def test_chinese_bylines_with_a_space():
 )
 def test_japanese_byline_words_and_separators(raw, names):
     assert clean_names(raw) == names
+
+
+def test_a_chinese_photo_credit_after_the_name_is_no_part_of_it():
+    # "摄" (photographed by) follows the name of a photo's credit, after a space; two
+    # characters and one fit the width of a spaced Chinese name, but it is no given name
+    assert extract_metadata(_page("", "<p>新华社记者 王晓 摄</p>")).authors == ["王晓"]
+    assert extract_metadata(_page("", "<p>記者 王曉 攝</p>")).authors == ["王曉"]
