@@ -706,8 +706,14 @@ def _cjk_byline_name(family: str, given: str | None, japanese: bool) -> str | No
 
 
 def _is_japanese(evidence: Evidence) -> bool:
-    if (evidence.html_lang or "").lower().startswith("ja"):
+    """Whether the page is Japanese: its <html lang> says so, or, declaring no Chinese
+    (a Chinese page's ads or links may hold kana, and the count scans the whole source
+    on a page with few), its source holds :data:`JAPANESE_MIN_HIRAGANA` hiragana."""
+    lang = (evidence.html_lang or "").lower()
+    if lang.startswith("ja"):
         return True
+    if lang.startswith("zh"):
+        return False
     hiragana = _HIRAGANA.finditer(evidence.source)
     return sum(1 for _ in zip(range(JAPANESE_MIN_HIRAGANA), hiragana)) >= JAPANESE_MIN_HIRAGANA
 

@@ -260,3 +260,11 @@ def test_a_chinese_photo_credit_after_the_name_is_no_part_of_it():
     # characters and one fit the width of a spaced Chinese name, but it is no given name
     assert extract_metadata(_page("", "<p>新华社记者 王晓 摄</p>")).authors == ["王晓"]
     assert extract_metadata(_page("", "<p>記者 王曉 攝</p>")).authors == ["王曉"]
+
+
+def test_a_page_declared_chinese_is_not_japanese_for_its_kana():
+    # a Chinese page (<html lang="zh-CN">) with a Japanese sidebar: two names after the
+    # marker are two people, not one Japanese name written with a space
+    page = (f'<html lang="zh-CN"><body><h1>标题</h1><p>记者 王晓 李明</p>'
+            f'<aside>{_JAPANESE_TEXT}</aside></body></html>')
+    assert extract_metadata(page).authors == ["王晓"]
