@@ -58,7 +58,9 @@ _PREFIX = re.compile(
     r"^(?:(?:written|posted|reported|story|words|text|photos?|interview|compiled|edited)\s+by"
     r"|by|from|von|par|por|door|di|da|af|av|de|autor(?:in)?|auteur|author|authors|reporter|"
     r"reporting|text|texte|redakce|记者|記者|作者|撰文|文|编辑|編輯|责任编辑|責任編輯|来源|出處|筆者)"
-    r"\s*[:：/|]?\s+|^(?:记者|記者|作者|撰文|编辑|編輯|责任编辑|責任編輯|筆者|撮影|写真)\s*[:：/／|・]?\s*"
+    r"\s*[:：/|]?\s+|^(?:记者|記者|作者|撰文|编辑|編輯|责任编辑|責任編輯|筆者"
+    # (撮影, 写真 begin words too: 写真家 a photographer, 撮影部 a photo desk)
+    r"|(?:撮影|写真)(?![\u4e00-\u9fff]))\s*[:：/／|・]?\s*"
     r"|^文\s*[:：/／|・]\s*",
     re.I,
 )

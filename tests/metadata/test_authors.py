@@ -268,3 +268,11 @@ def test_a_page_declared_chinese_is_not_japanese_for_its_kana():
     page = (f'<html lang="zh-CN"><body><h1>标题</h1><p>记者 王晓 李明</p>'
             f'<aside>{_JAPANESE_TEXT}</aside></body></html>')
     assert extract_metadata(page).authors == ["王晓"]
+
+
+def test_a_word_beginning_with_a_photo_byline_word_is_not_cut():
+    # 写真家 (a photographer), 撮影部 (a photo desk): 写真 and 撮影 are byline words only
+    # before a separator, a space or the end, not the first half of a longer word
+    assert clean_names("写真家 佐藤健") != ["家佐藤健"]
+    assert clean_names("撮影部 山田") != ["部山田"]
+    assert clean_names("写真 佐藤健") == ["佐藤健"]
