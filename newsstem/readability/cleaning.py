@@ -942,13 +942,11 @@ def _clean_conditionally(
     for element in reversed(list(article.iter(*tags))):
         if element is article:
             continue
-        if element in introduced and not (
-            flags.weight_classes and class_weight(element, options.class_weight) < 0
-        ):
-            continue  # the paragraph's list (a negative name still condemns it)
         reason = _fishy(
             element, flags, options, element in inside, element in fielded, element in headed
         )
+        if element in introduced and reason != "negative class":
+            continue  # the paragraph's list (a negative name still condemns it)
         if reason == "too many links" and _wraps_a_list(element, wrapped.get(element), options):
             # Judged by its links like the list it wraps (its heading and it).
             if link_density(element) <= options.in_prose_link_density:
