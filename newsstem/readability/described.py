@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from typing import TypeVar
 
-from newsstem.readability.tree import Element
+from newsstem.readability.tree import Element, in_head
 
 __all__ = ["KeyWords", "description_words", "social_titles"]
 
@@ -64,9 +64,7 @@ def _head_first(root: Element, read: Callable[[Iterable[Element]], _Read]) -> _R
     """What ``read`` finds in the metas of ``<head>``, else in the metas wherever the
     parser put them (the head first: a walk of the whole document costs more than the
     rest of the reading)."""
-    # (as root.iterfind("head/meta"), without ElementPath's generators set up at each call)
-    metas = (meta for head in root.iterchildren("head") for meta in head.iterchildren("meta"))
-    return read(metas) or read(root.iter("meta"))
+    return read(in_head(root, "meta")) or read(root.iter("meta"))
 
 
 def _og_titles(metas: Iterable[Element]) -> tuple[str, ...]:

@@ -31,7 +31,7 @@ from newsstem.readability.patterns import (
     hides,
 )
 from newsstem.readability.structured import declared_article_body
-from newsstem.readability.tree import Element, drop, is_below, parser, text_of
+from newsstem.readability.tree import Element, drop, in_head, is_below, parser, text_of
 from newsstem.text import normalize_space, xml_safe_utf8
 
 __all__ = ["Page", "detached", "load_page"]
@@ -223,10 +223,7 @@ def _parse(data: bytes, keep_comments: bool) -> Element | None:
 def _title_text(root: Element) -> str:
     """The text of the first ``<title>`` in ``<head>``, else of the first anywhere (as
     ``root.find("head/title")``, then ``root.find(".//title")``)."""
-    element = next(
-        (title for head in root.iterchildren("head") for title in head.iterchildren("title")),
-        None,
-    )
+    element = next(in_head(root, "title"), None)
     if element is None:
         element = next(root.iterdescendants("title"), None)
     return normalize_space(text_of(element)) if element is not None else ""

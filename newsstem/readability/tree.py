@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Iterator
 from urllib.parse import urljoin
 
 from lxml import etree
@@ -59,6 +60,12 @@ def parser(keep_comments: bool = False) -> etree.HTMLParser:
 
 
 _PARSERS = threading.local()
+
+
+def in_head(root: Element, tag: str) -> Iterator[Element]:
+    """The ``tag`` children of the document's ``<head>``, as ``root.iterfind("head/" + tag)``
+    without ElementPath's generators set up at each call."""
+    return (child for head in root.iterchildren("head") for child in head.iterchildren(tag))
 
 
 def text_of(element: Element) -> str:
