@@ -22,18 +22,26 @@ parser print the message alone, with the command's help to see. Exit status 2 as
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from typing import NoReturn
 
 __all__ = ["one_line_errors"]
 
 
-def one_line_errors(parser: argparse.ArgumentParser) -> None:
-    """Make ``parser.error`` print one line, ``scrapy: error: MESSAGE (see scrapy CMD -h)``."""
+def one_line_errors(
+    parser: argparse.ArgumentParser, option_errors: Mapping[str, str] | None = None
+) -> None:
+    """Make ``parser.error`` print one line, ``scrapy: error: MESSAGE (see scrapy CMD -h)``.
+    ``option_errors``: for an option, what to say instead of argparse's errors about it
+    (its "expected one argument" also for a value starting with '-', ``--age -3d``)."""
     words = (parser.usage or "").split()  # Scrapy's: "scrapy learn [SITE] --input ..."
     program = words[0] if words else parser.prog  # (not python -m's "__main__.py")
     command = " ".join(words[:2]) if len(words) >= 2 else program
 
     def error(message: str) -> NoReturn:
+        for option, instead in (option_errors or {}).items():
+            if message.startswith(f"argument {option}:"):
+                message = instead
         parser.exit(2, f"{program}: error: {message} (see {command} -h)\n")
 
     parser.error = error  # type: ignore[method-assign]

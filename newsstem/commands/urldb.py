@@ -20,7 +20,7 @@ import difflib
 import os
 import sys
 import time
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
@@ -77,16 +77,7 @@ class Command(ScrapyCommand):
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
-        one_line_errors(parser)
-        error = parser.error
-
-        def older_than_error(message: str) -> NoReturn:
-            # `--older-than -3d` (or no value): argparse said only "expected one argument"
-            if message.startswith("argument --older-than:"):
-                message = OLDER_THAN_FORM
-            error(message)
-
-        parser.error = older_than_error  # type: ignore[method-assign]
+        one_line_errors(parser, {"--older-than": OLDER_THAN_FORM})
         parser.add_argument(
             "--urldb", metavar="URI", help="the store (NEWSSTEM_URLDB if not given)"
         )
