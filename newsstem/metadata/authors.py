@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import cache, partial
 from typing import Any, NamedTuple
 
 from lxml.html import HtmlElement
@@ -369,7 +370,9 @@ def _candidates(evidence: Evidence) -> Iterator[tuple[str, list[str], set[str]]]
         ]
         if values:
             yield f"meta:{name}", values, set()
-    cjk = _cjk_bylines(cjk_texts, bool(cjk_texts) and _is_japanese(evidence))
+    # (asked only of a spaced name too wide to be one Chinese name: the count may scan
+    # the whole source)
+    cjk = _cjk_bylines(cjk_texts, cache(partial(_is_japanese, evidence)))
     if cjk:
         yield "text", cjk, set()
     microdata = [_microdata_name(e) for e in evidence.itemprops.get("author", [])]
@@ -684,24 +687,26 @@ def _cjk_text_nodes(evidence: Evidence) -> list[str]:
     return [str(t) for t in root.xpath(f"//body//text()[{condition}][not(ancestor::script)]")]
 
 
-def _cjk_bylines(texts: list[str], japanese: bool = False) -> list[str]:
+def _cjk_bylines(texts: list[str], is_japanese: Callable[[], bool]) -> list[str]:
     names = []
     for text in texts:
         if _CJK_EDITOR.search(text):
             continue
         for match in _CJK_BYLINE.finditer(text):
-            name = _cjk_byline_name(match.group(1), match.group(2), japanese)
+            name = _cjk_byline_name(match.group(1), match.group(2), is_japanese)
             if name:
                 names.append(name)
         names.extend(m.group(1) for m in _KOREAN_BYLINE.finditer(text))
     return list(dict.fromkeys(names))[:MAX_TEXT_BYLINE_NAMES]
 
 
-def _cjk_byline_name(family: str, given: str | None, japanese: bool) -> str | None:
+def _cjk_byline_name(
+    family: str, given: str | None, is_japanese: Callable[[], bool]
+) -> str | None:
     """"佐藤 健" is one Japanese name, written without the space ("佐藤健", as
     ``_as_name`` writes all CJK names); "王晓 李明" on a Chinese page is two, the first kept."""
     if given and len(family) <= 3 and (
-        japanese or len(family) + len(given) <= MAX_CHINESE_SPACED_NAME
+        len(family) + len(given) <= MAX_CHINESE_SPACED_NAME or is_japanese()
     ):
         return family + given
     return family if len(family) >= 2 else None
