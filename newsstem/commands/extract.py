@@ -66,27 +66,24 @@ class ArchiveSpider(Spider):
                     if not is_html_page(archived):  # judged once a record (its body scanned)
                         stats.inc_value("newsstem/archive/skipped")
                         continue
-                    if not captures.is_latest(archived):
-                        if self.site is None or archived.page_site == self.site:
-                            stats.inc_value("newsstem/archive/older")
+                    latest = captures.is_latest(archived)  # (every HTML page is ranked)
+                    if self.site is not None and archived.page_site != self.site:
                         continue
-                    page = self._page(archived)
-                    if page is not None:
-                        yield page
+                    if not latest:
+                        stats.inc_value("newsstem/archive/older")
+                        continue
+                    yield self._page(archived)
             except ArchiveError as error:  # damaged part-way: what came before is extracted
                 stats.inc_value("newsstem/archive/unreadable")
                 logger.error("newsstem: %s; the pages after the damage are not extracted", error)
 
-    def _page(self, archived: ArchivedPage) -> Page | None:
-        """The page to extract of an archived HTML page, or None (another site)."""
-        site = archived.page_site
-        if self.site is not None and site != self.site:
-            return None
+    def _page(self, archived: ArchivedPage) -> Page:
+        """The page to extract of an archived HTML page (the latest capture of its URL)."""
         html, encoding = decode_html(archived.body, archived.content_type)
         self.crawler.stats.inc_value("newsstem/archive/read")
         return Page(
             url=archived.url,
-            site=site,
+            site=archived.page_site,
             html=html,
             encoding=encoding,
             depth=archived.depth,
