@@ -350,9 +350,9 @@ class UrlDbMiddleware:
         text's (TEXT); ``scrapy urldb stats`` counts each kind apart."""
         self._remembered[key] = True
         self._exported_here.add(key)  # a link to it is no URL an earlier crawl exported
-        if self._feed_failed or (self.options.mark_after != "item_scraped" and not self._plans):
-            # nothing is recorded (after a feed file failed, its article may be in no
-            # output: recorded, the copy would count as done with no article exported)
+        if not self._recording():
+            # (after a feed file failed, its article may be in no output: recorded, the
+            # copy would count as done with no article exported)
             return
         self._kinds[key] = kind
         if article in self._after_feeds_keys:
@@ -509,6 +509,13 @@ class UrlDbMiddleware:
         self._after_feeds, self._after_feeds_keys, self._after_feeds_articles = [], set(), 0
         self._kinds = {}
 
+    def _recording(self) -> bool:
+        """Whether exports are recorded now: on item_scraped, or with feeds to sync (none
+        once a feed file could not be opened)."""
+        return not self._feed_failed and (
+            self.options.mark_after == "item_scraped" or bool(self._plans)
+        )
+
     def item_scraped(self, item: Any, spider: Spider) -> None:
         # FeedExporter writes the item in its own item_scraped handler, which runs
         # before this one (checked at spider_opened): so this article, and every
@@ -528,7 +535,7 @@ class UrlDbMiddleware:
         for k in keys:
             self._remembered[k] = True
             self._exported_here.add(k)
-        if self._feed_failed or not (self.options.mark_after == "item_scraped" or self._plans):
+        if not self._recording():
             # not in a feed file that could not be opened, or in no feed: never recorded,
             # nor are their kinds kept (a crawl without a feed would keep one a redirect)
             self.stats.inc_value(f"{STATS_PREFIX}/unmarked")
