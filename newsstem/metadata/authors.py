@@ -60,8 +60,11 @@ _PREFIX = re.compile(
     r"|by|from|von|par|por|door|di|da|af|av|de|autor(?:in)?|auteur|author|authors|reporter|"
     r"reporting|text|texte|redakce|记者|記者|作者|撰文|文|编辑|編輯|责任编辑|責任編輯|来源|出處|筆者)"
     r"\s*[:：/|]?\s+|^(?:记者|記者|作者|撰文|编辑|編輯|责任编辑|責任編輯|筆者"
-    # (撮影, 写真 begin words too: 写真家 a photographer, 撮影部 a photo desk)
-    r"|(?:撮影|写真)(?![\u4e00-\u9fff]))\s*[:：/／|・]?\s*"
+    # a role or a desk before the name, written with or without a separator ("写真家
+    # 佐藤健", "写真家・佐藤健", "写真家佐藤健": no name begins with one); 撮影 and 写真
+    # (photographed by, photo) alone only before a separator, a space or the end: they
+    # begin other words too
+    r"|写真家|写真部|撮影部|(?:撮影|写真)(?![\u4e00-\u9fff]))\s*[:：/／|・]?\s*"
     r"|^文\s*[:：/／|・]\s*",
     re.I,
 )
@@ -236,13 +239,18 @@ def _without_date_tail(text: str) -> str:
     return " ".join(words).strip(" -–—:|,.")
 
 
+# The place a CJK byline was filed from, after the name and a space, with the word that
+# says so ("記者 佐藤健 北京発", "王晓 北京报道"): see _CJK_BYLINE.
+_CJK_FILED_FROM = re.compile(r"[ \u3000][\u4e00-\u9fff]{1,4}?(?:発|電|电|讯|訊|报道|報道)$")
+
+
 def _as_name(text: str) -> str | None:
     if not text or len(text) > MAX_NAME_CHARS or not _LETTER.search(text):
         return None
     if text.lower() in _GENERIC:
         return None
     if CJK_LETTER.search(text):
-        compact = text.replace(" ", "")
+        compact = _CJK_FILED_FROM.sub("", text).replace(" ", "")
         return compact if _CJK_NAME.match(compact) else None
     words = text.split()
     if len(words) > MAX_NAME_WORDS:
@@ -651,16 +659,27 @@ MAX_TEXT_BYLINE_NAMES = 4
 # 記者会見, 记者会: a press conference); and
 # their CMS often puts the responsible editor (责任编辑) in <meta name="author">.
 # Japanese names are written with a space between family and given name ("記者：佐藤 健"):
-# group 2 is the given name (a role word after the name is none: "佐藤健 撮影", and
-# the Chinese photo credit "新华社记者 王晓 摄", not "王晓摄").
+# group 2 is the given name, or on a Chinese page a second person ("记者 王晓 李明"). A
+# word after the name is neither: a role ("佐藤健 撮影", the Chinese photo credit "新华社
+# 记者 王晓 摄", not "王晓摄") or the place the story was filed from, with the word that
+# says so ("佐藤健 北京発", "王晓 北京报道", "北京电": sent from Beijing). A place in
+# brackets ("佐藤健（東京）") ends the name by its bracket. A bare place ("記者 佐藤健
+# 東京") is not told apart: "東京" is written as a given name is ("長谷川 健一").
+_NOT_A_NAME_AFTER = (
+    r"(?!撮影|写真|摄|攝|記者|记者|編集|编辑|特派員|報道|报道|取材|支局|総局"
+    r"|[\u4e00-\u9fff]{1,4}?(?:発|電|电|讯|訊|报道|報道)(?![\u4e00-\u9fff]))"
+)
 _CJK_BYLINE = re.compile(
     r"(?:作者|(?:记者|記者)(?!会|會|招待|団|团|クラブ)|撰文"
     r"|(?<![\u4e00-\u9fff])文(?:・写真(?=[\s/／・:：])|(?=\s*[/／・])))"
     r"\s*[:：︱|/／・]?\s*"
     r"([\u4e00-\u9fff·]{1,4})"
-    r"(?:[ \u3000](?!撮影|写真|摄|攝|記者|记者|編集|编辑|特派員|報道|报道|取材|支局|総局)"
-    r"([\u4e00-\u9fff]{1,3}))?"
+    r"(?:[ \u3000]" + _NOT_A_NAME_AFTER + r"([\u4e00-\u9fff]{1,3}))?"
     r"(?![\u4e00-\u9fff])"
+)
+# More people after two on a Chinese page: "记者 王晓 李明 张三".
+_MORE_CHINESE_NAMES = re.compile(
+    r"[ \u3000]" + _NOT_A_NAME_AFTER + r"([\u4e00-\u9fff·]{2,4})(?![\u4e00-\u9fff])"
 )
 # Two space-separated parts of at most this many characters together are one Chinese
 # name ("李 明", "王 小明": padded to the width of three), more are two ("王晓 李明").
@@ -693,23 +712,31 @@ def _cjk_bylines(texts: list[str], is_japanese: Callable[[], bool]) -> list[str]
         if _CJK_EDITOR.search(text):
             continue
         for match in _CJK_BYLINE.finditer(text):
-            name = _cjk_byline_name(match.group(1), match.group(2), is_japanese)
-            if name:
-                names.append(name)
+            found = _cjk_byline_names(match.group(1), match.group(2), is_japanese)
+            if len(found) == 2:
+                end = match.end()
+                while more := _MORE_CHINESE_NAMES.match(text, end):
+                    found.append(more.group(1))
+                    end = more.end()
+            names.extend(found)
         names.extend(m.group(1) for m in _KOREAN_BYLINE.finditer(text))
     return list(dict.fromkeys(names))[:MAX_TEXT_BYLINE_NAMES]
 
 
-def _cjk_byline_name(
+def _cjk_byline_names(
     family: str, given: str | None, is_japanese: Callable[[], bool]
-) -> str | None:
+) -> list[str]:
     """"佐藤 健" is one Japanese name, written without the space ("佐藤健", as
-    ``_as_name`` writes all CJK names); "王晓 李明" on a Chinese page is two, the first kept."""
+    ``_as_name`` writes all CJK names); "王晓 李明" on a Chinese page is two people; a
+    single character after a name too long to be padded is neither."""
     if given and len(family) <= 3 and (
         len(family) + len(given) <= MAX_CHINESE_SPACED_NAME or is_japanese()
     ):
-        return family + given
-    return family if len(family) >= 2 else None
+        return [family + given]
+    names = [family] if len(family) >= 2 else []
+    if names and given and len(given) >= 2 and not is_japanese():
+        names.append(given)
+    return names
 
 
 def _is_japanese(evidence: Evidence) -> bool:

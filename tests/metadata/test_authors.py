@@ -235,9 +235,46 @@ def test_japanese_bylines_with_a_space_in_the_name(byline, names):
 def test_chinese_bylines_with_a_space():
     # a single-character given name padded with a space is one name ...
     assert extract_metadata(_page("", "<p>作者：李 明</p>")).authors == ["李明"]
-    # ... two two-character names are two people (the first kept, as before)
-    assert extract_metadata(_page("", "<p>记者 王晓 李明</p>")).authors == ["王晓"]
+    # ... two two-character names are two people, both kept, and so are more
+    assert extract_metadata(_page("", "<p>记者 王晓 李明</p>")).authors == ["王晓", "李明"]
+    assert extract_metadata(_page("", '<p class="byline">记者 王晓 李明</p>')).authors == [
+        "王晓", "李明"
+    ]
+    assert extract_metadata(_page("", "<p>作者：王晓 李明 张三</p>")).authors == [
+        "王晓", "李明", "张三"
+    ]
+    assert extract_metadata(_page("", "<p>新华社记者 王晓 李明 摄</p>")).authors == [
+        "王晓", "李明"
+    ]
     assert extract_metadata(_page("", "<p>记者 王小明 报道</p>")).authors == ["王小明"]
+
+
+def test_a_japanese_name_and_a_second_word_are_never_two_people():
+    # on a Japanese page "佐藤健一 東京" is a complete name and no second person
+    page = f'<html lang="ja"><body><h1>見出し</h1><p>記者 佐藤健一 東京</p>{_JAPANESE_TEXT}'
+    assert extract_metadata(page).authors == ["佐藤健一"]
+
+
+@pytest.mark.parametrize(
+    ("byline", "names"),
+    [
+        ("記者 佐藤健 北京発", ["佐藤健"]),  # 発: sent from
+        ("記者 佐藤健（東京）", ["佐藤健"]),
+        ("记者 王晓 北京报道", ["王晓"]),
+        ("记者 王晓 李明 北京报道", ["王晓", "李明"]),
+        ("记者 王晓 北京电", ["王晓"]),  # 电: cabled from
+    ],
+)
+def test_the_place_a_cjk_byline_was_filed_from_is_no_name(byline, names):
+    lang = "ja" if "記者" in byline else "zh-CN"
+    for markup in (f"<p>{byline}</p>", f'<p class="byline">{byline}</p>'):
+        page = f'<html lang="{lang}"><body><h1>見出し</h1>{markup}{_JAPANESE_TEXT}</body></html>'
+        assert extract_metadata(page).authors == names
+
+
+def test_a_byline_string_drops_the_place_it_was_filed_from():
+    assert clean_names("記者 佐藤健 北京発") == ["佐藤健"]
+    assert clean_names("记者 王晓 北京报道") == ["王晓"]
 
 
 @pytest.mark.parametrize(
@@ -267,12 +304,17 @@ def test_a_page_declared_chinese_is_not_japanese_for_its_kana():
     # marker are two people, not one Japanese name written with a space
     page = (f'<html lang="zh-CN"><body><h1>标题</h1><p>记者 王晓 李明</p>'
             f'<aside>{_JAPANESE_TEXT}</aside></body></html>')
-    assert extract_metadata(page).authors == ["王晓"]
+    assert extract_metadata(page).authors == ["王晓", "李明"]
 
 
 def test_a_word_beginning_with_a_photo_byline_word_is_not_cut():
-    # 写真家 (a photographer), 撮影部 (a photo desk): 写真 and 撮影 are byline words only
-    # before a separator, a space or the end, not the first half of a longer word
-    assert clean_names("写真家 佐藤健") != ["家佐藤健"]
-    assert clean_names("撮影部 山田") != ["部山田"]
+    # 写真 and 撮影 alone are byline words only before a separator, a space or the end,
+    # not the first half of a longer word; 写真家 (a photographer) and 撮影部 (a photo
+    # desk) are a role before the name, with or without a separator (no name begins so)
+    assert clean_names("写真家 佐藤健") == ["佐藤健"]
+    assert clean_names("写真家・佐藤健") == ["佐藤健"]
+    assert clean_names("写真家佐藤健") == ["佐藤健"]
+    assert clean_names("撮影部 山田") == ["山田"]
     assert clean_names("写真 佐藤健") == ["佐藤健"]
+    # a name that holds the characters is not cut
+    assert clean_names("記者 写田真一") == ["写田真一"]
