@@ -343,3 +343,44 @@ def test_a_class_of_the_story_element_on_body_changes_no_key(bbc):
     plain = SitePatterns(learned.pattern_set).extract(bbc["news_08"].html)
     assert isinstance(result, Extraction) and isinstance(plain, Extraction)
     assert (result.similarity, result.body) == (plain.similarity, plain.body)
+
+
+def _japanese_page(number: int) -> tuple[str, str]:
+    """An article of a small Japanese layout whose photo's caption and credit is a
+    ``<p class="caption">`` among the story's paragraphs, below the picture's box."""
+    sentences = ("政府は新しい経済対策の方針を発表した。", "関係者によると、調整はまだ続いているという。",
+                 "専門家は「影響は限定的だ」と話している。", "来週にも閣議で正式に決める予定だ。",
+                 "地方の自治体からは、支援の拡充を求める声が相次いだ。")
+    rnd = random.Random(number)
+    paragraphs = ["".join(rnd.choices(sentences, k=3)) + f"第{number}回。" for _ in range(6)]
+    photographer = ("山田花子", "佐藤健", "鈴木一郎", "高橋優", "田中美咲", "伊藤誠", "渡辺翔",
+                    "中村愛", "小林大輔", "加藤恵", "吉田拓也", "山本彩")[number]
+    body = (
+        "".join(f"<p>{p}</p>" for p in paragraphs[:2])
+        + f'<div class="photo"><img src="/img/{number}.jpg"></div>'
+        + f'<p class="caption">{number}日、会見する首相（撮影・{photographer}）</p>'
+        + "".join(f"<p>{p}</p>" for p in paragraphs[2:])
+    )
+    html = (
+        '<html lang="ja"><head><title>経済対策 | 東都新聞</title></head><body>'
+        '<header><nav><ul><li><a href="/">トップ</a></li><li><a href="/economy">経済</a></li>'
+        f'</ul></nav></header><main><article><h1>経済対策 第{number}弾、政府が方針</h1>'
+        f'<p class="byline">記者 佐藤 健</p><div class="article-body">{body}</div></article>'
+        '</main><footer><p>Copyright 東都新聞</p></footer></body></html>'
+    )
+    return f"https://toto.example.jp/articles/{1000 + number}", html
+
+
+@pytest.mark.xfail(strict=True, reason="a paragraph's class is no part of a block's key")
+def test_a_caption_paragraph_inside_the_main_block_is_not_read_by_the_pattern():
+    """Issue 13 (stop 38): the fallback removes an element named as a caption at any level
+    (readability BOILERPLATE_WORDS), but a pattern reads every line of a layout block, and
+    a ``<p>`` is a line of its ``<div>``, not a block (newsstem.layout.blocks): its class
+    cannot be learned. So the credit ``（撮影・…）`` stays in the pattern's body."""
+    pages = [_japanese_page(n) for n in range(12)]
+    learned = learn("toto.example.jp", [TrainingPage(u, h) for u, h in pages[:8]]).pattern_set
+    for url, html in pages[8:]:
+        assert "撮影" not in extract_page(html, url).body  # the fallback drops it
+        article = extract_page(html, url, SitePatterns(learned))
+        assert article.method == "pattern:toto.example.jp/1"
+        assert "撮影" not in article.body
