@@ -102,7 +102,8 @@ _ORGANIZATION_WORDS = re.compile(
     r"newsroom|service|editorial|bureau|dpa|ap|upi|ansa|efe|ctk|čtk|xinhua|kyodo|"
     r"jiji|yonhap|bloomberg|cnn|bbc|board|company|foundation|institute|university|"
     r"ministry|department|office|council|committee|union|association|society)\b|"
-    r"新闻|新聞|日报|日報|通讯社|通信社|编辑部|編集部|网|網|报|報",
+    r"新闻|新聞|日报|日報|通讯社|通信社|编辑部|編集部|网|網|报|報"
+    r"|[\u4e00-\u9fff]社(?![\u4e00-\u9fff])",  # 新华社, 朝日新聞社: an agency, a company
     re.I,
 )
 # A news agency's credit as one word (the agencies of _ORGANIZATION_WORDS): beside
@@ -192,8 +193,27 @@ def _without_place(text: str) -> str:
     return _FILED_IN.sub(cut, text)
 
 
-def _split_names(raw: str) -> list[str]:
+# The place a CJK byline was filed from, after the name and a space, with the word that
+# says so ("記者 佐藤健 北京発", "王晓 北京报道"): see _CJK_BYLINE.
+_CJK_FILED_FROM = re.compile(
+    r"[ \u3000][\u4e00-\u9fff]{1,4}?(?:発|電|电|讯|訊|报道|報道)(?![\u4e00-\u9fff])"
+)
+# A name of two to four Han characters, a space and another: on a Chinese page two people
+# ("王晓 李明"), on a Japanese page one name ("佐藤 健一", see _cjk_byline_names).
+_SPACED_HAN_NAMES = re.compile(
+    r"(?<![\u4e00-\u9fff])([\u4e00-\u9fff]{2,4})[ \u3000]+"
+    r"(?=[\u4e00-\u9fff]{2,4}(?![\u4e00-\u9fff]))"
+)
+
+
+def _split_names(raw: str, is_japanese: Callable[[], bool] | None = None) -> list[str]:
+    """The names of ``raw``; ``is_japanese`` says whether the page is Japanese, asked of
+    spaced Han names alone (without it, as in :func:`clean_names`, they are one name)."""
     text = normalize_space(html.unescape(raw))
+    if CJK_LETTER.search(text):
+        text = _CJK_FILED_FROM.sub("", text)
+        if is_japanese is not None and _SPACED_HAN_NAMES.search(text) and not is_japanese():
+            text = _SPACED_HAN_NAMES.sub(r"\1、", text)
     text = _without_place(_without_fields(_HANDLE.sub(" ", text)))
     text = _PARENTHESES.sub(lambda m: m.group() if _INITIALS.match(m.group()) else " ", text)
     names: list[str] = []
@@ -239,18 +259,13 @@ def _without_date_tail(text: str) -> str:
     return " ".join(words).strip(" -–—:|,.")
 
 
-# The place a CJK byline was filed from, after the name and a space, with the word that
-# says so ("記者 佐藤健 北京発", "王晓 北京报道"): see _CJK_BYLINE.
-_CJK_FILED_FROM = re.compile(r"[ \u3000][\u4e00-\u9fff]{1,4}?(?:発|電|电|讯|訊|报道|報道)$")
-
-
 def _as_name(text: str) -> str | None:
     if not text or len(text) > MAX_NAME_CHARS or not _LETTER.search(text):
         return None
     if text.lower() in _GENERIC:
         return None
     if CJK_LETTER.search(text):
-        compact = _CJK_FILED_FROM.sub("", text).replace(" ", "")
+        compact = text.replace(" ", "")
         return compact if _CJK_NAME.match(compact) else None
     words = text.split()
     if len(words) > MAX_NAME_WORDS:
@@ -310,14 +325,16 @@ def find_authors(evidence: Evidence, publisher: Iterable[str] = ()) -> Found | N
     publisher = [p for p in publisher if p]
     organizations: Found | None = None
     self_credit: Found | None = None
-    for source, raws, typed_orgs in _candidates(evidence):
+    # (asked only of spaced CJK names: the count may scan the whole source)
+    is_japanese = cache(partial(_is_japanese, evidence))
+    for source, raws, typed_orgs in _candidates(evidence, is_japanese):
         persons: list[str] = []
         orgs: list[str] = []
         for raw in raws:
             if raw in typed_orgs:
                 orgs.extend(_split_names(raw))
                 continue
-            for name in _split_names(raw):
+            for name in _split_names(raw, is_japanese):
                 # A blog's author is often its site name: only organisation-like names
                 # matching the publisher are dropped (below).
                 (orgs if _is_organization(name, ()) else persons).append(name)
@@ -361,7 +378,9 @@ def _dedupe(names: list[str]) -> list[str]:
     return out
 
 
-def _candidates(evidence: Evidence) -> Iterator[tuple[str, list[str], set[str]]]:
+def _candidates(
+    evidence: Evidence, is_japanese: Callable[[], bool]
+) -> Iterator[tuple[str, list[str], set[str]]]:
     """``(source, raw name strings, those known to be organisations)`` by trust."""
     for obj in evidence.articles():
         for key in ("author", "creator"):
@@ -378,9 +397,7 @@ def _candidates(evidence: Evidence) -> Iterator[tuple[str, list[str], set[str]]]
         ]
         if values:
             yield f"meta:{name}", values, set()
-    # (asked only of a spaced name too wide to be one Chinese name: the count may scan
-    # the whole source)
-    cjk = _cjk_bylines(cjk_texts, cache(partial(_is_japanese, evidence)))
+    cjk = _cjk_bylines(cjk_texts, is_japanese)
     if cjk:
         yield "text", cjk, set()
     microdata = [_microdata_name(e) for e in evidence.itemprops.get("author", [])]

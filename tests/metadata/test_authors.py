@@ -249,6 +249,23 @@ def test_chinese_bylines_with_a_space():
     assert extract_metadata(_page("", "<p>记者 王小明 报道</p>")).authors == ["王小明"]
 
 
+def test_spaced_chinese_names_in_a_meta_or_a_byline_element_are_two_people():
+    # the same rule as for text bylines, for every source: on a Chinese page two names of
+    # two characters or more are two people, on a Japanese page one name
+    for markup in ('<meta name="author" content="{}">', '<span class="author">{}</span>'):
+        for lang, names in (("zh-CN", ["王晓", "李明"]), ("ja", ["王晓李明"])):
+            byline = markup.format("王晓 李明")
+            head, body = (byline, "") if "meta" in byline else ("", byline)
+            page = (f'<html lang="{lang}"><head>{head}</head><body><h1>標題</h1>{body}'
+                    f"{_JAPANESE_TEXT}</body></html>")
+            assert extract_metadata(page).authors == names
+    # without the page, a byline string keeps them one name (see clean_names)
+    assert clean_names("王晓 李明") == ["王晓李明"]
+    # a news agency named before its writer is no person (社: an agency, a company)
+    page = '<html lang="zh-CN"><head><meta name="author" content="新华社 王晓"></head><body>'
+    assert extract_metadata(page + "<p>正文。</p></body></html>").authors == ["王晓"]
+
+
 def test_a_japanese_name_and_a_second_word_are_never_two_people():
     # on a Japanese page "佐藤健一 東京" is a complete name and no second person
     page = f'<html lang="ja"><body><h1>見出し</h1><p>記者 佐藤健一 東京</p>{_JAPANESE_TEXT}'
