@@ -111,12 +111,18 @@ _SPLIT_LENGTH = 100
 
 
 def normalize_space(text: str) -> str:
-    """Collapse runs of whitespace (including NBSP and ideographic space) to one space.
+    """Collapse runs of whitespace (including NBSP and ideographic space) to one space,
+    and drop U+FEFF (a byte order mark pasted into the text, or the zero-width no-break
+    space it once was: invisible either way, and no whitespace to ``str.split``).
 
     >>> normalize_space("  a\\u00a0 b\\n\\tc\\u3000")
     'a b c'
+    >>> normalize_space("\\ufeff\\u3000「逮捕」"), normalize_space("\\ufeff")
+    ('「逮捕」', '')
     """
     if not text.isascii():  # ASCII is NFC already
+        if "\ufeff" in text:
+            text = text.replace("\ufeff", "")
         # (str.split's whitespace is re's \s: NBSP and the ideographic space too)
         return " ".join(unicodedata.normalize("NFC", text).split())
     if len(text) < _SPLIT_LENGTH:

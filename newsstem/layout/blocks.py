@@ -602,7 +602,10 @@ _RUN_END_BYTE = RUN_END.encode()
 
 
 def _normalize_lines(raw: str) -> str:
-    """Raw run text -> its lines, spaces collapsed, blank lines dropped, joined by "\n"."""
+    """Raw run text -> its lines, spaces collapsed, blank lines dropped, joined by "\n"
+    (U+FEFF dropped, as :func:`newsstem.text.normalize_space` drops it)."""
+    if "\ufeff" in raw:
+        raw = raw.replace("\ufeff", "")
     text = " ".join(raw.replace(LINK_START, "").replace(LINK_END, "").split())
     if LINE_BREAK not in text:
         return text

@@ -230,3 +230,16 @@ def test_blocks_compare_by_key_text_and_weights():
     assert decomposed == built and hash(decomposed) == hash(built)
     assert repr(decomposed) == repr(built)
     assert LayoutBlock("body/div", "Two words\nand a line", 16, 1) != decomposed
+
+
+def test_a_byte_order_mark_is_no_line_of_a_block():
+    # Tokyo Shimbun (2025, fundus; tests/readability/fixtures/rules): a U+FEFF opens a
+    # quotation of the story and another stands alone between two boxes. A learned
+    # pattern's body is its blocks' lines: none may hold it, nor be blank for it.
+    from pathlib import Path
+
+    fixture = Path(__file__).parents[1] / "readability/fixtures/rules/byte-order-mark-in-text.html"
+    layout = decompose(fixture.read_text(encoding="utf-8"))
+    lines = [line for block in layout.blocks for line in block.text.split("\n")]
+    assert "「ようやく逮捕に至った。長かった」" in lines
+    assert not [line for line in lines if "\ufeff" in line or not line.strip()]

@@ -1082,3 +1082,18 @@ def test_a_list_right_after_its_lead_in_paragraph_is_the_story():
     assert "Thinking of going freelance Sharon? – 21.0%" in body
     assert "The promise of gaining something for minimal risk." in body
     assert "Tweet" not in body
+
+
+def test_a_byte_order_mark_in_the_text_makes_no_paragraph_of_its_own():
+    # Tokyo Shimbun (2025, fundus): the story's quotation "「ようやく逮捕に至った。長かった」"
+    # opens with a U+FEFF pasted in before its ideographic space, and another sits alone
+    # between the story's blocks. Neither is whitespace to str.split: the paragraph
+    # began with an invisible character and a space, and the body ended in a paragraph
+    # holding nothing a reader sees.
+    html = (RULES / "byte-order-mark-in-text.html").read_text(encoding="utf-8")
+    assert html.count("\ufeff") == 2
+    body = extract(html).body
+    assert "\ufeff" not in body
+    paragraphs = body.split("\n\n")
+    assert "「ようやく逮捕に至った。長かった」" in paragraphs
+    assert all(paragraph.strip() for paragraph in paragraphs)
