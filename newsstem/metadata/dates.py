@@ -14,6 +14,7 @@ when it has a time and an offset, ``2018-04-05T06:00:00`` without an offset,
 from __future__ import annotations
 
 import re
+import warnings
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -193,7 +194,13 @@ _TIME_OF_DAY = re.compile(r"\d{1,2}:\d{2}")
 def _parse_words(value: str) -> PageDate | None:
     """"April 16, 2015", "16 Apr 2015 8:02 pm UTC", "Monday 1 February 2016" (English month names)."""
     try:
-        parsed = dateutil_parser.parse(value, fuzzy=True, default=datetime(1, 1, 1))
+        # a zone named by a word dateutil does not know ("Fri Apr 28 19:20:36 CEST 2023",
+        # a German page's JSON-LD) gives a time without its offset, as a time the page
+        # states without one: dateutil's warning about it went to every crawl's log as a
+        # WARNING from site-packages, once for each such word
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", dateutil_parser.UnknownTimezoneWarning)
+            parsed = dateutil_parser.parse(value, fuzzy=True, default=datetime(1, 1, 1))
     except (ValueError, OverflowError):
         return None
     if parsed.year == 1:

@@ -128,3 +128,17 @@ def test_day_first_follows_the_page_language():
     body = '<div class="date">03/04/2015</div>'
     assert extract_metadata(f"<html lang='en-US'><body>{body}</body></html>").published == "2015-03-04"
     assert extract_metadata(f"<html lang='en-GB'><body>{body}</body></html>").published == "2015-04-03"
+
+
+def test_a_zone_word_dateutil_does_not_know_warns_nothing():
+    # FAZ.NET (2023, fundus de_FAZ_2023_04_28) writes its JSON-LD dates the way Java
+    # prints them. dateutil reads the time, not the zone, and warned with an
+    # UnknownTimezoneWarning, which Scrapy logged in every crawl as a WARNING line
+    # from site-packages. The time is kept, without an offset, as the page gives none
+    # that newsstem reads.
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        date = parse_date("Fri Apr 28 19:20:36 CEST 2023")
+    assert date is not None and date.isoformat() == "2023-04-28T19:20:36"
