@@ -92,6 +92,9 @@ class RunSummary:
     # where the requests still queued go when the crawl is stopped (Ctrl-C, SIGTERM):
     # JOBDIR's directory, "" (dropped), or None (a shared queue: no line about it)
     jobdir: str | None = ""
+    # requests still in the scheduler when the crawl stopped (None: not known, or start
+    # requests not yet read from the spider): 0 says a stopped crawl dropped nothing
+    queued: int | None = None
     # the crawl used a URL store (False: NEWSSTEM_URLDB empty or its middleware disabled,
     # and the summary has no line about the store)
     url_store: bool = True
@@ -134,16 +137,16 @@ class RunSummary:
             )
         if self.finish_reason == "shutdown" and self.jobdir is not None:
             # a Ctrl-C mid-crawl: the summary read like a finished crawl's
-            lines.append(
-                "  stopped before its end (Ctrl-C or SIGTERM): "
-                + (
-                    f"the requests still queued are kept in JOBDIR {self.jobdir}; "
-                    "the same command resumes them"
-                    if self.jobdir
-                    else "the requests still queued were dropped; the same command starts "
-                    "again from the start pages (-s JOBDIR=DIR keeps the queue of a stopped crawl)"
-                )
-            )
+            if self.queued == 0:  # stopped while its last pages were in flight: all fetched
+                where = "no request was still queued, none was dropped"
+            elif self.jobdir:
+                where = (f"the requests still queued are kept in JOBDIR {self.jobdir}; "
+                         "the same command resumes them")
+            else:
+                where = ("the requests still queued were dropped; the same command starts "
+                         "again from the start pages (-s JOBDIR=DIR keeps the queue of a "
+                         "stopped crawl)")
+            lines.append(f"  stopped before its end (Ctrl-C or SIGTERM): {where}")
         kinds = []
         if self.download_errors:
             kinds.append(f"download: {detail(self.download_errors)}")
@@ -236,11 +239,13 @@ def summarize(
     offline: bool = False,
     jobdir: str | None = "",
     url_store: bool = True,
+    queued: int | None = None,
 ) -> RunSummary:
     """The summary of a run from its stats and its count of successful page responses
     (``offline``: an extraction of archives, which fetches nothing; ``jobdir``: the
     crawl's ``JOBDIR``, "" without one, None for a queue shared with other workers;
-    ``url_store``: the crawl used a URL store).
+    ``url_store``: the crawl used a URL store; ``queued``: the requests left in its
+    scheduler, None if not known).
 
     >>> s = summarize({"downloader/exception_type_count/twisted.internet.error.DNSLookupError": 2,
     ...                "robotstxt/response_count": 0, "finish_reason": "finished"}, pages=0)
@@ -285,6 +290,7 @@ def summarize(
         offline=offline,
         damaged=int(stats.get("newsstem/archive/unreadable", 0)),
         jobdir=jobdir,
+        queued=queued,
         url_store=url_store,
         failed=_by_suffix(stats, "newsstem/errors/"),
         layout_changes=_layout_changes(stats),
@@ -325,6 +331,10 @@ class RunReport:
         self.url_store = False
         self.summary: RunSummary | None = None
         self._crawler: Crawler | None = None
+        # requests a JOBDIR's queue held when the crawl started (resumed): counted as
+        # dequeued, never as enqueued, by this run's scheduler stats
+        self._resumed = 0
+        self.queued: int | None = None  # left in the scheduler when the spider closed
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RunReport:
@@ -340,6 +350,8 @@ class RunReport:
         crawler.signals.connect(report.engine_stopped, signal=signals.engine_stopped)
         report._crawler = crawler
         crawler.signals.connect(report.engine_started, signal=signals.engine_started)
+        crawler.signals.connect(report.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(report.spider_closed, signal=signals.spider_closed)
         return report
 
     def engine_started(self) -> None:
@@ -347,6 +359,27 @@ class RunReport:
 
         if self._crawler is not None:  # (its middleware is made with the engine)
             self.url_store = self._crawler.get_spider_middleware(UrlDbMiddleware) is not None
+
+    def spider_opened(self) -> None:
+        if not self.jobdir or self._crawler is None:
+            return  # only a JOBDIR's queue is resumed
+        scheduler = self._crawler.engine.scheduler
+        if scheduler is not None and hasattr(scheduler, "__len__"):  # opened: resumed
+            self._resumed = len(scheduler)
+
+    def spider_closed(self) -> None:
+        """How many requests the stopped crawl left in its queue, from Scrapy's
+        ``scheduler/enqueued`` and ``scheduler/dequeued``: final here, after the requests
+        in flight were answered and the scheduler closed. Not known (None) while start
+        requests were still unread, which a stop drops as well."""
+        if self.jobdir is None or self._crawler is None:
+            return  # a queue shared with other workers: the summary has no line about it
+        engine = self._crawler.engine
+        if getattr(engine, "_start", True) is not None:
+            return  # (Scrapy's iterator of start requests, None once read to its end)
+        stats = self.stats
+        self.queued = (self._resumed + stats.get_value("scheduler/enqueued", 0)
+                       - stats.get_value("scheduler/dequeued", 0))
 
     def response_received(self, response: Response, request: Request, spider: Spider) -> None:
         if request.meta.get("dont_obey_robotstxt"):  # robots.txt itself (RobotsTxtMiddleware)
@@ -356,7 +389,8 @@ class RunReport:
 
     def engine_stopped(self) -> None:
         self.summary = summarize(
-            self.stats.get_stats(), self.pages, self.offline, self.jobdir, self.url_store
+            self.stats.get_stats(), self.pages, self.offline, self.jobdir, self.url_store,
+            self.queued,
         )
         for name, value in self.summary.stats().items():
             self.stats.set_value(name, value)

@@ -189,3 +189,14 @@ def test_a_crawl_without_a_url_store_has_no_line_about_it(tmp_path, site):
                        settings={"NEWSSTEM_URLDB": store})
     assert stored.returncode == 0, stored.log
     assert f"{line}0" in stored.log
+
+
+def test_a_stopped_crawl_whose_queue_was_empty_says_nothing_was_dropped():
+    stopped = {"finish_reason": "shutdown"}
+    for jobdir in ("", "crawls/site-1"):
+        lines = summarize(stopped, pages=3, jobdir=jobdir, queued=0).lines()
+        assert ("  stopped before its end (Ctrl-C or SIGTERM): no request was still queued, "
+                "none was dropped") in lines
+    # not known (start requests unread) or some left: what happened to them
+    assert any("still queued were dropped" in x for x in summarize(stopped, 3).lines())
+    assert any("kept in JOBDIR j" in x for x in summarize(stopped, 3, jobdir="j", queued=2).lines())

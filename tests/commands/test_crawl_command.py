@@ -242,6 +242,38 @@ def test_a_crawl_stopped_by_one_ctrl_c_ends_cleanly_with_its_summary(tmp_path):
             "dropped; the same command starts again from the start pages") in stderr
 
 
+def test_a_crawl_stopped_once_its_queue_is_empty_says_nothing_was_dropped(tmp_path):
+    """SIGTERM while the crawl's last page is in flight, its queue empty: the summary said
+    "the requests still queued were dropped", and an operator crawled again for nothing.
+    The page in flight is fetched and exported; the summary says nothing was dropped."""
+    site = GeneratedNewsSite(sections=1, articles_per_section=1, delay=1.0).start()
+    output = tmp_path / "articles.jsonl"
+    cmd = _crawl_command(site, output, {})
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        # the article is the last page: its section listed it alone, and its links are known
+        while "/0/0.html" not in site.paths() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert "/0/0.html" in site.paths(), "the crawl fetched no article"
+        proc.send_signal(signal.SIGTERM)  # within the page in flight (1 s)
+        _, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        site.stop()
+    assert proc.returncode == 0, stderr
+    assert "newsstem run summary (shutdown" in stderr
+    assert ("  stopped before its end (Ctrl-C or SIGTERM): no request was still queued, none "
+            "was dropped") in stderr
+    assert "still queued were dropped" not in stderr
+    assert [json.loads(line)["url"] for line in output.read_text().splitlines()] == [
+        f"{site.url}/0/0.html"]
+
+
 def test_a_crawl_stopped_by_ctrl_c_with_a_jobdir_says_the_same_command_resumes_it(tmp_path):
     """A new user's Ctrl-C mid-crawl with -s JOBDIR=...: the summary now says where the
     queue is kept; the same command resumes it, and the two runs export every article
