@@ -7,6 +7,7 @@ from types import SimpleNamespace
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
 from scrapy import Request
 from scrapy.extensions.feedexport import FeedExporter
 from scrapy.http import HtmlResponse
@@ -199,3 +200,53 @@ def test_a_copy_of_an_article_in_no_output_is_not_recorded(tmp_path):
         middleware.sync()
         assert store.lookup([url_key(ARTICLE), url_key(copy)]) == {}, "nothing recorded"
         assert middleware._to_mark_exported == [] and middleware._kinds == {}
+
+
+@pytest.mark.parametrize("exporter_first", [True, False], ids=["exporter-first", "store-first"])
+def test_the_article_whose_feed_file_cannot_be_opened_is_not_recorded(tmp_path, exporter_first):
+    # Scrapy's FeedExporter writes an item in its own item_scraped handler, and opens a feed
+    # file only when its first item comes. Connected after this middleware (older Scrapy),
+    # the article reaches the middleware first and waits for its sync with the others when
+    # the file fails to open: recorded at the sync, it was in no output, and the next crawl
+    # skipped it, lost. Both orders, through Scrapy's own signal dispatch.
+    from scrapy import Spider, signals
+
+    from newsstem.urldb import url_key
+    from newsstem.urldb.feeds import feed_storage_failed, feed_storage_opened
+
+    (tmp_path / "out").write_text("a file where the feed's directory should be")
+    durable = "newsstem.urldb.feeds.DurableFileFeedStorage"
+    crawler = get_crawler(Spider, settings_dict={
+        "FEEDS": {str(tmp_path / "out" / "a.jsonl"): {"format": "jsonlines"}},
+        "FEED_STORAGES": {"": durable, "file": durable}})
+    spider = Spider("news")
+    store = SqliteUrlStore(tmp_path / "urldb.sqlite")
+    urls = [ARTICLE, ARTICLE.replace("story", "other")]
+    with driven(store, "feed") as (middleware, stats):
+        middleware._signals = crawler.signals
+        if exporter_first:
+            middleware._feeds = FeedExporter.from_crawler(crawler)
+        crawler.signals.connect(middleware.item_scraped, signal=signals.item_scraped)
+        if not exporter_first:
+            middleware._feeds = FeedExporter.from_crawler(crawler)
+        crawler.signals.connect(middleware.storage_opened, signal=feed_storage_opened)
+        crawler.signals.connect(middleware.storage_failed, signal=feed_storage_failed)
+        middleware._feeds.open_spider(spider)
+
+        async def crawl() -> None:  # (its periodic sync is an asyncio task)
+            middleware.spider_opened(spider)
+            try:
+                assert middleware._exporter_writes_first is exporter_first
+                assert [plan.syncable for plan in middleware._plans] == [True]
+                for url in urls:
+                    crawler.signals.send_catch_log(signals.item_scraped, item=_article(url),
+                                                   spider=spider)
+                middleware.sync()
+            finally:
+                middleware._sync_task.stop()
+
+        asyncio.run(crawl())
+        assert not (tmp_path / "out" / "a.jsonl").exists()
+        assert store.lookup([url_key(u) for u in urls]) == {}, "nothing recorded"
+        assert stats.get_value("newsstem/urldb/exported") is None
+        assert stats.get_value("newsstem/urldb/unmarked") == 2
