@@ -164,6 +164,41 @@ def test_extract_reads_each_url_of_an_archive_appended_twice_once_its_latest_cap
     assert "duplicate" not in result.stderr[result.stderr.index("extraction summary"):]
 
 
+def test_extract_of_one_site_counts_only_that_sites_older_captures(tmp_path):
+    """A two-site archive: both sites crawled, then the second alone again. ``--site`` of
+    the first reads its 13 pages and no older capture (the second site's 13 older ones are
+    not its own); of the second, 13 and 13 older."""
+    servers = [FixtureSite(SITE).start(), FixtureSite(SITE).start()]
+    first, second = (f"127.0.0.1:{server.port}" for server in servers)
+    archive = tmp_path / "crawl.warc.gz"
+    settings = {"NEWSSTEM_ARCHIVE": str(archive), "NEWSSTEM_PATTERNS_DIR": ""}
+    try:
+        for crawl, sites in (("both", servers), ("again", servers[1:])):
+            start = " ".join(f"{server.url}/index.html" for server in sites)
+            result = run_crawl(tmp_path, "-a", f"start_url={start}", name=crawl,
+                               settings=settings)
+            assert result.returncode == 0, result.log
+            assert result.stats["newsstem/archive/pages"] == 13 * len(sites)
+    finally:
+        for server in servers:
+            server.stop()
+    for site, older in ((first, 0), (second, 13)):
+        output = tmp_path / f"{site.replace(':', '_')}.jsonl"
+        stats_file = tmp_path / f"{site.replace(':', '_')}.stats.json"
+        result = scrapy("extract", "--site", site, "--input", str(archive), "-O", str(output),
+                        settings={"NEWSSTEM_PATTERNS_DIR": "",
+                                  "NEWSSTEM_STATS_FILE": str(stats_file)})
+        assert result.returncode == 0, result.stderr
+        urls = [json.loads(line)["url"] for line in output.read_text().splitlines()]
+        assert len(urls) == len(set(urls)) == len(ARTICLES)
+        assert {url.split("/")[2] for url in urls} == {site}
+        stats = json.loads(stats_file.read_text())
+        assert stats["newsstem/archive/read"] == 13
+        assert stats.get("newsstem/archive/older", 0) == older, site
+        skipped = f" (older captures of the same URLs skipped: {older})" if older else ""
+        assert f"  pages read from archives: 13{skipped}\n" in result.stderr, result.stderr
+
+
 def test_a_corrupt_pattern_file_stops_the_crawl_with_a_clear_error(site, tmp_path):
     patterns = tmp_path / "patterns"
     patterns.mkdir()
