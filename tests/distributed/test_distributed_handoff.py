@@ -374,16 +374,29 @@ def test_a_scrapy_whose_engine_does_not_say_what_is_in_progress_stops_the_hand_o
                 RedisOutage(own_redis.url, crawler.stats), lambda: False, start_key=START_KEY)
 
 
-def test_a_hand_off_is_not_made_without_its_start_key():
+def test_a_hand_off_takes_and_puts_back_start_messages_under_the_spiders_start_key(
+    own_redis,
+):
     """start_key defaulted to "": a hand-off built without it took start messages from,
-    and put them back under, the Redis key "". It is now a required keyword."""
-    from newsstem.distributed.handoff import HandOff
-
-    arguments = (object(), object(), QUEUE_KEY, "w", "ZADD", 30.0, object(), lambda: False)
-    with pytest.raises(TypeError, match="start_key"):
-        HandOff(*arguments)
-    with pytest.raises(TypeError):
-        HandOff(*arguments, START_KEY)  # keyword only, not read by its position
+    and put them back under, the Redis key "" (it is now a required keyword). The
+    scheduler's hand-off pops the spider's start list only, and a worker that died holding
+    a message has it put back there by a live one, for the next worker."""
+    client = own_redis.client()
+    message = json.dumps({"start_url": "http://127.0.0.1:9/news/", "depth": 1}).encode()
+    client.rpush(START_KEY, message)
+    client.rpush("", b"under the empty key")
+    _, dead, dead_worker = _worker_in_process(own_redis.url)
+    assert dead.handoff.pop_starts(5, "t") == [message]
+    assert client.llen(START_KEY) == 0
+    client.delete(f"{QUEUE_KEY}:alive:{dead.handoff.worker_id}")  # killed: no heartbeat
+    _, live, live_worker = _worker_in_process(own_redis.url)  # its first tick requeues
+    try:
+        assert client.lrange(START_KEY, 0, -1) == [message]
+        assert client.lrange("", 0, -1) == [b"under the empty key"], "never touched"
+    finally:
+        for scheduler, worker in ((live, live_worker), (dead, dead_worker)):
+            scheduler.close("finished")
+            worker.engine_stopped()
 
 
 class _Engine:
