@@ -250,8 +250,11 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
         names = keys(element)
         if not names:
             continue
+        # (the key of an element with neither id nor role, most of them, is its class
+        # itself: no tuple made, hashed and compared)
+        key: _VerdictKey
         if names == _CLASS_ONLY:  # (its one value: values() parses no name, looks up none)
-            key: tuple[str | None, str | None, str | None] = (values(element)[0], None, None)
+            key = values(element)[0]
         else:
             if not _HIDING_ATTRIBUTES.isdisjoint(names) and _is_hidden(element, names):
                 hidden.append(element)
@@ -259,19 +262,24 @@ def _sweep(body: Element) -> tuple[list[Element], list[Element]]:
                 continue
             if "href" in names and not len(element) and not element.text:
                 _reopen_closed_link(element)  # (an empty link: before its verdict)
-            has_class, has_id, has_role = "class" in names, "id" in names, "role" in names
-            if not (has_class or has_id or has_role):
+            has_id, has_role = "id" in names, "role" in names
+            if has_id or has_role:
+                key = (
+                    get(element, "class") if "class" in names else None,
+                    get(element, "id") if has_id else None,
+                    get(element, "role") if has_role else None,
+                )
+            elif "class" in names:
+                key = get(element, "class")
+            else:
                 continue
-            key = (
-                get(element, "class") if has_class else None,
-                get(element, "id") if has_id else None,
-                get(element, "role") if has_role else None,
-            )
         verdict = verdicts.get(key)
         if verdict is None:
             if len(verdicts) >= _VERDICTS_LIMIT:
                 verdicts.clear()
-            verdict = verdicts[key] = _verdict(*key)
+            verdict = verdicts[key] = (
+                _verdict(key, None, None) if isinstance(key, str) else _verdict(*key)
+            )
         if not verdict:
             continue
         if verdict == _HIDDEN_CLASS:
@@ -575,9 +583,11 @@ def _verdict(classes: str | None, identifier: str | None, role: str | None) -> i
 
 
 _UNLIKELY, _NEVER, _HIDDEN_CLASS = 1, 2, 3
-# Verdicts by (class, id, role), kept across pages (a page repeats its names, and the
-# pages of one site share them), bounded.
-_VERDICTS: dict[tuple[str | None, str | None, str | None], int] = {}
+# Verdicts by (class, id, role), and by its class alone for an element with neither id
+# nor role (most of them), kept across pages (a page repeats its names, and the pages of
+# one site share them), bounded.
+_VerdictKey = str | tuple[str | None, str | None, str | None]
+_VERDICTS: dict[_VerdictKey, int] = {}
 _VERDICTS_LIMIT = 50_000
 
 
