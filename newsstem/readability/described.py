@@ -11,13 +11,12 @@ endless scroll), and the standfirst under a headline is the block that repeats i
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
-from typing import TypeVar
 
 from newsstem.readability.tree import Element, in_head
 
-__all__ = ["KeyWords", "description_words", "social_titles"]
+__all__ = ["KeyWords", "description_words", "social_titles", "words_and_social_titles"]
 
 _WORD = re.compile(r"\w+")
 # The meta elements that describe the story.
@@ -43,7 +42,7 @@ def description_words(root: Element) -> set[str]:
     >>> sorted(description_words(etree.fromstring(page)))
     ['rain']
     """
-    return _head_first(root, _words_of)
+    return words_and_social_titles(root)[0]
 
 
 def social_titles(root: Element) -> tuple[str, ...]:
@@ -54,17 +53,20 @@ def social_titles(root: Element) -> tuple[str, ...]:
     >>> social_titles(etree.fromstring(page))
     ('Storm hits',)
     """
-    return _head_first(root, _og_titles)
+    return words_and_social_titles(root)[1]
 
 
-_Read = TypeVar("_Read", set[str], tuple[str, ...])
-
-
-def _head_first(root: Element, read: Callable[[Iterable[Element]], _Read]) -> _Read:
-    """What ``read`` finds in the metas of ``<head>``, else in the metas wherever the
-    parser put them (the head first: a walk of the whole document costs more than the
-    rest of the reading)."""
-    return read(in_head(root, "meta")) or read(root.iter("meta"))
+def words_and_social_titles(root: Element) -> tuple[set[str], tuple[str, ...]]:
+    """:func:`description_words` and :func:`social_titles` of a page, its metas read once
+    for both: those of ``<head>``, then, for what the head lacks, those of the whole
+    document (the head first: a walk of the whole document costs more than the rest of
+    the reading; a page without either in its head is walked once, not twice)."""
+    metas: Iterable[Element] = list(in_head(root, "meta"))
+    words, titles = _words_of(metas), _og_titles(metas)
+    if not (words and titles):
+        metas = list(root.iter("meta"))
+        words, titles = words or _words_of(metas), titles or _og_titles(metas)
+    return words, titles
 
 
 def _og_titles(metas: Iterable[Element]) -> tuple[str, ...]:

@@ -18,7 +18,7 @@ from lxml import etree
 
 from newsstem.encoding import decode_html, looks_binary
 from newsstem.readability.adsection import MARKER, marked_sections
-from newsstem.readability.described import description_words, social_titles
+from newsstem.readability.described import words_and_social_titles
 from newsstem.readability.measure import dense_length_of
 from newsstem.readability.patterns import (
     ARTICLE_NAMES,
@@ -116,8 +116,8 @@ def load_page(html: str | bytes) -> Page | str:
             return "empty document"
         title = _title_text(root)
     declared_body = declared_article_body(root)
-    described = frozenset(description_words(root))
-    social = social_titles(root)
+    words, social = words_and_social_titles(root)
+    described = frozenset(words)
     body = _content_root(root)
     etree.strip_elements(body, *JUNK_TAGS, with_tail=False)
     if not _has_text(body):
