@@ -190,17 +190,39 @@ def _offset(text: str | None) -> timezone | None:
 
 _TIME_OF_DAY = re.compile(r"\d{1,2}:\d{2}")
 
+# Zones pages name by a word, with the offset each word means ("Fri Apr 28 19:20:36
+# CEST 2023", a German page's JSON-LD as Java prints it). Only words that mean one
+# offset: CST (US Central, China, Cuba), IST (India, Ireland, Israel), BST (British
+# Summer, Bangladesh), MST (US Mountain, Malaysia) and the like are left out, and
+# their times keep no offset, as a time a page states without one.
+_ZONE_WORDS = {
+    word: timezone(timedelta(hours=hours))
+    for hours, words in (
+        (0, ("WET",)),
+        (1, ("CET", "MEZ", "WEST")),
+        (2, ("CEST", "MESZ", "EET")),
+        (3, ("EEST",)),
+        (-5, ("EST",)),
+        (-4, ("EDT",)),
+        (-8, ("PST",)),
+        (-7, ("PDT",)),
+    )
+    for word in words
+}
+
 
 def _parse_words(value: str) -> PageDate | None:
     """"April 16, 2015", "16 Apr 2015 8:02 pm UTC", "Monday 1 February 2016" (English month names)."""
     try:
-        # a zone named by a word dateutil does not know ("Fri Apr 28 19:20:36 CEST 2023",
-        # a German page's JSON-LD) gives a time without its offset, as a time the page
-        # states without one: dateutil's warning about it went to every crawl's log as a
-        # WARNING from site-packages, once for each such word
+        # a zone word of _ZONE_WORDS gives its offset; any other ("Fri Apr 28 19:20:36
+        # CST 2023") gives a time without an offset, as a time the page states without
+        # one: dateutil's warning about it went to every crawl's log as a WARNING from
+        # site-packages, once for each such word
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", dateutil_parser.UnknownTimezoneWarning)
-            parsed = dateutil_parser.parse(value, fuzzy=True, default=datetime(1, 1, 1))
+            parsed = dateutil_parser.parse(
+                value, fuzzy=True, default=datetime(1, 1, 1), tzinfos=_ZONE_WORDS
+            )
     except (ValueError, OverflowError):
         return None
     if parsed.year == 1:

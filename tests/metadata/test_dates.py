@@ -131,14 +131,30 @@ def test_day_first_follows_the_page_language():
 
 
 def test_a_zone_word_dateutil_does_not_know_warns_nothing():
-    # FAZ.NET (2023, fundus de_FAZ_2023_04_28) writes its JSON-LD dates the way Java
-    # prints them. dateutil reads the time, not the zone, and warned with an
+    # dateutil reads the time, not a zone word it does not know, and warned with an
     # UnknownTimezoneWarning, which Scrapy logged in every crawl as a WARNING line
-    # from site-packages. The time is kept, without an offset, as the page gives none
-    # that newsstem reads.
+    # from site-packages. CST (US Central, China or Cuba) means no single offset: the
+    # time is kept without one.
     import warnings
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        date = parse_date("Fri Apr 28 19:20:36 CEST 2023")
+        date = parse_date("Fri Apr 28 19:20:36 CST 2023")
     assert date is not None and date.isoformat() == "2023-04-28T19:20:36"
+
+
+def test_a_zone_word_of_one_offset_gives_the_offset():
+    # FAZ.NET (2023, fundus de_FAZ_2023_04_28) writes its JSON-LD dates the way Java
+    # prints them; the zone word was dropped and the time exported without an offset.
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        summer = parse_date("Fri Apr 28 19:20:36 CEST 2023")
+        winter = parse_date("Fri Jan 27 19:20:36 CET 2023")
+    assert summer.isoformat() == "2023-04-28T19:20:36+02:00"
+    assert winter.isoformat() == "2023-01-27T19:20:36+01:00"
+    assert parse_date("28. April 2023, 19:20 MESZ").isoformat() == "2023-04-28T19:20:00+02:00"
+    assert parse_date("Sun Mar 12 09:05:00 EEST 2023").isoformat() == "2023-03-12T09:05:00+03:00"
+    assert parse_date("Apr 16, 2015 8:02 pm EDT").isoformat() == "2015-04-16T20:02:00-04:00"
+    assert parse_date("Dec 1, 2015 8:02 am PST").isoformat() == "2015-12-01T08:02:00-08:00"
