@@ -19,6 +19,7 @@ __all__ = [
     "meaningful_length",
     "non_ascii_meaningful_length",
     "normalize_space",
+    "normalize_title_space",
     "utf8",
     "xml_safe",
     "xml_safe_utf8",
@@ -142,6 +143,27 @@ def normalize_space(text: str) -> str:
     while "  " in text:
         text = text.replace("  ", " ")
     return text.strip(" ")
+
+
+# A run of ideographic spaces (U+3000) between two characters that are no whitespace.
+_IDEOGRAPHIC_GAP = re.compile(r"(?<!\s)(\u3000+)(?!\s)")
+
+
+def normalize_title_space(text: str) -> str:
+    """:func:`normalize_space` for a headline, but a run of ideographic spaces standing
+    alone between two words is kept as written: a Japanese or Chinese headline's
+    full-width space (``岸田首相\u3000訪米へ``) is its typography, where an ASCII space
+    reads as a gap the page does not have. Leading and trailing ones go.
+
+    >>> normalize_title_space("\u3000岸田首相\u3000訪米へ\u3000"), normalize_title_space("a \u3000b")
+    ('岸田首相\u3000訪米へ', 'a b')
+    """
+    if "\u3000" not in text:
+        return normalize_space(text)
+    pieces = _IDEOGRAPHIC_GAP.split(text)  # (the runs at odd positions)
+    return "".join(
+        piece if index % 2 else normalize_space(piece) for index, piece in enumerate(pieces)
+    ).strip()
 
 
 # Characters no XML text may hold (lxml refuses them in a text it is given): the C0

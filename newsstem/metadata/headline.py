@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from lxml.html import HtmlElement
 
 from newsstem.metadata.evidence import Evidence, inside_other_content, itemprop_value
-from newsstem.text import CJK_CHARACTERS, cjk_count, normalize_space
+from newsstem.text import CJK_CHARACTERS, cjk_count, normalize_space, normalize_title_space
 
 __all__ = [
     "Headline",
@@ -262,7 +262,7 @@ def without_code(text: str) -> str:
 
 
 def _clean(text: str) -> str:
-    return without_code(normalize_space(html.unescape(text)))  # meta values hold "&amp;"
+    return without_code(normalize_title_space(html.unescape(text)))  # meta values hold "&amp;"
 
 
 def _visible_headings(root: HtmlElement) -> list[str]:
@@ -305,7 +305,7 @@ def _heading_text(element: HtmlElement) -> str:
     _append_text(element, parts)
     # a gap before punctuation is markup, not text ("<div>Kicker</div><span>: </span>")
     text = _GAP_BEFORE_PUNCTUATION.sub("", "".join(parts))
-    return normalize_space(text.replace(_GAP, " "))
+    return normalize_title_space(text.replace(_GAP, " "))
 
 
 _GAP = "\x00"

@@ -250,3 +250,18 @@ def test_a_hyphen_between_cjk_characters_separates_the_site_name():
     assert agreed is not None and agreed.text == "東京の天気" and agreed.agreement == 2
     latin = decide_headline([("title", "Jean-Pierre Rampal plays Mozart")])
     assert latin is not None and latin.text == "Jean-Pierre Rampal plays Mozart"
+
+
+def test_an_ideographic_space_in_a_headline_is_kept_as_written():
+    # issue 13: typography is kept as the page writes it. A Japanese headline's
+    # full-width space (U+3000) between its two phrases came out as an ASCII space;
+    # one at either end, or beside other whitespace, still goes.
+    page = (
+        "<html lang='ja'><head><title>岸田首相\u3000訪米へ\u3000｜\u3000毎日新聞</title>"
+        "<meta property='og:title' content='\u3000岸田首相\u3000訪米へ'>"
+        "<meta property='og:site_name' content='毎日新聞'></head>"
+        "<body><h1>\n岸田首相\u3000訪米へ </h1><p>本文です。</p></body></html>"
+    )
+    assert extract_metadata(page).headline == "岸田首相\u3000訪米へ"
+    page = "<html lang='ja'><body><h1>岸田首相 \u3000訪米へ</h1><p>本文です。</p></body></html>"
+    assert extract_metadata(page).headline == "岸田首相 訪米へ"
