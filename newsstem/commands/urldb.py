@@ -32,12 +32,14 @@ from newsstem.spiders.news import tracking_params
 from newsstem.urldb import (
     StoreBusy,
     StoreError,
+    UrlEntry,
     UrlStore,
     format_time,
     open_store,
     parse_age,
     url_key,
 )
+from newsstem.urldb.store import COPY
 from newsstem.usage_errors import one_line_errors
 
 if TYPE_CHECKING:
@@ -69,7 +71,8 @@ class Command(ScrapyCommand):
         return (
             "'stats' gives the URLs, exported articles, their copies and texts, the size and "
             "time range of the store; "
-            "'show URL' the first seen, last seen and export time of URLs; "
+            "'show URL' the first seen, last seen and export time of URLs (for a copy: "
+            "that it went out as another URL's article); "
             "'prune --older-than 30d' removes the entries whose URL was not seen for that long "
             "(units s m h d w), and refuses while a crawl holds the store unless --wait is "
             "given. The store is NEWSSTEM_URLDB, or --urldb URI."
@@ -208,7 +211,7 @@ class Command(ScrapyCommand):
                 rows += [
                     ("first seen", format_time(entry.first_seen)),
                     ("last seen", format_time(entry.last_seen)),
-                    ("exported", format_time(entry.exported_at) if entry.exported_at else "never"),
+                    ("exported", _exported(entry)),
                 ]
             _table(rows)
         return status
@@ -228,6 +231,18 @@ class Command(ScrapyCommand):
             print(f"would remove {removed} of {entries} entries (not seen since {since})")
         else:
             print(f"removed {removed} entries not seen since {since}; {entries} remain")
+
+
+def _exported(entry: UrlEntry) -> str:
+    if not entry.exported_at:
+        return "never"
+    if entry.kind == COPY:
+        # the store keeps the md5 of URLs, not URLs: the article's URL cannot be named
+        return (
+            f"{format_time(entry.exported_at)} as a copy of another URL's article"
+            " (a duplicate dropped or a redirect; the store does not say which URL)"
+        )
+    return format_time(entry.exported_at)
 
 
 def _forms(url: str, tracking: frozenset[str]) -> list[str]:

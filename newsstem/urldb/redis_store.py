@@ -81,7 +81,7 @@ SCAN_SOCKET_TIMEOUT_SECONDS = 60.0
 # Lua struct and TIME inside write scripts need Redis >= 5.
 MIN_SERVER_VERSION = (5, 0)
 
-_ENTRY = struct.Struct(">III")
+_ENTRY = struct.Struct(">IIIB")  # as a lookup returns it: the kind byte always there
 
 # Lookups and marks take the keys as one blob of 16-byte keys and compute each
 # key's bucket in the script: one argument instead of two per key (redis-py's
@@ -93,17 +93,19 @@ local function bucket_of(prefix, div, k)
   return prefix .. string.format('%06x', math.floor((b1 * 65536 + b2 * 256 + b3) / div))
 end
 """
-# ARGV: bucket prefix, divisor, keys. Returns 12 bytes per key, zeros if absent.
+# ARGV: bucket prefix, divisor, keys. Returns 13 bytes per key (the three times and the
+# kind, 0 for a URL, which the store writes as no byte), zeros if absent.
 _LOOKUP = (
     _BUCKET_OF
     + """
 local prefix, div, blob = ARGV[1], tonumber(ARGV[2]), ARGV[3]
-local absent = string.rep('\\0', 12)
+local absent = string.rep('\\0', 13)
 local out = {}
 for i = 1, #blob, 16 do
   local k = string.sub(blob, i, i + 15)
   local v = redis.call('HGET', bucket_of(prefix, div, k), k)
-  out[#out + 1] = v and string.sub(v, 1, 12) or absent
+  if v and #v < 13 then v = v .. '\\0' end
+  out[#out + 1] = v and string.sub(v, 1, 13) or absent
 end
 return table.concat(out)
 """
@@ -453,9 +455,9 @@ class RedisUrlStore(UrlStore):
         for start in range(0, len(keys), BATCH):
             chunk = keys[start : start + BATCH]
             blob = self._run(self._scripts["lookup"], [], [*self._bucket_args, _blob(chunk)])
-            for key, (first, last, exported) in zip(chunk, _ENTRY.iter_unpack(blob)):
+            for key, (first, last, exported, kind) in zip(chunk, _ENTRY.iter_unpack(blob)):
                 if first:  # zeros: absent
-                    found[key] = UrlEntry(first, last, exported or None)
+                    found[key] = UrlEntry(first, last, exported or None, kind)
         return found
 
     def stats(self) -> StoreStats:

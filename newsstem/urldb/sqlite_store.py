@@ -246,12 +246,12 @@ class SqliteUrlStore(UrlStore):
             for start in range(0, len(keys), LOOKUP_CHUNK):
                 chunk = keys[start : start + LOOKUP_CHUNK]
                 rows = self._db.execute(
-                    "SELECT key, first_seen, last_seen, exported_at FROM urls "
+                    "SELECT key, first_seen, last_seen, exported_at, kind FROM urls "
                     f"WHERE key IN ({','.join('?' * len(chunk))})",
                     chunk,
                 )
-                for key, first, last, exported in rows:
-                    found[key] = UrlEntry(first, last, exported)
+                for key, first, last, exported, kind in rows:
+                    found[key] = UrlEntry(first, last, exported, kind)
         except sqlite3.Error as exc:
             raise StoreError(f"URL store {self.path}: lookup failed: {exc}") from exc
         return found

@@ -13,7 +13,8 @@ canonicalized URL (16 bytes) and holds three times, in integer epoch seconds:
 ``exported_at``
     when its article was durably written to an output (``None``: never).
 
-Each entry also has a kind, for ``scrapy urldb stats`` only (lookups do not need it):
+Each entry also has a kind, for ``scrapy urldb stats`` and ``show`` (a crawl's lookups
+do not need it):
 :data:`URL` (a link seen, or the page of an exported article), :data:`COPY` (a URL
 recorded as exported along with another URL's article: a dropped copy, a redirect)
 and :data:`TEXT` (an article's :func:`text_key`, no URL at all).
@@ -98,11 +99,14 @@ def text_key(site: str, headline: str, paragraphs: Sequence[str]) -> bytes:
 
 
 class UrlEntry(NamedTuple):
-    """What the store knows about one URL (epoch seconds)."""
+    """What the store knows about one URL (epoch seconds), and the kind of its entry
+    (:data:`COPY`: exported as another URL's article; a store written before kinds
+    existed says :data:`URL` for those too)."""
 
     first_seen: int
     last_seen: int
     exported_at: int | None
+    kind: int = URL
 
 
 class StoreStats(NamedTuple):

@@ -96,6 +96,14 @@ def test_stats_count_articles_not_their_copies_and_texts(store_uri, tmp_path):
     # URLs: 4 hubs, 19 articles, 19 print pages, the redirect
     assert figures == {"URLs": 4 + 19 + 19 + 1, "articles": 19, "copies": dropped + 1,
                        "texts": 19, "entries": 43 + 19}
+    # `show` said "exported <time>" of a print copy as of the article itself
+    shown = urldb("show", f"{site.url}/1/1.html", f"{site.url}/print/1/1.html",
+                  f"{site.url}/moved/7.html", "--urldb", store_uri)
+    assert shown.returncode == 0, shown.stdout + shown.stderr
+    article, copy, redirect = (fields(part)["exported"] for part in shown.stdout.split("\n\n"))
+    assert "copy" not in article and article != "never"
+    for each in (copy, redirect):
+        assert each.startswith(article[:10]) and "as a copy of another URL's article" in each
 
 
 def test_stats_do_not_call_text_entries_articles(store_uri):

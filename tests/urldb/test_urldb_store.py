@@ -21,7 +21,7 @@ import pytest
 
 from newsstem.urldb import StoreBusy, UrlEntry, open_store, url_key
 from newsstem.urldb.sqlite_store import APPLICATION_ID, SCHEMA_VERSION
-from newsstem.urldb.store import COPY, KEY_BYTES, TEXT
+from newsstem.urldb.store import COPY, KEY_BYTES, TEXT, URL
 
 REPO = Path(__file__).resolve().parents[2]
 T0 = 1_790_000_000  # a fixed epoch second (2026-09-21)
@@ -231,6 +231,11 @@ class StoreContract:
             kinds = {**dict.fromkeys(copies, COPY), **dict.fromkeys(texts, TEXT)}
             store.mark_exported(articles + copies + texts, T0 + 1, kinds)
             store.mark_seen(copies + keys(10, "u"), T0 + 2)  # a seen mark keeps the kind
+            # a lookup gives the kind too (`scrapy urldb show` says a copy is one)
+            asked = articles[:1] + copies + texts[:1] + keys(1, "u")
+            found = store.lookup(asked)
+            assert [found[key].kind for key in asked] == [URL, COPY, COPY, TEXT, URL]
+            assert found[copies[0]] == UrlEntry(T0 + 1, T0 + 2, T0 + 1, COPY)
             stats = store.stats()
             assert (stats.entries, stats.urls, stats.articles, stats.copies, stats.texts) == (
                 18, 15, 3, 2, 3
@@ -272,6 +277,7 @@ class TestSqliteStore(StoreContract):
             assert (store.stats().urls, store.stats().articles) == (5, 5)
             store.mark_exported(keys(2, "t"), T0 + 1, dict.fromkeys(keys(2, "t"), TEXT))
             assert (store.stats().entries, store.stats().texts) == (7, 2)
+            assert {entry.kind for entry in store.lookup(keys(5, "old")).values()} == {URL}
             assert store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
     def test_a_store_of_the_schema_before_takes_only_the_steps_after_its_own(
@@ -312,6 +318,9 @@ class TestRedisStore(StoreContract):
             stats = store.stats()
             assert (stats.urls, stats.articles, stats.texts) == (5, 5, 2)
             assert set(store.lookup(keys(2, "t"))) == set(keys(2, "t"))
+            # a 12-byte entry is a URL's, as one a layout 2 store writes for a URL
+            old = store.lookup(keys(5, "old"))
+            assert {entry.kind for entry in old.values()} == {URL} and len(old) == 5
         assert client.hget(f"{prefix}:meta", "version") == b"2"  # older newsstem refuses it
 
     def test_keys_stay_under_the_prefix(self, redis_server):
