@@ -135,6 +135,7 @@ NEWSSTEM_DISTRIBUTED_IDLE = 60.0
 # link to that site was seen: a crawl of the site started later fetches its hubs
 # again (the URL store still skips exported articles). Longer than the longest
 # pause inside a crawl, shorter than the interval between two crawls of a site.
+# A whole number, at least 1.
 NEWSSTEM_DISTRIBUTED_FORGET = 600
 # A worker's heartbeat in Redis lives this many seconds (renewed every third of it).
 # The requests a worker took from the shared queue stay recorded under its name until

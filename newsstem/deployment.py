@@ -129,6 +129,8 @@ _RANGES: dict[str, tuple[float, float | None]] = {
     "NEWSSTEM_PATTERN_THRESHOLD": (0, 1),
     "NEWSSTEM_RENDER_PAGES": (1, None),
     "NEWSSTEM_URLDB_SYNC_ITEMS": (1, None),
+    "NEWSSTEM_DISTRIBUTED_FORGET": (1, None),
+    "NEWSSTEM_DISTRIBUTED_HEARTBEAT": (1, None),
 }
 # Times that must be more than 0 (how often something is done: 0 would be a busy loop).
 _ABOVE_ZERO = frozenset({"NEWSSTEM_URLDB_SYNC_SECONDS"})

@@ -5,9 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from scrapy.exceptions import UsageError
-
-from newsstem import defaults
+from newsstem.deployment import read_setting
 from newsstem.distributed.connection import distributed_url
 
 if TYPE_CHECKING:
@@ -23,35 +21,21 @@ class DistributedOptions:
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> DistributedOptions:
-        """Read ``NEWSSTEM_DISTRIBUTED*`` (strings under scrapyd); UsageError if a value is bad.
+        """Read ``NEWSSTEM_DISTRIBUTED*`` (strings under scrapyd); UsageError if a value is bad
+        (one line quoting the setting and its value).
 
         >>> from scrapy.settings import Settings
         >>> DistributedOptions.from_settings(Settings({"NEWSSTEM_DISTRIBUTED_IDLE": "2.5"}))
         DistributedOptions(url='', idle_seconds=2.5, forget_seconds=600, heartbeat_seconds=30.0)
+        >>> DistributedOptions.from_settings(Settings({"NEWSSTEM_DISTRIBUTED_FORGET": "0"}))
+        Traceback (most recent call last):
+        ...
+        scrapy.exceptions.UsageError: NEWSSTEM_DISTRIBUTED_FORGET must be 1 or more, not '0'
         """
         url = distributed_url(settings)
-        try:
-            idle = float(
-                settings.get("NEWSSTEM_DISTRIBUTED_IDLE", defaults.NEWSSTEM_DISTRIBUTED_IDLE)
-            )
-            forget = int(
-                settings.get("NEWSSTEM_DISTRIBUTED_FORGET", defaults.NEWSSTEM_DISTRIBUTED_FORGET)
-            )
-            heartbeat = float(
-                settings.get(
-                    "NEWSSTEM_DISTRIBUTED_HEARTBEAT", defaults.NEWSSTEM_DISTRIBUTED_HEARTBEAT
-                )
-            )
-        except (TypeError, ValueError):
-            raise UsageError(
-                "NEWSSTEM_DISTRIBUTED_IDLE must be a number of seconds (0: never stop), "
-                "NEWSSTEM_DISTRIBUTED_FORGET a whole number of seconds, "
-                "NEWSSTEM_DISTRIBUTED_HEARTBEAT a number of seconds"
-            ) from None
+        # one line naming the setting and its value, as for every NEWSSTEM_* setting
         # (NaN too: a worker that never stops when idle, a heartbeat that never lapses)
-        if not idle >= 0 or forget < 1 or not heartbeat >= 1:
-            raise UsageError(
-                "NEWSSTEM_DISTRIBUTED_IDLE must be >= 0, NEWSSTEM_DISTRIBUTED_FORGET >= 1 "
-                "and NEWSSTEM_DISTRIBUTED_HEARTBEAT >= 1"
-            )
+        idle = float(read_setting(settings, "NEWSSTEM_DISTRIBUTED_IDLE"))
+        forget = int(read_setting(settings, "NEWSSTEM_DISTRIBUTED_FORGET"))
+        heartbeat = float(read_setting(settings, "NEWSSTEM_DISTRIBUTED_HEARTBEAT"))
         return cls(url, idle, forget, heartbeat)

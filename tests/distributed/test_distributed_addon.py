@@ -99,12 +99,19 @@ def test_options_are_parsed_from_strings_and_checked():
                   "NEWSSTEM_DISTRIBUTED_FORGET": "30"})
     )
     assert (options.url, options.idle_seconds, options.forget_seconds) == (URL, 0.0, 30)
-    with pytest.raises(UsageError):
-        DistributedOptions.from_settings(Settings({"NEWSSTEM_DISTRIBUTED_IDLE": "soon"}))
-    with pytest.raises(UsageError):
-        DistributedOptions.from_settings(Settings({"NEWSSTEM_DISTRIBUTED_FORGET": "0"}))
-    with pytest.raises(UsageError):  # NaN: never "idle for that long", a worker for ever
-        DistributedOptions.from_settings(Settings({"NEWSSTEM_DISTRIBUTED_IDLE": "nan"}))
+    # one line naming the bad setting and quoting its value, as docs/unattended.md says of
+    # every NEWSSTEM_* setting (it named all three settings and no value)
+    for name, value, message in (
+        ("NEWSSTEM_DISTRIBUTED_IDLE", "soon", "must be a number, not 'soon'"),
+        ("NEWSSTEM_DISTRIBUTED_FORGET", "0", "must be 1 or more, not '0'"),
+        ("NEWSSTEM_DISTRIBUTED_FORGET", "2.5", "must be a whole number, not '2.5'"),
+        ("NEWSSTEM_DISTRIBUTED_HEARTBEAT", "0.5", "must be 1 or more, not '0.5'"),
+        # NaN: never "idle for that long", a worker for ever
+        ("NEWSSTEM_DISTRIBUTED_IDLE", "nan", "must be 0 or more, not 'nan'"),
+    ):
+        with pytest.raises(UsageError) as raised:
+            DistributedOptions.from_settings(Settings({name: value}))
+        assert str(raised.value) == f"{name} {message}"
     with pytest.raises(DistributedError, match="not a Redis URL"):
         DistributedOptions.from_settings(Settings({"NEWSSTEM_DISTRIBUTED": "localhost:6379"}))
 
