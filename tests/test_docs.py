@@ -444,6 +444,35 @@ def test_the_values_a_stat_name_takes_are_in_its_reference_line():
         assert [w for w in sorted(whys | extra) if f"`{w}`" not in meaning[name]] == []
 
 
+def test_the_values_of_the_headline_relearn_and_outcome_stats_are_in_their_lines():
+    """Like the test above, for the headline's sources, what a redesigned site's relearning
+    came to, and the run's outcome: every value the code gives is named in its stat's line."""
+    from newsstem import operations
+    from newsstem.extensions import Relearn
+    from newsstem.metadata.headline import SOURCES
+
+    meaning = {stat.name: stat.meaning for stat in STATS}
+    assert [s for s in SOURCES if f"`{s}`" not in
+            meaning["newsstem/metadata/headline/<source>"]] == []
+    outcomes = {node.value.value for node in ast.walk(ast.parse(_function_source(Relearn.relearn)))
+                if isinstance(node, ast.Return) and isinstance(node.value, ast.Constant)}
+    assert {"written", "not better"} <= outcomes
+    assert [o for o in sorted(outcomes) if f"`{o}`" not in meaning["newsstem/relearn/<site>"]] == []
+    summary = [operations.OK, operations.NOTHING_REACHED, operations.IDLE]
+    assert [o for o in summary if f"`{o}`" not in meaning["newsstem/summary/outcome"]] == []
+
+
+def test_every_bounded_setting_is_in_the_ranges_the_scheduling_page_gives():
+    """docs/unattended.md lists the numeric settings whose range is not "0 or more" (the
+    distributed ones, 1 or more, were missing: the page said 0 or more)."""
+    from newsstem.deployment import _ABOVE_ZERO, _RANGES
+
+    text = " ".join((REPO / "docs" / "unattended.md").read_text(encoding="utf-8").split())
+    start = text.index("a number out of its range (")
+    ranges = text[start:text.index("), or a", start)]
+    assert [n for n in sorted({*_RANGES, *_ABOVE_ZERO}) if f"`{n}`" not in ranges] == []
+
+
 def _function_source(function) -> str:
     return textwrap.dedent(inspect.getsource(function))
 
