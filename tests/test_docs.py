@@ -267,11 +267,12 @@ def _sources():
 
 
 def spider_arguments() -> set[str]:
-    """The news spider's arguments: its ARGUMENTS, and those read as spider attributes
-    (``getattr(spider, "refresh", None)``) or from the command's ``opts.spargs``."""
-    from newsstem.spiders.news import NewsSpider
+    """The news spider's arguments: its ARGUMENTS and PROCESS_ARGUMENTS, and those read as
+    spider attributes (``getattr(spider, "refresh", None)``) or from the command's
+    ``opts.spargs``."""
+    from newsstem.spiders.news import PROCESS_ARGUMENTS, NewsSpider
 
-    names = set(NewsSpider.ARGUMENTS)
+    names = {*NewsSpider.ARGUMENTS, *PROCESS_ARGUMENTS}
     for path, source, tree in _sources():
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Call) and len(node.args) >= 2
