@@ -539,6 +539,15 @@ def test_setting_defaults_given_in_the_pages_are_the_declared_ones():
     assert checked >= 8
 
 
+def test_the_tracking_parameters_the_spider_page_lists_are_the_default():
+    """docs/spider.md spells out ``NEWSSTEM_TRACKING_PARAMS``' default, a list no other
+    test compared with defaults.py."""
+    text = " ".join((REPO / "docs" / "spider.md").read_text(encoding="utf-8").split())
+    listed = re.search(r"`NEWSSTEM_TRACKING_PARAMS` \(default ([^)]*)\)", text)
+    assert listed, "spider.md no longer gives the default of NEWSSTEM_TRACKING_PARAMS"
+    assert re.findall(r"`(\w+)`", listed.group(1)) == defaults.NEWSSTEM_TRACKING_PARAMS
+
+
 def test_the_values_a_choice_setting_takes_are_in_its_comment():
     from newsstem.deployment import _CHOICES
     from newsstem.urldb.middleware import MARK_AFTER
