@@ -195,9 +195,8 @@ def _without_place(text: str) -> str:
 
 # The place a CJK byline was filed from, after the name and a space, with the word that
 # says so ("記者 佐藤健 北京発", "王晓 北京报道"): see _CJK_BYLINE.
-_CJK_FILED_FROM = re.compile(
-    r"[ \u3000][\u4e00-\u9fff]{1,4}?(?:発|電|电|讯|訊|报道|報道)(?![\u4e00-\u9fff])"
-)
+_FILED_FROM_PLACE = r"[\u4e00-\u9fff]{1,4}?(?:発|電|电|讯|訊|报道|報道)(?![\u4e00-\u9fff])"
+_CJK_FILED_FROM = re.compile(r"[ \u3000]" + _FILED_FROM_PLACE)
 # A name of two to four Han characters, a space and another: on a Chinese page two people
 # ("王晓 李明"), on a Japanese page one name ("佐藤 健一", see _cjk_byline_names).
 _SPACED_HAN_NAMES = re.compile(
@@ -684,7 +683,7 @@ MAX_TEXT_BYLINE_NAMES = 4
 # 東京") is not told apart: "東京" is written as a given name is ("長谷川 健一").
 _NOT_A_NAME_AFTER = (
     r"(?!撮影|写真|摄|攝|記者|记者|編集|编辑|特派員|報道|报道|取材|支局|総局"
-    r"|[\u4e00-\u9fff]{1,4}?(?:発|電|电|讯|訊|报道|報道)(?![\u4e00-\u9fff]))"
+    r"|" + _FILED_FROM_PLACE + r")"
 )
 _CJK_BYLINE = re.compile(
     r"(?:作者|(?:记者|記者)(?!会|會|招待|団|团|クラブ)|撰文"
