@@ -371,16 +371,35 @@ def _japanese_page(number: int) -> tuple[str, str]:
     return f"https://toto.example.jp/articles/{1000 + number}", html
 
 
+@pytest.fixture(scope="module")
+def captioned_japanese_pages():
+    """The last four pages of :func:`_japanese_page`: (fallback's body, pattern's article),
+    the pattern learned from the first eight."""
+    pages = [_japanese_page(n) for n in range(12)]
+    learned = learn("toto.example.jp", [TrainingPage(u, h) for u, h in pages[:8]]).pattern_set
+    return [
+        (extract_page(html, url).body, extract_page(html, url, SitePatterns(learned)))
+        for url, html in pages[8:]
+    ]
+
+
+def test_a_caption_paragraph_is_dropped_by_the_fallback_and_the_page_read_by_the_pattern(
+    captioned_japanese_pages,
+):
+    # what the xfail below stands on, asserted outside it: an xfail passes on any
+    # failed assertion, so a broken premise would read as the known gap
+    for fallback_body, article in captioned_japanese_pages:
+        assert "撮影" not in fallback_body  # the fallback drops it
+        assert article.method == "pattern:toto.example.jp/1"
+
+
 @pytest.mark.xfail(strict=True, reason="a paragraph's class is no part of a block's key")
-def test_a_caption_paragraph_inside_the_main_block_is_not_read_by_the_pattern():
+def test_a_caption_paragraph_inside_the_main_block_is_not_read_by_the_pattern(
+    captioned_japanese_pages,
+):
     """Issue 13 (stop 38): the fallback removes an element named as a caption at any level
     (readability BOILERPLATE_WORDS), but a pattern reads every line of a layout block, and
     a ``<p>`` is a line of its ``<div>``, not a block (newsstem.layout.blocks): its class
     cannot be learned. So the credit ``（撮影・…）`` stays in the pattern's body."""
-    pages = [_japanese_page(n) for n in range(12)]
-    learned = learn("toto.example.jp", [TrainingPage(u, h) for u, h in pages[:8]]).pattern_set
-    for url, html in pages[8:]:
-        assert "撮影" not in extract_page(html, url).body  # the fallback drops it
-        article = extract_page(html, url, SitePatterns(learned))
-        assert article.method == "pattern:toto.example.jp/1"
+    for _, article in captioned_japanese_pages:
         assert "撮影" not in article.body
