@@ -14,9 +14,8 @@ when it has a time and an offset, ``2018-04-05T06:00:00`` without an offset,
 from __future__ import annotations
 
 import re
-import warnings
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone, tzinfo
 from typing import Any
 
 from dateutil import parser as dateutil_parser
@@ -211,18 +210,22 @@ _ZONE_WORDS = {
 }
 
 
+def _zone(word: str | None, offset: int | None) -> tzinfo | None:
+    """dateutil's ``tzinfos``: an offset the text writes (``+0200``; ``UTC``, ``GMT``
+    read as 0) as written, a zone word of ``_ZONE_WORDS`` as its offset, and any other
+    word ("Fri Apr 28 19:20:36 CST 2023") as none: the time without an offset, as a time
+    the page states without one. Asked of every parse, so that neither dateutil's
+    warning about an unknown word (which Scrapy logged in every crawl as a WARNING from
+    site-packages) nor the crawling machine's own zone names decide anything."""
+    if offset is not None:
+        return timezone(timedelta(seconds=offset))
+    return _ZONE_WORDS.get(word) if word else None
+
+
 def _parse_words(value: str) -> PageDate | None:
     """"April 16, 2015", "16 Apr 2015 8:02 pm UTC", "Monday 1 February 2016" (English month names)."""
     try:
-        # a zone word of _ZONE_WORDS gives its offset; any other ("Fri Apr 28 19:20:36
-        # CST 2023") gives a time without an offset, as a time the page states without
-        # one: dateutil's warning about it went to every crawl's log as a WARNING from
-        # site-packages, once for each such word
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", dateutil_parser.UnknownTimezoneWarning)
-            parsed = dateutil_parser.parse(
-                value, fuzzy=True, default=datetime(1, 1, 1), tzinfos=_ZONE_WORDS
-            )
+        parsed = dateutil_parser.parse(value, fuzzy=True, default=datetime(1, 1, 1), tzinfos=_zone)
     except (ValueError, OverflowError):
         return None
     if parsed.year == 1:

@@ -158,3 +158,19 @@ def test_a_zone_word_of_one_offset_gives_the_offset():
     assert parse_date("Sun Mar 12 09:05:00 EEST 2023").isoformat() == "2023-03-12T09:05:00+03:00"
     assert parse_date("Apr 16, 2015 8:02 pm EDT").isoformat() == "2015-04-16T20:02:00-04:00"
     assert parse_date("Dec 1, 2015 8:02 am PST").isoformat() == "2015-12-01T08:02:00-08:00"
+
+
+def test_a_zone_word_is_not_read_by_the_crawling_machines_own_zone(monkeypatch):
+    # dateutil read a word naming the machine's local zone as that zone: a page's "CDT"
+    # gave -05:00 on a machine set to US Central and no offset elsewhere. The exported
+    # time must not depend on where the crawl runs.
+    import time
+
+    monkeypatch.setenv("TZ", "America/Chicago")
+    time.tzset()
+    try:
+        date = parse_date("Fri Apr 28 19:20:36 CDT 2023")
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    assert date is not None and date.isoformat() == "2023-04-28T19:20:36"
