@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from scrapy import signals
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import AsyncIterator, Callable
 
     from scrapy import Request, Spider
     from scrapy.crawler import Crawler
@@ -311,6 +311,24 @@ def summarize(
     return replace(summary, outcome=outcome)
 
 
+class StartRead:
+    """Spider middleware: whether the engine read the spider's start requests to their
+    end (or to the error that ended them), for :class:`RunReport`: a crawl stopped
+    before drops the ones not read."""
+
+    def __init__(self) -> None:
+        self.read = False
+
+    async def process_start(self, start: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        try:
+            async for item_or_request in start:
+                yield item_or_request
+        except Exception:  # (a CloseSpider or a failure: the engine reads no further)
+            self.read = True
+            raise
+        self.read = True
+
+
 class RunReport:
     """Extension: log the run's summary at the end, put it in the stats, judge the run.
 
@@ -332,8 +350,8 @@ class RunReport:
         self.summary: RunSummary | None = None
         self._crawler: Crawler | None = None
         # requests a JOBDIR's queue held when the crawl started (resumed): counted as
-        # dequeued, never as enqueued, by this run's scheduler stats
-        self._resumed = 0
+        # dequeued, never as enqueued, by this run's scheduler stats (None: not known)
+        self._resumed: int | None = 0
         self.queued: int | None = None  # left in the scheduler when the spider closed
 
     @classmethod
@@ -363,20 +381,20 @@ class RunReport:
     def spider_opened(self) -> None:
         if not self.jobdir or self._crawler is None:
             return  # only a JOBDIR's queue is resumed
-        scheduler = self._crawler.engine.scheduler
-        if scheduler is not None and hasattr(scheduler, "__len__"):  # opened: resumed
-            self._resumed = len(scheduler)
+        # (engine.scheduler: Scrapy >= 2.19; before it, what was resumed is not known)
+        scheduler = getattr(self._crawler.engine, "scheduler", None)
+        self._resumed = len(scheduler) if hasattr(scheduler, "__len__") else None
 
     def spider_closed(self) -> None:
         """How many requests the stopped crawl left in its queue, from Scrapy's
         ``scheduler/enqueued`` and ``scheduler/dequeued``: final here, after the requests
         in flight were answered and the scheduler closed. Not known (None) while start
-        requests were still unread, which a stop drops as well."""
-        if self.jobdir is None or self._crawler is None:
+        requests were still unread (:class:`StartRead`), which a stop drops as well."""
+        if self.jobdir is None or self._crawler is None or self._resumed is None:
             return  # a queue shared with other workers: the summary has no line about it
-        engine = self._crawler.engine
-        if getattr(engine, "_start", True) is not None:
-            return  # (Scrapy's iterator of start requests, None once read to its end)
+        start = self._crawler.get_spider_middleware(StartRead)
+        if start is None or not start.read:
+            return
         stats = self.stats
         self.queued = (self._resumed + stats.get_value("scheduler/enqueued", 0)
                        - stats.get_value("scheduler/dequeued", 0))

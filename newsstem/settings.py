@@ -54,6 +54,9 @@ SPIDER_MIDDLEWARES = {
     # The URL store (below): close to the engine, it sees the links that survived
     # the depth limit and the other middlewares.
     "newsstem.urldb.middleware.UrlDbMiddleware": 100,
+    # The run's summary (RunReport) knows the start requests were all read: outermost,
+    # it sees the end of them as the engine does.
+    "newsstem.operations.StartRead": 0,
 }
 
 EXTENSIONS = {
