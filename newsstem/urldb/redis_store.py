@@ -104,8 +104,7 @@ local out = {}
 for i = 1, #blob, 16 do
   local k = string.sub(blob, i, i + 15)
   local v = redis.call('HGET', bucket_of(prefix, div, k), k)
-  if v and #v < 13 then v = v .. '\\0' end
-  out[#out + 1] = v and string.sub(v, 1, 13) or absent
+  out[#out + 1] = v and string.sub(v .. '\\0', 1, 13) or absent
 end
 return table.concat(out)
 """
