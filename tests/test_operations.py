@@ -200,3 +200,32 @@ def test_a_stopped_crawl_whose_queue_was_empty_says_nothing_was_dropped():
     # not known (start requests unread) or some left: what happened to them
     assert any("still queued were dropped" in x for x in summarize(stopped, 3).lines())
     assert any("kept in JOBDIR j" in x for x in summarize(stopped, 3, jobdir="j", queued=2).lines())
+
+
+def test_start_read_says_the_start_requests_ended_as_the_engine_sees_them_end():
+    """A stop mid-start drops the start requests not read: only their end (or the error
+    that ends them, after which the engine reads no further) counts as read."""
+    import asyncio
+
+    from newsstem.operations import StartRead
+
+    async def start(fail: bool):
+        yield "a"
+        yield "b"
+        if fail:
+            raise ValueError("a broken start")
+
+    async def read(middleware: StartRead, fail: bool = False, stop: bool = False) -> None:
+        wrapped = middleware.process_start(start(fail))
+        try:
+            async for _ in wrapped:
+                if stop:
+                    await wrapped.aclose()  # a stop after the first: no more are read
+                    return
+        except ValueError:
+            pass
+
+    for kwargs, read_to_end in (({}, True), ({"fail": True}, True), ({"stop": True}, False)):
+        middleware = StartRead()
+        asyncio.run(read(middleware, **kwargs))
+        assert middleware.read is read_to_end, kwargs
