@@ -198,10 +198,17 @@ def _without_place(text: str) -> str:
 _FILED_FROM_PLACE = r"[\u4e00-\u9fff]{1,4}?(?:発|電|电|讯|訊|报道|報道)(?![\u4e00-\u9fff])"
 _CJK_FILED_FROM = re.compile(r"[ \u3000]" + _FILED_FROM_PLACE)
 # A name of two to four Han characters, a space and another: on a Chinese page two people
-# ("王晓 李明"), on a Japanese page one name ("佐藤 健一", see _cjk_byline_names).
+# ("王晓 李明"), on a Japanese page one name ("佐藤 健一") or a whole name and a word
+# after it (see _spaced_han_names).
 _SPACED_HAN_NAMES = re.compile(
     r"(?<![\u4e00-\u9fff])([\u4e00-\u9fff]{2,4})[ \u3000]+"
     r"(?=[\u4e00-\u9fff]{2,4}(?![\u4e00-\u9fff]))"
+)
+# The same pair, both parts taken: on a Japanese page it is one name or one name and a
+# word, never two people.
+_SPACED_HAN_PAIR = re.compile(
+    r"(?<![\u4e00-\u9fff])([\u4e00-\u9fff]{2,4})[ \u3000]+([\u4e00-\u9fff]{2,4})"
+    r"(?![\u4e00-\u9fff])"
 )
 
 
@@ -211,8 +218,13 @@ def _split_names(raw: str, is_japanese: Callable[[], bool] | None = None) -> lis
     text = normalize_space(html.unescape(raw))
     if CJK_LETTER.search(text):
         text = _CJK_FILED_FROM.sub("", text)
-        if is_japanese is not None and _SPACED_HAN_NAMES.search(text) and not is_japanese():
-            text = _SPACED_HAN_NAMES.sub(r"\1、", text)
+        if is_japanese is not None and _SPACED_HAN_NAMES.search(text):
+            if is_japanese():
+                text = _SPACED_HAN_PAIR.sub(
+                    lambda m: "".join(_spaced_han_names(m[1], m[2], is_japanese)), text
+                )
+            else:
+                text = _SPACED_HAN_NAMES.sub(r"\1、", text)
     text = _without_place(_without_fields(_HANDLE.sub(" ", text)))
     text = _PARENTHESES.sub(lambda m: m.group() if _INITIALS.match(m.group()) else " ", text)
     names: list[str] = []
@@ -690,7 +702,7 @@ _CJK_BYLINE = re.compile(
     r"|(?<![\u4e00-\u9fff])文(?:・写真(?=[\s/／・:：])|(?=\s*[/／・])))"
     r"\s*[:：︱|/／・]?\s*"
     r"([\u4e00-\u9fff·]{1,4})"
-    r"(?:[ \u3000]" + _NOT_A_NAME_AFTER + r"([\u4e00-\u9fff]{1,3}))?"
+    r"(?:[ \u3000]" + _NOT_A_NAME_AFTER + r"([\u4e00-\u9fff]{1,4}))?"
     r"(?![\u4e00-\u9fff])"
 )
 # More people after two on a Chinese page: "记者 王晓 李明 张三".
@@ -728,7 +740,7 @@ def _cjk_bylines(texts: list[str], is_japanese: Callable[[], bool]) -> list[str]
         if _CJK_EDITOR.search(text):
             continue
         for match in _CJK_BYLINE.finditer(text):
-            found = _cjk_byline_names(match.group(1), match.group(2), is_japanese)
+            found = _spaced_han_names(match.group(1), match.group(2), is_japanese)
             if len(found) == 2:
                 end = match.end()
                 while more := _MORE_CHINESE_NAMES.match(text, end):
@@ -739,13 +751,18 @@ def _cjk_bylines(texts: list[str], is_japanese: Callable[[], bool]) -> list[str]
     return list(dict.fromkeys(names))[:MAX_TEXT_BYLINE_NAMES]
 
 
-def _cjk_byline_names(
+def _spaced_han_names(
     family: str, given: str | None, is_japanese: Callable[[], bool]
 ) -> list[str]:
-    """"佐藤 健" is one Japanese name, written without the space ("佐藤健", as
-    ``_as_name`` writes all CJK names); "王晓 李明" on a Chinese page is two people; a
-    single character after a name too long to be padded is neither."""
-    if given and len(family) <= 3 and (
+    """The names of a Han name and the part after a space, in a text byline, a byline
+    element or a meta tag alike. "佐藤 健" is one Japanese name, written without the space
+    ("佐藤健", as ``_as_name`` writes all CJK names); "王晓 李明" on a Chinese page is two
+    people; a single character after a name too long to be padded is neither. On a
+    Japanese page family and given names have one to three characters (four, 勅使河原, is
+    rare): four written together are a whole name (two and two: "佐藤健一"), and a part of
+    four after a space is no given name; the part that does not fit is no person either
+    (a bare place: "佐藤健一 東京"), so the first part alone is the name."""
+    if given and len(family) <= 3 and len(given) <= 3 and (
         len(family) + len(given) <= MAX_CHINESE_SPACED_NAME or is_japanese()
     ):
         return [family + given]

@@ -273,6 +273,31 @@ def test_a_japanese_name_and_a_second_word_are_never_two_people():
 
 
 @pytest.mark.parametrize(
+    ("lang", "byline", "names"),
+    [
+        # four Han characters written together are a whole name on a Japanese page (two
+        # and two; family names of four are rare): the part after the space is no given
+        # name, and never a second person there
+        ("ja", "佐藤健一 山田花子", ["佐藤健一"]),
+        ("ja", "司马相如 李明", ["司马相如"]),
+        # nor is a part of four after a name: Japanese given names have one to three
+        ("ja", "佐藤健 東京都内", ["佐藤健"]),
+        ("ja", "佐藤 健一", ["佐藤健一"]),
+        # on a Chinese page both are people, a compound surname's name of four too
+        ("zh-CN", "司马相如 李明", ["司马相如", "李明"]),
+        ("zh-CN", "王晓 欧阳明华", ["王晓", "欧阳明华"]),
+    ],
+)
+def test_spaced_han_names_read_alike_in_a_text_byline_an_element_and_a_meta(lang, byline, names):
+    for markup in ("<p>記者 {}</p>", '<p class="byline">{}</p>', '<meta name="author" content="{}">'):
+        byline_markup = markup.format(byline)
+        head, body = (byline_markup, "") if "meta" in markup else ("", byline_markup)
+        page = (f'<html lang="{lang}"><head>{head}</head><body><h1>見出し</h1>{body}'
+                f"{_JAPANESE_TEXT}</body></html>")
+        assert extract_metadata(page).authors == names, markup
+
+
+@pytest.mark.parametrize(
     ("byline", "names"),
     [
         ("記者 佐藤健 北京発", ["佐藤健"]),  # 発: sent from
