@@ -11,7 +11,8 @@ than not (related stories, comment authors).
 Organisations are authors only when no person is named: an agency byline
 ("Associated Press") stays, a site naming itself ("BBC News" on bbc.co.uk) goes,
 unless the article's JSON-LD ``author`` credits it and no source names anyone else
-(AP's own stories on apnews.com: ``"author": ["Associated Press"]``).
+(AP's own stories on apnews.com: ``"author": ["Associated Press"]``). A company named
+by its legal form ("Pocket-lint Ltd.", "株式会社…") is the site's owner and goes too.
 One exception: a news agency's code (``AP``, ``dpa``, ``Reuters``) that the page's
 own data (JSON-LD, meta, microdata) credits beside its writers stays after them
 ("Felix Schröder und Jörg Soldwisch, dpa"), as the publisher credits the story.
@@ -105,6 +106,17 @@ _ORGANIZATION_WORDS = re.compile(
     r"新闻|新聞|日报|日報|通讯社|通信社|编辑部|編集部|网|網|报|報"
     r"|[\u4e00-\u9fff]社(?![\u4e00-\u9fff])",  # 新华社, 朝日新聞社: an agency, a company
     re.I,
+)
+# A company's legal form after its name ("Pocket-lint Ltd.", "Springer Nature AG",
+# "Nikkei Inc.") or around it in Japanese ("株式会社日本経済新聞社", "(株)"): the site's owner,
+# who holds its copyright, not a writer nor an agency's byline (agencies credit
+# themselves by their brand: "AP", "AFP", "共同通信社"; 社 alone is no legal form).
+# Short forms only as companies write them (AG, SA), not as a name's last word (Sá, Ag).
+_LEGAL_FORM = re.compile(
+    r"(?:\s|,)(?:(?i:inc|ltd|llc|llp|plc|corp|co(?=\.)|limited|corporation|gmbh|mbh|kg)\.?"
+    r"|AG|SA|S\.A\.|SAS|S\.p\.A\.|SpA|SRL|S\.r\.l\.|SARL|BV|B\.V\.|NV|N\.V\.|ASA|A/S|AB|Oyj?"
+    r"|Pty\.?(?:\s+Ltd\.?)?|K\.K\.|KK)$"
+    r"|^(?:株式会社|有限会社|合同会社)|(?:株式会社|有限会社|合同会社)$|[(（]株[)）]|㈱"
 )
 # A news agency's credit as one word (the agencies of _ORGANIZATION_WORDS): beside
 # full names it is no place or section ("Felix Schröder und Jörg Soldwisch, dpa").
@@ -317,7 +329,7 @@ def _is_organization(name: str, publisher: Iterable[str]) -> bool:
         other = other.lower().strip()
         if other and (lowered == other or lowered in other or other in lowered):
             return True
-    return bool(_ORGANIZATION_WORDS.search(name))
+    return bool(_ORGANIZATION_WORDS.search(name) or _LEGAL_FORM.search(name))
 
 
 # -- finding the authors of a page --------------------------------------------------
@@ -351,7 +363,7 @@ def find_authors(evidence: Evidence, publisher: Iterable[str] = ()) -> Found | N
                 (orgs if _is_organization(name, ()) else persons).append(name)
         structured = source.split(":")[0] in _STRUCTURED
         credited = [o for o in _dedupe(orgs) if not _IN_HOUSE.search(o)]
-        kept = [o for o in credited if not _is_publisher(o, publisher)]
+        kept = [o for o in credited if not _is_publisher(o, publisher) and not _LEGAL_FORM.search(o)]
         if persons:
             if structured:
                 # "Adam Vidler, AP": the news agency credited beside its writers

@@ -92,6 +92,25 @@ def test_the_publisher_credited_by_the_articles_jsonld_is_the_last_resort():
     assert extract_metadata(_page(desk)).authors == []
 
 
+def test_a_company_by_its_legal_form_owns_the_site_and_writes_nothing():
+    """l3s tuning pages (pocket-lint.co.uk, vitalfootball): the author meta names the
+    company that holds the copyright, by its legal form, on a page that states no site
+    name to match it with; the article's own byline, if any, decides."""
+    for company in ("Pocket-lint Ltd.", "Vitalnetwork Ltd", "Springer Nature AG",
+                    "Example Media GmbH", "株式会社日本経済新聞社", "Nikkei Inc."):
+        meta = f'<meta name="author" content="{company}">'
+        assert extract_metadata(_page(meta)).authors == [], company
+        assert extract_metadata(_page(meta, "<p>by Katie Scott</p>")).authors == ["Katie Scott"]
+    # an agency credits itself by its brand, 社 (company, agency) alone is no legal form
+    assert extract_metadata(_page('<meta name="author" content="共同通信社">')).authors == [
+        "共同通信社"
+    ]
+    # a name that ends as a legal form's letters is still a name
+    assert extract_metadata(_page('<meta name="author" content="Mário Sá">')).authors == [
+        "Mário Sá"
+    ]
+
+
 def test_jsonld_author_references_are_resolved():
     graph = (
         '<script type="application/ld+json">{"@graph": ['
