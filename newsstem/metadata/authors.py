@@ -363,7 +363,9 @@ def find_authors(evidence: Evidence, publisher: Iterable[str] = ()) -> Found | N
                 (orgs if _is_organization(name, ()) else persons).append(name)
         structured = source.split(":")[0] in _STRUCTURED
         credited = [o for o in _dedupe(orgs) if not _IN_HOUSE.search(o)]
-        kept = [o for o in credited if not _is_publisher(o, publisher) and not _LEGAL_FORM.search(o)]
+        kept = [
+            o for o in credited if not _is_publisher(o, publisher) and not _LEGAL_FORM.search(o)
+        ]
         if persons:
             if structured:
                 # "Adam Vidler, AP": the news agency credited beside its writers
