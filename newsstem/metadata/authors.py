@@ -115,7 +115,7 @@ _ORGANIZATION_WORDS = re.compile(
 _LEGAL_FORM = re.compile(
     r"(?:\s|,)(?:(?i:inc|ltd|llc|llp|plc|corp|co(?=\.)|limited|corporation|gmbh|mbh|kg)\.?"
     r"|AG|SA|S\.A\.|SAS|S\.p\.A\.|SpA|SRL|S\.r\.l\.|SARL|BV|B\.V\.|NV|N\.V\.|ASA|A/S|AB|Oyj?"
-    r"|Pty\.?(?:\s+Ltd\.?)?|K\.K\.|KK)$"
+    r"|Pty\.?|K\.K\.|KK)$"  # (Pty Ltd: its Ltd ends it)
     r"|^(?:株式会社|有限会社|合同会社)|(?:株式会社|有限会社|合同会社)$|[(（]株[)）]|㈱"
 )
 # A news agency's credit as one word (the agencies of _ORGANIZATION_WORDS): beside
