@@ -206,20 +206,22 @@ def _without_place(text: str) -> str:
 
 
 # The place a CJK byline was filed from, after the name and a space, with the word that
-# says so ("記者 佐藤健 北京発", "王晓 北京报道"): see _CJK_BYLINE.
+# says so ("記者 佐藤健 北京発", "王晓 北京报道"): see _CJK_BYLINE. This and the two
+# below read a byline after normalize_space, whose one space stands for every run of
+# whitespace, the ideographic space's too.
 _FILED_FROM_PLACE = r"[\u4e00-\u9fff]{1,4}?(?:発|電|电|讯|訊|报道|報道)(?![\u4e00-\u9fff])"
-_CJK_FILED_FROM = re.compile(r"[ \u3000]" + _FILED_FROM_PLACE)
+_CJK_FILED_FROM = re.compile(" " + _FILED_FROM_PLACE)
 # A name of two to four Han characters, a space and another: on a Chinese page two people
 # ("王晓 李明"), on a Japanese page one name ("佐藤 健一") or a whole name and a word
 # after it (see _spaced_han_names).
 _SPACED_HAN_NAMES = re.compile(
-    r"(?<![\u4e00-\u9fff])([\u4e00-\u9fff]{2,4})[ \u3000]+"
+    r"(?<![\u4e00-\u9fff])([\u4e00-\u9fff]{2,4}) "
     r"(?=[\u4e00-\u9fff]{2,4}(?![\u4e00-\u9fff]))"
 )
 # The same pair, both parts taken: on a Japanese page it is one name or one name and a
 # word, never two people.
 _SPACED_HAN_PAIR = re.compile(
-    r"(?<![\u4e00-\u9fff])([\u4e00-\u9fff]{2,4})[ \u3000]+([\u4e00-\u9fff]{2,4})"
+    r"(?<![\u4e00-\u9fff])([\u4e00-\u9fff]{2,4}) ([\u4e00-\u9fff]{2,4})"
     r"(?![\u4e00-\u9fff])"
 )
 
