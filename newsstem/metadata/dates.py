@@ -219,7 +219,7 @@ def _zone(word: str | None, offset: int | None) -> tzinfo | None:
     site-packages) nor the crawling machine's own zone names decide anything."""
     if offset is not None:
         return timezone(timedelta(seconds=offset))
-    return _ZONE_WORDS.get(word) if word else None
+    return _ZONE_WORDS.get(word)  # (None for None)
 
 
 def _parse_words(value: str) -> PageDate | None:
