@@ -33,8 +33,8 @@ class DistributedOptions:
         scrapy.exceptions.UsageError: NEWSSTEM_DISTRIBUTED_FORGET must be 1 or more, not '0'
         """
         url = distributed_url(settings)
-        # one line naming the setting and its value, as for every NEWSSTEM_* setting
-        # (NaN too: a worker that never stops when idle, a heartbeat that never lapses)
+        # (read_setting's range check refuses NaN too: a worker that never stops when
+        # idle, a heartbeat that never lapses)
         idle = float(read_setting(settings, "NEWSSTEM_DISTRIBUTED_IDLE"))
         forget = int(read_setting(settings, "NEWSSTEM_DISTRIBUTED_FORGET"))
         heartbeat = float(read_setting(settings, "NEWSSTEM_DISTRIBUTED_HEARTBEAT"))
