@@ -195,13 +195,12 @@ class Command(ScrapyCommand):
         # arguments (/a.html?share=twitter is recorded as /a.html), a start URL or a
         # feed/sitemap entry as given (/a.html?utm_source=rss): the URL as given first
         forms = [_forms(url, tracking) for url in urls]
-        found = store.lookup([url_key(form) for each in forms for form in each])
+        found = store.lookup([key for each in forms for _, key in each])
         status = 0
         for n, (url, each) in enumerate(zip(urls, forms)):
             if n:
                 print()
-            form = next((f for f in each if url_key(f) in found), each[-1])
-            key = url_key(form)
+            form, key = next(((f, k) for f, k in each if k in found), each[-1])
             entry = found.get(key)
             rows = [("url", url), ("canonical", canonicalize_url(form)), ("key", key.hex())]
             if entry is None:
@@ -245,11 +244,12 @@ def _exported(entry: UrlEntry) -> str:
     return format_time(entry.exported_at)
 
 
-def _forms(url: str, tracking: frozenset[str]) -> list[str]:
-    """The forms a crawl may have recorded ``url`` under: as given, then without its
-    tracking arguments (one form when it has none)."""
+def _forms(url: str, tracking: frozenset[str]) -> list[tuple[str, bytes]]:
+    """The forms a crawl may have recorded ``url`` under, with their keys: as given, then
+    without its tracking arguments (one form when it has none)."""
     stripped = strip_tracking(url, tracking)
-    return [url] if url_key(stripped) == url_key(url) else [url, stripped]
+    given, cleaned = (url, url_key(url)), (stripped, url_key(stripped))
+    return [given] if cleaned[1] == given[1] else [given, cleaned]
 
 
 def _take_exclusive(store: UrlStore, wait: float) -> Lease:
