@@ -16,7 +16,7 @@ from collections.abc import Set as AbstractSet
 
 from newsstem.readability.tree import Element, in_head
 
-__all__ = ["KeyWords", "description_words", "social_titles", "words_and_social_titles"]
+__all__ = ["KeyWords", "words_and_social_titles"]
 
 _WORD = re.compile(r"\w+")
 # The meta elements that describe the story.
@@ -26,41 +26,30 @@ _DESCRIPTIONS = frozenset({"description", "og:description", "twitter:description
 _MIN_KEY_WORD = 4
 
 
-def description_words(root: Element) -> set[str]:
-    """The words of the page's meta descriptions, case folded: those in ``<head>``, else
-    those wherever the parser put them. A page's metadata is not always in ``<head>``
-    once libxml2 has read it (an element of the body written in the head, an
-    ``<iframe>`` or a ``<div>``, ends the head there and sends the rest of it to
-    ``<body>``; Next.js writes the page's metadata into ``<body>`` after its first
+def words_and_social_titles(root: Element) -> tuple[set[str], tuple[str, ...]]:
+    """The words of the page's meta descriptions, case folded, and its og:title texts:
+    those in ``<head>``, else those wherever the parser put them. A page's metadata is
+    not always in ``<head>`` once libxml2 has read it (an element of the body written in
+    the head, an ``<iframe>`` or a ``<div>``, ends the head there and sends the rest of
+    it to ``<body>``; Next.js writes the page's metadata into ``<body>`` after its first
     scripts). Read before the body's metas are removed (document.load_page).
+
+    The metas are read once for both: those of ``<head>``, then, for what the head
+    lacks, those of the whole document (the head first: a walk of the whole document
+    costs more than the rest of the reading; a page without either in its head is
+    walked once, not twice).
 
     >>> from lxml import etree
     >>> page = "<html><head><meta name='Description' content='Storm hits.'/></head></html>"
-    >>> sorted(description_words(etree.fromstring(page)))
+    >>> sorted(words_and_social_titles(etree.fromstring(page))[0])
     ['hits', 'storm']
     >>> page = "<html><body><p>Hi</p><meta name='description' content='Rain.'/></body></html>"
-    >>> sorted(description_words(etree.fromstring(page)))
+    >>> sorted(words_and_social_titles(etree.fromstring(page))[0])
     ['rain']
-    """
-    return words_and_social_titles(root)[0]
-
-
-def social_titles(root: Element) -> tuple[str, ...]:
-    """The page's og:title texts, read as :func:`description_words` reads descriptions.
-
-    >>> from lxml import etree
     >>> page = "<html><body><meta property='og:title' content='Storm hits'/></body></html>"
-    >>> social_titles(etree.fromstring(page))
+    >>> words_and_social_titles(etree.fromstring(page))[1]
     ('Storm hits',)
     """
-    return words_and_social_titles(root)[1]
-
-
-def words_and_social_titles(root: Element) -> tuple[set[str], tuple[str, ...]]:
-    """:func:`description_words` and :func:`social_titles` of a page, its metas read once
-    for both: those of ``<head>``, then, for what the head lacks, those of the whole
-    document (the head first: a walk of the whole document costs more than the rest of
-    the reading; a page without either in its head is walked once, not twice)."""
     metas: Iterable[Element] = list(in_head(root, "meta"))
     words, titles = _words_of(metas), _og_titles(metas)
     if not (words and titles):

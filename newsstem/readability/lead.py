@@ -83,7 +83,7 @@ def lead_blocks(
 ) -> list[Element]:
     """The blocks after ``headline`` and before ``body_start`` in their closest common
     container (none when that is the whole page) that say what the page's description
-    says (``described``: :func:`described.description_words`).
+    says (``described``: the first of :func:`described.words_and_social_titles`).
 
     >>> from lxml import etree
     >>> page = etree.fromstring(
