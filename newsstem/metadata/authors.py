@@ -218,24 +218,25 @@ _SPACED_HAN_NAMES = re.compile(
     r"(?<![\u4e00-\u9fff])([\u4e00-\u9fff]{2,4}) "
     r"(?=[\u4e00-\u9fff]{2,4}(?![\u4e00-\u9fff]))"
 )
-# The same pair, both parts taken: on a Japanese page it is one name or one name and a
-# word, never two people.
-_SPACED_HAN_PAIR = re.compile(
-    r"(?<![\u4e00-\u9fff])([\u4e00-\u9fff]{2,4}) ([\u4e00-\u9fff]{2,4})"
-    r"(?![\u4e00-\u9fff])"
-)
+# Han parts separated by spaces, the first of one to four characters: on a Japanese page
+# one name (family and given name, see _spaced_han_names) and the words after it, never
+# two people; a part after the second is no part of the name ("山田 花子 東京", "佐藤 健一
+# 撮影", as a text byline reads them: see _CJK_BYLINE).
+_SPACED_HAN_RUN = re.compile(r"(?<![\u4e00-\u9fff])[\u4e00-\u9fff]{1,4}(?: [\u4e00-\u9fff]+)+")
 
 
 def _split_names(raw: str, is_japanese: Callable[[], bool] | None = None) -> list[str]:
     """The names of ``raw``; ``is_japanese`` says whether the page is Japanese, asked of
     spaced Han names alone (without it, as in :func:`clean_names`, they are one name)."""
     text = normalize_space(html.unescape(raw))
+    japanese_names: Callable[[str], str] | None = None  # reads the spaced names of a part
     if CJK_LETTER.search(text):
         text = _CJK_FILED_FROM.sub("", text)
-        if is_japanese is not None and _SPACED_HAN_NAMES.search(text):
+        if is_japanese is not None and _SPACED_HAN_RUN.search(text):
             if is_japanese():
-                text = _SPACED_HAN_PAIR.sub(
-                    lambda m: "".join(_spaced_han_names(m[1], m[2], is_japanese)), text
+                # read in each part once its byline word is cut ("記者 山田 花子 東京")
+                japanese_names = partial(
+                    _SPACED_HAN_RUN.sub, partial(_japanese_name, is_japanese=is_japanese)
                 )
             else:
                 text = _SPACED_HAN_NAMES.sub(r"\1、", text)
@@ -248,6 +249,8 @@ def _split_names(raw: str, is_japanese: Callable[[], bool] | None = None) -> lis
         if label or labelled:
             labelled = bool(label) and label.group().split()[-1].rstrip(":").lower() != "by"
             continue
+        if japanese_names is not None:
+            part = japanese_names(_without_prefix(part))
         name = _clean_part(part)
         if name and name.lower() not in (n.lower() for n in names):
             names.append(name)
@@ -708,11 +711,14 @@ MAX_TEXT_BYLINE_NAMES = 4
 # 记者 王晓 摄", not "王晓摄") or the place the story was filed from, with the word that
 # says so ("佐藤健 北京発", "王晓 北京报道", "北京电": sent from Beijing). A place in
 # brackets ("佐藤健（東京）") ends the name by its bracket. A bare place ("記者 佐藤健
-# 東京") is not told apart: "東京" is written as a given name is ("長谷川 健一").
-_NOT_A_NAME_AFTER = (
-    r"(?!撮影|写真|摄|攝|記者|记者|編集|编辑|特派員|報道|报道|取材|支局|総局"
-    r"|" + _FILED_FROM_PLACE + r")"
+# 東京") is not told apart: "東京" is written as a given name is ("長谷川 健一"), and on a
+# Chinese page as a second reporter is ("记者 王晓 北京", "王晓 李明"): only a list of
+# places would tell them. The same words end a Japanese name read by _japanese_name.
+_WORDS_AFTER_A_NAME = (
+    r"撮影|写真|摄|攝|記者|记者|編集|编辑|特派員|報道|报道|取材|支局|総局|" + _FILED_FROM_PLACE
 )
+_NOT_A_NAME_AFTER = r"(?!" + _WORDS_AFTER_A_NAME + r")"
+_WORD_AFTER_A_NAME = re.compile(_WORDS_AFTER_A_NAME)
 _CJK_BYLINE = re.compile(
     r"(?:作者|(?:记者|記者)(?!会|會|招待|団|团|クラブ)|撰文"
     r"|(?<![\u4e00-\u9fff])文(?:・写真(?=[\s/／・:：])|(?=\s*[/／・])))"
@@ -786,6 +792,16 @@ def _spaced_han_names(
     if names and given and len(given) >= 2 and not is_japanese():
         names.append(given)
     return names
+
+
+def _japanese_name(run: re.Match[str], is_japanese: Callable[[], bool]) -> str:
+    """The name of a run of spaced Han parts on a Japanese page: the first part and the
+    second where it is a given name (not a role, "撮影", nor a place with the word that says
+    so); the parts after them are not read."""
+    family, given, *_ = run.group().split(" ")
+    if _WORD_AFTER_A_NAME.match(given):
+        return family if len(family) >= 2 else ""
+    return "".join(_spaced_han_names(family, given, is_japanese))
 
 
 def _is_japanese(evidence: Evidence) -> bool:

@@ -319,6 +319,40 @@ def test_spaced_han_names_read_alike_in_a_text_byline_an_element_and_a_meta(lang
 @pytest.mark.parametrize(
     ("byline", "names"),
     [
+        # a Japanese name has two spaced parts at most: a third is a place or a word,
+        # dropped as the text byline drops it, not glued to the name
+        ("山田 花子 東京", ["山田花子"]),
+        ("佐藤 健 東京", ["佐藤健"]),
+        ("記者 山田 花子 東京", ["山田花子"]),
+        ("記者：佐藤 健一 東京都港区", ["佐藤健一"]),
+        ("佐藤 健、山田 花子 東京", ["佐藤健", "山田花子"]),
+        # a role after the name is no given name, as in a text byline
+        ("佐藤 健一 撮影", ["佐藤健一"]),
+        ("佐藤健 撮影", ["佐藤健"]),
+    ],
+)
+def test_a_japanese_name_ends_after_two_spaced_parts_in_a_meta_or_an_element(byline, names):
+    for markup in ('<p class="byline">{}</p>', '<meta name="author" content="{}">'):
+        byline_markup = markup.format(byline)
+        head, body = (byline_markup, "") if "meta" in markup else ("", byline_markup)
+        page = (f'<html lang="ja"><head>{head}</head><body><h1>見出し</h1>{body}'
+                f"{_JAPANESE_TEXT}</body></html>")
+        assert extract_metadata(page).authors == names, markup
+
+
+def test_a_family_name_of_three_and_a_given_name_of_two_are_one_name():
+    # the shape a bare place after a name has too ("記者 佐藤健 東京" gives "佐藤健東京"):
+    # without a list of places the name is kept whole, and the place with it
+    for markup in ("<p>記者 長谷川 健一</p>", '<meta name="author" content="長谷川 健一">'):
+        head, body = (markup, "") if "meta" in markup else ("", markup)
+        page = (f'<html lang="ja"><head>{head}</head><body><h1>見出し</h1>{body}'
+                f"{_JAPANESE_TEXT}</body></html>")
+        assert extract_metadata(page).authors == ["長谷川健一"]
+
+
+@pytest.mark.parametrize(
+    ("byline", "names"),
+    [
         ("記者 佐藤健 北京発", ["佐藤健"]),  # 発: sent from
         ("記者 佐藤健（東京）", ["佐藤健"]),
         ("记者 王晓 北京报道", ["王晓"]),
