@@ -56,6 +56,10 @@ MAX_BYLINE_CHARS = 200
 # More names than this in one byline source is a list of writers, not a byline.
 MAX_BYLINE_NAMES = 5
 
+# A contributor's role before a name in a Chinese byline, between the reporters' names
+# ("记者 王晓 通讯员 李明": a correspondent of the body the story is about; 实习生, an intern):
+# no name itself, and the name after it is one more author.
+_CHINESE_CONTRIBUTORS = r"通讯员|通訊員|实习生|實習生"
 _PREFIX = re.compile(
     r"^(?:(?:written|posted|reported|story|words|text|photos?|interview|compiled|edited)\s+by"
     r"|by|from|von|par|por|door|di|da|af|av|de|autor(?:in)?|auteur|author|authors|reporter|"
@@ -65,7 +69,8 @@ _PREFIX = re.compile(
     # 佐藤健", "写真家・佐藤健", "写真家佐藤健": no name begins with one); 撮影 and 写真
     # (photographed by, photo) alone only before a separator, a space or the end: they
     # begin other words too
-    r"|写真家|写真部|撮影部|(?:撮影|写真)(?![\u4e00-\u9fff]))\s*[:：/／|・]?\s*"
+    r"|写真家|写真部|撮影部|(?:撮影|写真)(?![\u4e00-\u9fff])|" + _CHINESE_CONTRIBUTORS + r")"
+    r"\s*[:：/／|・]?\s*"
     r"|^文\s*[:：/／|・]\s*",
     re.I,
 )
@@ -715,7 +720,8 @@ MAX_TEXT_BYLINE_NAMES = 4
 # Chinese page as a second reporter is ("记者 王晓 北京", "王晓 李明"): only a list of
 # places would tell them. The same words end a Japanese name read by _japanese_name.
 _WORDS_AFTER_A_NAME = (
-    r"撮影|写真|摄|攝|記者|记者|編集|编辑|特派員|報道|报道|取材|支局|総局|" + _FILED_FROM_PLACE
+    r"撮影|写真|摄|攝|記者|记者|編集|编辑|特派員|報道|报道|取材|支局|総局|"
+    + _CHINESE_CONTRIBUTORS + "|" + _FILED_FROM_PLACE
 )
 _NOT_A_NAME_AFTER = r"(?!" + _WORDS_AFTER_A_NAME + r")"
 _WORD_AFTER_A_NAME = re.compile(_WORDS_AFTER_A_NAME)
@@ -727,9 +733,12 @@ _CJK_BYLINE = re.compile(
     r"(?:[ \u3000]" + _NOT_A_NAME_AFTER + r"([\u4e00-\u9fff]{1,4}))?"
     r"(?![\u4e00-\u9fff])"
 )
-# More people after two on a Chinese page: "记者 王晓 李明 张三".
+# More people on a Chinese page: after two ("记者 王晓 李明 张三"), and after one where a
+# list says so, by "、" or a contributor's role ("记者 王晓、李明", "记者 王晓 通讯员 李明";
+# after one name a bare word may be the place it was filed from: "记者 王晓 北京").
 _MORE_CHINESE_NAMES = re.compile(
-    r"[ \u3000]" + _NOT_A_NAME_AFTER + r"([\u4e00-\u9fff·]{2,4})(?![\u4e00-\u9fff])"
+    r"(?:(?P<listed>、|[ \u3000]?(?:" + _CHINESE_CONTRIBUTORS + r")[ \u3000:：]?)|[ \u3000])"
+    + _NOT_A_NAME_AFTER + r"(?P<name>[\u4e00-\u9fff·]{2,4})(?![\u4e00-\u9fff])"
 )
 # Two space-separated parts of at most this many characters together are one Chinese
 # name ("李 明", "王 小明": padded to the width of three), more are two ("王晓 李明").
@@ -763,14 +772,22 @@ def _cjk_bylines(texts: list[str], is_japanese: Callable[[], bool]) -> list[str]
             continue
         for match in _CJK_BYLINE.finditer(text):
             found = _spaced_han_names(match.group(1), match.group(2), is_japanese)
-            if len(found) == 2:
-                end = match.end()
-                while more := _MORE_CHINESE_NAMES.match(text, end):
-                    found.append(more.group(1))
-                    end = more.end()
+            if len(found) == 2 or (len(found) == 1 and not is_japanese()):
+                found += _more_chinese_names(text, match.end(), listed=len(found) == 1)
             names.extend(found)
         names.extend(m.group(1) for m in _KOREAN_BYLINE.finditer(text))
     return list(dict.fromkeys(names))[:MAX_TEXT_BYLINE_NAMES]
+
+
+def _more_chinese_names(text: str, end: int, listed: bool) -> list[str]:
+    """The names after a Chinese byline's first ones, from ``end`` of ``text``; ``listed``:
+    the first needs a list's "、" or a contributor's role before it."""
+    names = []
+    while (more := _MORE_CHINESE_NAMES.match(text, end)) and (more["listed"] or not listed):
+        names.append(more["name"])
+        end = more.end()
+        listed = False
+    return names
 
 
 def _spaced_han_names(

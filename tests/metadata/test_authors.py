@@ -268,6 +268,27 @@ def test_chinese_bylines_with_a_space():
     assert extract_metadata(_page("", "<p>记者 王小明 报道</p>")).authors == ["王小明"]
 
 
+@pytest.mark.parametrize(
+    ("byline", "names"),
+    [
+        # names listed with 、 after the byline word are all people, as in a meta tag
+        ("记者 王晓、李明", ["王晓", "李明"]),
+        ("记者 李 明、王晓", ["李明", "王晓"]),
+        # a contributor's role between the names is none, the name after it is one more
+        ("记者 王晓 通讯员 李明", ["王晓", "李明"]),
+        ("本报记者 王晓 李明 通讯员 张三", ["王晓", "李明", "张三"]),
+        ("记者 王晓 实习生李明", ["王晓", "李明"]),
+    ],
+)
+def test_the_listed_names_and_contributors_of_a_chinese_byline(byline, names):
+    for markup in (f"<p>{byline}</p>", f'<p class="byline">{byline}</p>'):
+        page = f'<html lang="zh-CN"><body><h1>标题</h1>{markup}<p>正文。</p></body></html>'
+        assert extract_metadata(page).authors == names, markup
+    if "实习生李明" not in byline:  # a meta tag's names are read by their spaces
+        page = f'<html lang="zh-CN"><head><meta name="author" content="{byline}"></head><body>'
+        assert extract_metadata(page + "<p>正文。</p></body></html>").authors == names
+
+
 def test_spaced_chinese_names_in_a_meta_or_a_byline_element_are_two_people():
     # the same rule as for text bylines, for every source: on a Chinese page two names of
     # two characters or more are two people, on a Japanese page one name
