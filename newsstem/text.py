@@ -33,6 +33,9 @@ _NOT_MEANINGFUL = re.compile(r"[\W_]+")
 # the ASCII bytes of the UTF-8 encoding, go through the regex.
 _ASCII_NOT_MEANINGFUL = bytes(c for c in range(128) if not chr(c).isalnum())
 _ASCII_BYTES = bytes(range(128))
+# What a text's UTF-8 keeps of its ASCII letters and digits once these are deleted: every
+# byte of a longer character is 0x80 or above (a lone surrogate's too, passed).
+_NOT_ASCII_MEANINGFUL = _ASCII_NOT_MEANINGFUL + bytes(range(128, 256))
 # Hiragana, Katakana, CJK Unified Ideographs (+ext. A), Hangul syllables, CJK
 # compatibility ideographs: a character class range, for the modules that read CJK text
 # a character a token.
@@ -52,11 +55,13 @@ def meaningful_length(text: str) -> int:
     >>> meaningful_length("“Naïve” café — 3½ ½")
     12
     """
-    ascii_bytes = text.encode("ascii", "ignore")
-    meaningful = len(ascii_bytes.translate(None, _ASCII_NOT_MEANINGFUL))
-    if len(ascii_bytes) < len(text):
-        meaningful += non_ascii_meaningful_length(_beyond_ascii(text))
-    return meaningful
+    if text.isascii():  # (known to the str: no scan)
+        return len(text.encode("ascii").translate(None, _ASCII_NOT_MEANINGFUL))
+    # (one UTF-8 encoding for both counts: an ASCII encoding that drops the other
+    # characters, "ignore", costs more than the UTF-8 one and a translate)
+    utf8 = text.encode("utf-8", "surrogatepass")
+    meaningful = len(utf8.translate(None, _NOT_ASCII_MEANINGFUL))
+    return meaningful + non_ascii_meaningful_length(_beyond_ascii_of(utf8))
 
 
 def meaningful_and_cjk_counts(text: str) -> tuple[int, int]:
@@ -66,18 +71,20 @@ def meaningful_and_cjk_counts(text: str) -> tuple[int, int]:
     >>> meaningful_and_cjk_counts("東京 Tokyo、ひらがな"), meaningful_and_cjk_counts("Hi, you")
     ((11, 6), (5, 0))
     """
-    ascii_bytes = text.encode("ascii", "ignore")
-    meaningful = len(ascii_bytes.translate(None, _ASCII_NOT_MEANINGFUL))
-    if len(ascii_bytes) == len(text):
-        return meaningful, 0
-    others = _beyond_ascii(text)
+    if text.isascii():  # (known to the str: no scan)
+        return len(text.encode("ascii").translate(None, _ASCII_NOT_MEANINGFUL)), 0
+    # (one UTF-8 encoding for both counts, as in meaningful_length: the non-ASCII texts of
+    # a fundus pass, 3,360 of 6,854, 3.2 ms for the ASCII encoding alone, 0.4 ms so)
+    utf8 = text.encode("utf-8", "surrogatepass")
+    meaningful = len(utf8.translate(None, _NOT_ASCII_MEANINGFUL))
+    others = _beyond_ascii_of(utf8)
     return meaningful + non_ascii_meaningful_length(others), len(_CJK.findall(others))
 
 
-def _beyond_ascii(text: str) -> str:
-    """The characters of ``text`` that are not ASCII, in order (dropped from its UTF-8
-    bytes at once, where a regex would look at every character)."""
-    utf8 = text.encode("utf-8", "surrogatepass")
+def _beyond_ascii_of(utf8: bytes) -> str:
+    """The characters that are not ASCII of a text encoded as ``utf8`` (with lone
+    surrogates passed), in order: dropped from its bytes at once, where a regex would look
+    at every character."""
     return utf8.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
 
 
