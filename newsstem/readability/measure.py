@@ -9,6 +9,7 @@ goes, calls the uncached functions.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import islice
 
 from lxml import etree
 
@@ -201,8 +202,28 @@ _CLASS_UNITS_LIMIT = 50_000
 
 
 def has_block(element: Element) -> bool:
-    """True when a block element (Readability's divToPElements) is below ``element``."""
+    """True when a block element (Readability's divToPElements) is below ``element``.
+
+    >>> from lxml import etree
+    >>> has_block(etree.fromstring("<div>a <b>b</b><span><i>c</i><p>d</p></span></div>"))
+    True
+    >>> has_block(etree.fromstring("<p>a <b>b</b><!-- c --><i>d</i></p>"))
+    False
+    """
+    # (the first descendants tested in Python: lxml sets up a matcher of the nine tags at
+    # each filtered walk, which costs more than the one or two elements a fundus pass's
+    # 3,652 calls read on average before their answer; a longer walk goes on in C)
+    descendants = element.iterdescendants()
+    for node in islice(descendants, _BLOCK_LOOKAHEAD):
+        if node.tag in _BLOCK_TAGS:
+            return True
+    if next(descendants, None) is None:
+        return False
     return next(element.iterdescendants(*DIV_TO_P_BLOCKS), None) is not None
+
+
+_BLOCK_TAGS = frozenset(DIV_TO_P_BLOCKS)
+_BLOCK_LOOKAHEAD = 8
 
 
 class Measure:
