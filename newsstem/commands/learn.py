@@ -267,7 +267,7 @@ def _report(
     if relearned is not None:
         _report_old_patterns(relearned)
     if not any(p.kind == "article" for p in pattern_set.patterns):
-        print(f"  no article layout learned: {site} keeps its previous pattern file, if any")
+        print(_nothing_written(site, len(pattern_set.patterns)))
         return False
     if keep_old:  # as NEWSSTEM_RELEARN: a file no better than the old one is not written
         print(f"  not better than the old file: {Path(out) / pattern_file_name(site)} kept "
@@ -276,6 +276,22 @@ def _report(
     path = save_pattern_file(pattern_set, out)
     print(f"  written to {path} (its pages fit {pattern_set.parameters.get('matched', 0):.0%})")
     return True
+
+
+def _nothing_written(site: str, hubs: int) -> str:
+    """The line of a site where no article layout was learned. Its hub patterns are not
+    written alone: such a file would replace the site's previous one (learned from an
+    archive that had its articles) and read none of its articles, and a crawl reaching
+    them would take their pages, matching no pattern, for a redesign."""
+    learned = (
+        f"only {counted(hubs, 'hub pattern')}, no article layout" if hubs
+        else "no article layout"
+    )
+    return (
+        f"  nothing written: {learned} learned ({site} keeps its previous pattern file, if "
+        "any); learn again from an archive with more of its article pages (a deeper crawl: "
+        "-a depth=N)"
+    )
 
 
 def _report_old_patterns(relearned: Relearned) -> None:
