@@ -21,8 +21,10 @@ JSON/XML files, other storages).
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -50,6 +52,9 @@ LINE_FORMATS = frozenset({"jsonlines", "jsonl", "jl", "csv"})
 # Whole lines accumulate in memory up to this size before being written
 # (without a URL store nobody calls sync(); this bounds the memory).
 WRITE_BYTES = 256 * 1024
+# A file's mtime comes from the kernel's coarse clock, a few milliseconds behind
+# time.time(): a file written just after a feed was set up may look older by this much.
+MTIME_SLACK_SECONDS = 0.05
 
 
 class LineBatchFile:
@@ -156,6 +161,9 @@ class DurableFileFeedStorage(FileFeedStorage):
         self.format = (feed_options or {}).get("format")
         self.signals = signals
         self.file: LineBatchFile | None = None
+        # Scrapy makes the storage when the feed starts and opens it at the first item
+        # (or, empty, at the end): a file written between the two is another crawl's
+        self.since = time.time() - MTIME_SLACK_SECONDS
 
     @classmethod
     def from_crawler(
@@ -168,6 +176,8 @@ class DurableFileFeedStorage(FileFeedStorage):
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             mode = "w" if self.write_mode == "wb" else "a"
+            if mode == "w":
+                self._refuse_another_crawls_file(path)
             if mode == "a" and self.format in LINE_FORMATS:
                 drop_cut_line(path)
             self.file = LineBatchFile(path, mode)
@@ -178,6 +188,26 @@ class DurableFileFeedStorage(FileFeedStorage):
         if self.signals is not None:
             self.signals.send_catch_log(feed_storage_opened, storage=self)
         return self.file
+
+    def _refuse_another_crawls_file(self, path: Path) -> None:
+        """OSError rather than overwrite (``-O``) a file written since this feed started:
+        two workers, or two scrapyd jobs, started in the same second with one
+        ``%(time)s`` name; the one opening last (an empty feed is opened at its end)
+        would empty the other's file, whose articles the URL store had recorded. Refused,
+        this crawl's articles are recorded as exported by none (the next crawl exports
+        them again)."""
+        try:
+            written = path.stat().st_mtime
+        except FileNotFoundError:
+            return
+        if path.is_file() and written >= self.since:
+            raise OSError(
+                errno.EBUSY,
+                f"written by another crawl since this one started, not overwritten; give "
+                f"each crawl running at once a file of its own, e.g. "
+                f"-O \"articles-$(hostname)-%(batch_time)s.jsonl\"",
+                str(path),
+            )
 
     def sync(self) -> None:
         """Make every item exported so far durable (no-op once stored)."""

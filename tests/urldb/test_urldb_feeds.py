@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import time
+
 import pytest
 from scrapy.exporters import CsvItemExporter, JsonLinesItemExporter
 from scrapy.extensions.feedexport import FeedExporter
@@ -199,3 +202,26 @@ def test_bytes_written_before_a_failed_write_are_not_written_twice(tmp_path, mon
     monkeypatch.setattr(feeds.os, "write", real_write)
     file.close()
     assert path.read_bytes() == b'{"url": "a"}\n{"url": "b"}\n'
+
+
+def test_a_file_another_crawl_wrote_since_the_feed_started_is_not_overwritten(tmp_path):
+    # Two workers started in the same second with -O "articles-$(hostname)-%(time)s.jsonl"
+    # (docs/distributed.md, stop 39) named one file: the worker without articles opened
+    # it at its end and emptied the other's 15 articles, recorded as exported in Redis.
+    path = tmp_path / "articles.jsonl"
+    storage = DurableFileFeedStorage(str(path), feed_options={"format": "jsonlines", "overwrite": True})
+    path.write_bytes(b'{"url": "a"}\n')  # the other worker's article, after this one started
+    with pytest.raises(OSError, match="written by another crawl since this one started"):
+        storage.open(spider=None)
+    assert path.read_bytes() == b'{"url": "a"}\n'
+
+
+def test_a_file_of_an_earlier_crawl_is_still_overwritten(tmp_path):
+    path = tmp_path / "articles.jsonl"
+    path.write_bytes(b'{"url": "old"}\n')
+    os.utime(path, (time.time() - 60, time.time() - 60))  # the run before, a minute ago
+    storage = DurableFileFeedStorage(str(path), feed_options={"format": "jsonlines", "overwrite": True})
+    file = storage.open(spider=None)
+    file.write(b'{"url": "new"}\n')
+    storage.store(file)
+    assert path.read_bytes() == b'{"url": "new"}\n'
