@@ -72,7 +72,8 @@ class Command(ScrapyCommand):
             "'stats' gives the URLs, exported articles, their copies and texts, the size and "
             "time range of the store; "
             "'show URL' the first seen, last seen and export time of URLs (for a copy: "
-            "that it went out as another URL's article); "
+            "that it went out as another URL's article, and the key of that URL, or the "
+            "URL when given too); "
             "'prune --older-than 30d' removes the entries whose URL was not seen for that long "
             "(units s m h d w), and refuses while a crawl holds the store unless --wait is "
             "given. The store is NEWSSTEM_URLDB, or --urldb URI."
@@ -196,6 +197,9 @@ class Command(ScrapyCommand):
         # feed/sitemap entry as given (/a.html?utm_source=rss): the URL as given first
         forms = [_forms(url, tracking) for url in urls]
         found = store.lookup([key for each in forms for _, key in each])
+        copies_of = store.copies_of([key for key, entry in found.items() if entry.kind == COPY])
+        # a URL given in the same command names the article a copy repeats
+        given = {key: url for url, each in zip(urls, forms) for _, key in each if key in found}
         status = 0
         for n, (url, each) in enumerate(zip(urls, forms)):
             if n:
@@ -210,8 +214,10 @@ class Command(ScrapyCommand):
                 rows += [
                     ("first seen", format_time(entry.first_seen)),
                     ("last seen", format_time(entry.last_seen)),
-                    ("exported", _exported(entry)),
+                    ("exported", _exported(entry, key in copies_of)),
                 ]
+                if key in copies_of:
+                    rows.append(("repeats", _copy_of(copies_of[key], given)))
             _table(rows)
         return status
 
@@ -232,16 +238,32 @@ class Command(ScrapyCommand):
             print(f"removed {removed} entries not seen since {since}; {entries} remain")
 
 
-def _exported(entry: UrlEntry) -> str:
+def _exported(entry: UrlEntry, known_copy: bool = False) -> str:
     if not entry.exported_at:
         return "never"
     if entry.kind == COPY:
-        # the store keeps the md5 of URLs, not URLs: the article's URL cannot be named
+        if known_copy:  # the key on the next line
+            return (
+                f"{format_time(entry.exported_at)} as a copy of another URL's article"
+                " (a duplicate dropped or a redirect)"
+            )
+        # recorded before the store kept what a copy repeats, or by a newsstem of before
         return (
             f"{format_time(entry.exported_at)} as a copy of another URL's article"
             " (a duplicate dropped or a redirect; the store does not say which URL)"
         )
     return format_time(entry.exported_at)
+
+
+def _copy_of(article: bytes, given: dict[bytes, str]) -> str:
+    """The article a copy repeats: its URL when given in the same command, else its key
+    (the store keeps the md5 of URLs, not URLs)."""
+    if article in given:
+        return f"{given[article]} (key {article.hex()})"
+    return (
+        f"the URL of key {article.hex()} (the store keeps keys, not URLs: `scrapy urldb "
+        "show URL` prints the key of a URL, and names it here when given with the copy)"
+    )
 
 
 def _forms(url: str, tracking: frozenset[str]) -> list[tuple[str, bytes]]:

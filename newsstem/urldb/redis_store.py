@@ -7,7 +7,9 @@ can share a Redis database with scrapy-redis queues):
     hashes, one per bucket of 2**18 chosen by the first bits of the md5;
     field = the 16-byte md5, value = three big-endian uint32 times
     (first_seen, last_seen, exported_at; 0 = not exported), then one byte of kind
-    (``store.COPY``, ``store.TEXT``) for an entry that is not a URL. Small hashes are
+    (``store.COPY``, ``store.TEXT``) for an entry that is not a URL, and for a COPY
+    the 16-byte key of the URL whose article it repeats, when known (a newsstem of
+    before it reads the first 13 bytes, and a mark of its drops the rest). Small hashes are
     stored as listpacks, which costs a few tens of bytes per entry instead of
     the ~90 of one Redis key per URL (the "hash bucket" layout Redis documents
     for memory optimisation).
@@ -82,6 +84,7 @@ SCAN_SOCKET_TIMEOUT_SECONDS = 60.0
 MIN_SERVER_VERSION = (5, 0)
 
 _ENTRY = struct.Struct(">IIIB")  # as a lookup returns it: the kind byte always there
+_UNKNOWN_ORIGIN = bytes(16)  # no key a COPY entry repeats: not given, not recorded
 
 # Lookups and marks take the keys as one blob of 16-byte keys and compute each
 # key's bucket in the script: one argument instead of two per key (redis-py's
@@ -111,20 +114,24 @@ return table.concat(out)
 )
 # ARGV: bucket prefix, divisor, now, '1' to mark exported, keys, their kinds (one byte
 # each, for exports: an export sets the kind, except that a URL exported as an article
-# stays one (recorded again as a copy, of itself: two crawls at once); a seen mark keeps it).
+# stays one (recorded again as a copy, of itself: two crawls at once); a seen mark keeps it),
+# the keys their COPY entries repeat (16 bytes each, zeros: not given, the old one kept;
+# an entry that is no COPY after the mark keeps none).
 _MARK = (
     _BUCKET_OF
     + """
 local prefix, div, now = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
-local exported, blob, kinds = ARGV[4] == '1', ARGV[5], ARGV[6]
+local exported, blob, kinds, origins = ARGV[4] == '1', ARGV[5], ARGV[6], ARGV[7]
+local unknown = string.rep('\\0', 16)
 for i = 1, #blob, 16 do
   local k = string.sub(blob, i, i + 15)
   local bucket = bucket_of(prefix, div, k)
-  local first, last, exp, kind = now, now, 0, ''
+  local first, last, exp, kind, origin = now, now, 0, '', ''
   local old = redis.call('HGET', bucket, k)
   if old then
     first, last, exp = struct.unpack('>I4I4I4', old)
     kind = string.sub(old, 13, 13)
+    origin = string.sub(old, 14, 29)
     if now < first then first = now end
     if now > last then last = now end
   end
@@ -134,10 +141,30 @@ for i = 1, #blob, 16 do
     if new == '\\0' then new = '' end
     if new == '\\1' or not (kind == '' and exp > 0) then kind = new end
     if now > exp then exp = now end
+    local given = string.sub(origins, i, i + 15)
+    if #given == 16 and given ~= unknown then origin = given end
   end
-  redis.call('HSET', bucket, k, struct.pack('>I4I4I4', first, last, exp) .. kind)
+  if kind ~= '\\2' then origin = '' end
+  redis.call('HSET', bucket, k, struct.pack('>I4I4I4', first, last, exp) .. kind .. origin)
 end
 return #blob / 16
+"""
+)
+# ARGV: bucket prefix, divisor, keys. Returns 16 bytes per key: the key whose article the
+# COPY entry repeats, zeros if the store does not know (absent, no copy, not recorded).
+_COPIES_OF = (
+    _BUCKET_OF
+    + """
+local prefix, div, blob = ARGV[1], tonumber(ARGV[2]), ARGV[3]
+local unknown = string.rep('\\0', 16)
+local out = {}
+for i = 1, #blob, 16 do
+  local k = string.sub(blob, i, i + 15)
+  local v = redis.call('HGET', bucket_of(prefix, div, k), k)
+  local origin = v and string.byte(v, 13) == 2 and string.sub(v, 14, 29) or ''
+  out[#out + 1] = #origin == 16 and origin or unknown
+end
+return table.concat(out)
 """
 )
 _STATS = """
@@ -312,6 +339,7 @@ class RedisUrlStore(UrlStore):
             name: client.register_script(source)
             for name, source in {
                 "lookup": _LOOKUP,
+                "copies_of": _COPIES_OF,
                 "mark": _MARK,
                 "stats": _STATS,
                 "prune": _PRUNE,
@@ -459,6 +487,18 @@ class RedisUrlStore(UrlStore):
                     found[key] = UrlEntry(first, last, exported or None, kind)
         return found
 
+    def copies_of(self, keys: Sequence[bytes]) -> dict[bytes, bytes]:
+        found: dict[bytes, bytes] = {}
+        keys = list(keys)
+        for start in range(0, len(keys), BATCH):
+            chunk = keys[start : start + BATCH]
+            blob = self._run(self._scripts["copies_of"], [], [*self._bucket_args, _blob(chunk)])
+            for n, key in enumerate(chunk):
+                origin = blob[16 * n : 16 * n + 16]
+                if origin != _UNKNOWN_ORIGIN:
+                    found[key] = origin
+        return found
+
     def stats(self) -> StoreStats:
         counts = [0] * 5  # entries, urls, articles, copies, size
         times: list[list[int]] = [[], [], [], []]
@@ -480,8 +520,14 @@ class RedisUrlStore(UrlStore):
     # -- writes -----------------------------------------------------------------
 
     def _mark(
-        self, keys: Iterable[bytes], when: int, exported: bool, kinds: Mapping[bytes, int]
+        self,
+        keys: Iterable[bytes],
+        when: int,
+        exported: bool,
+        kinds: Mapping[bytes, int],
+        copies_of: Mapping[bytes, bytes] | None = None,
     ) -> None:
+        copies_of = copies_of or {}
         keys = sorted(set(keys))
         for start in range(0, len(keys), BATCH):
             chunk = keys[start : start + BATCH]
@@ -494,6 +540,7 @@ class RedisUrlStore(UrlStore):
                     "1" if exported else "0",
                     _blob(chunk),
                     bytes(kinds.get(key, URL) for key in chunk),
+                    b"".join(copies_of.get(key, _UNKNOWN_ORIGIN) for key in chunk),
                 ],
             )
 
@@ -501,9 +548,13 @@ class RedisUrlStore(UrlStore):
         self._mark(keys, when, exported=False, kinds={})
 
     def mark_exported(
-        self, keys: Iterable[bytes], when: int, kinds: Mapping[bytes, int] | None = None
+        self,
+        keys: Iterable[bytes],
+        when: int,
+        kinds: Mapping[bytes, int] | None = None,
+        copies_of: Mapping[bytes, bytes] | None = None,
     ) -> None:
-        self._mark(keys, when, exported=True, kinds=kinds or {})
+        self._mark(keys, when, exported=True, kinds=kinds or {}, copies_of=copies_of)
 
     def prune(
         self, seen_before: int, dry_run: bool = False, progress: Progress | None = None

@@ -1,8 +1,9 @@
 """The embedded URL store: one SQLite file (WAL), safe for several processes on one machine.
 
 Layout: one ``WITHOUT ROWID`` table keyed by the 16-byte md5, three integer
-times (SQLite stores each in 4 bytes; a NULL ``exported_at`` takes none), so an
-entry costs about 30 bytes of record plus B-tree overhead. Writes run in
+times (SQLite stores each in 4 bytes; a NULL ``exported_at`` takes none), the kind and,
+for a copy, the key of the URL whose article it repeats, so an entry costs about 30
+bytes of record plus B-tree overhead (a copy 16 more). Writes run in
 ``BEGIN IMMEDIATE`` transactions, one per batch; WAL lets readers and the
 single writer proceed together and makes a ``kill -9`` at any moment leave the
 file consistent (the last uncommitted batch is simply absent).
@@ -39,8 +40,9 @@ from newsstem.urldb.store import (
 
 # 'nsud' in PRAGMA application_id: recognise our files, refuse other databases.
 APPLICATION_ID = 0x6E737564
-# 2: the kind column (URL, COPY, TEXT: store.py), added to a version 1 store when opened
-SCHEMA_VERSION = 2
+# 2: the kind column (URL, COPY, TEXT: store.py); 3: copy_of, the key of the URL whose
+# article a COPY entry repeats. Each added to an older store when it is opened.
+SCHEMA_VERSION = 3
 # A writer waits this long for another process's batch; batches take
 # milliseconds, so a longer wait means a stuck process, not contention.
 BUSY_TIMEOUT_SECONDS = 30.0
@@ -58,19 +60,24 @@ PRUNE_RANGES = 256
 
 # Kind URL (0) costs no byte of record (SQLite's serial type 8).
 _KIND_COLUMN = f"kind INTEGER NOT NULL DEFAULT {URL}"
+# NULL (one byte of record header) but in COPY entries; its rows written before version 3
+# have no value: NULL, "the store does not say".
+_COPY_OF_COLUMN = "copy_of BLOB"
 _SCHEMA = f"""
 CREATE TABLE urls (
     key BLOB PRIMARY KEY NOT NULL,
     first_seen INTEGER NOT NULL,
     last_seen INTEGER NOT NULL,
     exported_at INTEGER,
-    {_KIND_COLUMN}
+    {_KIND_COLUMN},
+    {_COPY_OF_COLUMN}
 ) WITHOUT ROWID
 """
 # The statements that bring a store of the schema before each version to that version: a
 # store several versions old takes each step after its own in turn, and only those.
 _UPGRADES: dict[int, tuple[str, ...]] = {
     2: (f"ALTER TABLE urls ADD COLUMN {_KIND_COLUMN}",),  # its entries all URLs (copies too)
+    3: (f"ALTER TABLE urls ADD COLUMN {_COPY_OF_COLUMN}",),  # no copy says of what
 }
 _MARK_SEEN = """
 INSERT INTO urls (key, first_seen, last_seen) VALUES (?1, ?2, ?2)
@@ -78,14 +85,18 @@ ON CONFLICT (key) DO UPDATE SET
     first_seen = min(first_seen, excluded.first_seen),
     last_seen = max(last_seen, excluded.last_seen)
 """
+# (every SET expression reads the row as it was: the new kind is computed twice)
+_NEW_KIND = f"""CASE WHEN kind = {URL} AND exported_at IS NOT NULL AND excluded.kind != {TEXT}
+                THEN {URL} ELSE excluded.kind END"""
 _MARK_EXPORTED = f"""
-INSERT INTO urls (key, first_seen, last_seen, exported_at, kind) VALUES (?1, ?2, ?2, ?2, ?3)
+INSERT INTO urls (key, first_seen, last_seen, exported_at, kind, copy_of)
+VALUES (?1, ?2, ?2, ?2, ?3, CASE WHEN ?3 = {COPY} THEN ?4 END)
 ON CONFLICT (key) DO UPDATE SET
     first_seen = min(first_seen, excluded.first_seen),
     last_seen = max(last_seen, excluded.last_seen),
     exported_at = max(coalesce(exported_at, 0), excluded.exported_at),
-    kind = CASE WHEN kind = {URL} AND exported_at IS NOT NULL AND excluded.kind != {TEXT}
-                THEN {URL} ELSE excluded.kind END
+    kind = {_NEW_KIND},
+    copy_of = CASE WHEN {_NEW_KIND} = {COPY} THEN coalesce(excluded.copy_of, copy_of) END
 """
 
 
@@ -256,6 +267,22 @@ class SqliteUrlStore(UrlStore):
             raise StoreError(f"URL store {self.path}: lookup failed: {exc}") from exc
         return found
 
+    def copies_of(self, keys: Sequence[bytes]) -> dict[bytes, bytes]:
+        found: dict[bytes, bytes] = {}
+        keys = list(keys)
+        try:
+            for start in range(0, len(keys), LOOKUP_CHUNK):
+                chunk = keys[start : start + LOOKUP_CHUNK]
+                rows = self._db.execute(
+                    f"SELECT key, copy_of FROM urls WHERE kind = {COPY} AND copy_of IS NOT NULL"
+                    f" AND key IN ({','.join('?' * len(chunk))})",
+                    chunk,
+                )
+                found.update(rows)
+        except sqlite3.Error as exc:
+            raise StoreError(f"URL store {self.path}: lookup failed: {exc}") from exc
+        return found
+
     def stats(self) -> StoreStats:
         try:
             row = self._db.execute(
@@ -297,13 +324,20 @@ class SqliteUrlStore(UrlStore):
             db.executemany(_MARK_SEEN, ((key, when) for key in sorted(set(keys))))
 
     def mark_exported(
-        self, keys: Iterable[bytes], when: int, kinds: Mapping[bytes, int] | None = None
+        self,
+        keys: Iterable[bytes],
+        when: int,
+        kinds: Mapping[bytes, int] | None = None,
+        copies_of: Mapping[bytes, bytes] | None = None,
     ) -> None:
-        kinds = kinds or {}
+        kinds, copies_of = kinds or {}, copies_of or {}
         with self._transaction("mark exported") as db:
             db.executemany(
                 _MARK_EXPORTED,
-                ((key, when, kinds.get(key, URL)) for key in sorted(set(keys))),
+                (
+                    (key, when, kinds.get(key, URL), copies_of.get(key))
+                    for key in sorted(set(keys))
+                ),
             )
 
     def prune(

@@ -17,7 +17,8 @@ Each entry also has a kind, for ``scrapy urldb stats`` and ``show`` (a crawl's l
 do not need it):
 :data:`URL` (a link seen, or the page of an exported article), :data:`COPY` (a URL
 recorded as exported along with another URL's article: a dropped copy, a redirect)
-and :data:`TEXT` (an article's :func:`text_key`, no URL at all).
+and :data:`TEXT` (an article's :func:`text_key`, no URL at all). A COPY entry also keeps
+the key of the URL whose article it repeats (:meth:`UrlStore.copies_of`), for ``show``.
 
 :class:`UrlStore` is the interface the crawl and ``scrapy urldb`` use; the
 backends (SQLite, Redis) live in their own modules and are chosen by a URI
@@ -189,7 +190,11 @@ class UrlStore(ABC):
 
     @abstractmethod
     def mark_exported(
-        self, keys: Iterable[bytes], when: int, kinds: Mapping[bytes, int] | None = None
+        self,
+        keys: Iterable[bytes],
+        when: int,
+        kinds: Mapping[bytes, int] | None = None,
+        copies_of: Mapping[bytes, bytes] | None = None,
     ) -> None:
         """Record that the articles of these URLs were durably written at ``when``.
 
@@ -197,7 +202,17 @@ class UrlStore(ABC):
         :data:`TEXT`. An export sets an entry's kind, except that a URL exported as an
         article stays one when recorded as a copy (two crawls at once: one exported the
         article, the other, reaching it too, dropped it as a copy of that export).
+        ``copies_of`` gives, for COPY keys, the key of the URL whose article each repeats
+        (:meth:`copies_of`); an entry that is no copy after the mark keeps none, and a copy
+        marked without one keeps the one it had.
         """
+
+    @abstractmethod
+    def copies_of(self, keys: Sequence[bytes]) -> dict[bytes, bytes]:
+        """For those ``keys`` that are :data:`COPY` entries, the key of the URL whose
+        article each repeats, where the store recorded it (an entry written before it did,
+        or last marked by an older newsstem, has none: absent). For ``scrapy urldb show``;
+        a crawl's lookups do not need it."""
 
     @abstractmethod
     def stats(self) -> StoreStats:

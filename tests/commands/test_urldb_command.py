@@ -104,6 +104,15 @@ def test_stats_count_articles_not_their_copies_and_texts(store_uri, tmp_path):
     assert "copy" not in article and article != "never"
     for each in (copy, redirect):
         assert each.startswith(article[:10]) and "as a copy of another URL's article" in each
+    # ... and could not say of which: the store keeps the article's key with each copy,
+    # named by its URL when that is given too, else by its key
+    copy_of = [fields(part).get("repeats") for part in shown.stdout.split("\n\n")]
+    assert copy_of[0] is None
+    assert copy_of[1] == f"{site.url}/1/1.html (key {url_key(site.url + '/1/1.html').hex()})"
+    assert copy_of[2].startswith(f"the URL of key {url_key(site.url + '/1/77.html').hex()} ")
+    shown = urldb("show", f"{site.url}/moved/7.html", f"{site.url}/1/77.html",
+                  "--urldb", store_uri)
+    assert fields(shown.stdout.split("\n\n")[0])["repeats"].startswith(f"{site.url}/1/77.html")
 
 
 def test_stats_do_not_call_text_entries_articles(store_uri):

@@ -248,6 +248,34 @@ class StoreContract:
             assert (store.stats().articles, store.stats().copies) == (4, 1)
 
 
+    def test_a_copy_keeps_the_key_of_the_article_it_repeats(self):
+        # `scrapy urldb show` could say a URL went out as a copy, not of which article
+        article, other = keys(2, "article")
+        copy, redirect, text, plain = keys(4, "copy")
+        with self.open() as store:
+            store.mark_exported(
+                [article, copy, redirect, text], T0,
+                {copy: COPY, redirect: COPY, text: TEXT},
+                {copy: article, redirect: article, text: article},
+            )
+            store.mark_seen([plain], T0)
+            asked = [article, copy, redirect, text, plain, keys(1, "absent")[0]]
+            # texts and URLs keep none, even when given one
+            assert store.copies_of(asked) == {copy: article, redirect: article}
+            store.mark_seen([copy], T0 + 1)  # a seen mark keeps it
+            store.mark_exported([redirect], T0 + 1, {redirect: COPY})  # given none: kept
+            assert store.copies_of([copy, redirect]) == {copy: article, redirect: article}
+            store.mark_exported([copy], T0 + 2, {copy: COPY}, {copy: other})  # the latest
+            assert store.copies_of([copy]) == {copy: other}
+            store.mark_exported([redirect], T0 + 3)  # exported as an article of its own
+            assert store.copies_of([redirect]) == {}
+            # an article recorded as a copy (two crawls at once) stays an article, of nothing
+            store.mark_exported([article], T0 + 4, {article: COPY}, {article: other})
+            assert store.copies_of([article]) == {} and store.lookup([article])[article].kind == URL
+        with self.open() as store:
+            assert store.copies_of([copy]) == {copy: other}  # it persists
+
+
 class TestSqliteStore(StoreContract):
     lease_lapse_seconds = 0  # an OS file lock: released by the kernel at once
 
@@ -279,6 +307,31 @@ class TestSqliteStore(StoreContract):
             assert (store.stats().entries, store.stats().texts) == (7, 2)
             assert {entry.kind for entry in store.lookup(keys(5, "old")).values()} == {URL}
             assert store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+    def test_a_schema_2_store_is_upgraded_its_copies_saying_of_nothing(self, tmp_path):
+        path = tmp_path / "store" / "urldb.sqlite"
+        path.parent.mkdir()
+        db = sqlite3.connect(path)  # what newsstem wrote before copy_of (schema 2)
+        db.execute("CREATE TABLE urls (key BLOB PRIMARY KEY NOT NULL, first_seen INTEGER "
+                   "NOT NULL, last_seen INTEGER NOT NULL, exported_at INTEGER, kind INTEGER "
+                   "NOT NULL DEFAULT 0) WITHOUT ROWID")
+        db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+        db.execute("PRAGMA user_version=2")
+        [article], old_copies = keys(1, "article"), keys(3, "old")
+        db.executemany("INSERT INTO urls VALUES (?, ?, ?, ?, ?)",
+                       [(article, T0, T0, T0, URL), *((k, T0, T0, T0, COPY) for k in old_copies)])
+        db.commit()
+        db.close()
+        with self.open() as store:
+            assert (store.stats().articles, store.stats().copies) == (1, 3)
+            assert store.copies_of(old_copies) == {}  # the store does not say
+            [new] = keys(1, "new")
+            store.mark_exported([new], T0 + 1, {new: COPY}, {new: article})
+            store.mark_exported(old_copies[:1], T0 + 1, {old_copies[0]: COPY},
+                                {old_copies[0]: article})
+            assert store.copies_of([new, *old_copies]) == {new: article, old_copies[0]: article}
+            assert store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+            assert store.integrity_check() == "ok"
 
     def test_a_store_of_the_schema_before_takes_only_the_steps_after_its_own(
         self, tmp_path, monkeypatch
