@@ -18,10 +18,13 @@ name, an anchor text that says "Read more". Agreement decides:
    (``X | Reuters``, ``Forbes.com: X``, ``X_English_Xinhua``) agrees with it, unless
    three kinds of source write the longer text word for word (it is then settled: the
    headline as written, ``X - new upgrade landing soon``);
-2. the candidate most sources agree with wins; on a tie, the visible headline
+2. the story's own ``h1``, in the ``<header>`` of an ``<article>``, wins where the page's
+   other ``h1``s lie outside every article and say something else (a site bar that
+   repeats the social title, the logo, teasers);
+3. otherwise the candidate most sources agree with wins; on a tie, the visible headline
    before JSON-LD, then og:title, twitter:title, the pattern's or the extraction's
    title, the ``<title>``;
-3. with no agreement at all, the first of JSON-LD headline, og:title, the
+4. with no agreement at all, the first of JSON-LD headline, og:title, the
    pattern's or the extraction's title, ``<title>`` without the site name.
 
 The text is returned as the winning source writes it, with a known site-name affix
@@ -237,6 +240,9 @@ def headline_candidates(evidence: Evidence) -> list[tuple[str, str]]:
     for element in evidence.itemprops.get("headline", ())[:1]:
         if element.tag != "meta":
             found.append(("heading", _clean(itemprop_value(element))))
+    story = _story_heading(evidence.root)
+    if story:
+        found.append(("story-heading", story))
     found += [("heading", text) for text in _visible_headings(evidence.root)]
     title = evidence.root.find(".//title")
     if title is not None and title.text_content().strip():
@@ -287,6 +293,35 @@ def _visible_headings(root: HtmlElement) -> list[str]:
         if len(texts) >= MAX_HEADINGS:
             break
     return texts
+
+
+def _story_heading(root: HtmlElement) -> str | None:
+    """The ``h1`` in the ``<header>`` of an ``<article>``, where the page's other ``h1``s
+    lie outside every article and none says the same: the headline the reader sees over
+    the story, under a site bar that repeats the social title (found on chaos tuning
+    pages: Slate's roll-up bar, its two ``h1``s writing what JSON-LD and og:title write,
+    above the story's reworded ``h1.hed``; ESPN's logo ``h1`` and a sidebar of teaser
+    ``<article>``s whose first ``h1`` og:title repeats). One text at most: two articles
+    with headers of their own are a list, not a story."""
+    body = root.find(".//body")
+    if body is None:
+        return None
+    inside: list[str] = []
+    outside: set[str] = set()
+    for element in body.iter("h1"):
+        text = _heading_text(element)
+        if not text or not _article_heading(element):
+            continue
+        ancestors = list(element.iterancestors("article", "header"))
+        article = next((i for i, a in enumerate(ancestors) if a.tag == "article"), None)
+        if article is None:
+            outside.add(comparable(text))
+        elif article > 0:  # a <header> below the <article>
+            inside.append(text)
+    keys = {comparable(text) for text in inside}
+    if len(keys) != 1 or not outside or keys <= outside:
+        return None
+    return inside[0]
 
 
 def _article_heading(element: HtmlElement) -> bool:
@@ -362,6 +397,9 @@ def decide_headline(
             entries.append((source, stripped, comparable(stripped)))
     if not entries:
         return None
+    for source, text, _ in entries:
+        if source == "story-heading":  # the story's own h1 under a site's other h1s
+            return Headline(_as_typed(text, "heading", entries), "heading", 1)
     settled = _settled(entries)
     best: tuple[int, int, int] | None = None
     chosen = entries[0]
@@ -456,6 +494,7 @@ FAMILY = {
     "heading": "visible", "json-ld": "structured", "og:title": "social",
     "twitter:title": "social", "meta:title": "document", "title": "document",
     "pattern": "pattern", "extraction": "extraction", "anchor": "anchor",
+    "story-heading": "visible",
 }
 # The extraction's title is read from the same <title> and headings: it is a candidate,
 # never a supporter. A learned pattern's title block is one (see the module's description).

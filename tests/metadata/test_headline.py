@@ -203,6 +203,32 @@ def test_a_breadcrumb_h1_gives_way_to_the_heading_below_it():
     assert ("heading", "Stromnetz: wie sicher?") not in candidates
 
 
+def test_the_story_h1_under_a_site_bar_that_repeats_the_social_title_is_the_headline():
+    """The slate-rollup fixture, reduced: the bar's h1s outside the <article> say what
+    JSON-LD and og:title say; the h1 in the article's <header> is the story's headline."""
+    social = "Russia Is the Only Nation That Sends Humans to Orbit"
+    html = (
+        "<html><head><meta property='og:title' content='{0}'>"
+        "<script type='application/ld+json'>{{\"@type\": \"NewsArticle\", "
+        "\"headline\": \"{0}\"}}</script></head><body>"
+        "<header class='roll-up'><div class='front'><h1>{0}</h1></div>"
+        "<div class='back'><h1>{0}</h1></div></header>"
+        "<article><header><h1 class='hed'>Russia’s Space Program Is Struggling</h1>"
+        "<h2 class='dek'>It is the only country that sends humans to orbit.</h2></header>"
+        "<p>Text.</p></article></body></html>"
+    ).format(social)
+    metadata = extract_metadata(html)
+    assert (metadata.headline, metadata.sources["headline"]) == (
+        "Russia’s Space Program Is Struggling", "heading")
+    # the same h1 in the page's only <article> and nothing outside: agreement decides
+    alone = re.sub(r"<header class='roll-up'>.*?</header>", "", html)
+    assert extract_metadata(alone).headline == social
+    # two articles with headers of their own are a list, not a story
+    listing = html.replace("<p>Text.</p></article>",
+                           "</article><article><header><h1>Other</h1></header></article>")
+    assert extract_metadata(listing).headline == social
+
+
 def test_no_candidates_no_headline():
     assert decide_headline([]) is None
     assert decide_headline([("title", "   "), ("heading", "")]) is None
