@@ -152,7 +152,16 @@ def strip_site_name(text: str, names: Iterable[str]) -> str:
     >>> strip_site_name("Daily Planet", ["Daily Planet"])
     'Daily Planet'
     """
-    keys = {_names_key(name) for name in names if name and _names_key(name)}
+    return _strip_site_keys(text, _site_keys(names))
+
+
+def _site_keys(names: Iterable[str]) -> set[str]:
+    """The site names as :func:`_is_name` compares them."""
+    return {key for key in map(_names_key, filter(None, names)) if key}
+
+
+def _strip_site_keys(text: str, keys: set[str]) -> str:
+    """:func:`strip_site_name` with the names' keys made (once for all candidates)."""
     if not keys:
         return text
     for _ in range(2):  # "Section | Headline | Site": a name at each end
@@ -263,6 +272,8 @@ def without_code(text: str) -> str:
     >>> without_code('Golfer Wins 7th Title(The Korea Times)ntById("font"); obj.style = 1')
     'Golfer Wins 7th Title(The Korea Times)'
     """
+    if "(" not in text and "{" not in text and "}" not in text:
+        return text  # (every statement _CODE finds holds one of them; most titles none)
     match = _CODE.search(text)
     return text[:match.start()].strip() if match else text
 
@@ -387,14 +398,16 @@ def decide_headline(
     ...                  ("title", "Rain at last | DP")], ["DP"]).text
     'Rain at last'
     """
-    names = [name for name in site_names if name]
-    name_keys = {_names_key(name) for name in names} - {""}
+    name_keys = _site_keys(site_names)
     entries: list[tuple[str, str, str]] = []  # source, text as written, comparable text
     for source, text in candidates:
         text = without_code(text)
-        stripped = strip_site_name(text, names) if names and text else text
-        if stripped and comparable(stripped) and not _is_name(_names_key(stripped), name_keys):
-            entries.append((source, stripped, comparable(stripped)))
+        stripped = _strip_site_keys(text, name_keys) if text else text
+        if not stripped:
+            continue
+        key = comparable(stripped)
+        if key and not _is_name(key.replace(" ", ""), name_keys):
+            entries.append((source, stripped, key))
     if not entries:
         return None
     for source, text, _ in entries:
