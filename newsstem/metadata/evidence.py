@@ -174,45 +174,79 @@ def inside_other_content(element: HtmlElement, names: re.Pattern[str]) -> bool:
 
 def collect_evidence(root: HtmlElement, url: str | None = None, source: str = "") -> Evidence:
     """Read JSON-LD, meta tags, microdata and links of a parsed page (``source``: its HTML)."""
-    base = root.find(".//base[@href]")
-    base_url = url
-    if base is not None:
-        base_url = urljoin(url or "", base.get("href", "").strip()) or url
-    evidence = Evidence(root=root, base_url=base_url, source=source)
+    evidence = Evidence(root=root, base_url=url, source=source)
     evidence.html_lang = root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang")
-    _read_meta(root, evidence)
-    _read_links(root, evidence)
+    base, scripts = _read_tags(root, evidence)
+    if base is not None:
+        evidence.base_url = urljoin(url or "", base.get("href", "").strip()) or url
     _read_itemprops(root, evidence)
-    _read_jsonld(root, evidence)
+    _read_jsonld(scripts, evidence)
     return evidence
 
 
-def _read_meta(root: HtmlElement, evidence: Evidence) -> None:
-    for element in root.iter("meta"):
-        content = element.get("content")
-        if content is None:
-            content = element.get("value")
-        if content is None:
-            continue
-        content = normalize_space(content)
-        for attribute in ("property", "name", "itemprop", "http-equiv"):
-            key = element.get(attribute)
-            if key:
-                for name in key.lower().split():  # "og:title twitter:title" names two
-                    evidence.meta.setdefault(name, []).append(content)
+# The tags :func:`_read_tags` reads, in one walk of the tree: each walk of a fundus page's
+# tree cost what the four (a <base>, the <meta>s, the links, the scripts) read from it.
+_READ_TAGS = ("base", "meta", "link", "a", "script")
 
 
-def _read_links(root: HtmlElement, evidence: Evidence) -> None:
-    for element in root.xpath("//link[@rel][@href] | //a[@rel][@href]"):
-        for rel in element.get("rel", "").lower().split():
-            evidence.links.setdefault(rel, []).append(element.get("href", ""))
+def _read_tags(
+    root: HtmlElement, evidence: Evidence
+) -> tuple[HtmlElement | None, list[HtmlElement]]:
+    """The page's ``<meta>`` contents and ``<link>``/``<a>`` rels read into ``evidence``,
+    in one walk; its first ``<base href>`` and its ``<script type>``s returned. Links and
+    scripts are sought in the whole document, as XPath's ``//`` did, elements beside the
+    root element too (an l3s page has a second top-level ``<html>``); metas and the base
+    in the root element's, as ``iter`` and ``find`` did."""
+    base = None
+    scripts = []
+    for top in _top_level_elements(root):
+        in_root = top is root
+        for element in top.iter(*_READ_TAGS):
+            tag = element.tag
+            if tag == "a" or tag == "link":
+                rel, href = element.get("rel"), element.get("href")
+                if rel is not None and href is not None:
+                    for name in rel.lower().split():
+                        evidence.links.setdefault(name, []).append(href)
+            elif tag == "script":
+                if element.get("type") is not None:
+                    scripts.append(element)
+            elif not in_root:
+                continue
+            elif tag == "meta":
+                _read_meta(element, evidence)
+            elif base is None and element is not root and element.get("href") is not None:
+                base = element
+    return base, scripts
+
+
+def _top_level_elements(root: HtmlElement) -> list[HtmlElement]:
+    """The root element and the elements beside it, in document order."""
+    before = list(root.itersiblings(preceding=True))
+    before.reverse()
+    return [*before, root, *root.itersiblings()]
+
+
+def _read_meta(element: HtmlElement, evidence: Evidence) -> None:
+    content = element.get("content")
+    if content is None:
+        content = element.get("value")
+    if content is None:
+        return
+    content = normalize_space(content)
+    for attribute in ("property", "name", "itemprop", "http-equiv"):
+        key = element.get(attribute)
+        if key:
+            for name in key.lower().split():  # "og:title twitter:title" names two
+                evidence.meta.setdefault(name, []).append(content)
 
 
 def _read_itemprops(root: HtmlElement, evidence: Evidence) -> None:
     in_article: dict[str, list[HtmlElement]] = {}
     elsewhere: dict[str, list[HtmlElement]] = {}
     first_article: HtmlElement | None = None
-    for element in root.xpath("//*[@itemprop]"):
+    # (the descendant axis in one step: "//*[...]" is a child step from every node)
+    for element in root.xpath("/descendant::*[@itemprop]"):
         scope = _item_scope(element)
         types = _item_types(scope) if scope is not None else frozenset()
         if types & ARTICLE_TYPES:
@@ -261,9 +295,9 @@ def itemprop_value(element: HtmlElement) -> str:
 # -- JSON-LD --------------------------------------------------------------------
 
 
-def _read_jsonld(root: HtmlElement, evidence: Evidence) -> None:
+def _read_jsonld(scripts: list[HtmlElement], evidence: Evidence) -> None:
     objects: list[JsonLdObject] = []
-    for script in root.xpath("//script[@type]"):
+    for script in scripts:
         if "ld+json" not in script.get("type", "").lower():
             continue
         data = load_jsonld(script.text or "")
