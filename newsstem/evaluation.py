@@ -12,7 +12,10 @@ their own gold texts. The definition (shared/README.md of the project corpora):
 
 Chinese and Japanese write no spaces, so a ``\\w+`` token there is a whole clause; they
 are also scored on characters (``by_character=True``): each CJK ideograph, kana or
-hangul syllable is a token of its own, other words stay whole.
+hangul syllable is a token of its own, other words stay whole. Thai, Lao, Burmese and
+Khmer write no spaces between words either, and their vowel signs are no ``\\w``: a
+``\\w+`` token there is a broken syllable; on characters each of their code points is a
+token of its own too (:data:`UNSPACED_CHARACTERS`).
 """
 
 from __future__ import annotations
@@ -24,13 +27,19 @@ from dataclasses import dataclass
 
 from newsstem.text import CJK_CHARACTERS
 
-__all__ = ["PageScore", "CorpusScore", "shingles", "score_page", "score_corpus"]
+__all__ = [
+    "UNSPACED_CHARACTERS", "PageScore", "CorpusScore", "shingles", "score_page", "score_corpus",
+]
 
 SHINGLE_SIZE = 4
 _TOKEN = re.compile(r"\w+")
-# CJK Unified Ideographs (+ext. A, compatibility), Hiragana, Katakana, Hangul syllables:
-# one token each; any other run of word characters is one token.
-_CHARACTER_TOKEN = re.compile(rf"[{CJK_CHARACTERS}]|[^\W{CJK_CHARACTERS}]+")
+# Thai, Lao, Myanmar (Burmese) and Khmer blocks: scripts written without spaces between
+# words, scored a code point a token on characters, their vowel signs and tone marks too.
+UNSPACED_CHARACTERS = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff"
+# CJK Unified Ideographs (+ext. A, compatibility), Hiragana, Katakana, Hangul syllables
+# and the unspaced scripts: one token each; any other run of word characters is one token.
+_ONE_EACH = CJK_CHARACTERS + UNSPACED_CHARACTERS
+_CHARACTER_TOKEN = re.compile(rf"[{_ONE_EACH}]|[^\W{_ONE_EACH}]+")
 
 
 @dataclass(frozen=True)
@@ -83,6 +92,8 @@ def shingles(
     Counter()
     >>> shingles("東京 Tokyo", by_character=True)
     Counter({('東', '京', 'Tokyo'): 1})
+    >>> shingles("ข่าว", by_character=True)  # Thai: a vowel sign or tone mark is a token too
+    Counter({('ข', '่', 'า', 'ว'): 1})
     """
     tokens = (_CHARACTER_TOKEN if by_character else _TOKEN).findall(text)
     if not tokens:
