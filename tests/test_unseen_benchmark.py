@@ -1,0 +1,115 @@
+"""The unseen-pages check (tests/benchmarks/unseen.py): which pages of a newspaper4k-shaped
+source archive are paired with an expected text, and which are skipped and why. The
+archive is built here, a real .tar.gz of real files."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "benchmarks"))
+
+from unseen import by_character, main, pair_pages, unmatched_lines  # noqa: E402
+
+ARTICLE = (
+    "<html><head><title>Rain at last - The Daily</title></head><body><article>"
+    "<h1>Rain at last</h1>"
+    + "".join(f"<p>The farmers of the valley counted the days of drought, {n} of them, "
+              "and the river ran low under the old stone bridge.</p>" for n in range(8))
+    + "</article></body></html>"
+)
+ARTICLE_TEXT = "\n\n".join(
+    f"The farmers of the valley counted the days of drought, {n} of them, and the river "
+    "ran low under the old stone bridge." for n in range(8)
+)
+FEED = '<?xml version="1.0"?>\n<rss version="2.0"><channel><title>News</title></channel></rss>'
+REDIRECT = '<html><head><meta http-equiv="refresh" content="0; url=/elsewhere"></head></html>'
+
+
+def build_sdist(path: Path, files: dict[str, str]) -> Path:
+    with tarfile.open(path, "w:gz") as archive:
+        for name, text in files.items():
+            data = text.encode("utf-8")
+            member = tarfile.TarInfo(f"newspaper4k-9.9/{name}")
+            member.size = len(data)
+            archive.addfile(member, io.BytesIO(data))
+    return path
+
+
+@pytest.fixture
+def sdist(tmp_path: Path) -> Path:
+    data = "tests/data"
+    return build_sdist(tmp_path / "newspaper4k-9.9.tar.gz", {
+        f"{data}/html/rain.html": ARTICLE,
+        f"{data}/txt/rain.txt": ARTICLE_TEXT,
+        f"{data}/metadata/rain.json": json.dumps(
+            {"url": "https://news.test/rain", "title": "Rain at last", "authors": ["A. Writer"]}),
+        f"{data}/html/plain.html": ARTICLE,  # no metadata: still scored, without a title
+        f"{data}/txt/plain.txt": ARTICLE_TEXT,
+        f"{data}/html/front_page.html": ARTICLE,  # no expected text
+        f"{data}/txt/orphan.txt": "A text whose page is not in the archive.",
+        f"{data}/html/feed.html": FEED,
+        f"{data}/txt/feed.txt": "News",
+        f"{data}/html/redirect.html": REDIRECT,
+        f"{data}/txt/redirect.txt": "Moved",
+        f"{data}/html/blank.html": ARTICLE,
+        f"{data}/txt/blank.txt": " \n",
+        # elsewhere in the archive: not the test pages
+        f"{data}/html/old/rain.html": ARTICLE,
+        f"docs/{data}/txt/front_page.txt": ARTICLE_TEXT,
+        f"{data}/txt/rain.txt.orig": "",
+    })
+
+
+def test_pages_are_paired_with_their_expected_text_and_metadata(sdist: Path):
+    pairing = pair_pages(sdist)
+    assert [page.id for page in pairing.pages] == ["plain", "rain"]
+    rain = pairing.pages[1]
+    assert rain.url == "https://news.test/rain"
+    assert rain.gold == ARTICLE_TEXT and rain.html == ARTICLE
+    assert pairing.expected["rain"].title == "Rain at last"
+    assert pairing.expected["rain"].authors == ("A. Writer",)
+    assert pairing.pages[0].url is None and pairing.expected["plain"].title is None
+
+
+def test_pages_without_a_text_texts_without_a_page_and_non_articles_are_listed(sdist: Path):
+    assert pair_pages(sdist).skipped == {
+        "orphan": "an expected text without its page",
+        "blank": "not an article: an empty expected text",
+        "feed": "not an article: a feed",
+        "front_page": "no expected text",
+        "redirect": "not an article: a redirect page",
+    }
+
+
+def test_the_run_scores_the_pages_and_lists_the_skipped(sdist: Path, capsys):
+    assert main([str(sdist), "--extractors", "newsstem", "--no-titles"]) == 0
+    printed = capsys.readouterr().out
+    assert "2 pages with an expected text" in printed
+    assert "front_page: no expected text" in printed
+    assert "newsstem" in printed.split("pages scored")[1]
+
+
+def test_an_archive_without_pages_is_a_failed_run(tmp_path: Path, capsys):
+    empty = build_sdist(tmp_path / "newspaper4k-0.0.tar.gz", {"README.md": "nothing here"})
+    assert main([str(empty), "--no-titles"]) == 1
+    assert "0 pages with an expected text" in capsys.readouterr().out
+
+
+def test_thai_and_burmese_pages_are_scored_on_characters_too():
+    assert by_character("ผล DNA ยืนยัน ศพลอยแม่น้ำโขง")  # Thai
+    assert by_character("နိုင်ငံတကာ အဖွဲ့")  # Burmese
+    assert by_character("東京は晴れ")
+    assert not by_character("Rain at last, in the valley")
+
+
+def test_lines_shorter_than_a_shingle_are_found_among_as_short_windows():
+    output = "Subhead here\n\nThe farmers of the valley counted the days."
+    assert unmatched_lines("Subhead here\n\nLost subhead", output, characters=False) == [
+        "Lost subhead"
+    ]
