@@ -211,22 +211,16 @@ def _without_place(text: str) -> str:
 
 
 # The place a CJK byline was filed from, after the name and a space, with the word that
-# says so ("記者 佐藤健 北京発", "王晓 北京报道"): see _CJK_BYLINE. This and the two
+# says so ("記者 佐藤健 北京発", "王晓 北京报道"): see _CJK_BYLINE. This and the one
 # below read a byline after normalize_space, whose one space stands for every run of
 # whitespace, the ideographic space's too.
 _FILED_FROM_PLACE = r"[\u4e00-\u9fff]{1,4}?(?:発|電|电|讯|訊|报道|報道)(?![\u4e00-\u9fff])"
 _CJK_FILED_FROM = re.compile(" " + _FILED_FROM_PLACE)
-# A name of two to four Han characters, a space and another: on a Chinese page two people
-# ("王晓 李明"), on a Japanese page one name ("佐藤 健一") or a whole name and a word
-# after it (see _spaced_han_names).
-_SPACED_HAN_NAMES = re.compile(
-    r"(?<![\u4e00-\u9fff])([\u4e00-\u9fff]{2,4}) "
-    r"(?=[\u4e00-\u9fff]{2,4}(?![\u4e00-\u9fff]))"
-)
 # Han parts separated by spaces, the first of one to four characters: on a Japanese page
 # one name (family and given name, see _spaced_han_names) and the words after it, never
 # two people; a part after the second is no part of the name ("山田 花子 東京", "佐藤 健一
-# 撮影", as a text byline reads them: see _CJK_BYLINE).
+# 撮影", as a text byline reads them: see _CJK_BYLINE). On a Chinese page two people
+# ("王晓 李明") or more, or one name ("李 明") and the words after it: see _spaced_names.
 _SPACED_HAN_RUN = re.compile(r"(?<![\u4e00-\u9fff])[\u4e00-\u9fff]{1,4}(?: [\u4e00-\u9fff]+)+")
 
 
@@ -234,17 +228,20 @@ def _split_names(raw: str, is_japanese: Callable[[], bool] | None = None) -> lis
     """The names of ``raw``; ``is_japanese`` says whether the page is Japanese, asked of
     spaced Han names alone (without it, as in :func:`clean_names`, they are one name)."""
     text = normalize_space(html.unescape(raw))
-    japanese_names: Callable[[str], str] | None = None  # reads the spaced names of a part
+    japanese_names: Callable[[str], str] | None = None  # reads the spaced Han parts of a part
     if CJK_LETTER.search(text):
         text = _CJK_FILED_FROM.sub("", text)
+        # "홍길동·김철수 기자", "글 홍길동 기자 사진 김철수 기자": the names without their role
+        text = _KOREAN_BYLINE.sub(lambda m: "、".join(_korean_names(m)) + "、", text)
+        # "王晓 实习生李明": a contributor's role after a name lists the next one
+        text = _CONTRIBUTOR_AFTER_A_NAME.sub("、", text)
         if is_japanese is not None and _SPACED_HAN_RUN.search(text):
+            spaced_names = partial(_spaced_names, is_japanese=is_japanese)
             if is_japanese():
                 # read in each part once its byline word is cut ("記者 山田 花子 東京")
-                japanese_names = partial(
-                    _SPACED_HAN_RUN.sub, partial(_japanese_name, is_japanese=is_japanese)
-                )
+                japanese_names = partial(_SPACED_HAN_RUN.sub, spaced_names)
             else:
-                text = _SPACED_HAN_NAMES.sub(r"\1、", text)
+                text = _SPACED_HAN_RUN.sub(spaced_names, text)  # "王晓、李明", listed
     text = _without_place(_without_fields(_HANDLE.sub(" ", text)))
     text = _PARENTHESES.sub(lambda m: m.group() if _INITIALS.match(m.group()) else " ", text)
     names: list[str] = []
@@ -718,7 +715,7 @@ MAX_TEXT_BYLINE_NAMES = 4
 # brackets ("佐藤健（東京）") ends the name by its bracket. A bare place ("記者 佐藤健
 # 東京") is not told apart: "東京" is written as a given name is ("長谷川 健一"), and on a
 # Chinese page as a second reporter is ("记者 王晓 北京", "王晓 李明"): only a list of
-# places would tell them. The same words end a Japanese name read by _japanese_name.
+# places would tell them. The same words end a Japanese name read by _spaced_names.
 _WORDS_AFTER_A_NAME = (
     r"撮影|写真|摄|攝|記者|记者|編集|编辑|特派員|報道|报道|取材|支局|総局|"
     + _CHINESE_CONTRIBUTORS + "|" + _FILED_FROM_PLACE
@@ -734,11 +731,19 @@ _CJK_BYLINE = re.compile(
     r"(?![\u4e00-\u9fff])"
 )
 # More people on a Chinese page: after two ("记者 王晓 李明 张三"), and after one where a
-# list says so, by "、" or a contributor's role ("记者 王晓、李明", "记者 王晓 通讯员 李明";
-# after one name a bare word may be the place it was filed from: "记者 王晓 北京").
+# list says so, by "、" (a space beside it or not) or a contributor's role ("记者 王晓、李明",
+# "记者 王晓 通讯员 李明"; after one name a bare word may be the place it was filed from:
+# "记者 王晓 北京").
 _MORE_CHINESE_NAMES = re.compile(
-    r"(?:(?P<listed>、|[ \u3000]?(?:" + _CHINESE_CONTRIBUTORS + r")[ \u3000:：]?)|[ \u3000])"
+    r"(?:(?P<listed>[ \u3000]?、[ \u3000]?"
+    r"|[ \u3000]?(?:" + _CHINESE_CONTRIBUTORS + r")[ \u3000:：]?)|[ \u3000])"
     + _NOT_A_NAME_AFTER + r"(?P<name>[\u4e00-\u9fff·]{2,4})(?![\u4e00-\u9fff])"
+)
+# More people on a Japanese page: a name after "、", its parts spaced as the first's may be
+# ("記者 佐藤 健、山田 花子"; one name each, see _spaced_han_names), not a role ("写真").
+_MORE_JAPANESE_NAMES = re.compile(
+    r"[ \u3000]?、[ \u3000]?" + _NOT_A_NAME_AFTER + r"([\u4e00-\u9fff·]{1,4})"
+    r"(?:[ \u3000]" + _NOT_A_NAME_AFTER + r"([\u4e00-\u9fff]{1,4}))?(?![\u4e00-\u9fff])"
 )
 # Two space-separated parts of at most this many characters together are one Chinese
 # name ("李 明", "王 小明": padded to the width of three), more are two ("王晓 李明").
@@ -748,10 +753,29 @@ _HIRAGANA = re.compile(r"[\u3041-\u309f]")
 JAPANESE_MIN_HIRAGANA = 20
 _CJK_EDITOR = re.compile(r"(?:责任编辑|責任編輯|编辑|編輯)\s*[:：︱|]\s*([\u4e00-\u9fff·]{2,4})")
 # Korean pages put the role after the name: "홍길동 기자" (a photo or video reporter:
-# "홍길동 사진기자").
+# "홍길동 사진기자"), after the names of all who wrote it, joined by a middle dot
+# ("홍길동·김철수 기자", ㆍ in many Korean fonts). The byline words 글 and 사진 (text,
+# photo: "글 홍길동 기자 사진 김철수 기자") before a name and the role are no part of it, in
+# a text, a byline element (its pieces joined by " | ") or a meta tag alike; the agency and
+# place before them ("[서울=뉴시스] 홍길동 기자 =") are dropped as brackets are. A name
+# before a comma is one more only where the whole is a byline (a meta tag, a byline
+# element): in a text the word before a comma may be anything ("연합뉴스, 홍길동 기자").
 _KOREAN_BYLINE = re.compile(
-    r"(?<![\uac00-\ud7af])([\uac00-\ud7af]{2,4})\s+(?:(?:사진|영상|취재|수습|인턴)\s*)?기자"
-    r"(?![\uac00-\ud7af])"
+    r"(?<![\uac00-\ud7af])(?:(?:글|사진|그림|영상|취재)\s*[:：]?\s+)?"
+    r"((?:[\uac00-\ud7af]{2,4} ?[·ㆍ・] ?)*[\uac00-\ud7af]{2,4})(?:\s+|\s*\|\s*)"
+    r"(?:(?:사진|영상|취재|수습|인턴)\s*)?기자(?![\uac00-\ud7af])"
+)
+_KOREAN_NAMES_SEPARATOR = re.compile(" ?[·ㆍ・] ?")
+
+
+def _korean_names(match: re.Match[str]) -> list[str]:
+    return _KOREAN_NAMES_SEPARATOR.split(match.group(1))
+
+
+# A contributor's role after a name, with or without a space ("王晓 实习生李明", "王晓
+# 通讯员 李明"): the next name is one more person, as after "、".
+_CONTRIBUTOR_AFTER_A_NAME = re.compile(
+    r"(?<=[\u4e00-\u9fff·]) ?(?:" + _CHINESE_CONTRIBUTORS + r") ?[:：]? ?"
 )
 _CJK_MARKERS = ("作者", "记者", "記者", "撰文", "文/", "文／", "文・", "编辑", "編輯", "기자")
 _CJK_MARKER = re.compile("|".join(_CJK_MARKERS))
@@ -774,8 +798,10 @@ def _cjk_bylines(texts: list[str], is_japanese: Callable[[], bool]) -> list[str]
             found = _spaced_han_names(match.group(1), match.group(2), is_japanese)
             if len(found) == 2 or (len(found) == 1 and not is_japanese()):
                 found += _more_chinese_names(text, match.end(), listed=len(found) == 1)
+            elif found:
+                found += _more_japanese_names(text, match.end(), is_japanese)
             names.extend(found)
-        names.extend(m.group(1) for m in _KOREAN_BYLINE.finditer(text))
+        names.extend(name for m in _KOREAN_BYLINE.finditer(text) for name in _korean_names(m))
     return list(dict.fromkeys(names))[:MAX_TEXT_BYLINE_NAMES]
 
 
@@ -787,6 +813,18 @@ def _more_chinese_names(text: str, end: int, listed: bool) -> list[str]:
         names.append(more["name"])
         end = more.end()
         listed = False
+    return names
+
+
+def _more_japanese_names(text: str, end: int, is_japanese: Callable[[], bool]) -> list[str]:
+    """The names listed with "、" after a Japanese byline's first, from ``end`` of ``text``."""
+    names = []
+    while more := _MORE_JAPANESE_NAMES.match(text, end):
+        name = "".join(_spaced_han_names(more.group(1), more.group(2), is_japanese))
+        if not name:
+            break
+        names.append(name)
+        end = more.end()
     return names
 
 
@@ -811,14 +849,30 @@ def _spaced_han_names(
     return names
 
 
-def _japanese_name(run: re.Match[str], is_japanese: Callable[[], bool]) -> str:
-    """The name of a run of spaced Han parts on a Japanese page: the first part and the
-    second where it is a given name (not a role, "撮影", nor a place with the word that says
-    so); the parts after them are not read."""
-    family, given, *_ = run.group().split(" ")
+def _spaced_names(run: re.Match[str], is_japanese: Callable[[], bool]) -> str:
+    """The names of a run of spaced Han parts, read as a text byline reads them (see
+    _cjk_bylines), once a byline word before them is cut ("记者 李 明 北京"): the first
+    part and the second where it is a given name (not a role, "撮影", nor a place with the
+    word that says so). On a Japanese page one name, the parts after them not read ("山田
+    花子 東京"). On a Chinese page, where the first two are two people ("王晓 李明"), each
+    part of two to four characters after them is one more, listed with "、" ("王晓、李明、张三");
+    after one name ("李 明", "王 小明") the parts after it are not read ("李 明 北京")."""
+    family, given, *more = _without_prefix(run.group()).split(" ") + [""]
+    if not given:
+        return family
     if _WORD_AFTER_A_NAME.match(given):
-        return family if len(family) >= 2 else ""
-    return "".join(_spaced_han_names(family, given, is_japanese))
+        if is_japanese():
+            return family if len(family) >= 2 else ""
+        return family + "、" + " ".join(more)  # "王晓 记者 李明": the rest read as before
+    names = _spaced_han_names(family, given, is_japanese)
+    if is_japanese():
+        return "".join(names)
+    if len(names) == 2:
+        for part in more:
+            if not 2 <= len(part) <= 4 or _WORD_AFTER_A_NAME.match(part):
+                break
+            names.append(part)
+    return "、".join(names)
 
 
 def _is_japanese(evidence: Evidence) -> bool:

@@ -278,15 +278,39 @@ def test_chinese_bylines_with_a_space():
         ("记者 王晓 通讯员 李明", ["王晓", "李明"]),
         ("本报记者 王晓 李明 通讯员 张三", ["王晓", "李明", "张三"]),
         ("记者 王晓 实习生李明", ["王晓", "李明"]),
+        # a space beside the 、 changes nothing
+        ("记者 王晓、 李明", ["王晓", "李明"]),
+        ("记者 王晓 、李明", ["王晓", "李明"]),
+        ("记者 王晓、 李明、 张三", ["王晓", "李明", "张三"]),
     ],
 )
 def test_the_listed_names_and_contributors_of_a_chinese_byline(byline, names):
     for markup in (f"<p>{byline}</p>", f'<p class="byline">{byline}</p>'):
         page = f'<html lang="zh-CN"><body><h1>标题</h1>{markup}<p>正文。</p></body></html>'
         assert extract_metadata(page).authors == names, markup
-    if "实习生李明" not in byline:  # a meta tag's names are read by their spaces
-        page = f'<html lang="zh-CN"><head><meta name="author" content="{byline}"></head><body>'
-        assert extract_metadata(page + "<p>正文。</p></body></html>").authors == names
+    page = f'<html lang="zh-CN"><head><meta name="author" content="{byline}"></head><body>'
+    assert extract_metadata(page + "<p>正文。</p></body></html>").authors == names
+
+
+@pytest.mark.parametrize(
+    ("byline", "names"),
+    [
+        # a role written against the name after it in a meta tag or a byline element
+        ("王晓 实习生李明", ["王晓", "李明"]),
+        ("王晓 通讯员李明", ["王晓", "李明"]),
+        ("王晓实习生 李明", ["王晓", "李明"]),
+        # a name of one spaced part and one (stop 38: "李 明" is one name) and a third
+        # part: no part of it, as the text byline reads it ("记者 李 明 北京")
+        ("李 明 北京", ["李明"]),
+        ("王 小明 北京", ["王小明"]),
+    ],
+)
+def test_a_chinese_meta_or_byline_element_reads_as_the_text_byline(byline, names):
+    for markup in ('<p class="byline">{}</p>', '<meta name="author" content="{}">'):
+        byline_markup = markup.format(byline)
+        head, body = (byline_markup, "") if "meta" in markup else ("", byline_markup)
+        page = f'<html lang="zh-CN"><head>{head}</head><body><h1>标题</h1>{body}<p>正文。</p>'
+        assert extract_metadata(page + "</body></html>").authors == names, markup
 
 
 def test_spaced_chinese_names_in_a_meta_or_a_byline_element_are_two_people():
@@ -359,6 +383,65 @@ def test_a_japanese_name_ends_after_two_spaced_parts_in_a_meta_or_an_element(byl
         page = (f'<html lang="ja"><head>{head}</head><body><h1>見出し</h1>{body}'
                 f"{_JAPANESE_TEXT}</body></html>")
         assert extract_metadata(page).authors == names, markup
+
+
+@pytest.mark.parametrize(
+    ("byline", "names"),
+    [
+        # names listed with 、 after a Japanese byline's first, spaced or not, are people,
+        # one name each, in a text byline as in a meta tag
+        ("記者 佐藤 健、山田 花子", ["佐藤健", "山田花子"]),
+        ("記者 佐藤健、山田花子", ["佐藤健", "山田花子"]),
+        ("記者 佐藤健一、山田 花子、鈴木 一郎", ["佐藤健一", "山田花子", "鈴木一郎"]),
+        # each ends after two spaced parts
+        ("記者 佐藤 健、山田 花子 東京", ["佐藤健", "山田花子"]),
+    ],
+)
+def test_a_japanese_byline_lists_its_names_with_the_comma(byline, names):
+    for markup in ("<p>{}</p>", '<p class="byline">{}</p>', '<meta name="author" content="{}">'):
+        byline_markup = markup.format(byline)
+        head, body = (byline_markup, "") if "meta" in markup else ("", byline_markup)
+        page = (f'<html lang="ja"><head>{head}</head><body><h1>見出し</h1>{body}'
+                f"{_JAPANESE_TEXT}</body></html>")
+        assert extract_metadata(page).authors == names, markup
+
+
+@pytest.mark.parametrize(
+    ("byline", "names"),
+    [
+        ("홍길동 기자", ["홍길동"]),
+        ("홍길동 사진기자", ["홍길동"]),
+        # the names of all who wrote it before one 기자, joined by a middle dot
+        ("홍길동·김철수 기자", ["홍길동", "김철수"]),
+        ("홍길동ㆍ김철수 기자", ["홍길동", "김철수"]),
+        # 글 and 사진 (text, photo) before a name are byline words
+        ("글 홍길동 기자 사진 김철수 기자", ["홍길동", "김철수"]),
+        # an agency and its place in brackets, an e-mail, the = before the story
+        ("[서울=뉴시스] 홍길동 기자 =", ["홍길동"]),
+        ("(서울=연합뉴스) 홍길동 기자 = 본문이 이어진다", ["홍길동"]),
+        ("홍길동 기자 hong@example.com", ["홍길동"]),
+    ],
+)
+def test_korean_bylines_in_a_text_an_element_and_a_meta(byline, names):
+    for markup in ("<p>{}</p>", '<p class="byline">{}</p>', '<meta name="author" content="{}">'):
+        byline_markup = markup.format(byline)
+        head, body = (byline_markup, "") if "meta" in markup else ("", byline_markup)
+        page = f'<html lang="ko"><head>{head}</head><body><h1>제목</h1>{body}<p>본문.</p>'
+        assert extract_metadata(page + "</body></html>").authors == names, markup
+
+
+def test_a_korean_byline_element_with_the_name_in_its_own_element():
+    # "홍길동 | 기자" once the element's pieces are joined: 기자 is the role, no name
+    page = '<html lang="ko"><body><h1>제목</h1><p class="byline"><b>홍길동</b> 기자</p>'
+    assert extract_metadata(page + "<p>본문.</p></body></html>").authors == ["홍길동"]
+    # a name before a comma is one more in a meta tag, the whole of which is a byline
+    page = '<html lang="ko"><head><meta name="author" content="홍길동, 김철수 기자"></head>'
+    assert extract_metadata(page + "<body><p>본문.</p></body></html>").authors == [
+        "홍길동", "김철수"
+    ]
+    # in a text the word before a comma may be anything (an agency): not read
+    page = '<html lang="ko"><body><h1>제목</h1><p>연합뉴스, 홍길동 기자</p><p>본문.</p>'
+    assert extract_metadata(page + "</body></html>").authors == ["홍길동"]
 
 
 def test_a_family_name_of_three_and_a_given_name_of_two_are_one_name():
