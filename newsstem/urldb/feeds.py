@@ -24,10 +24,9 @@ from __future__ import annotations
 import errno
 import logging
 import os
-import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import urlparse
 
 from scrapy.extensions.feedexport import FeedExporter, FileFeedStorage
@@ -52,9 +51,6 @@ LINE_FORMATS = frozenset({"jsonlines", "jsonl", "jl", "csv"})
 # Whole lines accumulate in memory up to this size before being written
 # (without a URL store nobody calls sync(); this bounds the memory).
 WRITE_BYTES = 256 * 1024
-# A file's mtime comes from the kernel's coarse clock, a few milliseconds behind
-# time.time(): a file written just after a feed was set up may look older by this much.
-MTIME_SLACK_SECONDS = 0.05
 
 
 class LineBatchFile:
@@ -147,6 +143,25 @@ class LineBatchFile:
         self.close()
 
 
+class FileState(NamedTuple):
+    """What tells a file apart from itself rewritten: created anew, or written to."""
+
+    device: int
+    inode: int
+    size: int
+    mtime_ns: int
+
+    @classmethod
+    def of(cls, path: Path) -> FileState | None:
+        """The state of the file at ``path``, None when there is none (or its directory
+        cannot be read: opening it then fails with its own error)."""
+        try:
+            found = path.stat()
+        except OSError:
+            return None
+        return cls(found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns)
+
+
 class DurableFileFeedStorage(FileFeedStorage):
     """``FileFeedStorage`` with whole-line writes, :meth:`sync`, and an fsync when stored."""
 
@@ -163,7 +178,7 @@ class DurableFileFeedStorage(FileFeedStorage):
         self.file: LineBatchFile | None = None
         # Scrapy makes the storage when the feed starts and opens it at the first item
         # (or, empty, at the end): a file written between the two is another crawl's
-        self.since = time.time() - MTIME_SLACK_SECONDS
+        self.found = FileState.of(Path(self.path))
 
     @classmethod
     def from_crawler(
@@ -195,12 +210,11 @@ class DurableFileFeedStorage(FileFeedStorage):
         ``%(time)s`` name; the one opening last (an empty feed is opened at its end)
         would empty the other's file, whose articles the URL store had recorded. Refused,
         this crawl's articles are recorded as exported by none (the next crawl exports
-        them again)."""
-        try:
-            written = path.stat().st_mtime
-        except FileNotFoundError:
-            return
-        if path.is_file() and written >= self.since:
+        them again). The file is compared with itself when the feed started, not its
+        mtime with the clock: a clock stepped back, or a network filesystem's server
+        dating files ahead, would make a file of the run before look written since."""
+        now = FileState.of(path)
+        if now is not None and now != self.found and path.is_file():
             raise OSError(
                 errno.EBUSY,
                 f"written by another crawl since this one started, not overwritten; give "

@@ -420,3 +420,40 @@ def run_crawl_with_feeds(tmp_path, site, uri, name, feeds):
     assert proc.returncode == 0, proc.stderr
     stats = json.loads(stats_file.read_text())
     return CrawlResult(proc.returncode, [], stats, log_file.read_text(), tmp_path / "none")
+
+
+def test_a_feed_file_another_crawl_wrote_since_the_start_is_kept_and_its_articles_come_again(
+    tmp_path, news_site
+):
+    # Two crawls started in the same second with one -O "...%(time)s.jsonl" name: the
+    # other wrote the file after this one started (here: as this crawl asks for its first
+    # page). This crawl refuses to empty it, records none of its own articles, and the
+    # next crawl exports them all.
+    uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
+    theirs = b'{"url": "https://elsewhere.example/1.html"}\n'
+    resolve = news_site._resolve
+
+    def resolve_after_the_other_crawl_wrote(path):
+        output = tmp_path / "first.jsonl"
+        if not output.exists():
+            output.write_bytes(theirs)
+        return resolve(path)
+
+    news_site._resolve = resolve_after_the_other_crawl_wrote
+    first = crawl(tmp_path, news_site, uri, "first")
+    news_site._resolve = resolve
+    assert (tmp_path / "first.jsonl").read_bytes() == theirs, first.log
+    errors = [line for line in first.log.splitlines() if "] ERROR: " in line]
+    assert "written by another crawl since this one started" in errors[0], first.log
+    assert sum("Cannot open the feed file" in line for line in errors) == 1, first.log
+    # the rest are Scrapy's: its exporter tries the file again for each article, then at
+    # the end (docs/distributed.md says so)
+    assert len(errors) == 1 + 18 + 1, first.log
+    assert all("FeedExporter.item_scraped" in line for line in errors[1:-1]), first.log
+    assert "newsstem/urldb/exported" not in first.stats, first.stats
+    assert first.stats["newsstem/urldb/unmarked"] == 18
+
+    news_site.clear()
+    second = crawl(tmp_path, news_site, uri, "second")
+    assert second.returncode == 0, second.log
+    assert second.item_urls() == news_site.article_urls()

@@ -225,3 +225,32 @@ def test_a_file_of_an_earlier_crawl_is_still_overwritten(tmp_path):
     file.write(b'{"url": "new"}\n')
     storage.store(file)
     assert path.read_bytes() == b'{"url": "new"}\n'
+
+
+def test_a_file_of_an_earlier_crawl_dated_ahead_is_still_overwritten(tmp_path):
+    # The run before wrote it while the clock was ahead (stepped back since by NTP), or on
+    # a network filesystem whose server's clock is ahead of this machine's: its mtime is
+    # later than this crawl's start. Compared with the clock, every -O run until that time
+    # refused the file and recorded no article as exported (a lock-out).
+    path = tmp_path / "articles.jsonl"
+    path.write_bytes(b'{"url": "old"}\n')
+    os.utime(path, (time.time() + 3600, time.time() + 3600))
+    storage = DurableFileFeedStorage(str(path), feed_options={"format": "jsonlines", "overwrite": True})
+    file = storage.open(spider=None)
+    file.write(b'{"url": "new"}\n')
+    storage.store(file)
+    assert path.read_bytes() == b'{"url": "new"}\n'
+
+
+def test_a_file_another_crawl_wrote_is_not_overwritten_whatever_its_mtime(tmp_path):
+    # The other crawl's write stamped before this crawl's start (the clock stepped back
+    # between the two), over a file of the run before
+    path = tmp_path / "articles.jsonl"
+    path.write_bytes(b'{"url": "old"}\n')
+    os.utime(path, (time.time() - 120, time.time() - 120))
+    storage = DurableFileFeedStorage(str(path), feed_options={"format": "jsonlines", "overwrite": True})
+    path.write_bytes(b'{"url": "a"}\n{"url": "b"}\n')
+    os.utime(path, (time.time() - 60, time.time() - 60))
+    with pytest.raises(OSError, match="written by another crawl since this one started"):
+        storage.open(spider=None)
+    assert path.read_bytes() == b'{"url": "a"}\n{"url": "b"}\n'
