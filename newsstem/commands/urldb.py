@@ -39,7 +39,7 @@ from newsstem.urldb import (
     parse_age,
     url_key,
 )
-from newsstem.urldb.store import COPY
+from newsstem.urldb.store import COPY, TEXT
 from newsstem.usage_errors import one_line_errors
 
 if TYPE_CHECKING:
@@ -200,6 +200,12 @@ class Command(ScrapyCommand):
         copies_of = store.copies_of([key for key, entry in found.items() if entry.kind == COPY])
         # a URL given in the same command names the article a copy repeats
         given = {key: url for url, each in zip(urls, forms) for _, key in each if key in found}
+        # a copy of an article an earlier crawl exported, told by its text, repeats a text key
+        texts = {
+            key
+            for key, entry in store.lookup(sorted(set(copies_of.values()))).items()
+            if entry.kind == TEXT
+        }
         status = 0
         for n, (url, each) in enumerate(zip(urls, forms)):
             if n:
@@ -217,7 +223,7 @@ class Command(ScrapyCommand):
                     ("exported", _exported(entry, key in copies_of)),
                 ]
                 if key in copies_of:
-                    rows.append(("repeats", _copy_of(copies_of[key], given)))
+                    rows.append(("repeats", _copy_of(copies_of[key], given, texts)))
             _table(rows)
         return status
 
@@ -255,9 +261,14 @@ def _exported(entry: UrlEntry, known_copy: bool = False) -> str:
     return format_time(entry.exported_at)
 
 
-def _copy_of(article: bytes, given: dict[bytes, str]) -> str:
+def _copy_of(article: bytes, given: dict[bytes, str], texts: set[bytes]) -> str:
     """The article a copy repeats: its URL when given in the same command, else its key
-    (the store keeps the md5 of URLs, not URLs)."""
+    (the store keeps the md5 of URLs, not URLs), or its text's key (no URL's)."""
+    if article in texts:
+        return (
+            f"an article of the same text, exported before (text key {article.hex()}; the "
+            "store keeps no URL with a text)"
+        )
     if article in given:
         return f"{given[article]} (key {article.hex()})"
     return (

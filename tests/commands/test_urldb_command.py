@@ -11,7 +11,7 @@ import time
 import pytest
 
 from newsstem.urldb import format_time, open_store, text_key, url_key
-from newsstem.urldb.store import TEXT
+from newsstem.urldb.store import COPY, TEXT
 from support.crawl import REPO, run_crawl
 from support.newssite import GeneratedNewsSite
 
@@ -279,3 +279,22 @@ def test_a_reader_that_stops_early_is_no_traceback(store):
     assert first.startswith("url ")
     assert "Traceback" not in err and "BrokenPipe" not in err, err
     assert proc.returncode == 1
+
+
+def test_show_does_not_call_a_text_key_the_key_of_a_url(store_uri):
+    # A copy dropped because an earlier crawl exported an article of its text (no metadata
+    # naming its original) is recorded along with that text's key (DuplicatePipeline
+    # passes marks.text): `show` said "the URL of key <the text key>", a key no
+    # `scrapy urldb show URL` ever prints.
+    article, copy = "https://news.example/1.html", "https://news.example/print/1.html"
+    text = text_key("news.example", "minister resigns", ["the minister said so today."])
+    with open_store(store_uri) as opened:
+        opened.mark_exported([url_key(article), text], NOW - DAY, {text: TEXT})
+        opened.mark_exported([url_key(copy)], NOW, {url_key(copy): COPY},
+                             {url_key(copy): text})
+    result = urldb("show", copy, "--urldb", store_uri)
+    assert result.returncode == 0, result.stderr
+    repeats = fields(result.stdout)["repeats"]
+    assert "the URL of key" not in repeats, repeats
+    assert repeats.startswith("an article of the same text"), repeats
+    assert text.hex() in repeats
