@@ -210,7 +210,8 @@ class DurableFileFeedStorage(FileFeedStorage):
         ``%(time)s`` name; the one opening last (an empty feed is opened at its end)
         would empty the other's file, whose articles the URL store had recorded. Refused,
         this crawl's articles are recorded as exported by none (the next crawl exports
-        them again; with NEWSSTEM_URLDB_MARK_AFTER=item_scraped, a pipeline's output). The file is compared with itself when the feed started, not its
+        them again; with NEWSSTEM_URLDB_MARK_AFTER=item_scraped they are: a pipeline is
+        the output then). The file is compared with itself when the feed started, not its
         mtime with the clock: a clock stepped back, or a network filesystem's server
         dating files ahead, would make a file of the run before look written since."""
         now = FileState.of(path)
