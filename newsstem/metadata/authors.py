@@ -725,7 +725,8 @@ _WORD_AFTER_A_NAME = re.compile(_WORDS_AFTER_A_NAME)
 _CJK_BYLINE = re.compile(
     r"(?:作者|(?:记者|記者)(?!会|會|招待|団|团|クラブ)|撰文"
     r"|(?<![\u4e00-\u9fff])文(?:・写真(?=[\s/／・:：])|(?=\s*[/／・])))"
-    r"\s*[:：︱|/／・]?\s*"
+    # (a separator's white space after it only: "\s*[…]?\s*" split a long run every way)
+    r"\s*(?:[:：︱|/／・]\s*)?"
     r"([\u4e00-\u9fff·]{1,4})"
     r"(?:[ \u3000]" + _NOT_A_NAME_AFTER + r"([\u4e00-\u9fff]{1,4}))?"
     r"(?![\u4e00-\u9fff])"

@@ -268,6 +268,15 @@ def test_chinese_bylines_with_a_space():
     assert extract_metadata(_page("", "<p>记者 王小明 报道</p>")).authors == ["王小明"]
 
 
+def test_a_byline_word_before_a_long_run_of_white_space_is_read_at_once():
+    # the white space after 记者 is matched in one way: with two optional runs around an
+    # optional separator the expression tried every split of it at each failure, a time
+    # the square of its length (a page's text node of indentation: minutes, not ms)
+    padding = " \n\t" * 70_000
+    page = _page("", f"<p>记者{padding}</p><p>记者{padding}：{padding}王晓</p>")
+    assert extract_metadata(page).authors == ["王晓"]
+
+
 @pytest.mark.parametrize(
     ("byline", "names"),
     [
