@@ -18,9 +18,10 @@ name, an anchor text that says "Read more". Agreement decides:
    (``X | Reuters``, ``Forbes.com: X``, ``X_English_Xinhua``) agrees with it, unless
    three kinds of source write the longer text word for word (it is then settled: the
    headline as written, ``X - new upgrade landing soon``);
-2. the story's own ``h1``, in the ``<header>`` of an ``<article>``, wins where the page's
-   other ``h1``s lie outside every article and say something else (a site bar that
-   repeats the social title, the logo, teasers);
+2. the story's own ``h1``, in the ``<header>`` of an ``<article>``, wins where the
+   ``h1``s outside every article (one at least) say something else (a site bar that
+   repeats the social title, the logo); an ``h1`` in an article but not in its header
+   (a teaser's) counts for neither;
 3. otherwise the candidate most sources agree with wins; on a tie, the visible headline
    before JSON-LD, then og:title, twitter:title, the pattern's or the extraction's
    title, the ``<title>``;
@@ -307,13 +308,14 @@ def _visible_headings(root: HtmlElement) -> list[str]:
 
 
 def _story_heading(root: HtmlElement) -> str | None:
-    """The ``h1`` in the ``<header>`` of an ``<article>``, where the page's other ``h1``s
-    lie outside every article and none says the same: the headline the reader sees over
-    the story, under a site bar that repeats the social title (found on chaos tuning
-    pages: Slate's roll-up bar, its two ``h1``s writing what JSON-LD and og:title write,
-    above the story's reworded ``h1.hed``; ESPN's logo ``h1`` and a sidebar of teaser
-    ``<article>``s whose first ``h1`` og:title repeats). One text at most: two articles
-    with headers of their own are a list, not a story."""
+    """The ``h1`` in the ``<header>`` of an ``<article>``, where the page has ``h1``s
+    outside every article and none says the same (an ``h1`` in an article but not in its
+    header, a teaser's, is not read): the headline the reader sees over the story, under
+    a site bar that repeats the social title (found on chaos tuning pages: Slate's roll-up
+    bar, its two ``h1``s writing what JSON-LD and og:title write, above the story's
+    reworded ``h1.hed``; ESPN's logo ``h1`` and a sidebar of teaser ``<article>``s whose
+    first ``h1`` og:title repeats). One text at most: two articles whose headers write two
+    texts are a list, not a story."""
     body = root.find(".//body")
     if body is None:
         return None

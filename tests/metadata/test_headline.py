@@ -227,6 +227,11 @@ def test_the_story_h1_under_a_site_bar_that_repeats_the_social_title_is_the_head
     listing = html.replace("<p>Text.</p></article>",
                            "</article><article><header><h1>Other</h1></header></article>")
     assert extract_metadata(listing).headline == social
+    # a teaser's h1, in an <article> but not in its header, counts for neither side,
+    # not even where it writes the social title (ESPN's sidebar)
+    teasers = html.replace("<p>Text.</p></article>",
+                           f"</article><article><h1>{social}</h1></article>")
+    assert extract_metadata(teasers).headline == "Russia’s Space Program Is Struggling"
 
 
 def test_no_candidates_no_headline():
