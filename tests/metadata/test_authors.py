@@ -268,6 +268,24 @@ def test_chinese_bylines_with_a_space():
     assert extract_metadata(_page("", "<p>记者 王小明 报道</p>")).authors == ["王小明"]
 
 
+@pytest.mark.parametrize(
+    ("byline", "names"),
+    [
+        ("홍길동 기자", ["홍길동"]),
+        ("홍길동 사진기자", ["홍길동"]),
+        ("홍길동 기자 김철수 기자", ["홍길동", "김철수"]),
+    ],
+)
+def test_a_korean_reporter_s_role_after_the_name_is_no_part_of_it(byline, names):
+    # Korean bylines name the reporter first: the role after the name is cut in a meta
+    # tag and a byline element as in a text byline, not glued to the name ("홍길동기자")
+    for markup in (f"<p>{byline}</p>", f'<p class="byline">{byline}</p>',
+                   f'<meta name="author" content="{byline}">'):
+        head, body = (markup, "") if "meta" in markup else ("", markup)
+        page = f'<html lang="ko"><head>{head}</head><body><h1>제목입니다</h1>{body}<p>본문.</p></body></html>'
+        assert extract_metadata(page).authors == names, markup
+
+
 def test_a_byline_word_before_a_long_run_of_white_space_is_read_at_once():
     # the white space after 记者 is matched in one way: with two optional runs around an
     # optional separator the expression tried every split of it at each failure, a time
