@@ -50,6 +50,21 @@ def test_urls_are_absolute_against_the_base():
     assert extract_metadata(data_uri).image is None
 
 
+def test_links_and_jsonld_beside_the_root_element_are_read():
+    # a page's second top-level <html> (an l3s page has one) is outside the root element
+    # lxml returns: its links and scripts are the page's still, read in the one walk
+    html = (
+        "<html><head><title>T</title></head><body><p>Text</p></body></html>"
+        "<html><head><link rel='canonical' href='/b/2.html'>"
+        '<script type="application/ld+json">{"@type": "NewsArticle", '
+        '"author": {"name": "Ana Lima"}, "datePublished": "2020-05-01"}</script></head></html>'
+    )
+    assert parse_html(html).getnext() is not None  # the shape this test is about
+    metadata = extract_metadata(html, url="https://site/a/1.html")
+    assert metadata.canonical_url == "https://site/b/2.html"
+    assert (metadata.authors, metadata.published) == (["Ana Lima"], "2020-05-01")
+
+
 def test_site_names_and_sections_that_are_urls_are_skipped():
     html = (
         '<html><head><meta property="og:site_name" content="http://www.tmz.com">'
