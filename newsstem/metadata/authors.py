@@ -223,6 +223,12 @@ _CJK_FILED_FROM = re.compile(" " + _FILED_FROM_PLACE)
 # ("王晓 李明") or more, or one name ("李 明") and the words after it: see _spaced_names.
 _SPACED_HAN_RUN = re.compile(r"(?<![\u4e00-\u9fff])[\u4e00-\u9fff]{1,4}(?: [\u4e00-\u9fff]+)+")
 
+# A photo credit or a role after a name on a Chinese page ("王晓 摄", "王晓 摄影", "王晓
+# 特派员"): it ends the name as a list's separator would, no second person, no part of it.
+_CHINESE_ROLE_AFTER_A_NAME = re.compile(
+    r"(?<=[\u4e00-\u9fff]) (?:摄影|攝影|摄|攝|特派员|特派員)(?![\u4e00-\u9fff])"
+)
+
 
 def _split_names(raw: str, is_japanese: Callable[[], bool] | None = None) -> list[str]:
     """The names of ``raw``; ``is_japanese`` says whether the page is Japanese, asked of
@@ -241,6 +247,7 @@ def _split_names(raw: str, is_japanese: Callable[[], bool] | None = None) -> lis
                 # read in each part once its byline word is cut ("記者 山田 花子 東京")
                 japanese_names = partial(_SPACED_HAN_RUN.sub, spaced_names)
             else:
+                text = _CHINESE_ROLE_AFTER_A_NAME.sub("、", text)  # "王晓 摄", as _CJK_BYLINE
                 text = _SPACED_HAN_RUN.sub(spaced_names, text)  # "王晓、李明", listed
     text = _without_place(_without_fields(_HANDLE.sub(" ", text)))
     text = _PARENTHESES.sub(lambda m: m.group() if _INITIALS.match(m.group()) else " ", text)

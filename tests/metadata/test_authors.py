@@ -271,6 +271,25 @@ def test_chinese_bylines_with_a_space():
 @pytest.mark.parametrize(
     ("byline", "names"),
     [
+        ("王晓 摄", ["王晓"]),
+        ("王晓 摄影", ["王晓"]),
+        ("王曉 攝影", ["王曉"]),
+        ("王晓 李明 摄影", ["王晓", "李明"]),
+        ("王晓 特派员", ["王晓"]),
+    ],
+)
+def test_a_chinese_role_after_a_name_is_no_name_in_a_meta_or_an_element(byline, names):
+    # as in a text byline ("新华社记者 王晓 摄"): the photo credit or the role after the
+    # name is neither a second person nor a part of the name
+    for markup in (f'<p class="byline">{byline}</p>', f'<meta name="author" content="{byline}">'):
+        head, body = (markup, "") if "meta" in markup else ("", markup)
+        page = f'<html lang="zh-CN"><head>{head}</head><body><h1>标题</h1>{body}<p>正文。</p></body></html>'
+        assert extract_metadata(page).authors == names, markup
+
+
+@pytest.mark.parametrize(
+    ("byline", "names"),
+    [
         ("홍길동 기자", ["홍길동"]),
         ("홍길동 사진기자", ["홍길동"]),
         ("홍길동 기자 김철수 기자", ["홍길동", "김철수"]),
