@@ -283,7 +283,8 @@ def test_a_chinese_role_after_a_name_is_no_name_in_a_meta_or_an_element(byline, 
     # name is neither a second person nor a part of the name
     for markup in (f'<p class="byline">{byline}</p>', f'<meta name="author" content="{byline}">'):
         head, body = (markup, "") if "meta" in markup else ("", markup)
-        page = f'<html lang="zh-CN"><head>{head}</head><body><h1>标题</h1>{body}<p>正文。</p></body></html>'
+        page = (f'<html lang="zh-CN"><head>{head}</head><body><h1>标题</h1>{body}'
+                "<p>正文。</p></body></html>")
         assert extract_metadata(page).authors == names, markup
 
 
@@ -301,7 +302,8 @@ def test_a_korean_reporter_s_role_after_the_name_is_no_part_of_it(byline, names)
     for markup in (f"<p>{byline}</p>", f'<p class="byline">{byline}</p>',
                    f'<meta name="author" content="{byline}">'):
         head, body = (markup, "") if "meta" in markup else ("", markup)
-        page = f'<html lang="ko"><head>{head}</head><body><h1>제목입니다</h1>{body}<p>본문.</p></body></html>'
+        page = (f'<html lang="ko"><head>{head}</head><body><h1>제목입니다</h1>{body}'
+                "<p>본문.</p></body></html>")
         assert extract_metadata(page).authors == names, markup
 
 
