@@ -184,8 +184,9 @@ def collect_evidence(root: HtmlElement, url: str | None = None, source: str = ""
     return evidence
 
 
-# The tags :func:`_read_tags` reads, in one walk of the tree: each walk of a fundus page's
-# tree cost what the four (a <base>, the <meta>s, the links, the scripts) read from it.
+# The tags :func:`_read_tags` reads, in one walk of the tree: on a fundus page each of the
+# four walks it replaces (for a <base>, the <meta>s, the links, the scripts) cost as much
+# as reading what it found.
 _READ_TAGS = ("base", "meta", "link", "a", "script")
 
 
