@@ -230,7 +230,9 @@ _DOMAIN_ENDINGS = frozenset({"", "com", "net", "org", "couk", "de", "fr", "jp", 
 
 
 def headline_candidates(evidence: Evidence) -> list[tuple[str, str]]:
-    """``(source, text)`` of every headline the page's markup states, in page order."""
+    """``(source, text)`` of every headline the page's markup states, in page order;
+    the story's own ``h1`` (:func:`_story_heading`) once more as ``story-heading``, before
+    the visible headings, for :func:`decide_headline` to prefer."""
     found: list[tuple[str, str]] = []
     for obj in evidence.articles():
         for key in ("headline", "name", "alternativeHeadline"):
