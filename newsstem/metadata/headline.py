@@ -263,9 +263,15 @@ def headline_candidates(evidence: Evidence) -> list[tuple[str, str]]:
 
 
 # A script statement where a title should be (``<title>`` left open before a <script>:
-# ``...Title(The Korea Times)ntById("font");``): the title ends where it starts.
+# ``...Title(The Korea Times)ntById("font");``): the title ends where it starts. A call
+# is sought from the start of a word alone (its digits and other letters passed over to
+# the first one a name begins with, the call's start): from a later letter of the same
+# word it can end nowhere the first could not, and trying each took the square of the
+# word's length.
 _CODE = re.compile(
-    r"[A-Za-z_$][\w$]*(?:\.[\w$]+)*\((?:\"[^\"]*\"|'[^']*'|[\w$.,\s]*)\)\s*;|\bfunction\s*\w*\s*\(|[{}]"
+    r"(?<![\w$])[^\W_A-Za-z]*"
+    r"(?P<call>[A-Za-z_$][\w$]*(?:\.[\w$]+)*\((?:\"[^\"]*\"|'[^']*'|[\w$.,\s]*)\)\s*;)"
+    r"|\bfunction\s*\w*\s*\(|[{}]"
 )
 
 
@@ -278,7 +284,9 @@ def without_code(text: str) -> str:
     if "(" not in text and "{" not in text and "}" not in text:
         return text  # (every statement _CODE finds holds one of them; most titles none)
     match = _CODE.search(text)
-    return text[:match.start()].strip() if match else text
+    if match is None:
+        return text
+    return text[: match.start("call") if match["call"] else match.start()].strip()
 
 
 def _clean(text: str) -> str:

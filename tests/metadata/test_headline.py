@@ -136,6 +136,16 @@ def test_script_text_is_cut_from_a_title():
     assert without_code("Storm: what to expect (live)") == "Storm: what to expect (live)"
 
 
+def test_a_long_word_before_a_bracket_is_searched_for_code_once():
+    # a statement is sought from the start of each word only: from every letter of a word
+    # it took the square of the word's length (an extraction title or an anchor text of
+    # one long run of letters: minutes); the statement found is the same, where it starts
+    word = "x" * 120_000
+    assert without_code(f"{word}(") == f"{word}("
+    assert without_code("Title 3abc(x); rest") == "Title 3"  # a word's digits stay
+    assert without_code('Title 中ab.c("f"); x') == "Title 中"
+
+
 def test_a_text_three_kinds_write_alike_is_no_shorter_text_plus_an_affix():
     """The Express page of the fixtures, reduced: the h1, JSON-LD and og:title write the
     headline with a dash-separated second half, the extraction's title is its first half."""
