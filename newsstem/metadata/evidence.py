@@ -242,12 +242,16 @@ def _read_meta(element: HtmlElement, evidence: Evidence) -> None:
                 evidence.meta.setdefault(name, []).append(content)
 
 
+_ITEMPROP_OWNERS = etree.XPath("//@itemprop/..")
+
+
 def _read_itemprops(root: HtmlElement, evidence: Evidence) -> None:
     in_article: dict[str, list[HtmlElement]] = {}
     elsewhere: dict[str, list[HtmlElement]] = {}
     first_article: HtmlElement | None = None
-    # (the descendant axis in one step: "//*[...]" is a child step from every node)
-    for element in root.xpath("/descendant::*[@itemprop]"):
+    # (the attributes' owners: libxml2 finds the attribute by name on each element faster
+    # than it tests a predicate there; the same elements, in document order)
+    for element in _ITEMPROP_OWNERS(root):
         scope = _item_scope(element)
         types = _item_types(scope) if scope is not None else frozenset()
         if types & ARTICLE_TYPES:
