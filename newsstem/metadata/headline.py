@@ -602,19 +602,29 @@ class SiteNames:
         self.pages = 0
         self.counts: Counter[str] = Counter()
         self.known = [affix for affix in affixes if affix]
+        # The affixes of SITE_AFFIX_MIN_PAGES pages or more, in the order counts has them:
+        # the only ones names() can return. counts also holds each page's headline, so
+        # reading it whole at every page made a crawl quadratic in a site's pages.
+        self._frequent: list[str] = []
 
     def add(self, title: str | None) -> None:
         if not title:
             return
         self.pages += 1
+        reached = False
         for affix in title_affixes(without_code(normalize_space(title))):
             if len(affix) <= MAX_AFFIX_CHARS:
                 self.counts[affix] += 1
+                reached = reached or self.counts[affix] == SITE_AFFIX_MIN_PAGES
+        if reached:  # seldom: once for each affix that recurs
+            self._frequent = [
+                affix for affix, count in self.counts.items() if count >= SITE_AFFIX_MIN_PAGES
+            ]
 
     def names(self) -> list[str]:
         shared = [
-            affix for affix, count in self.counts.items()
-            if count >= SITE_AFFIX_MIN_PAGES and count >= SITE_AFFIX_SHARE * self.pages
+            affix for affix in self._frequent
+            if self.counts[affix] >= SITE_AFFIX_SHARE * self.pages
         ]
         # "English_Xinhua", not also its part "Xinhua"
         learned = [
