@@ -88,6 +88,13 @@ TELNETCONSOLE_ENABLED = False
 
 FEED_EXPORT_ENCODING = "utf-8"
 
+# One spider output at a time per response: newsstem's pipelines are CPU work in this
+# thread with nothing to wait for, and Scrapy starts CONCURRENT_ITEMS asyncio tasks for
+# every response whatever it yields (100 by default: 12 % of a crawl's CPU a page on the
+# 2021-page site of tests/benchmarks/distributed.py; docs/benchmarks.md, Crawl CPU).
+# Raise it for a pipeline of yours that awaits I/O.
+CONCURRENT_ITEMS = 1
+
 # URL store (newsstem.urldb; NEWSSTEM_URLDB* in newsstem.defaults; its middleware
 # is in SPIDER_MIDDLEWARES above): skip articles exported by earlier crawls,
 # record every link seen. Local feed files are written in whole lines and
