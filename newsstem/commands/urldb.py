@@ -10,7 +10,9 @@
 ``--urldb URI`` picks a store (default: the ``NEWSSTEM_URLDB`` setting).
 ``prune`` takes the store's exclusive lease: it refuses to run while a crawl
 holds the store (or waits for it with ``--wait``), and crawls do not start
-while it runs. Exit status: 0 done, 1 store error or URL not found, 2 usage error.
+while it runs. ``stats`` and ``show`` only read: they leave a store of an older schema
+as it is (an upgrade would lock out the older newsstem still using it); prune upgrades it,
+as crawls do. Exit status: 0 done, 1 store error or URL not found, 2 usage error.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ if TYPE_CHECKING:
     from newsstem.urldb import Lease
 
 ACTIONS = ("stats", "show", "prune")
+READ_ONLY_ACTIONS = ("stats", "show")
 # argparse's error for `--older-than -3d` (a value starting with '-' is taken for an
 # option) and for no value at all
 OLDER_THAN_FORM = (
@@ -146,7 +149,10 @@ class Command(ScrapyCommand):
         try:
             from newsstem.urldb.middleware import project_data_dir
 
-            with open_store(uri, project_data_dir, create=False) as store:
+            # stats and show only read: an older newsstem (a scrapyd's egg) may still use
+            # the store, and an upgrade would lock it out; prune writes, so it upgrades
+            read_only = action in READ_ONLY_ACTIONS
+            with open_store(uri, project_data_dir, create=False, read_only=read_only) as store:
                 if action == "stats":
                     self._stats(store)
                 elif action == "show":

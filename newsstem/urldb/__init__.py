@@ -120,7 +120,11 @@ def hide_password(url: str) -> str:
 
 
 def open_store(
-    uri: str | StoreUri, data_dir: Callable[[], str] | None = None, *, create: bool = True
+    uri: str | StoreUri,
+    data_dir: Callable[[], str] | None = None,
+    *,
+    create: bool = True,
+    read_only: bool = False,
 ) -> UrlStore:
     """Open (creating if needed) the store a URI names, or raise :class:`StoreError`.
 
@@ -128,7 +132,9 @@ def open_store(
     project data dir in crawls and commands); it is only called for them.
     Redis connections are checked at once, so a wrong URL fails here. With
     ``create=False`` (``scrapy urldb``: looking into a store), a SQLite file that
-    does not exist is an error, not a new empty store.
+    does not exist is an error, not a new empty store. With ``read_only=True``
+    (``scrapy urldb stats`` and ``show``), a SQLite store is read at the schema it has:
+    not upgraded, so an older newsstem still using it goes on.
     """
     spec = parse_uri(uri) if isinstance(uri, str) else uri
     if spec.backend == "sqlite":
@@ -146,7 +152,7 @@ def open_store(
                 f"no URL store at {path} (a crawl creates it): check the path of "
                 "--urldb or NEWSSTEM_URLDB"
             )
-        return SqliteUrlStore(path)
+        return SqliteUrlStore(path, read_only=read_only)
     from newsstem.urldb.redis_store import RedisUrlStore
 
     return RedisUrlStore.from_uri(spec.target)

@@ -131,10 +131,18 @@ class FileLease(Lease):
 
 
 class SqliteUrlStore(UrlStore):
-    """The URL store in a SQLite file at ``path`` (created with its directory if absent)."""
+    """The URL store in a SQLite file at ``path`` (created with its directory if absent).
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    ``read_only`` (``scrapy urldb stats`` and ``show``): an existing store is read at the
+    schema it has, never upgraded, and nothing is written to it. An upgrade locks out every
+    older newsstem still using the file ("written by a newer newsstem"), so only crawls
+    and commands that write take that step.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
         self.path = Path(path).absolute()
+        self.read_only = read_only
+        self.version = SCHEMA_VERSION  # the store's schema: an older one when read as it is
         self.uri = f"sqlite:///{self.path}"  # sqlite:////abs/path: an absolute path
         if self.path.is_dir():
             raise StoreError(f"URL store {self.path} is a directory; give a file path")
@@ -200,6 +208,14 @@ class SqliteUrlStore(UrlStore):
 
     def _prepare(self) -> None:
         db = self._db
+        if self.read_only:
+            if self._is_new():
+                raise StoreError(
+                    f"{self.path} is empty: no crawl has created the URL store in it yet"
+                )
+            db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")  # (this connection's only)
+            self.version = db.execute("PRAGMA user_version").fetchone()[0]
+            return
         self._is_new()  # checked before any write: never modify another database
         db.execute("PRAGMA journal_mode=WAL").fetchone()
         db.execute("PRAGMA synchronous=NORMAL")
@@ -257,7 +273,7 @@ class SqliteUrlStore(UrlStore):
             for start in range(0, len(keys), LOOKUP_CHUNK):
                 chunk = keys[start : start + LOOKUP_CHUNK]
                 rows = self._db.execute(
-                    "SELECT key, first_seen, last_seen, exported_at, kind FROM urls "
+                    f"SELECT key, first_seen, last_seen, exported_at, {self._kind} FROM urls "
                     f"WHERE key IN ({','.join('?' * len(chunk))})",
                     chunk,
                 )
@@ -267,8 +283,16 @@ class SqliteUrlStore(UrlStore):
             raise StoreError(f"URL store {self.path}: lookup failed: {exc}") from exc
         return found
 
+    @property
+    def _kind(self) -> str:
+        """The kind of an entry in SQL: a schema 1 store, read as it is, has no column
+        (its entries are all URLs, as after its upgrade)."""
+        return "kind" if self.version >= 2 else str(URL)
+
     def copies_of(self, keys: Sequence[bytes]) -> dict[bytes, bytes]:
         found: dict[bytes, bytes] = {}
+        if self.version < 3:  # read as it is, before copy_of: no copy says of what
+            return found
         keys = list(keys)
         try:
             for start in range(0, len(keys), LOOKUP_CHUNK):
@@ -289,7 +313,9 @@ class SqliteUrlStore(UrlStore):
                 "SELECT count(*), count(*) FILTER (WHERE kind != ?1),"
                 " count(exported_at) FILTER (WHERE kind = ?2),"
                 " count(*) FILTER (WHERE kind = ?3), count(*) FILTER (WHERE kind = ?1),"
-                " min(first_seen), max(first_seen), min(last_seen), max(last_seen) FROM urls",
+                " min(first_seen), max(first_seen), min(last_seen), max(last_seen)"
+                f" FROM (SELECT {self._kind} AS kind, exported_at, first_seen, last_seen"
+                " FROM urls)",
                 (TEXT, URL, COPY),
             ).fetchone()
         except sqlite3.Error as exc:
@@ -307,6 +333,8 @@ class SqliteUrlStore(UrlStore):
     def _transaction(self, what: str) -> Iterator[sqlite3.Connection]:
         """One ``BEGIN IMMEDIATE`` write transaction; SQLite errors become StoreError."""
         db = self._db
+        if self.read_only:  # (a write of this schema into an older file would fail anyway)
+            raise StoreError(f"URL store {self.path}: {what}: the store was opened read-only")
         try:
             db.execute("BEGIN IMMEDIATE")
             try:

@@ -298,3 +298,61 @@ def test_show_does_not_call_a_text_key_the_key_of_a_url(store_uri):
     assert "the URL of key" not in repeats, repeats
     assert repeats.startswith("an article of the same text"), repeats
     assert text.hex() in repeats
+
+
+def test_stats_and_show_read_an_older_store_without_upgrading_it(tmp_path):
+    """`stats` and `show` upgraded a schema 2 store to schema 3 on opening it, which locks
+    out an older newsstem still using the file (a scrapyd running an older egg: "written
+    by a newer newsstem", every job refused). They read it as it is; a crawl upgrades."""
+    import sqlite3
+
+    from newsstem.urldb.sqlite_store import APPLICATION_ID, SCHEMA_VERSION
+
+    path = tmp_path / "urldb.sqlite"
+    store = f"sqlite:///{path}"
+    db = sqlite3.connect(path)  # what newsstem wrote before copy_of (schema 2)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("CREATE TABLE urls (key BLOB PRIMARY KEY NOT NULL, first_seen INTEGER "
+               "NOT NULL, last_seen INTEGER NOT NULL, exported_at INTEGER, kind INTEGER "
+               "NOT NULL DEFAULT 0) WITHOUT ROWID")
+    db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+    db.execute("PRAGMA user_version=2")
+    db.executemany("INSERT INTO urls VALUES (?, ?, ?, ?, ?)",
+                   [(url_key(OLD[0]), NOW - 40 * DAY, NOW - 10 * DAY, NOW - 39 * DAY, 0),
+                    (url_key(OLD[1]), NOW - 40 * DAY, NOW - 40 * DAY, NOW - 39 * DAY, COPY),
+                    (url_key(OLD[2]), NOW - 40 * DAY, NOW - 40 * DAY, None, 0)])
+    db.commit()
+    db.close()
+
+    def schema() -> int:
+        with sqlite3.connect(path) as db:
+            return db.execute("PRAGMA user_version").fetchone()[0]
+
+    stats = urldb("stats", "--urldb", store)
+    assert stats.returncode == 0, stats.stderr
+    figures = {name: value.split()[0] for name, value in fields(stats.stdout).items()}
+    assert (figures["URLs"], figures["articles"], figures["copies"]) == ("3", "1", "1")
+    assert schema() == 2
+    shown = urldb("show", OLD[0], OLD[1], OLD[2], "--urldb", store)
+    assert shown.returncode == 0, shown.stderr
+    article, copy, seen = shown.stdout.split("\n\n")
+    assert f"exported    {format_time(NOW - 39 * DAY)}" in article
+    assert f"last seen   {format_time(NOW - 10 * DAY)}" in article
+    assert "as a copy of another URL's article" in copy
+    assert "the store does not say which URL" in copy and "repeats" not in copy
+    assert "exported    never" in seen
+    assert schema() == 2
+    with sqlite3.connect(path) as db:  # nothing written: not a column, not a row
+        assert [row[1] for row in db.execute("PRAGMA table_info(urls)")][-1] == "kind"
+        assert db.execute("SELECT count(*) FROM urls").fetchone()[0] == 3
+
+    site = GeneratedNewsSite(sections=1, articles_per_section=2).start()
+    try:
+        crawl = run_crawl(tmp_path, "-a", f"start_url={site.url}/", "-a", "depth=2",
+                          settings={"NEWSSTEM_URLDB": store})
+    finally:
+        site.stop()
+    assert crawl.returncode == 0, crawl.log
+    assert schema() == SCHEMA_VERSION == 3
+    after = urldb("show", OLD[0], "--urldb", store)
+    assert after.returncode == 0 and f"last seen   {format_time(NOW - 10 * DAY)}" in after.stdout

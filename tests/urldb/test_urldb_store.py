@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from newsstem.urldb import StoreBusy, UrlEntry, open_store, url_key
+from newsstem.urldb import StoreBusy, StoreError, UrlEntry, open_store, url_key
 from newsstem.urldb.sqlite_store import APPLICATION_ID, SCHEMA_VERSION
 from newsstem.urldb.store import COPY, KEY_BYTES, TEXT, URL
 
@@ -347,6 +347,33 @@ class TestSqliteStore(StoreContract):
         with self.open() as store:
             assert store.stats().articles == 3
             assert store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
+
+    def test_a_schema_1_store_opened_read_only_is_read_as_it_is_and_not_written(self, tmp_path):
+        # `scrapy urldb stats`/`show` upgraded it: an older newsstem then refused the file
+        path = tmp_path / "store" / "urldb.sqlite"
+        path.parent.mkdir()
+        db = sqlite3.connect(path)  # what newsstem wrote before the kind column
+        db.execute("CREATE TABLE urls (key BLOB PRIMARY KEY NOT NULL, first_seen INTEGER "
+                   "NOT NULL, last_seen INTEGER NOT NULL, exported_at INTEGER) WITHOUT ROWID")
+        db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+        db.execute("PRAGMA user_version=1")
+        db.executemany("INSERT INTO urls VALUES (?, ?, ?, ?)",
+                       [(k, T0, T0, T0 if n < 2 else None)
+                        for n, k in enumerate(keys(5, "old"))])
+        db.commit()
+        db.close()
+        with open_store(self.uri, read_only=True) as store:
+            stats = store.stats()
+            assert (stats.urls, stats.articles, stats.copies, stats.texts) == (5, 2, 0, 0)
+            assert {entry.kind for entry in store.lookup(keys(5, "old")).values()} == {URL}
+            assert store.copies_of(keys(5, "old")) == {}
+            with pytest.raises(StoreError, match="opened read-only"):
+                store.mark_seen(keys(1, "new"), T0 + 1)
+        with sqlite3.connect(path) as db:
+            assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+            assert db.execute("SELECT count(*) FROM urls").fetchone()[0] == 5
+        with self.open() as store:  # a writer upgrades it, as before
+            assert store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
 class TestRedisStore(StoreContract):
