@@ -28,6 +28,9 @@ _WORD = re.compile(r"\w+")
 # Characters of an extraction's head read per declared word before all of it is (most
 # words and their space are shorter: the head then has as many words as the declared text).
 _HEAD_CHARS_PER_WORD = 8
+# Every integer up to this is a float: a word count beyond it, times a ratio, can stay the
+# same float when it grows by one (:func:`_outnumbering`).
+_EXACT_INTEGERS = 2.0**53
 
 
 def declared_article_body(root: Element) -> str:
@@ -110,13 +113,14 @@ def extends(declared: str, extracted: str, min_ratio: float, min_share: float) -
 
 
 def _outnumbering(count: int, ratio: float) -> int | None:
-    """The fewest words, one at least, whose ``ratio`` times exceeds ``count`` (None for a
-    ratio that never does).
+    """The fewest words, one at least, whose ``ratio`` times exceeds ``count``; None for a
+    ratio that never does (0, NaN) or so small that the fewest is no exact float (the
+    steps below would not move it): the caller then counts the whole text.
 
     >>> _outnumbering(5, 2.0), _outnumbering(4, 2.0), _outnumbering(0, 2.0), _outnumbering(3, 0.0)
     (3, 3, 1, None)
     """
-    if ratio <= 0:
+    if not ratio > 0 or count / ratio >= _EXACT_INTEGERS:
         return None
     fewest = max(1, int(count / ratio))
     while not count < ratio * fewest:
@@ -124,3 +128,4 @@ def _outnumbering(count: int, ratio: float) -> int | None:
     while fewest > 1 and count < ratio * (fewest - 1):
         fewest -= 1
     return fewest
+

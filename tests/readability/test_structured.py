@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from newsstem.readability import extract
+from newsstem.readability.structured import extends
 
 STORY = "The council voted on Tuesday to close the old bridge, and traffic will move east. "
 
@@ -58,3 +61,10 @@ def test_short_or_broken_declarations_give_the_markups_result():
     assert extract(page(shell, "Too short to stand in for a story.")).reason
     broken = extract(page(shell, None, raw_json='{"articleBody": "' + STORY * 5))
     assert broken.body == "" and broken.reason
+
+
+@pytest.mark.parametrize("ratio", [float("nan"), 5e-324])
+def test_extends_at_a_ratio_its_head_count_cannot_use_reads_the_whole_text(ratio):
+    # (no count of words outnumbers a NaN ratio's or the smallest float's declared words:
+    # the answer is the whole text's, as before the head's words were counted apart)
+    assert extends(STORY * 3, STORY * 3, ratio, 0.8)
