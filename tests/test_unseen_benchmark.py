@@ -14,7 +14,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "benchmarks"))
 
-from unseen import by_character, main, pair_pages, unmatched_lines  # noqa: E402
+from unseen import (  # noqa: E402
+    by_character, main, pair_pages, report_losses, unmatched_lines,
+)
 
 ARTICLE = (
     "<html><head><title>Rain at last - The Daily</title></head><body><article>"
@@ -113,3 +115,14 @@ def test_lines_shorter_than_a_shingle_are_found_among_as_short_windows():
     assert unmatched_lines("Subhead here\n\nLost subhead", output, characters=False) == [
         "Lost subhead"
     ]
+
+
+def test_a_page_where_both_score_alike_is_listed_as_a_tie_not_a_loss(sdist: Path, capsys):
+    from extraction import Output, Run
+
+    pages = pair_pages(sdist).pages
+    same = {page.id: Output(page.gold) for page in pages}
+    report_losses(pages, {"newsstem": Run(dict(same)), "trafilatura": Run(dict(same))}, 1)
+    printed = capsys.readouterr().out
+    assert "below trafilatura on 0 of 2 pages" in printed
+    assert "  +0.000 plain:" in printed

@@ -283,9 +283,9 @@ def report_losses(pages: list[CorpusPage], runs: dict[str, Run], count: int) -> 
         characters = by_character(page.gold)
         mine = score_page(ours[page.id].text, page.gold, by_character=characters)
         theirs = score_page(peer[page.id].text, page.gold, by_character=characters)
-        losses.append((theirs.f1 - mine.f1, page, characters))
-    losses.sort(key=lambda loss: -loss[0])
-    below = sum(1 for gap, _, _ in losses if gap > 0)
+        losses.append((mine.f1 - theirs.f1, page, characters))  # (a tie: +0.0, not -0.0)
+    losses.sort(key=lambda loss: loss[0])
+    below = sum(1 for gap, _, _ in losses if gap < 0)
     print(f"\nnewsstem below trafilatura on {below} of {len(pages)} pages; the {count} "
           "pages where it loses most (or gains least), F1 per extractor (characters where "
           "written without spaces):")
@@ -295,7 +295,7 @@ def report_losses(pages: list[CorpusPage], runs: dict[str, Run], count: int) -> 
         )
         output = ours[page.id]
         note = f", {output.note}" if output.note else ""
-        print(f"  {-gap:+.3f} {page.id}: {figures} ({len(output.text)} chars{note}, "
+        print(f"  {gap:+.3f} {page.id}: {figures} ({len(output.text)} chars{note}, "
               f"expected {len(page.gold)})")
         print(f"      lost {_quote(unmatched_lines(page.gold, output.text, characters))}")
         print(f"      kept {_quote(unmatched_lines(output.text, page.gold, characters))}")
