@@ -126,3 +126,9 @@ def test_a_page_where_both_score_alike_is_listed_as_a_tie_not_a_loss(sdist: Path
     printed = capsys.readouterr().out
     assert "below trafilatura on 0 of 2 pages" in printed
     assert "  +0.000 plain:" in printed
+
+
+def test_a_few_thai_words_do_not_make_a_page_unspaced_by_their_vowel_signs():
+    # (6 Thai code points among 20 letters and digits, but 2 of them letters: the signs
+    # are no meaningful characters and count on neither side of the share)
+    assert not by_character("The rain came at last: ที่นี่")

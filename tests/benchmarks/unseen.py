@@ -83,7 +83,9 @@ FOUND_SHARE = 0.5
 # that replaces the location, on a page of less visible text than this.
 REDIRECT_SECONDS = 5
 REDIRECT_MAX_TEXT = 500
-_UNSPACED = re.compile(f"[{UNSPACED_CHARACTERS}]")
+# The letters and digits of those scripts (their vowel signs and tone marks are no \w, as
+# meaningful_length does not count them either).
+_UNSPACED = re.compile(rf"(?=\w)[{UNSPACED_CHARACTERS}]")
 _FEED = re.compile(r"\A\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<(?:rss|feed|rdf:RDF)\b", re.S)
 _REFRESH = re.compile(
     r"<meta[^>]+http-equiv=[\"']?refresh[\"']?[^>]+content=[\"']?\s*(\d+)\s*;\s*url=", re.I
@@ -175,7 +177,8 @@ def pair_pages(sdist: Path) -> Pairing:
 
 def by_character(text: str) -> bool:
     """Whether a page is scored on characters too: CJK as ``extraction.py`` decides it,
-    or as large a share of Thai, Lao, Burmese or Khmer characters."""
+    or as large a share of Thai, Lao, Burmese or Khmer letters and digits among its
+    meaningful characters."""
     if is_cjk(text):
         return True
     meaningful = meaningful_length(text)
