@@ -73,8 +73,8 @@ def meaningful_and_cjk_counts(text: str) -> tuple[int, int]:
     """
     if text.isascii():  # (known to the str: no scan)
         return len(text.encode("ascii").translate(None, _ASCII_NOT_MEANINGFUL)), 0
-    # (one UTF-8 encoding for both counts, as in meaningful_length: the non-ASCII texts of
-    # a fundus pass, 3,360 of 6,854, 3.2 ms for the ASCII encoding alone, 0.4 ms so)
+    # (one UTF-8 encoding for both counts, as in meaningful_length: the 6,854 texts of a
+    # fundus pass, 3,360 of them not ASCII, 11.3-12.4 -> 10.3-11.7 ms)
     utf8 = text.encode("utf-8", "surrogatepass")
     meaningful = len(utf8.translate(None, _NOT_ASCII_MEANINGFUL))
     others = _beyond_ascii_of(utf8)
