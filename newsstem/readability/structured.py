@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from itertools import islice
 from typing import Any
 
 from newsstem.readability.tree import Element
@@ -28,9 +27,6 @@ _WORD = re.compile(r"\w+")
 # Characters of an extraction's head read per declared word before all of it is (most
 # words and their space are shorter: the head then has as many words as the declared text).
 _HEAD_CHARS_PER_WORD = 8
-# Every integer up to this is a float: a word count beyond it, times a ratio, can stay the
-# same float when it grows by one (:func:`_outnumbering`).
-_EXACT_INTEGERS = 2.0**53
 
 
 def declared_article_body(root: Element) -> str:
@@ -93,39 +89,15 @@ def extends(declared: str, extracted: str, min_ratio: float, min_share: float) -
     False
     """
     declared_words = _WORD.findall(declared.casefold())
+    extracted = extracted.casefold()
     # Most declared texts are teasers: the words of the extraction's head outnumber them
     # already (a head has no more words than the whole, casefold maps each character alone).
-    # The head's words are counted only as far as they outnumber them: the count's
-    # matches are skipped in C (islice), and only the head is casefolded (casefold maps
-    # each character to one or more: the head's first characters are the whole's).
-    end = _HEAD_CHARS_PER_WORD * len(declared_words) + 1
-    enough = _outnumbering(len(declared_words), min_ratio)
-    head = _WORD.finditer(extracted[:end].casefold(), 0, end)
-    if enough is not None and next(islice(head, enough - 1, None), None) is not None:
+    head = _WORD.findall(extracted, 0, _HEAD_CHARS_PER_WORD * len(declared_words) + 1)
+    if head and len(declared_words) < min_ratio * len(head):
         return False
-    extracted = extracted.casefold()
     extracted_words = _WORD.findall(extracted)
     if not extracted_words or len(declared_words) < min_ratio * len(extracted_words):
         return False
     known = set(declared_words)
     shared = sum(1 for word in extracted_words if word in known)
     return shared >= min_share * len(extracted_words)
-
-
-def _outnumbering(count: int, ratio: float) -> int | None:
-    """The fewest words, one at least, whose ``ratio`` times exceeds ``count``; None for a
-    ratio that never does (0, NaN) or so small that the fewest is no exact float (the
-    steps below would not move it): the caller then counts the whole text.
-
-    >>> _outnumbering(5, 2.0), _outnumbering(4, 2.0), _outnumbering(0, 2.0), _outnumbering(3, 0.0)
-    (3, 3, 1, None)
-    """
-    if not ratio > 0 or count / ratio >= _EXACT_INTEGERS:
-        return None
-    fewest = max(1, int(count / ratio))
-    while not count < ratio * fewest:
-        fewest += 1
-    while fewest > 1 and count < ratio * (fewest - 1):
-        fewest -= 1
-    return fewest
-
