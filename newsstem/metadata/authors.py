@@ -768,8 +768,21 @@ _CJK_EDITOR = re.compile(r"(?:责任编辑|責任編輯|编辑|編輯)\s*[:：�
 # place before them ("[서울=뉴시스] 홍길동 기자 =") are dropped as brackets are. A name
 # before a comma is one more only where the whole is a byline (a meta tag, a byline
 # element): in a text the word before a comma may be anything ("연합뉴스, 홍길동 기자").
+# (A list is sought from its first name or the byline word before it alone: from a name
+# after a dot and a name of two to four letters before it, which would start the same
+# list and end where it ends, the expression read the rest of the list once more, a time
+# the square of its length. A name after "기자·" is sought, unless that 기자 is in a list
+# itself: a match before may have ended with it.)
+_NOT_IN_A_KOREAN_LIST = "".join(
+    rf"(?<!(?<![\uac00-\ud7af])[\uac00-\ud7af]{{{letters}}}(?<!기자){before}[·ㆍ・]{after})"
+    rf"(?<![·ㆍ・]{listed}[\uac00-\ud7af]{{{letters - 2}}}기자{before}[·ㆍ・]{after})"
+    for letters in (2, 3, 4)
+    for before in ("", " ")
+    for after in ("", " ")
+    for listed in ("", " ")
+)
 _KOREAN_BYLINE = re.compile(
-    r"(?<![\uac00-\ud7af])(?:(?:글|사진|그림|영상|취재)\s*[:：]?\s+)?"
+    r"(?<![\uac00-\ud7af])(?:(?:글|사진|그림|영상|취재)\s*[:：]?\s+|" + _NOT_IN_A_KOREAN_LIST + ")"
     r"((?:[\uac00-\ud7af]{2,4} ?[·ㆍ・] ?)*[\uac00-\ud7af]{2,4})(?:\s+|\s*\|\s*)"
     r"(?:(?:사진|영상|취재|수습|인턴)\s*)?기자(?![\uac00-\ud7af])"
 )

@@ -478,6 +478,16 @@ def test_korean_bylines_in_a_text_an_element_and_a_meta(byline, names):
         assert extract_metadata(page + "</body></html>").authors == names, markup
 
 
+def test_a_long_list_of_korean_words_joined_by_middle_dots_is_read_at_once():
+    # a list is sought from its first name alone: from each name after a dot too, the
+    # expression read the rest of the list again, a time the square of its length (a
+    # text node of 400,000 characters: minutes, not ms); a name after a word that is no
+    # name (one letter) still starts one
+    listed = "홍길동·" * 100_000
+    page = f'<html lang="ko"><body><h1>제목</h1><p>{listed}기자</p><p>김·홍길동 기자</p>'
+    assert extract_metadata(page + "<p>본문.</p></body></html>").authors == ["홍길동"]
+
+
 def test_a_korean_byline_element_with_the_name_in_its_own_element():
     # "홍길동 | 기자" once the element's pieces are joined: 기자 is the role, no name
     page = '<html lang="ko"><body><h1>제목</h1><p class="byline"><b>홍길동</b> 기자</p>'
