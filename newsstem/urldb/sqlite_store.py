@@ -134,7 +134,9 @@ class SqliteUrlStore(UrlStore):
     """The URL store in a SQLite file at ``path`` (created with its directory if absent).
 
     ``read_only`` (``scrapy urldb stats`` and ``show``): an existing store is read at the
-    schema it has, never upgraded, and nothing is written to it. An upgrade locks out every
+    schema it has, never upgraded, and nothing is recorded in it (the connection is SQLite's
+    usual one: the last to close a WAL store still checkpoints the WAL into the file, the
+    data unchanged). An upgrade locks out every
     older newsstem still using the file ("written by a newer newsstem"), so only crawls
     and commands that write take that step.
     """
