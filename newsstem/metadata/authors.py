@@ -225,6 +225,9 @@ _SPACED_HAN_RUN = re.compile(r"(?<![\u4e00-\u9fff])[\u4e00-\u9fff]{1,4}(?: [\u4e
 
 # A photo credit or a role after a name on a Chinese page ("王晓 摄", "王晓 摄影", "王晓
 # 特派员"): it ends the name as a list's separator would, no second person, no part of it.
+# A byline word written against the agency, paper or desk before it, then a space and
+# the name: "新华社记者 王晓", "本报记者 王晓" (the bare word alone is a prefix: _PREFIX).
+_DESK_REPORTER = re.compile(r"(?<![\u4e00-\u9fff])[\u4e00-\u9fff]+(?:记者|記者)[ \u3000]")
 _CHINESE_ROLE_AFTER_A_NAME = re.compile(
     r"(?<=[\u4e00-\u9fff]) (?:摄影|攝影|摄|攝|特派员|特派員)(?![\u4e00-\u9fff])"
 )
@@ -237,6 +240,8 @@ def _split_names(raw: str, is_japanese: Callable[[], bool] | None = None) -> lis
     japanese_names: Callable[[str], str] | None = None  # reads the spaced Han parts of a part
     if CJK_LETTER.search(text):
         text = _CJK_FILED_FROM.sub("", text)
+        # "新华社记者 王晓", "本报记者 王晓": the agency or paper whose reporter follows, no name
+        text = _DESK_REPORTER.sub("", text)
         # "홍길동·김철수 기자", "글 홍길동 기자 사진 김철수 기자": the names without their role
         text = _KOREAN_BYLINE.sub(lambda m: "、".join(_korean_names(m)) + "、", text)
         # "王晓 实习生李明": a contributor's role after a name lists the next one
