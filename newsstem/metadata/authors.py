@@ -223,11 +223,11 @@ _CJK_FILED_FROM = re.compile(" " + _FILED_FROM_PLACE)
 # ("王晓 李明") or more, or one name ("李 明") and the words after it: see _spaced_names.
 _SPACED_HAN_RUN = re.compile(r"(?<![\u4e00-\u9fff])[\u4e00-\u9fff]{1,4}(?: [\u4e00-\u9fff]+)+")
 
-# A photo credit or a role after a name on a Chinese page ("王晓 摄", "王晓 摄影", "王晓
-# 特派员"): it ends the name as a list's separator would, no second person, no part of it.
 # A byline word written against the agency, paper or desk before it, then a space and
 # the name: "新华社记者 王晓", "本报记者 王晓" (the bare word alone is a prefix: _PREFIX).
 _DESK_REPORTER = re.compile(r"(?<![\u4e00-\u9fff])[\u4e00-\u9fff]+(?:记者|記者)[ \u3000]")
+# A photo credit or a role after a name on a Chinese page ("王晓 摄", "王晓 摄影", "王晓
+# 特派员"): it ends the name as a list's separator would, no second person, no part of it.
 _CHINESE_ROLE_AFTER_A_NAME = re.compile(
     r"(?<=[\u4e00-\u9fff]) (?:摄影|攝影|摄|攝|特派员|特派員)(?![\u4e00-\u9fff])"
 )
