@@ -734,14 +734,18 @@ _WORDS_AFTER_A_NAME = (
 )
 _NOT_A_NAME_AFTER = r"(?!" + _WORDS_AFTER_A_NAME + r")"
 _WORD_AFTER_A_NAME = re.compile(_WORDS_AFTER_A_NAME)
+# A Han name of one to four characters and the part after a space that may be its given
+# name, not a byline word nor a place filed from (its two groups; see _spaced_han_names).
+_HAN_NAME_PARTS = (
+    r"([\u4e00-\u9fff·]{1,4})"
+    r"(?:[ \u3000]" + _NOT_A_NAME_AFTER + r"([\u4e00-\u9fff]{1,4}))?(?![\u4e00-\u9fff])"
+)
 _CJK_BYLINE = re.compile(
     r"(?:作者|(?:记者|記者)(?!会|會|招待|団|团|クラブ)|撰文"
     r"|(?<![\u4e00-\u9fff])文(?:・写真(?=[\s/／・:：])|(?=\s*[/／・])))"
     # (a separator's white space after it only: "\s*[…]?\s*" split a long run every way)
     r"\s*(?:[:：︱|/／・]\s*)?"
-    r"([\u4e00-\u9fff·]{1,4})"
-    r"(?:[ \u3000]" + _NOT_A_NAME_AFTER + r"([\u4e00-\u9fff]{1,4}))?"
-    r"(?![\u4e00-\u9fff])"
+    + _HAN_NAME_PARTS
 )
 # More people on a Chinese page: after two ("记者 王晓 李明 张三"), and after one where a
 # list says so, by "、" (a space beside it or not) or a contributor's role ("记者 王晓、李明",
@@ -755,8 +759,7 @@ _MORE_CHINESE_NAMES = re.compile(
 # More people on a Japanese page: a name after "、", its parts spaced as the first's may be
 # ("記者 佐藤 健、山田 花子"; one name each, see _spaced_han_names), not a role ("写真").
 _MORE_JAPANESE_NAMES = re.compile(
-    r"[ \u3000]?、[ \u3000]?" + _NOT_A_NAME_AFTER + r"([\u4e00-\u9fff·]{1,4})"
-    r"(?:[ \u3000]" + _NOT_A_NAME_AFTER + r"([\u4e00-\u9fff]{1,4}))?(?![\u4e00-\u9fff])"
+    r"[ \u3000]?、[ \u3000]?" + _NOT_A_NAME_AFTER + _HAN_NAME_PARTS
 )
 # Two space-separated parts of at most this many characters together are one Chinese
 # name ("李 明", "王 小明": padded to the width of three), more are two ("王晓 李明").
