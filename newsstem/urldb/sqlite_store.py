@@ -270,20 +270,23 @@ class SqliteUrlStore(UrlStore):
 
     def lookup(self, keys: Sequence[bytes]) -> dict[bytes, UrlEntry]:
         found: dict[bytes, UrlEntry] = {}
+        query = f"SELECT key, first_seen, last_seen, exported_at, {self._kind} FROM urls WHERE"
+        for key, first, last, exported, kind in self._rows_for(query, keys):
+            found[key] = UrlEntry(first, last, exported, kind)
+        return found
+
+    def _rows_for(self, query: str, keys: Sequence[bytes]) -> Iterator[tuple]:
+        """The rows of `query` (which ends in WHERE or AND) for `keys`, asked
+        LOOKUP_CHUNK keys at a time (SQLite bounds the parameters of a statement)."""
         keys = list(keys)
         try:
             for start in range(0, len(keys), LOOKUP_CHUNK):
                 chunk = keys[start : start + LOOKUP_CHUNK]
-                rows = self._db.execute(
-                    f"SELECT key, first_seen, last_seen, exported_at, {self._kind} FROM urls "
-                    f"WHERE key IN ({','.join('?' * len(chunk))})",
-                    chunk,
+                yield from self._db.execute(
+                    f"{query} key IN ({','.join('?' * len(chunk))})", chunk
                 )
-                for key, first, last, exported, kind in rows:
-                    found[key] = UrlEntry(first, last, exported, kind)
         except sqlite3.Error as exc:
             raise StoreError(f"URL store {self.path}: lookup failed: {exc}") from exc
-        return found
 
     @property
     def _kind(self) -> str:
@@ -295,18 +298,12 @@ class SqliteUrlStore(UrlStore):
         found: dict[bytes, bytes] = {}
         if self.version < 3:  # read as it is, before copy_of: no copy says of what
             return found
-        keys = list(keys)
-        try:
-            for start in range(0, len(keys), LOOKUP_CHUNK):
-                chunk = keys[start : start + LOOKUP_CHUNK]
-                rows = self._db.execute(
-                    f"SELECT key, copy_of FROM urls WHERE kind = {COPY} AND copy_of IS NOT NULL"
-                    f" AND key IN ({','.join('?' * len(chunk))})",
-                    chunk,
-                )
-                found.update(rows)
-        except sqlite3.Error as exc:
-            raise StoreError(f"URL store {self.path}: lookup failed: {exc}") from exc
+        found.update(
+            self._rows_for(
+                f"SELECT key, copy_of FROM urls WHERE kind = {COPY} AND copy_of IS NOT NULL AND",
+                keys,
+            )
+        )
         return found
 
     def stats(self) -> StoreStats:
