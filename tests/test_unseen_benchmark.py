@@ -15,7 +15,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "benchmarks"))
 
 from unseen import (  # noqa: E402
-    by_character, main, pair_pages, report_losses, unmatched_lines,
+    archive_set, by_character, js_string, main, mercury_assertions, name_words,
+    pair_mercury, pair_pages, prefix_found, prefix_recall, report_losses, same_day,
+    unmatched_lines,
 )
 
 ARTICLE = (
@@ -132,3 +134,100 @@ def test_a_few_thai_words_do_not_make_a_page_unspaced_by_their_vowel_signs():
     # (6 Thai code points among 20 letters and digits, but 2 of them letters: the signs
     # are no meaningful characters and count on neither side of the share)
     assert not by_character("The rain came at last: ที่นี่")
+
+
+# A site test as Mercury's npm tarball ships them: strings quoted either way, joined
+# with +, escapes; a second fixture of the same site later in the file.
+SITE_TEST = r"""
+describe('NewsTestExtractor', () => {
+  beforeAll(() => {
+    url =
+      'https://news.test/rain?id=1';
+    const html = fs.readFileSync('./fixtures/news.test/1.html');
+    result = Mercury.parse(url, html, { fallback: false });
+  });
+  it('returns the title', async () => {
+    const { title } = await result;
+    assert.equal(title, "Rain at last: the valley\u2019s " + 'farmers \'count\' days');
+  });
+  it('returns the author', async () => {
+    assert.equal(author, 'A. Writer and B. Reporter');
+    assert.equal(date_published, '2016-12-16T02:37:00.000Z');
+  });
+  it('returns the content', async () => {
+    const first13 = excerptContent($('*').first().text(), 13);
+    assert.equal(
+      first13,
+      `The farmers of the valley counted the days of drought, 0 of them,`
+    );
+  });
+  it('handles a second page', () => {
+    const html = fs.readFileSync('./fixtures/news.test/2.html');
+    assert.equal(extractor.domain, 'news.test');
+  });
+});
+"""
+
+
+def build_npm(path: Path, files: dict[str, str]) -> Path:
+    with tarfile.open(path, "w:gz") as archive:
+        for name, text in files.items():
+            data = text.encode("utf-8")
+            member = tarfile.TarInfo(f"package/{name}")
+            member.size = len(data)
+            archive.addfile(member, io.BytesIO(data))
+    return path
+
+
+def test_javascript_strings_are_read_with_their_escapes_and_joins():
+    assert js_string("'It\\'s ' + \"a \\u2019test\\u2019\"") == "It's a \u2019test\u2019"
+    assert js_string("`back` +\n  'ticks'") == "backticks"
+
+
+def test_a_site_test_gives_each_fixture_the_assertions_after_it_and_the_url_before():
+    (first, url, values), (second, _, more) = mercury_assertions(SITE_TEST)
+    assert first == "fixtures/news.test/1.html" and url == "https://news.test/rain?id=1"
+    assert values["title"] == "Rain at last: the valley\u2019s farmers 'count' days"
+    assert values["author"] == "A. Writer and B. Reporter"
+    assert values["first13"].startswith("The farmers of the valley")
+    assert second == "fixtures/news.test/2.html" and "title" not in more
+
+
+def test_mercury_fixtures_are_paired_with_their_site_tests(tmp_path: Path):
+    tarball = build_npm(tmp_path / "postlight-mercury-parser-9.9.tgz", {
+        "src/extractors/custom/news.test/index.test.js": SITE_TEST,
+        "fixtures/news.test/1.html": ARTICLE,
+        "fixtures/news.test/2.html": ARTICLE,  # read, but nothing of it asserted
+        "fixtures/alone.html": ARTICLE,  # no site test reads it
+        "src/extractors/custom/news.test/index.js": "export const NewsTestExtractor = {};",
+    })
+    pairing, expected = pair_mercury(tarball)
+    assert [page.id for page in pairing.pages] == ["news.test/1"]
+    assert pairing.pages[0].url == "https://news.test/rain?id=1"
+    assert expected["news.test/1"].published == "2016-12-16T02:37:00.000Z"
+    assert pairing.skipped == {"news.test/2": "no title, author, date or content asserted",
+                               "alone": "no site test reads it"}
+    assert archive_set(tarball) == "mercury"
+    assert archive_set(tmp_path / "newspaper4k-0.9.6.tar.gz") == "newspaper4k"
+
+
+def test_a_prefix_is_found_whatever_the_white_space_between_its_blocks():
+    output = "Video of WTF?\n\nMy talk at the White House Frontiers Conference\n\nLast Thursday"
+    assert prefix_found(output, "Video of WTF? My talk at the White House Frontiers ConferenceLast")\
+        == (True, True)
+    assert prefix_found("Intro.\n" + output, "My talk at the White") == (True, False)
+    assert prefix_recall("Houston has promoted", "(Photo: USA TODAY) Houston has promoted") == 0.4
+
+
+def test_a_date_is_the_expected_utc_day_as_written_or_turned_to_utc():
+    expected = "2016-12-22T02:46:48.000Z"
+    assert same_day("2016-12-21T21:46:48-05:00", expected)
+    assert same_day("2016-12-22", expected)
+    assert not same_day("2016-12-21T21:46:48", expected)  # no zone: the day as written
+    assert not same_day(None, expected)
+
+
+def test_author_names_are_compared_by_their_words_without_joining_words():
+    assert name_words(["Josh Haskell David Caplan PATRICK REEVELL"]) == name_words(
+        ["Josh Haskell", "David Caplan", "Patrick Reevell"])
+    assert name_words(["A. Writer and B. Reporter"]) == {"a", "writer", "b", "reporter"}

@@ -44,14 +44,17 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import io
 import json
 import re
 import subprocess
 import sys
 import tarfile
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repo, when run as a script
@@ -69,6 +72,16 @@ from newsstem.text import meaningful_length
 
 CORPUS = "newspaper4k"
 RELEASE = "0.9.6"  # the release whose pages were first scored (docs/benchmarks.md)
+MERCURY, MERCURY_PACKAGE = "mercury", "@postlight/mercury-parser"
+# The last release whose npm tarball carries its fixtures and per-site tests (later
+# ones ship the built parser only).
+MERCURY_RELEASE = "1.1.1"
+# The archives as first scored: a download that differs is refused.
+SHA256 = {
+    (CORPUS, RELEASE): "a3f2f0e017dddb6f1019ee77aaa8980e13e6ecea0b949abc7167aae4770d2d0e",
+    (MERCURY, MERCURY_RELEASE):
+        "f15f33e2c98dab28c7e462bf8dc0c167e6fba5db164942e2346b653eb1b6431d",
+}
 # Where the pages lie in the archive (below its top folder).
 DATA = PurePosixPath("tests/data")
 # Passes over the pages, each extractor timed by its fastest: a pass over so few pages
@@ -175,6 +188,166 @@ def pair_pages(sdist: Path) -> Pairing:
     return pairing
 
 
+# Mercury's per-site tests (src/extractors/custom/SITE/index.test.js) read a fixture
+# page and assert what the parser returns of it, JavaScript strings (quoted either way
+# or in backticks, at times joined with +).
+_JS_STRING = r"""(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`(?:[^`\\]|\\.)*`)"""
+_JS_EXPRESSION = rf"{_JS_STRING}(?:\s*\+\s*{_JS_STRING})*"
+_JS_ASSERT = re.compile(rf"assert\.equal\(\s*(\w+)\s*,\s*({_JS_EXPRESSION})\s*,?\s*\)", re.S)
+_JS_FIXTURE = re.compile(r"readFileSync\(\s*['\"]\./(fixtures/[^'\"]+\.html)['\"]")
+_JS_URL = re.compile(rf"\burl\s*=\s*({_JS_EXPRESSION})", re.S)
+_JS_LITERAL = re.compile(_JS_STRING, re.S)
+_JS_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)", re.S)
+_JS_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\n": ""}
+# The test's name for the first words of the content (``first13 = excerptContent(...)``).
+_PREFIX_NAME = re.compile(r"first\d+\Z")
+
+
+_NAME_WORD = re.compile(r"\w+")
+
+
+@dataclass(frozen=True)
+class MercuryExpected:
+    """What one of Mercury's site tests asserts of its fixture page."""
+
+    prefix: str | None = None  # the first words of the content's text
+    title: str | None = None
+    author: str | None = None  # one string, the names as the site writes them
+    published: str | None = None  # ISO 8601 in UTC ("2016-12-16T17:37:00.000Z")
+
+
+def js_string(expression: str) -> str:
+    """The value of a JavaScript string expression: literals, joined by ``+``."""
+    def unescape(match: re.Match) -> str:
+        code = match.group(1)
+        if code[0] in "ux" and len(code) > 1:
+            return chr(int(code[1:], 16))
+        return _JS_ESCAPES.get(code, code)
+
+    return "".join(_JS_ESCAPE.sub(unescape, literal.group(0)[1:-1])
+                   for literal in _JS_LITERAL.finditer(expression))
+
+
+def mercury_assertions(test: str) -> list[tuple[str, str | None, dict[str, str]]]:
+    """(fixture path, URL, {name: expected string}) of each fixture a site test reads:
+    the assertions between its reading and the next fixture's, the URL last set before."""
+    fixtures = list(_JS_FIXTURE.finditer(test))
+    found = []
+    for number, fixture in enumerate(fixtures):
+        end = fixtures[number + 1].start() if number + 1 < len(fixtures) else len(test)
+        urls = list(_JS_URL.finditer(test, 0, fixture.start()))
+        asserted = {match.group(1): js_string(match.group(2))
+                    for match in _JS_ASSERT.finditer(test, fixture.end(), end)}
+        found.append((fixture.group(1), js_string(urls[-1].group(1)) if urls else None,
+                      asserted))
+    return found
+
+
+def pair_mercury(tarball: Path) -> tuple[Pairing, dict[str, MercuryExpected]]:
+    """The fixture pages of Mercury's npm tarball with what its site tests assert of
+    them (the page's id: its path below ``fixtures/``, without ``.html``)."""
+    tests: dict[str, str] = {}
+    pages: dict[str, bytes] = {}
+    with tarfile.open(tarball) as archive:
+        for member in archive:
+            path = PurePosixPath(member.name)
+            if not member.isfile() or len(path.parts) < 3:
+                continue
+            inner = PurePosixPath(*path.parts[1:])
+            if inner.parts[:3] == ("src", "extractors", "custom") and path.name == "index.test.js":
+                kind = tests
+                key = str(inner)
+            elif inner.parts[0] == "fixtures" and path.suffix == ".html":
+                kind = pages
+                key = str(inner)
+            else:
+                continue
+            handle = archive.extractfile(member)
+            if handle is not None:
+                kind[key] = handle.read()  # type: ignore[assignment]
+    asserted: dict[str, tuple[str | None, dict[str, str]]] = {}
+    for name in sorted(tests):
+        for fixture, url, values in mercury_assertions(tests[name].decode("utf-8")):
+            known_url, known = asserted.setdefault(fixture, (url, {}))
+            known.update(values)
+            asserted[fixture] = (known_url or url, known)
+    pairing = Pairing()
+    expected: dict[str, MercuryExpected] = {}
+    for fixture, (url, values) in sorted(asserted.items()):
+        name = fixture.removeprefix("fixtures/").removesuffix(".html")
+        prefixes = [value for key, value in values.items() if _PREFIX_NAME.match(key)]
+        wanted = MercuryExpected(prefixes[0] if prefixes else None, values.get("title"),
+                                 values.get("author"), values.get("date_published"))
+        if fixture not in pages:
+            pairing.skipped[name] = "a tested page not in the archive"
+            continue
+        if wanted == MercuryExpected():
+            pairing.skipped[name] = "no title, author, date or content asserted"
+            continue
+        raw = pages[fixture]
+        html = decode_html(raw)[0]
+        kind = non_article_page(html)
+        if kind:
+            pairing.skipped[name] = f"not an article: {kind}"
+            continue
+        expected[name] = wanted
+        site = PurePosixPath(name).parts[0] if "/" in name else None
+        pairing.pages.append(CorpusPage(MERCURY, name, url, site, raw, html,
+                                        wanted.prefix or ""))
+    for fixture in sorted(pages.keys() - asserted.keys()):
+        name = fixture.removeprefix("fixtures/").removesuffix(".html")
+        pairing.skipped[name] = "no site test reads it"
+    return pairing, expected
+
+
+def _compact_text(text: str) -> str:
+    """``text`` without its white space: Mercury's expected prefixes come from the text
+    of the content's HTML, where two blocks' words may meet without a space."""
+    return "".join(unicodedata.normalize("NFC", text).split())
+
+
+def prefix_found(output: str, prefix: str) -> tuple[bool, bool]:
+    """Whether ``output`` holds the expected first words (white space ignored), and
+    whether it opens with them."""
+    mine, wanted = _compact_text(output), _compact_text(prefix)
+    return wanted in mine, mine.startswith(wanted)
+
+
+def prefix_recall(output: str, prefix: str) -> float:
+    """The share of the expected first words' pairs (two words in a row, case folded)
+    found in ``output``: a prefix found but for a caption or a credit still counts most."""
+    def pairs(text: str) -> set[tuple[str, str]]:
+        words = _NAME_WORD.findall(unicodedata.normalize("NFC", text).casefold())
+        return set(zip(words, words[1:]))
+
+    wanted = pairs(prefix)
+    return len(wanted & pairs(output)) / len(wanted) if wanted else 0.0
+
+
+def same_day(found: str | None, expected: str) -> bool:
+    """Whether a found date is the expected UTC day: as the page writes it, or turned to
+    UTC when it has a time zone (Mercury stores every date in UTC)."""
+    if not found:
+        return False
+    if found[:10] == expected[:10]:
+        return True
+    with contextlib.suppress(ValueError):
+        moment = datetime.fromisoformat(found.replace("Z", "+00:00"))
+        if moment.tzinfo is not None:
+            return moment.astimezone(timezone.utc).date().isoformat() == expected[:10]
+    return False
+
+
+# The words that join names in one byline string, no part of a name.
+_JOINING_WORDS = frozenset({"and", "by", "with"})
+
+
+def name_words(names: Iterable[str]) -> set[str]:
+    """The words of author names, case folded, without the words that join them."""
+    return {word for name in names for word in _NAME_WORD.findall(name.casefold())
+            if word not in _JOINING_WORDS}
+
+
 def by_character(text: str) -> bool:
     """Whether a page is scored on characters too: CJK as ``extraction.py`` decides it,
     or as large a share of Thai, Lao, Burmese or Khmer letters and digits among its
@@ -188,16 +361,38 @@ def by_character(text: str) -> bool:
 def fetch_sdist(cache_dir: Path, release: str) -> Path:
     """newspaper4k's source archive of ``release`` in ``cache_dir``, fetched by pip the
     first time (pip reads its index from the user's own configuration)."""
-    cached = cache_dir / f"newspaper4k-{release}.tar.gz"
-    if cached.is_file():
-        return cached
-    cache_dir.mkdir(parents=True, exist_ok=True)
     command = [sys.executable, "-m", "pip", "download", f"newspaper4k=={release}",
                "--no-binary", ":all:", "--no-deps", "--quiet", "-d", str(cache_dir)]
-    done = subprocess.run(command, check=False)
-    if done.returncode != 0 or not cached.is_file():
-        raise SystemExit(f"pip could not fetch newspaper4k {release} into {cache_dir}: "
-                         "give the archive's path instead")
+    return _fetched(cache_dir / f"newspaper4k-{release}.tar.gz", command, cache_dir,
+                    SHA256.get((CORPUS, release)))
+
+
+def fetch_npm(cache_dir: Path, package: str, release: str) -> Path:
+    """The npm tarball of ``package`` at ``release`` in ``cache_dir``, fetched by
+    ``npm pack`` the first time (npm reads its registry from the user's configuration)."""
+    name = package.lstrip("@").replace("/", "-")
+    return _fetched(cache_dir / f"{name}-{release}.tgz", ["npm", "pack", "--silent",
+                    f"{package}@{release}"], cache_dir, SHA256.get((MERCURY, release)))
+
+
+def _fetched(cached: Path, command: list[str], cache_dir: Path, sha256: str | None) -> Path:
+    """``cached``, fetched by ``command`` (run in ``cache_dir``) when not there yet, its
+    SHA-256 checked against the pinned one (a release not pinned here is not checked)."""
+    if not cached.is_file():
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            done = subprocess.run(command, check=False, cwd=cache_dir,
+                                  stdout=subprocess.DEVNULL)
+        except OSError as error:  # no npm
+            raise SystemExit(f"could not run {command[0]}: {error}") from error
+        if done.returncode != 0 or not cached.is_file():
+            raise SystemExit(f"{' '.join(command[:2])} could not fetch {cached.name} into "
+                             f"{cache_dir}: give the archive's path instead")
+    if sha256 is not None:
+        digest = hashlib.sha256(cached.read_bytes()).hexdigest()
+        if digest != sha256:
+            raise SystemExit(f"{cached} has SHA-256 {digest}, not the pinned {sha256}: "
+                             "remove it to fetch it again")
     return cached
 
 
@@ -359,21 +554,176 @@ def report_titles(pairing: Pairing) -> None:
     print("\n".join(misses) if misses else "  newsstem misses: none")
 
 
+def report_prefixes(pairing: Pairing, expected: dict[str, MercuryExpected],
+                    runs: dict[str, Run], worst: int) -> None:
+    """Mercury's content assertions: the first words of the article (no full text is
+    expected), found in each output, and at its start; the pages newsstem misses."""
+    pages = [page for page in pairing.pages if expected[page.id].prefix]
+    print(f"\n{len(pages)} pages with the first words of their content asserted (no full "
+          "text: no F1); the share of outputs holding them (white space ignored) and "
+          "opening with them (Mercury's content opens with captions and credits at times); "
+          "recall: the mean share of their word pairs found")
+    print(f"  {'extractor':<18} {'holds':>7} {'opens':>7} {'recall':>7} {'pages/s':>8}  errors")
+    found: dict[str, dict[str, tuple[bool, bool]]] = {}
+    for name, run in runs.items():
+        found[name] = {page.id: prefix_found(run.outputs[page.id].text, page.gold)
+                       for page in pages}
+        holds = sum(hit for hit, _ in found[name].values())
+        opens = sum(start for _, start in found[name].values())
+        recall = sum(prefix_recall(run.outputs[page.id].text, page.gold)
+                     for page in pages) / len(pages)
+        print(f"  {name:<18} {holds:>3}/{len(pages):<3} {opens:>3}/{len(pages):<3}"
+              f" {recall:7.3f} {run.pages_per_second():8.1f}  {run.errors}")
+    ours = runs.get(OURS)
+    if ours is not None and ours.seconds:
+        for peer, run in runs.items():
+            if peer != OURS and run.seconds:
+                print(f"  speed {OURS} / {peer}: {run.seconds / ours.seconds:.2f}x")
+    if ours is None:
+        return
+    missed = [page for page in pages if not found[OURS][page.id][0]]
+    peer = found.get(PEER, {})
+    # the pages trafilatura finds the words of first, then the rest
+    missed.sort(key=lambda page: (not peer.get(page.id, (False,))[0], page.id))
+    print(f"\nnewsstem misses the first words on {len(missed)} pages "
+          f"({sum(1 for p in missed if peer.get(p.id, (False,))[0])} of them found by "
+          f"{PEER}); the first {worst}, with where newsstem's output starts:")
+    for page in missed[:worst]:
+        text = ours.outputs[page.id].text
+        note = ours.outputs[page.id].note
+        marks = "  ".join(f"{name} {'yes' if found[name][page.id][0] else 'no'}"
+                          for name in runs)
+        print(f"  {page.id}: {marks} ({len(text)} chars{', ' + note if note else ''})")
+        print(f"      expected {page.gold[:90]!r}")
+        print(f"      output   {' '.join(text.split())[:90]!r}")
+
+
+def report_mercury_metadata(pairing: Pairing, expected: dict[str, MercuryExpected]) -> None:
+    """Titles, authors and dates against Mercury's site tests."""
+    import trafilatura
+    from metadata import _exact, _lenient
+    from readability import Document
+
+    from newsstem.extraction import extract_page
+    from newsstem.metadata import extract_metadata
+    from newsstem.metadata.headline import comparable
+
+    measures = ("title exact", "title case/punct", "title lenient", "author words",
+                "author overlap", "published day")
+    scores: dict[tuple[str, str], list[float]] = {}
+    misses = []
+
+    def score(tool: str, measure: str, value: float) -> None:
+        cell = scores.setdefault((tool, measure), [0.0, 0])
+        cell[0] += value
+        cell[1] += 1
+
+    for page in pairing.pages:
+        wanted = expected[page.id]
+        extraction = extract_page(page.html, page.url, None, [], min_chars=0)
+        ours = extract_metadata(page.html, page.url, text=extraction.body or None,
+                                title_candidates=[("extraction", extraction.title)])
+        theirs = trafilatura.extract_metadata(page.html, default_url=page.url)
+        found = {
+            OURS: (ours.headline or "", list(ours.authors), ours.published),
+            PEER: ((theirs.title if theirs else "") or "",
+                   (theirs.author or "").split("; ") if theirs and theirs.author else [],
+                   theirs.date if theirs else None),
+            "readability-lxml": (Document(page.html).short_title() or "", None, None),
+        }
+        for tool, (title, authors, published) in found.items():
+            if wanted.title:
+                score(tool, "title exact", _exact(title) == _exact(wanted.title))
+                score(tool, "title case/punct", comparable(title) == comparable(wanted.title))
+                score(tool, "title lenient", _lenient(title, wanted.title))
+            if authors is not None and wanted.author:
+                words, mine = name_words([wanted.author]), name_words(authors)
+                score(tool, "author words", mine == words)
+                score(tool, "author overlap", len(mine & words) / len(words) if words else 0)
+            if wanted.published and tool != "readability-lxml":
+                score(tool, "published day", same_day(published, wanted.published))
+        title, authors, published = found[OURS]
+        if wanted.title and not _lenient(title, wanted.title):
+            misses.append(f"  {page.id}: newsstem title {title!r} != {wanted.title!r}")
+        if wanted.author and name_words(authors) != name_words([wanted.author]):
+            misses.append(f"  {page.id}: newsstem authors {authors} != {wanted.author!r}")
+        if wanted.published and not same_day(published, wanted.published):
+            misses.append(f"  {page.id}: newsstem published {published} != {wanted.published}")
+    print("\ntitles, authors and dates against Mercury's site tests (written for Mercury's "
+          "own site rules: its author strings join names as the site does; author words: "
+          "the same words of names, joining words aside; overlap: the share of its words "
+          "found; day: the UTC day of the test, or the page's own)")
+    print(f"  {'tool':<18} " + " ".join(f"{m:>16}" for m in measures))
+    for tool in (OURS, PEER, "readability-lxml"):
+        cells = []
+        for measure in measures:
+            got, total = scores.get((tool, measure), (0, 0))
+            cells.append(f"{100 * got / total:5.1f}% of {total:<3}" if total else "-")
+        print(f"  {tool:<18} " + " ".join(f"{c:>16}" for c in cells))
+    print("\n".join(misses) if misses else "  newsstem misses: none")
+
+
 def report_skipped(pairing: Pairing) -> None:
     print(f"skipped {len(pairing.skipped)}:")
     for name, reason in pairing.skipped.items():
         print(f"  {name}: {reason}")
 
 
+SETS = (CORPUS, MERCURY)
+
+
+def archive_set(path: Path) -> str | None:
+    """The set an archive's file name names: newspaper4k's sdist, Mercury's npm tarball."""
+    if path.name.startswith(f"{CORPUS}-"):
+        return CORPUS
+    if "mercury-parser-" in path.name:
+        return MERCURY
+    return None
+
+
+def run_newspaper4k(archive: Path, args: argparse.Namespace) -> int:
+    pairing = pair_pages(archive)
+    print(f"{archive.name}: {len(pairing.pages)} pages with an expected text")
+    report_skipped(pairing)
+    if not pairing.pages:
+        return 1
+    runs = timed_runs(pairing.pages, args.extractors, args.rounds)
+    report_texts(pairing, runs, args.worst)
+    if not args.no_titles:
+        report_titles(pairing)
+    return 0
+
+
+def run_mercury(archive: Path, args: argparse.Namespace) -> int:
+    pairing, expected = pair_mercury(archive)
+    print(f"{archive.name}: {len(pairing.pages)} fixture pages with assertions of "
+          "Mercury's site tests")
+    report_skipped(pairing)
+    if not pairing.pages:
+        return 1
+    runs = timed_runs(pairing.pages, args.extractors, args.rounds)
+    report_prefixes(pairing, expected, runs, args.worst)
+    if not args.no_titles:
+        report_mercury_metadata(pairing, expected)
+    return 0
+
+
 def main(argv: Iterable[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("sdist", nargs="?", type=Path,
-                        help="newspaper4k's source archive (.tar.gz); absent: --cache-dir")
+    parser.add_argument("archives", nargs="*", type=Path, metavar="ARCHIVE",
+                        help="newspaper4k's source archive (newspaper4k-*.tar.gz), Mercury's "
+                        "npm tarball (*mercury-parser-*.tgz); a set without one: --cache-dir")
+    parser.add_argument("--set", nargs="+", choices=SETS, dest="sets", metavar="SET",
+                        help=f"the sets to score ({', '.join(SETS)}); default: those of the "
+                        "archives given, or all with --cache-dir alone")
     parser.add_argument("--cache-dir", type=Path, metavar="DIR",
-                        help="where pip downloads the archive when no path is given "
-                        "(and where a later run finds it)")
+                        help="where pip and npm download the archives not given "
+                        "(and where a later run finds them)")
     parser.add_argument("--release", default=RELEASE,
                         help=f"newspaper4k release to download (default {RELEASE})")
+    parser.add_argument("--mercury-release", default=MERCURY_RELEASE,
+                        help=f"{MERCURY_PACKAGE} release to download (default "
+                        f"{MERCURY_RELEASE}, the last that ships its fixtures)")
     parser.add_argument(
         "--extractors", nargs="+", choices=list(EXTRACTORS), default=DEFAULT_EXTRACTORS,
         help=f"default: {' '.join(DEFAULT_EXTRACTORS)}; installed peers to choose too: "
@@ -384,24 +734,31 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=ROUNDS, metavar="N",
                         help=f"passes over the pages; speed is each extractor's fastest "
                         f"(default {ROUNDS})")
-    parser.add_argument("--no-titles", action="store_true", help="skip titles and authors")
+    parser.add_argument("--no-titles", action="store_true",
+                        help="skip titles, authors and dates")
     args = parser.parse_args(None if argv is None else list(argv))
-    if args.sdist is None and args.cache_dir is None:
-        parser.error("give newspaper4k's source archive, or --cache-dir to download it there")
-    sdist = args.sdist or fetch_sdist(args.cache_dir, args.release)
-    try:
-        pairing = pair_pages(sdist)
-    except (OSError, tarfile.TarError) as error:
-        parser.error(f"cannot read {sdist}: {error}")
-    print(f"{sdist.name}: {len(pairing.pages)} pages with an expected text")
-    report_skipped(pairing)
-    if not pairing.pages:
-        return 1
-    runs = timed_runs(pairing.pages, args.extractors, args.rounds)
-    report_texts(pairing, runs, args.worst)
-    if not args.no_titles:
-        report_titles(pairing)
-    return 0
+    given: dict[str, Path] = {}
+    for archive in args.archives:
+        kind = archive_set(archive)
+        if kind is None:
+            parser.error(f"{archive.name}: neither newspaper4k's sdist nor Mercury's tarball")
+        given[kind] = archive
+    sets = args.sets or ([s for s in SETS if s in given] if given else list(SETS))
+    if args.cache_dir is None and any(s not in given for s in sets):
+        parser.error("give the archives, or --cache-dir to download them there")
+    fetch = {CORPUS: lambda: fetch_sdist(args.cache_dir, args.release),
+             MERCURY: lambda: fetch_npm(args.cache_dir, MERCURY_PACKAGE, args.mercury_release)}
+    runners = {CORPUS: run_newspaper4k, MERCURY: run_mercury}
+    failed = 0
+    for number, kind in enumerate(sets):
+        archive = given.get(kind) or fetch[kind]()
+        if number:
+            print(f"\n{'=' * 78}\n")
+        try:
+            failed |= runners[kind](archive, args)
+        except (OSError, tarfile.TarError) as error:
+            parser.error(f"cannot read {archive}: {error}")
+    return failed
 
 
 if __name__ == "__main__":
