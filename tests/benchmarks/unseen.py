@@ -581,19 +581,25 @@ def report_prefixes(pairing: Pairing, expected: dict[str, MercuryExpected],
                 print(f"  speed {OURS} / {peer}: {run.seconds / ours.seconds:.2f}x")
     if ours is None:
         return
-    missed = [page for page in pages if not found[OURS][page.id][0]]
-    peer = found.get(PEER, {})
-    # the pages trafilatura finds the words of first, then the rest
-    missed.sort(key=lambda page: (not peer.get(page.id, (False,))[0], page.id))
-    print(f"\nnewsstem misses the first words on {len(missed)} pages "
-          f"({sum(1 for p in missed if peer.get(p.id, (False,))[0])} of them found by "
-          f"{PEER}); the first {worst}, with where newsstem's output starts:")
-    for page in missed[:worst]:
+    missed = sum(1 for page in pages if not found[OURS][page.id][0])
+    recalls = {name: {page.id: prefix_recall(run.outputs[page.id].text, page.gold)
+                      for page in pages} for name, run in runs.items()}
+    mine = recalls[OURS]
+    theirs = recalls.get(PEER, mine)
+    # where newsstem finds least of the first words beside trafilatura, then least alone
+    order = sorted(pages, key=lambda page: (mine[page.id] - theirs[page.id], mine[page.id]))
+    print(f"\nnewsstem misses the first words on {missed} of {len(pages)} pages, finds fewer "
+          f"of their word pairs than {PEER} on "
+          f"{sum(1 for page in pages if mine[page.id] < theirs[page.id])}; the {worst} where "
+          "it finds least beside it (recall per extractor), with where newsstem's output "
+          "starts:")
+    for page in order[:worst]:
         text = ours.outputs[page.id].text
         note = ours.outputs[page.id].note
-        marks = "  ".join(f"{name} {'yes' if found[name][page.id][0] else 'no'}"
-                          for name in runs)
-        print(f"  {page.id}: {marks} ({len(text)} chars{', ' + note if note else ''})")
+        marks = "  ".join(f"{name} {recalls[name][page.id]:.2f}"
+                          f"{'' if found[name][page.id][0] else ' (no)'}" for name in runs)
+        print(f"  {mine[page.id] - theirs[page.id]:+.2f} {page.id}: {marks} "
+              f"({len(text)} chars{', ' + note if note else ''})")
         print(f"      expected {page.gold[:90]!r}")
         print(f"      output   {' '.join(text.split())[:90]!r}")
 
