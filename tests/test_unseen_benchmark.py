@@ -15,7 +15,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "benchmarks"))
 
 from unseen import (  # noqa: E402
-    archive_set, by_character, js_string, main, mercury_assertions, name_words,
+    archive_set, by_character, fetch_npm, fetch_sdist, js_string, main, mercury_assertions, name_words,
     pair_mercury, pair_pages, prefix_found, prefix_recall, report_losses, same_day,
     unmatched_lines,
 )
@@ -231,3 +231,15 @@ def test_author_names_are_compared_by_their_words_without_joining_words():
     assert name_words(["Josh Haskell David Caplan PATRICK REEVELL"]) == name_words(
         ["Josh Haskell", "David Caplan", "Patrick Reevell"])
     assert name_words(["A. Writer and B. Reporter"]) == {"a", "writer", "b", "reporter"}
+
+
+def test_a_cached_archive_that_is_not_the_pinned_one_is_refused(tmp_path: Path):
+    (tmp_path / "newspaper4k-0.9.6.tar.gz").write_bytes(b"not the release")
+    (tmp_path / "postlight-mercury-parser-1.1.1.tgz").write_bytes(b"not the release")
+    with pytest.raises(SystemExit, match="not the pinned"):
+        fetch_sdist(tmp_path, "0.9.6")
+    with pytest.raises(SystemExit, match="not the pinned"):
+        fetch_npm(tmp_path, "@postlight/mercury-parser", "1.1.1")
+    # a release not pinned here is taken as it is
+    (tmp_path / "newspaper4k-9.9.tar.gz").write_bytes(b"another release")
+    assert fetch_sdist(tmp_path, "9.9") == tmp_path / "newspaper4k-9.9.tar.gz"

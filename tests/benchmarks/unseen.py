@@ -1,12 +1,15 @@
-"""A check on pages no one here tuned on: the article pages of newspaper4k's own tests.
+"""A check on pages no one here tuned on: the test pages of newspaper4k and of Mercury.
 
+    python tests/benchmarks/unseen.py --cache-dir ~/.cache/newsstem-unseen   # both, fetched
     python tests/benchmarks/unseen.py newspaper4k-0.9.6.tar.gz
-    python tests/benchmarks/unseen.py --cache-dir ~/.cache/newsstem-unseen   # pip fetches it
+    python tests/benchmarks/unseen.py --cache-dir DIR --set mercury
     python tests/benchmarks/unseen.py SDIST --extractors newsstem trafilatura newspaper
 
-The source distribution of newspaper4k carries about thirty real pages of news sites
-(``tests/data/html/NAME.html``: English, Arabic, Chinese, Japanese, Thai, Burmese,
-Spanish, Latvian and more) and, for most, the article text its tests expect
+Two sets (``--set``; default: those of the archives given, or both with ``--cache-dir``):
+
+``newspaper4k``: the source distribution of newspaper4k carries about thirty real pages
+of news sites (``tests/data/html/NAME.html``: English, Arabic, Chinese, Japanese, Thai,
+Burmese, Spanish, Latvian and more) and, for most, the article text its tests expect
 (``tests/data/txt/NAME.txt``) and its metadata (``tests/data/metadata/NAME.json``:
 title, authors, URL). This script reads them straight from the archive (nothing is
 unpacked or kept), pairs each page with its text by name and scores newsstem,
@@ -21,9 +24,18 @@ metadata where the archive has it (newsstem's headline as a crawl exports it, fr
 the one page without the site's other pages; trafilatura's ``extract_metadata``;
 readability-lxml's ``short_title``).
 
+``mercury``: the npm tarball of @postlight/mercury-parser 1.1.1 (the last that ships
+them) carries about a hundred fixture pages of news sites (``fixtures/SITE/N.html``)
+and the site tests that read them (``src/extractors/custom/SITE/index.test.js``),
+asserting Mercury's title, author string, date (UTC) and the first 13 words of its
+content. No full text: the outputs are scored on holding those words (white space
+ignored), opening with them, and the share of their word pairs found; titles as
+above, authors by their name words, the published day.
+
 Skipped, and listed: a page without an expected text (the archive's front pages, feed
 and redirect pages have none), an expected text without its page, and a page that is
-no article (a feed; a redirect page; an empty expected text).
+no article (a feed; a redirect page; an empty expected text); a Mercury fixture no site
+test reads, or with nothing asserted of it.
 
 Read the figures for what they are:
 
@@ -31,12 +43,16 @@ Read the figures for what they are:
   tests compare ``article.text`` with them): they follow its choices (no headline, no
   captions, its paragraph breaks) and favour it. newspaper4k itself is scored only when
   installed and named (``--extractors ... newspaper``).
-- About thirty pages: one page moves a figure by a few hundredths.
-- This set is a CHECK ONLY. No rule is designed from it, no threshold is set on it and
-  no page of it becomes a fixture: it stays a set of pages no one here tuned on.
+- Mercury's assertions follow its own site rules: its content opens with the lead
+  image's caption at times, its author strings keep what the site wrote ("Mike Cason |
+  mcason@al.com").
+- About thirty and a hundred pages: one page moves a figure by a few hundredths.
+- These sets are a CHECK ONLY. No rule is designed from them, no threshold is set on
+  them and no page of them becomes a fixture: they stay pages no one here tuned on.
 
-The archive is given as a path, or fetched with ``pip download newspaper4k==VERSION
---no-binary :all: --no-deps`` into ``--cache-dir`` (reused when already there). The
+The archives are given as paths, or fetched into ``--cache-dir`` (reused when already
+there) with ``pip download newspaper4k==VERSION --no-binary :all: --no-deps`` and ``npm
+pack @postlight/mercury-parser@VERSION``, each checked against its pinned SHA-256. The
 pages are not committed.
 """
 
