@@ -223,9 +223,14 @@ _CJK_FILED_FROM = re.compile(" " + _FILED_FROM_PLACE)
 # ("王晓 李明") or more, or one name ("李 明") and the words after it: see _spaced_names.
 _SPACED_HAN_RUN = re.compile(r"(?<![\u4e00-\u9fff])[\u4e00-\u9fff]{1,4}(?: [\u4e00-\u9fff]+)+")
 
-# A byline word written against the agency, paper or desk before it, then a space and
-# the name: "新华社记者 王晓", "本报记者 王晓" (the bare word alone is a prefix: _PREFIX).
-_DESK_REPORTER = re.compile(r"(?<![\u4e00-\u9fff])[\u4e00-\u9fff]+(?:记者|記者)[ \u3000]")
+# A byline word written against the agency, paper or desk before it, then the name, after
+# a space or against the word too: "新华社记者 王晓", "本报记者王晓" (the bare word alone
+# is a prefix: _PREFIX). Not a press conference or corps (记者会, 记者团), as in _CJK_BYLINE,
+# nor a name's role after it ("佐藤健記者": no name follows).
+_DESK_REPORTER = re.compile(
+    r"(?<![\u4e00-\u9fff])[\u4e00-\u9fff]+(?:记者|記者)(?!会|會|招待|団|团)"
+    r"(?:[ \u3000]|(?=[\u4e00-\u9fff]))"
+)
 # A photo credit or a role after a name on a Chinese page ("王晓 摄", "王晓 摄影", "王晓
 # 特派员"): it ends the name as a list's separator would, no second person, no part of it.
 _CHINESE_ROLE_AFTER_A_NAME = re.compile(

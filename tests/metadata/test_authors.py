@@ -584,3 +584,23 @@ def test_an_agencys_reporter_word_before_a_name_in_a_meta_tag_is_no_part_of_it()
         head, body = (byline_markup, "") if "meta" in markup else ("", byline_markup)
         page = f'<html lang="zh-CN"><head>{head}</head><body><h1>标题</h1>{body}<p>正文。</p>'
         assert extract_metadata(page + "</body></html>").authors == ["王晓"], markup
+
+
+@pytest.mark.parametrize(
+    ("byline", "names"),
+    [
+        # the paper's or agency's 记者 written against the name as against the space: the
+        # same byline ("本报记者 王晓"), not one glued name (a meta) nor an organisation (报)
+        ("本报记者王晓", ["王晓"]),
+        ("新华社记者王晓", ["王晓"]),
+        ("本报记者王晓 李明", ["王晓", "李明"]),
+        ("本报记者王晓、李明", ["王晓", "李明"]),
+    ],
+)
+def test_a_desk_s_reporter_word_written_against_the_name(byline, names):
+    for markup in ("<p>{}</p>", '<p class="byline">{}</p>', '<meta name="author" content="{}">'):
+        byline_markup = markup.format(byline)
+        head, body = (byline_markup, "") if "meta" in markup else ("", byline_markup)
+        page = f'<html lang="zh-CN"><head>{head}</head><body><h1>标题</h1>{body}<p>正文。</p>'
+        assert extract_metadata(page + "</body></html>").authors == names, markup
+    assert clean_names("本报记者王晓") == ["王晓"]
