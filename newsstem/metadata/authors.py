@@ -60,6 +60,8 @@ MAX_BYLINE_NAMES = 5
 # ("记者 王晓 通讯员 李明": a correspondent of the body the story is about; 实习生, an intern):
 # no name itself, and the name after it is one more author.
 _CHINESE_CONTRIBUTORS = r"通讯员|通訊員|实习生|實習生"
+# A word in katakana, as a role before a Japanese name is written ("カメラマン", "ライター").
+_KATAKANA_ROLE = r"[\u30a1-\u30fa\u30fc]{2,}"
 _PREFIX = re.compile(
     r"^(?:(?:written|posted|reported|story|words|text|photos?|interview|compiled|edited)\s+by"
     r"|by|from|von|par|por|door|di|da|af|av|de|autor(?:in)?|auteur|author|authors|reporter|"
@@ -71,7 +73,10 @@ _PREFIX = re.compile(
     # begin other words too
     r"|写真家|写真部|撮影部|(?:撮影|写真)(?![\u4e00-\u9fff])|" + _CHINESE_CONTRIBUTORS + r")"
     r"\s*[:：/／|・]?\s*"
-    r"|^文\s*[:：/／|・]\s*",
+    r"|^文\s*[:：/／|・]\s*"
+    # a role in katakana before a Han name ("カメラマン 山田花子", "ライター：山田花子"): a
+    # foreign name is katakana throughout, no Han name follows a word of it
+    r"|^" + _KATAKANA_ROLE + r"(?:\s*[:：/／|]\s*|\s+)(?=[\u4e00-\u9fff])",
     re.I,
 )
 _SPLIT = re.compile(
@@ -762,9 +767,18 @@ _MORE_CHINESE_NAMES = re.compile(
     + _NOT_A_NAME_AFTER + r"(?P<name>[\u4e00-\u9fff·]{2,4})(?![\u4e00-\u9fff])"
 )
 # More people on a Japanese page: a name after "、", its parts spaced as the first's may be
-# ("記者 佐藤 健、山田 花子"; one name each, see _spaced_han_names), not a role ("写真").
+# ("記者 佐藤 健、山田 花子"; one name each, see _spaced_han_names), not a role ("写真"). A
+# role before the name, then a separator, is the next person's, no name and no end of the
+# list: a byline word ("記者 佐藤健、写真 山田花子", "撮影・山田花子") or a word in katakana
+# ("カメラマン 山田花子", "ライター：…": a Han name after a katakana word and a space or a
+# colon is no foreign name's, which is katakana throughout).
+_ROLE_BEFORE_A_LISTED_NAME = (
+    r"(?:写真|撮影|記者|編集|取材|文)(?:[ \u3000]?[:：/／・][ \u3000]?|[ \u3000])"
+    r"|" + _KATAKANA_ROLE + r"(?:[ \u3000]?[:：/／][ \u3000]?|[ \u3000])"
+)
 _MORE_JAPANESE_NAMES = re.compile(
-    r"[ \u3000]?、[ \u3000]?" + _NOT_A_NAME_AFTER + _HAN_NAME_PARTS
+    r"[ \u3000]?、[ \u3000]?(?:" + _ROLE_BEFORE_A_LISTED_NAME + ")?"
+    + _NOT_A_NAME_AFTER + _HAN_NAME_PARTS
 )
 # Two space-separated parts of at most this many characters together are one Chinese
 # name ("李 明", "王 小明": padded to the width of three), more are two ("王晓 李明").

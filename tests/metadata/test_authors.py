@@ -604,3 +604,31 @@ def test_a_desk_s_reporter_word_written_against_the_name(byline, names):
         page = f'<html lang="zh-CN"><head>{head}</head><body><h1>标题</h1>{body}<p>正文。</p>'
         assert extract_metadata(page + "</body></html>").authors == names, markup
     assert clean_names("本报记者王晓") == ["王晓"]
+
+
+@pytest.mark.parametrize(
+    ("byline", "names"),
+    [
+        # a role before a name listed after 、 is the next person's, no end of the list: a
+        # byline word or a word in katakana, then a separator, in a text as in a meta tag
+        ("記者 佐藤健、写真 山田花子", ["佐藤健", "山田花子"]),
+        ("記者 佐藤健、撮影・山田花子", ["佐藤健", "山田花子"]),
+        ("記者 佐藤健、カメラマン 山田花子", ["佐藤健", "山田花子"]),
+        ("記者 佐藤健、ライター：山田花子", ["佐藤健", "山田花子"]),
+        ("記者 佐藤 健、写真 山田 花子、鈴木一郎", ["佐藤健", "山田花子", "鈴木一郎"]),
+        # a role with no name after it names nobody
+        ("記者 佐藤健、写真", ["佐藤健"]),
+    ],
+)
+def test_a_role_before_a_name_listed_in_a_japanese_byline(byline, names):
+    for markup in ("<p>{}</p>", '<p class="byline">{}</p>', '<meta name="author" content="{}">'):
+        byline_markup = markup.format(byline)
+        head, body = (byline_markup, "") if "meta" in markup else ("", byline_markup)
+        page = (f'<html lang="ja"><head>{head}</head><body><h1>見出し</h1>{body}'
+                f"{_JAPANESE_TEXT}</body></html>")
+        assert extract_metadata(page).authors == names, markup
+
+
+def test_a_role_in_katakana_before_a_japanese_name_is_no_part_of_it():
+    assert clean_names("カメラマン 山田花子") == ["山田花子"]
+    assert clean_names("ライター：山田 花子") == ["山田花子"]
