@@ -114,7 +114,10 @@ _ORGANIZATION_WORDS = re.compile(
     r"jiji|yonhap|bloomberg|cnn|bbc|board|company|foundation|institute|university|"
     r"ministry|department|office|council|committee|union|association|society)\b|"
     r"新闻|新聞|日报|日報|通讯社|通信社|编辑部|編集部|网|網|报|報"
-    r"|[\u4e00-\u9fff]社(?![\u4e00-\u9fff])",  # 新华社, 朝日新聞社: an agency, a company
+    r"|[\u4e00-\u9fff]社(?![\u4e00-\u9fff])"  # 新华社, 朝日新聞社: an agency, a company
+    # the Korean words of a paper's, an agency's or a broadcaster's name (연합뉴스, 조선일보,
+    # 경향신문, KBS's 방송, 통신, 매일경제, 이데일리): no part of a person's name
+    r"|뉴스|일보|신문|방송|통신|경제|데일리|타임스|저널|미디어",
     re.I,
 )
 # A company's legal form after its name ("Pocket-lint Ltd.", "Springer Nature AG",
@@ -820,6 +823,60 @@ def _korean_names(match: re.Match[str]) -> list[str]:
     return _KOREAN_NAMES_SEPARATOR.split(match.group(1))
 
 
+# A name listed before a comma in a Korean text byline ("홍길동, 김철수 기자"), read back
+# from the names before 기자: a word of two to four Hangul letters, the shape of a Korean
+# name, where the list opens the text or follows an agency's bracket or "=" ("[서울=뉴시스]
+# 홍길동, 김철수 기자"); running text before a comma is no list of names. A word of a
+# paper's or an agency's name (_ORGANIZATION_WORDS: 연합뉴스, 조선일보) is none.
+_KOREAN_NAME_BEFORE_A_COMMA = re.compile(r"(?<![\uac00-\ud7af])([\uac00-\ud7af]{2,4}) ?, ?\Z")
+_KOREAN_LIST_OPENS_AFTER = "])）】=/|"
+_SPACE = re.compile(r"\s*")
+# A list longer than this before 기자 is not read back further.
+MAX_KOREAN_COMMA_NAMES = 4
+
+
+def _korean_text_names(match: re.Match[str]) -> list[str]:
+    """The names of a Korean byline in a text (``match`` of _KOREAN_BYLINE), with those
+    listed before it with commas; none where the 기자 goes on as a sentence (see
+    _continues_a_sentence)."""
+    text = match.string
+    if _continues_a_sentence(text, match.end()):
+        return []
+    listed: list[str] = []
+    start = match.start(1)
+    while len(listed) < MAX_KOREAN_COMMA_NAMES:
+        before = _KOREAN_NAME_BEFORE_A_COMMA.search(text, max(0, start - 8), start)
+        if not before or _ORGANIZATION_WORDS.search(before.group(1)):
+            break
+        listed.insert(0, before.group(1))
+        start = before.start()
+    if listed:
+        head = text[max(0, start - 100) : start].rstrip()
+        opens = head[-1:] in _KOREAN_LIST_OPENS_AFTER if head else _SPACE.match(text).end() >= start
+        if not opens:
+            listed = []
+    return listed + _korean_names(match)
+
+
+# What follows a byline's 기자 in running text: "이날 기자 간담회에서" (at a press
+# conference that day) is no byline of 이날. The next word, or the one after, ends in a
+# particle that ties it into a sentence (에서, 을, 는 ...), unless it is a second reporter's
+# name, 기자 after it ("홍길동 기자 이지은 기자"); a byline's next words are a label, a date, an
+# e-mail ("홍길동 기자 입력 2024.01.05", "홍길동 기자 hong@...") or nothing.
+_WORDS_AFTER_KOREAN_BYLINE = re.compile(r"\s+([\uac00-\ud7af]+)(?:\s+([\uac00-\ud7af]+))?")
+_KOREAN_PARTICLE_ENDS = frozenset("은는이가을를에의와과도로서게께만")
+
+
+def _continues_a_sentence(text: str, end: int) -> bool:
+    after = _WORDS_AFTER_KOREAN_BYLINE.match(text, end)
+    if not after:
+        return False
+    first, second = after.groups()
+    if second is not None and second.endswith("기자") and 2 <= len(first) <= 4:
+        return False  # a second reporter's name (see _KOREAN_BYLINE)
+    return any(word and word[-1] in _KOREAN_PARTICLE_ENDS for word in (first, second))
+
+
 # A contributor's role after a name, with or without a space ("王晓 实习生李明", "王晓
 # 通讯员 李明"): the next name is one more person, as after "、".
 _CONTRIBUTOR_AFTER_A_NAME = re.compile(
@@ -849,7 +906,7 @@ def _cjk_bylines(texts: list[str], is_japanese: Callable[[], bool]) -> list[str]
             elif found:
                 found += _more_japanese_names(text, match.end(), is_japanese)
             names.extend(found)
-        names.extend(name for m in _KOREAN_BYLINE.finditer(text) for name in _korean_names(m))
+        names.extend(name for m in _KOREAN_BYLINE.finditer(text) for name in _korean_text_names(m))
     return list(dict.fromkeys(names))[:MAX_TEXT_BYLINE_NAMES]
 
 

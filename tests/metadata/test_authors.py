@@ -632,3 +632,55 @@ def test_a_role_before_a_name_listed_in_a_japanese_byline(byline, names):
 def test_a_role_in_katakana_before_a_japanese_name_is_no_part_of_it():
     assert clean_names("カメラマン 山田花子") == ["山田花子"]
     assert clean_names("ライター：山田 花子") == ["山田花子"]
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        # names listed with commas before 기자 in a text, where the list opens the text or
+        # follows an agency's bracket: each word of a Korean name's shape is one more
+        ("홍길동, 김철수 기자", ["홍길동", "김철수"]),
+        ("홍길동, 김철수, 이영희 기자", ["홍길동", "김철수", "이영희"]),
+        ("홍길동, 김철수·이영희 기자", ["홍길동", "김철수", "이영희"]),
+        ("[서울=뉴시스] 홍길동, 김철수 기자 = 본문이 이어진다", ["홍길동", "김철수"]),
+        # a paper's or an agency's name before the comma is none (its word 뉴스, 일보 ...)
+        ("연합뉴스, 김철수 기자", ["김철수"]),
+        ("조선일보, 김철수 기자", ["김철수"]),
+        # nor is the word of a sentence before a comma
+        ("그가 말했다. 한편, 김철수 기자 = 본문", ["김철수"]),
+    ],
+)
+def test_korean_names_listed_with_commas_in_a_text(text, names):
+    page = f'<html lang="ko"><body><h1>제목</h1><p>{text}</p><p>본문.</p></body></html>'
+    assert extract_metadata(page).authors == names
+    # a meta tag, all of it a byline, reads them alike, without the paper
+    page = f'<html lang="ko"><head><meta name="author" content="{text}"></head>'
+    if "=" not in text and "." not in text:
+        assert extract_metadata(page + "<body><p>본문.</p></body></html>").authors == names
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        # a 기자 whose next word ties it into a sentence by a particle is no byline: "이날 기자
+        # 간담회에서" is at a press conference that day, 이날 no reporter
+        ("이날 기자 간담회에서 발표했다", []),
+        ("그는 이날 기자 회견 도중에 말했다", []),
+        ("그는 이날 기자 간담회에서 말했다. 홍길동 기자", ["홍길동"]),
+        # a byline's next words: a label and a date, a second reporter, a byline word
+        ("홍길동 기자 입력 2024.01.05", ["홍길동"]),
+        ("홍길동 기자 이지은 기자", ["홍길동", "이지은"]),
+        ("글 홍길동 기자 사진 김철수 기자", ["홍길동", "김철수"]),
+    ],
+)
+def test_a_korean_reporter_word_in_running_text_is_no_byline(text, names):
+    page = f'<html lang="ko"><body><h1>제목</h1><p>{text}</p><p>본문.</p></body></html>'
+    assert extract_metadata(page).authors == names
+
+
+def test_korean_comma_lists_and_sentences_are_read_at_once():
+    # the names before a comma are read back a few at most, not from the start of a long
+    # list (which then opens no text: the last name alone), and the words after 기자 two
+    page = ('<html lang="ko"><body><h1>제목</h1><p>' + "홍길동, " * 20_000 + "김철수 기자</p>"
+            "<p>이날 " + "기자 간담회에서 " * 4_000 + "</p><p>본문.</p></body></html>")
+    assert extract_metadata(page).authors == ["김철수"]
