@@ -796,8 +796,8 @@ _CJK_EDITOR = re.compile(r"(?:责任编辑|責任編輯|编辑|編輯)\s*[:：�
 # photo: "글 홍길동 기자 사진 김철수 기자") before a name and the role are no part of it, in
 # a text, a byline element (its pieces joined by " | ") or a meta tag alike; the agency and
 # place before them ("[서울=뉴시스] 홍길동 기자 =") are dropped as brackets are. A name
-# before a comma is one more only where the whole is a byline (a meta tag, a byline
-# element): in a text the word before a comma may be anything ("연합뉴스, 홍길동 기자").
+# before a comma is one more: in a meta tag or a byline element split as any list, in a
+# text read back from the match where the list opens the text (_korean_text_names).
 # (A list is sought from its first name or the byline word before it alone: from a name
 # after a dot and a name of two to four letters before it, which would start the same
 # list and end where it ends, the expression read the rest of the list once more, a time

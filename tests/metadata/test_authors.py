@@ -497,7 +497,7 @@ def test_a_korean_byline_element_with_the_name_in_its_own_element():
     assert extract_metadata(page + "<body><p>본문.</p></body></html>").authors == [
         "홍길동", "김철수"
     ]
-    # in a text the word before a comma may be anything (an agency): not read
+    # an agency's name before a comma is no person (its word 뉴스: see below)
     page = '<html lang="ko"><body><h1>제목</h1><p>연합뉴스, 홍길동 기자</p><p>본문.</p>'
     assert extract_metadata(page + "</body></html>").authors == ["홍길동"]
 
