@@ -859,22 +859,31 @@ def _korean_text_names(match: re.Match[str]) -> list[str]:
 
 
 # What follows a byline's 기자 in running text: "이날 기자 간담회에서" (at a press
-# conference that day) is no byline of 이날. The next word, or the one after, ends in a
-# particle that ties it into a sentence (에서, 을, 는 ...), unless it is a second reporter's
-# name, 기자 after it ("홍길동 기자 이지은 기자"); a byline's next words are a label, a date, an
-# e-mail ("홍길동 기자 입력 2024.01.05", "홍길동 기자 hong@...") or nothing.
-_WORDS_AFTER_KOREAN_BYLINE = re.compile(r"\s+([\uac00-\ud7af]+)(?:\s+([\uac00-\ud7af]+))?")
-_KOREAN_PARTICLE_ENDS = frozenset("은는이가을를에의와과도로서게께만")
+# conference that day) is no byline of 이날. One of the next words (up to the first that is
+# no Hangul word, four at most) ends in a particle that ties it into a sentence (에서, 을,
+# 는 ...) or in the 다 that ends one ("이날 기자 회견 도중 말했다"), unless a second
+# reporter's name comes first, 기자 after it ("홍길동 기자 이지은 기자"); a byline's next
+# words are a label, a date, an e-mail ("홍길동 기자 입력 2024.01.05", "홍길동 기자
+# hong@...") or nothing.
+_WORD_AFTER_KOREAN_BYLINE = re.compile(r"\s+([\uac00-\ud7af]+)")
+_KOREAN_SENTENCE_ENDS = frozenset("은는이가을를에의와과도로서게께만다")
+MAX_KOREAN_WORDS_AFTER = 4
 
 
 def _continues_a_sentence(text: str, end: int) -> bool:
-    after = _WORDS_AFTER_KOREAN_BYLINE.match(text, end)
-    if not after:
-        return False
-    first, second = after.groups()
-    if second is not None and second.endswith("기자") and 2 <= len(first) <= 4:
-        return False  # a second reporter's name (see _KOREAN_BYLINE)
-    return any(word and word[-1] in _KOREAN_PARTICLE_ENDS for word in (first, second))
+    words = []  # one more than are read: the last read may be a name before 기자
+    while len(words) <= MAX_KOREAN_WORDS_AFTER:
+        if not (word := _WORD_AFTER_KOREAN_BYLINE.match(text, end)):
+            break
+        words.append(word.group(1))
+        end = word.end()
+    for index, word in enumerate(words[:MAX_KOREAN_WORDS_AFTER]):
+        following = words[index + 1] if index + 1 < len(words) else ""
+        if following.endswith("기자") and 2 <= len(word) <= 4:
+            return False  # a second reporter's name (see _KOREAN_BYLINE)
+        if word[-1] in _KOREAN_SENTENCE_ENDS:
+            return True
+    return False
 
 
 # A contributor's role after a name, with or without a space ("王晓 实习生李明", "王晓

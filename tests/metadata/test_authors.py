@@ -666,10 +666,14 @@ def test_korean_names_listed_with_commas_in_a_text(text, names):
         # 간담회에서" is at a press conference that day, 이날 no reporter
         ("이날 기자 간담회에서 발표했다", []),
         ("그는 이날 기자 회견 도중에 말했다", []),
+        # or whose next words end it by its 다
+        ("이날 기자 회견 도중 말했다", []),
         ("그는 이날 기자 간담회에서 말했다. 홍길동 기자", ["홍길동"]),
         # a byline's next words: a label and a date, a second reporter, a byline word
         ("홍길동 기자 입력 2024.01.05", ["홍길동"]),
         ("홍길동 기자 이지은 기자", ["홍길동", "이지은"]),
+        ("홍길동 기자 이지은 기자 김하은 기자", ["홍길동", "이지은", "김하은"]),
+        ("홍길동 기자 다른 기사 보기", ["홍길동"]),
         ("글 홍길동 기자 사진 김철수 기자", ["홍길동", "김철수"]),
     ],
 )
