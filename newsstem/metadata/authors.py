@@ -852,7 +852,10 @@ def _korean_text_names(match: re.Match[str]) -> list[str]:
         start = before.start()
     if listed:
         head = text[max(0, start - 100) : start].rstrip()
-        opens = head[-1:] in _KOREAN_LIST_OPENS_AFTER if head else _SPACE.match(text).end() >= start
+        if head:
+            opens = head[-1:] in _KOREAN_LIST_OPENS_AFTER
+        else:  # nothing but white space before it, from the start of the text?
+            opens = _SPACE.match(text).end() >= start  # type: ignore[union-attr]
         if not opens:
             listed = []
     return listed + _korean_names(match)
