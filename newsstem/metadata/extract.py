@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from htmldate import find_date
+from lxml import etree
 from lxml.html import HtmlElement
 
 from newsstem.encoding import decode_html
@@ -209,7 +212,7 @@ def _fill_dates(
     if published is not None:
         metadata.sources["published"] = published.source
     elif options.htmldate:
-        published_date = _htmldate(evidence.root, url, options.htmldate_extensive)
+        published_date = _htmldate(evidence.root, url, options.htmldate_extensive, dayfirst)
         if published_date is not None:
             metadata.sources["published"] = "htmldate"
     if published_date is not None:
@@ -235,6 +238,27 @@ def _writes_day_first(language: str | None) -> bool:
     return len(parts) > 1 and parts[-1] in _DAY_FIRST_ENGLISH
 
 
-def _htmldate(root: HtmlElement, url: str | None, extensive: bool) -> PageDate | None:
+def _htmldate(
+    root: HtmlElement, url: str | None, extensive: bool, dayfirst: bool = False
+) -> PageDate | None:
     found = find_date(root, extensive_search=extensive, original_date=True, url=url)
-    return parse_date(found) if isinstance(found, str) else None
+    date = parse_date(found) if isinstance(found, str) else None
+    if date is not None and not dayfirst and _read_day_first(root, url, date.value):
+        return PageDate(date.value.replace(month=date.value.day, day=date.value.month),
+                        date.has_time)
+    return date
+
+
+def _read_day_first(root: HtmlElement, url: str | None, value: datetime) -> bool:
+    """Whether htmldate's ``value`` is a slashed or dashed date of the page read day first
+    (htmldate reads ``10/04/2016`` as 10 April whatever the page's language) where the
+    page writes month first: the page has it as DAY/MONTH/YEAR and not as
+    YEAR-MONTH-DAY (in its text, attributes or URL) that would say the order."""
+    day, month = value.day, value.month
+    if day == month or day > 12:
+        return False
+    page = etree.tostring(root, encoding="unicode", method="html") + " " + (url or "")
+    year = f"(?:{value.year}|{value.year % 100:02d})"
+    day_first = rf"(?<![\d/-])0?{day}([/-])0?{month}\1{year}(?![\d/-])"
+    year_first = rf"{value.year}[/.-]?0?{month}[/.-]?0?{day}(?!\d)"
+    return bool(re.search(day_first, page)) and not re.search(year_first, page)

@@ -174,3 +174,16 @@ def test_a_zone_word_is_not_read_by_the_crawling_machines_own_zone(monkeypatch):
         monkeypatch.undo()
         time.tzset()
     assert date is not None and date.isoformat() == "2023-04-28T19:20:36"
+
+
+def test_a_slashed_date_htmldate_reads_day_first_is_month_first_on_a_us_page():
+    # htmldate reads "10/04/16" as 10 April whatever the page's language: a US page
+    # (or one without a region) writes 4 October.
+    page = ("<html lang='{lang}'><body><div class='story'><p>Story.</p>"
+            "<time>10/04/16 5:30am</time></div></body></html>")
+    assert extract_metadata(page.format(lang="en-US")).published == "2016-10-04"
+    assert extract_metadata(page.format(lang="en-GB")).published == "2016-04-10"
+    # the page states the order elsewhere (a year-first date, as in the URL): as read
+    iso = page.format(lang="en-US").replace("</body>", "<a href='/2016/04/10/x'>x</a></body>")
+    assert extract_metadata(iso).published == "2016-04-10"
+
