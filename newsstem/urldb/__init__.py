@@ -133,8 +133,9 @@ def open_store(
     Redis connections are checked at once, so a wrong URL fails here. With
     ``create=False`` (``scrapy urldb``: looking into a store), a SQLite file that
     does not exist is an error, not a new empty store. With ``read_only=True``
-    (``scrapy urldb stats`` and ``show``), a SQLite store is read at the schema it has:
-    not upgraded, so an older newsstem still using it goes on.
+    (``scrapy urldb stats`` and ``show``), a store is read at the schema (SQLite) or
+    layout (Redis) it has and nothing is written to it: not upgraded, so an older
+    newsstem still using it goes on.
     """
     spec = parse_uri(uri) if isinstance(uri, str) else uri
     if spec.backend == "sqlite":
@@ -155,4 +156,4 @@ def open_store(
         return SqliteUrlStore(path, read_only=read_only)
     from newsstem.urldb.redis_store import RedisUrlStore
 
-    return RedisUrlStore.from_uri(spec.target)
+    return RedisUrlStore.from_uri(spec.target, read_only=read_only)

@@ -318,8 +318,11 @@ class RedisUrlStore(UrlStore):
         uri: str = "redis",
         lease_ttl_ms: int = LEASE_TTL_MS,
         scan_socket_timeout: float | None = None,
+        *,
+        read_only: bool = False,
     ) -> None:
         self.client = client
+        self.read_only = read_only
         self.scan_socket_timeout = scan_socket_timeout  # None: the client's own
         # PING on a connection of its own with a short timeout (the store's own have long
         # ones: a prune script may run for seconds)
@@ -352,7 +355,7 @@ class RedisUrlStore(UrlStore):
         }
 
     @classmethod
-    def from_uri(cls, uri: str) -> RedisUrlStore:
+    def from_uri(cls, uri: str, *, read_only: bool = False) -> RedisUrlStore:
         """``redis://[:password@]host:port/db`` (also ``rediss://``, ``unix://``).
 
         Query options of the store (the others go to redis-py): ``prefix`` of
@@ -396,7 +399,7 @@ class RedisUrlStore(UrlStore):
         try:
             given = any(name == "socket_timeout" for name, _ in rest)
             scan = None if given else SCAN_SOCKET_TIMEOUT_SECONDS
-            return cls(client, prefix, shown, ttl_ms, scan)
+            return cls(client, prefix, shown, ttl_ms, scan, read_only=read_only)
         except StoreError:  # unreachable, too old, another layout: let go of its connections
             client.close()
             raise
@@ -419,13 +422,20 @@ class RedisUrlStore(UrlStore):
             )
 
     def _load_layout(self) -> int:
+        """The store's bucket bits; a new store gets its layout record, and a layout 1
+        store is raised to layout 2, unless read-only (``scrapy urldb stats``/``show``):
+        then nothing is written, a layout 1 store reads as it is (its entries are URLs,
+        as the upgrade takes them) and one without a record as an empty store."""
         meta = f"{self.prefix}:meta"
         try:
-            self.client.hsetnx(meta, "version", LAYOUT_VERSION)
-            self.client.hsetnx(meta, "bucket_bits", BUCKET_BITS)
+            if not self.read_only:
+                self.client.hsetnx(meta, "version", LAYOUT_VERSION)
+                self.client.hsetnx(meta, "bucket_bits", BUCKET_BITS)
             stored = self.client.hgetall(meta)
         except redis.RedisError as exc:
             raise StoreError(f"URL store {self.uri}: cannot read its layout: {exc}") from None
+        if self.read_only and not stored:
+            stored = {b"version": b"%d" % LAYOUT_VERSION, b"bucket_bits": b"%d" % BUCKET_BITS}
         try:
             version = int(stored[b"version"])
             bits = int(stored[b"bucket_bits"])
@@ -439,8 +449,9 @@ class RedisUrlStore(UrlStore):
         if not 1 <= bits <= 24:
             raise StoreError(f"URL store {self.uri}: bad bucket_bits {bits} in {meta}")
         # Layout 1 reads as it is (its entries are URLs); an older newsstem, which would
-        # misread a kind byte, now refuses the store.
-        if version < LAYOUT_VERSION:
+        # misread a kind byte, now refuses the store. Read-only, it is left at layout 1 so
+        # an older newsstem still using it (a scrapyd's egg) goes on.
+        if version < LAYOUT_VERSION and not self.read_only:
             try:
                 self.client.hset(meta, "version", LAYOUT_VERSION)
             except redis.RedisError as exc:
@@ -448,6 +459,10 @@ class RedisUrlStore(UrlStore):
                     f"URL store {self.uri}: cannot upgrade its layout: {exc}"
                 ) from None
         return bits
+
+    def _writable(self, what: str) -> None:
+        if self.read_only:
+            raise StoreError(f"URL store {self.uri}: {what}: the store was opened read-only")
 
     def _run(self, script, keys: list, args: list, client=None):  # noqa: ANN001, ANN202
         try:
@@ -527,6 +542,7 @@ class RedisUrlStore(UrlStore):
         kinds: Mapping[bytes, int],
         copies_of: Mapping[bytes, bytes] | None = None,
     ) -> None:
+        self._writable("mark exported" if exported else "mark seen")
         copies_of = copies_of or {}
         keys = sorted(set(keys))
         for start in range(0, len(keys), BATCH):
@@ -559,6 +575,7 @@ class RedisUrlStore(UrlStore):
     def prune(
         self, seen_before: int, dry_run: bool = False, progress: Progress | None = None
     ) -> int:
+        self._writable("prune")
         removed = 0
         chunks = self._all_buckets()
         for done, names in enumerate(chunks, 1):
@@ -573,6 +590,7 @@ class RedisUrlStore(UrlStore):
     # -- lifecycle --------------------------------------------------------------
 
     def lease(self, exclusive: bool) -> RedisLease:
+        self._writable("lease")
         return RedisLease(self, exclusive)
 
     def ping(self) -> None:

@@ -356,3 +356,41 @@ def test_stats_and_show_read_an_older_store_without_upgrading_it(tmp_path):
     assert schema() == SCHEMA_VERSION == 3
     after = urldb("show", OLD[0], "--urldb", store)
     assert after.returncode == 0 and f"last seen   {format_time(NOW - 10 * DAY)}" in after.stdout
+
+
+def test_stats_and_show_leave_a_layout_1_redis_store_at_layout_1(redis_server):
+    """`stats` and `show` raised a layout 1 Redis store to layout 2 on opening it, which
+    locks out an older newsstem still using it (a scrapyd running an older egg: "written
+    by a newer newsstem"), as the SQLite upgrade did. They read it as it is and write
+    nothing; a crawl (or prune) upgrades it."""
+    prefix = f"layout1-{time.monotonic_ns()}"
+    store = f"{redis_server.url}?prefix={prefix}"
+    client = redis_server.client()
+    with open_store(store) as opened:  # entries as layout 1 wrote them: 12 bytes, no kind
+        opened.mark_seen([url_key(u) for u in OLD[:3]], NOW - 40 * DAY)
+        opened.mark_exported([url_key(OLD[0])], NOW - 39 * DAY)
+    client.hset(f"{prefix}:meta", "version", 1)
+    before = {name: client.dump(name) for name in client.scan_iter(match=f"{prefix}:*")}
+
+    stats = urldb("stats", "--urldb", store)
+    assert stats.returncode == 0, stats.stderr
+    figures = {name: value.split()[0] for name, value in fields(stats.stdout).items()}
+    assert (figures["URLs"], figures["articles"]) == ("3", "1")
+    shown = urldb("show", OLD[0], "--urldb", store)
+    assert shown.returncode == 0, shown.stderr
+    assert f"exported    {format_time(NOW - 39 * DAY)}" in shown.stdout
+    assert client.hget(f"{prefix}:meta", "version") == b"1"
+    after = {name: client.dump(name) for name in client.scan_iter(match=f"{prefix}:*")}
+    assert after == before  # no key added (a lease), none changed
+
+    with open_store(store) as opened:  # a writer upgrades it, as before
+        opened.mark_seen([url_key(OLD[3])], NOW)
+    assert client.hget(f"{prefix}:meta", "version") == b"2"
+
+
+def test_stats_of_a_redis_prefix_without_a_store_writes_no_layout_record(redis_server):
+    prefix = f"nostore-{time.monotonic_ns()}"
+    stats = urldb("stats", "--urldb", f"{redis_server.url}?prefix={prefix}")
+    assert stats.returncode == 0, stats.stderr
+    assert fields(stats.stdout)["URLs"].split()[0] == "0"
+    assert list(redis_server.client().scan_iter(match=f"{prefix}:*")) == []

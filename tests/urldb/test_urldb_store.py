@@ -403,6 +403,31 @@ class TestRedisStore(StoreContract):
             assert {entry.kind for entry in old.values()} == {URL} and len(old) == 5
         assert client.hget(f"{prefix}:meta", "version") == b"2"  # older newsstem refuses it
 
+    def test_a_layout_1_store_opened_read_only_is_read_as_it_is_and_not_written(
+        self, redis_server
+    ):
+        # `scrapy urldb stats`/`show` raised it to layout 2: an older newsstem then refused it
+        client = redis_server.client()
+        prefix = self.uri.split("prefix=")[1].split("&")[0]
+        with self.open() as store:
+            store.mark_exported(keys(5, "old"), T0)
+        client.hset(f"{prefix}:meta", "version", 1)
+        with open_store(self.uri, read_only=True) as store:
+            stats = store.stats()
+            assert (stats.urls, stats.articles, stats.copies, stats.texts) == (5, 5, 0, 0)
+            assert {entry.kind for entry in store.lookup(keys(5, "old")).values()} == {URL}
+            for write in (lambda: store.mark_seen(keys(1, "new"), T0 + 1),
+                          lambda: store.mark_exported(keys(1, "new"), T0 + 1),
+                          lambda: store.prune(T0 + 10, dry_run=True),
+                          lambda: store.lease(exclusive=False)):
+                with pytest.raises(StoreError, match="opened read-only"):
+                    write()
+        assert client.hget(f"{prefix}:meta", "version") == b"1"
+        assert not client.exists(f"{prefix}:holders")
+        with self.open() as store:  # a writer upgrades it, as before
+            assert store.stats().urls == 5
+        assert client.hget(f"{prefix}:meta", "version") == b"2"
+
     def test_keys_stay_under_the_prefix(self, redis_server):
         before = set(redis_server.client().scan_iter(match="*"))
         with self.open() as store:
