@@ -68,6 +68,10 @@ EXTENSIONS = {
     # NEWSSTEM_RELEARN (off unless set): learn redesigned sites again at the crawl's end,
     # before the summary that reports it.
     "newsstem.extensions.Relearn": 300,
+    # Scrapy's FeedExporter, which drops a feed whose -O file another crawl wrote since this
+    # one started (newsstem.urldb.feeds): one ERROR line, not a traceback per article.
+    "scrapy.extensions.feedexport.FeedExporter": None,
+    "newsstem.urldb.feeds.NewsFeedExporter": 0,
 }
 
 # Politeness: adapt the delay to the server, a few requests at a time per site.

@@ -153,6 +153,13 @@ STATS: tuple[Stat, ...] = (
          "time the crawl spent in the URL store (lookups, marks, fsyncs)"),
     ),
     *_group(
+        "Feed files",
+        ("newsstem/feeds/refused",
+         "`-O` feed files left alone because another crawl wrote them since this one "
+         "started, one ERROR line each: no article of the crawl is written to them, nor "
+         "recorded as exported in the URL store (the next crawl exports them)"),
+    ),
+    *_group(
         "Failed requests",
         ("newsstem/errors/<kind>",
          "requests that failed for good, one WARNING line each (URL and reason), no "

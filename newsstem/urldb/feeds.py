@@ -17,6 +17,13 @@ that a killed run left with a cut last line first removes that fragment.
 marked after such a sync (local files in a line format) or only when the
 crawl has finished and the feed was stored (stdout, S3, FTP, compressed or
 JSON/XML files, other storages).
+
+A crawl about to overwrite (``-O``) a file that another crawl wrote since this
+crawl's feed started leaves it alone: the storage logs one ERROR line, counts
+``newsstem/feeds/refused``, tells the URL store (:data:`feed_storage_failed`) and
+hands the exporter a file that keeps nothing; :class:`NewsFeedExporter` (Scrapy's FeedExporter,
+registered in its place in ``EXTENSIONS``) then drops that feed, so Scrapy neither
+opens the file again for each article (a traceback each) nor reports it stored.
 """
 
 from __future__ import annotations
@@ -29,20 +36,30 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import urlparse
 
-from scrapy.extensions.feedexport import FeedExporter, FileFeedStorage
+from scrapy.extensions.feedexport import FeedExporter as _ScrapyFeedExporter
+from scrapy.extensions.feedexport import FileFeedStorage
 
 if TYPE_CHECKING:
     from scrapy import Spider
     from scrapy.crawler import Crawler
     from scrapy.signalmanager import SignalManager
+    from scrapy.statscollectors import StatsCollector
 
 logger = logging.getLogger(__name__)
 
 #: signal sent with ``storage=`` when a :class:`DurableFileFeedStorage` opens its file
 feed_storage_opened = object()
 #: ... and with ``storage=`` and ``error=`` (an OSError) when it cannot: the article being
-#: exported is not in the feed (Scrapy logs the traceback and goes on)
+#: exported is not in the feed (Scrapy logs the traceback and goes on), or when it refuses
+#: to overwrite the file (``error`` a :class:`FeedFileRefused`, logged already; no article
+#: is written to it)
 feed_storage_failed = object()
+
+REFUSED_STAT = "newsstem/feeds/refused"
+
+
+class FeedFileRefused(OSError):
+    """An ``-O`` feed file another crawl wrote since this crawl's feed started."""
 
 # Formats whose files stay readable up to the last whole record after a hard
 # kill (JSON and XML need their closing bracket/tag; pickle/marshal streams are
@@ -143,6 +160,32 @@ class LineBatchFile:
         self.close()
 
 
+class DiscardedFile:
+    """What a refused feed writes to: nothing is kept, and nothing is durable to sync."""
+
+    def __init__(self, path: Path) -> None:
+        self.name = str(path)
+        self.closed = False
+
+    def writable(self) -> bool:
+        return True
+
+    def readable(self) -> bool:
+        return False
+
+    def seekable(self) -> bool:
+        return False
+
+    def write(self, data: bytes | bytearray | memoryview) -> int:
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+    def close(self) -> None:
+        self.closed = True
+
+
 class FileState(NamedTuple):
     """What tells a file apart from itself rewritten: created anew, or written to."""
 
@@ -171,11 +214,14 @@ class DurableFileFeedStorage(FileFeedStorage):
         *,
         feed_options: dict[str, Any] | None = None,
         signals: SignalManager | None = None,
+        stats: StatsCollector | None = None,
     ) -> None:
         super().__init__(uri, feed_options=feed_options)
         self.format = (feed_options or {}).get("format")
         self.signals = signals
+        self.stats = stats
         self.file: LineBatchFile | None = None
+        self.refused = False  # the file was another crawl's: nothing written to it
         # Scrapy makes the storage when the feed starts and opens it at the first item
         # (or, empty, at the end): a file written between the two is another crawl's
         self.found = FileState.of(Path(self.path))
@@ -184,15 +230,15 @@ class DurableFileFeedStorage(FileFeedStorage):
     def from_crawler(
         cls, crawler: Crawler, uri: str, *, feed_options: dict[str, Any] | None = None
     ) -> DurableFileFeedStorage:
-        return cls(uri, feed_options=feed_options, signals=crawler.signals)
+        return cls(uri, feed_options=feed_options, signals=crawler.signals, stats=crawler.stats)
 
-    def open(self, spider: Spider) -> LineBatchFile:  # type: ignore[override]
+    def open(self, spider: Spider) -> LineBatchFile | DiscardedFile:  # type: ignore[override]
         path = Path(self.path)
+        if self.refused or self.refuses():
+            return DiscardedFile(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             mode = "w" if self.write_mode == "wb" else "a"
-            if mode == "w":
-                self._refuse_another_crawls_file(path)
             if mode == "a" and self.format in LINE_FORMATS:
                 drop_cut_line(path)
             self.file = LineBatchFile(path, mode)
@@ -204,33 +250,80 @@ class DurableFileFeedStorage(FileFeedStorage):
             self.signals.send_catch_log(feed_storage_opened, storage=self)
         return self.file
 
-    def _refuse_another_crawls_file(self, path: Path) -> None:
-        """OSError rather than overwrite (``-O``) a file written since this feed started:
-        two workers, or two scrapyd jobs, started in the same second with one
-        ``%(time)s`` name; the one opening last (an empty feed is opened at its end)
-        would empty the other's file, whose articles the URL store had recorded. Refused,
-        this crawl's articles are recorded as exported by none (the next crawl exports
-        them again; with NEWSSTEM_URLDB_MARK_AFTER=item_scraped they are: a pipeline is
-        the output then). The file is compared with itself when the feed started, not its
-        mtime with the clock: a clock stepped back, or a network filesystem's server
-        dating files ahead, would make a file of the run before look written since."""
+    def refuses(self) -> bool:
+        """Whether this feed must leave its file alone: it overwrites (``-O``) a file
+        written since this feed started. Two workers, or two scrapyd jobs, started in the
+        same second with one ``%(time)s`` name; the one opening last (an empty feed is
+        opened at its end) would empty the other's file, whose articles the URL store had
+        recorded. Refused (once: one ERROR line, ``newsstem/feeds/refused``, and
+        :data:`feed_storage_failed`), this crawl's articles are written to no file and
+        recorded as exported by none (the next crawl exports them again; with
+        NEWSSTEM_URLDB_MARK_AFTER=item_scraped they are: a pipeline is the output then).
+        The file is compared with itself when the feed started, not its mtime with the
+        clock: a clock stepped back, or a network filesystem's server dating files ahead,
+        would make a file of the run before look written since."""
+        if self.refused:
+            return True
+        if self.write_mode != "wb" or self.file is not None:
+            return False
+        path = Path(self.path)
         now = FileState.of(path)
-        if now is not None and now != self.found and path.is_file():
-            raise OSError(
-                errno.EBUSY,
-                f"written by another crawl since this one started, not overwritten; give "
-                f"each crawl running at once a file of its own, e.g. "
-                f"-O \"articles-$(hostname)-%(batch_time)s.jsonl\"",
-                str(path),
-            )
+        if now is None or now == self.found or not path.is_file():
+            return False
+        self.refused = True
+        refusal = FeedFileRefused(
+            errno.EBUSY, "written by another crawl since this one started, not overwritten",
+            str(path),
+        )
+        logger.error(
+            "Not overwriting %s: another crawl wrote it since this one started. No article "
+            "of this crawl is written to it, and none is recorded as exported in a URL "
+            "store: the next crawl exports them. Give each crawl running at once a file of "
+            "its own, e.g. -O \"articles-$(hostname)-%%(batch_time)s.jsonl\"",
+            path,
+        )
+        if self.stats is not None:
+            self.stats.inc_value(REFUSED_STAT)
+        if self.signals is not None:
+            self.signals.send_catch_log(feed_storage_failed, storage=self, error=refusal)
+        return True
 
     def sync(self) -> None:
         """Make every item exported so far durable (no-op once stored)."""
         if self.file is not None:
             self.file.sync()
 
-    def store(self, file: LineBatchFile) -> None:  # type: ignore[override]
-        file.close()  # writes the rest and fsyncs
+    def store(self, file: LineBatchFile | DiscardedFile) -> None:  # type: ignore[override]
+        file.close()  # writes the rest and fsyncs (a refused feed's: nothing)
+
+
+class NewsFeedExporter(_ScrapyFeedExporter):
+    """Scrapy's FeedExporter without the feeds whose storage refused its file
+    (:meth:`DurableFileFeedStorage.refuses`): Scrapy would write this crawl's articles
+    to nothing and then log "Stored … feed (N items)" of a file it never touched. A
+    refused feed is dropped after the article that found it refused, and at the end one
+    whose file is opened only then (an empty feed) is checked first."""
+
+    def item_scraped(self, item: Any, spider: Spider) -> None:
+        super().item_scraped(item, spider)
+        if any(_refused(slot.storage) for slot in self.slots):
+            self.slots = [slot for slot in self.slots if not _refused(slot.storage)]
+
+    async def close_spider(self, spider: Spider) -> None:
+        for slot in self.slots:
+            if (
+                isinstance(slot.storage, DurableFileFeedStorage)
+                and not slot.itemcount
+                and slot.store_empty
+                and slot.batch_id == 1
+            ):
+                slot.storage.refuses()  # Scrapy opens an empty feed's file now
+        self.slots = [slot for slot in self.slots if not _refused(slot.storage)]
+        await super().close_spider(spider)
+
+
+def _refused(storage: object) -> bool:
+    return isinstance(storage, DurableFileFeedStorage) and storage.refused
 
 
 def _fsync_directory(path: Path) -> None:
@@ -287,7 +380,7 @@ class FeedPlan:
     why: str
 
 
-def plan_feeds(exporter: FeedExporter) -> list[FeedPlan]:
+def plan_feeds(exporter: _ScrapyFeedExporter) -> list[FeedPlan]:
     """A :class:`FeedPlan` for every feed configured in Scrapy's FeedExporter."""
     plans = []
     for uri, options in exporter.feeds.items():
@@ -305,9 +398,9 @@ def plan_feeds(exporter: FeedExporter) -> list[FeedPlan]:
     return plans
 
 
-def find_feed_exporter(crawler: Crawler) -> FeedExporter | None:
+def find_feed_exporter(crawler: Crawler) -> _ScrapyFeedExporter | None:
     """The crawl's FeedExporter extension, or None when no feed is configured."""
     for extension in crawler.extensions.middlewares:
-        if isinstance(extension, FeedExporter):
+        if isinstance(extension, _ScrapyFeedExporter):
             return extension
     return None

@@ -51,6 +51,7 @@ from newsstem.items import Article, Page
 from newsstem.urldb import StoreError, UrlStore, open_store, parse_uri, url_key
 from newsstem.urldb.feeds import (
     DurableFileFeedStorage,
+    FeedFileRefused,
     FeedPlan,
     feed_storage_failed,
     feed_storage_opened,
@@ -485,16 +486,18 @@ class UrlDbMiddleware:
         self._storages.append(storage)
 
     def storage_failed(self, storage: DurableFileFeedStorage, error: OSError) -> None:
-        """A feed file could not be opened (a later batch's file, a full disk): the
-        article being written is not in it, nor are those Scrapy tries to write after it.
-        None is recorded as exported from now on (recording less only exports again); one
-        ERROR line. The articles waiting to be recorded are in the files written before
+        """A feed file could not be opened (a later batch's file, a full disk), or was
+        refused (an -O file another crawl wrote: the storage logged it): the article being
+        written is not in it, nor are those Scrapy tries to write after it. None is
+        recorded as exported from now on (recording less only exports again); one ERROR
+        line. The articles waiting to be recorded are in the files written before
         (an earlier batch's, closed and fsynced): they are recorded as they would have
         been. Dropping them too exported them again next crawl, duplicates of lines kept.
         """
         if self.options.mark_after != "feed":
             return
-        if not self._feed_failed:
+        # (a file another crawl wrote, not overwritten: the storage said so in its own line)
+        if not self._feed_failed and not isinstance(error, FeedFileRefused):
             logger.error(
                 "Cannot open the feed file %s (%s): from now on no article is recorded as "
                 "exported in the URL store %s; the next crawl exports them again",
