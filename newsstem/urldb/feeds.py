@@ -21,9 +21,9 @@ JSON/XML files, other storages).
 A crawl about to overwrite (``-O``) a file that another crawl wrote since this
 crawl's feed started leaves it alone: the storage logs one ERROR line, counts
 ``newsstem/feeds/refused``, tells the URL store (:data:`feed_storage_failed`) and
-hands the exporter a file that keeps nothing; :class:`NewsFeedExporter` (Scrapy's FeedExporter,
-registered in its place in ``EXTENSIONS``) then drops that feed, so Scrapy neither
-opens the file again for each article (a traceback each) nor reports it stored.
+hands the exporter a file that keeps nothing; :class:`NewsFeedExporter` (Scrapy's
+FeedExporter, registered in its place in ``EXTENSIONS``) then drops that feed, so Scrapy
+neither opens the file again for each article (a traceback each) nor reports it stored.
 """
 
 from __future__ import annotations
@@ -31,6 +31,12 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import stat
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -81,11 +87,16 @@ class LineBatchFile:
     never reads as durable: :meth:`sync` raises OSError from then on.
     """
 
-    def __init__(self, path: Path, mode: str) -> None:
+    def __init__(self, path: Path, mode: str, fd: int | None = None) -> None:
+        """``fd``: the file opened for writing already (a claimed ``-O`` file), else it is
+        opened here, emptied (``mode`` "w") or appended to ("a")."""
         self.name = str(path)
-        self._fd = os.open(
-            path, os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if mode == "w" else os.O_APPEND), 0o644
-        )
+        if fd is None:
+            fd = os.open(
+                path, os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if mode == "w" else os.O_APPEND),
+                0o644,
+            )
+        self._fd = fd
         self._pending = bytearray()
         self._directory = path.parent
         self._directory_synced = False
@@ -202,6 +213,10 @@ class FileState(NamedTuple):
             found = path.stat()
         except OSError:
             return None
+        return cls.of_stat(found)
+
+    @classmethod
+    def of_stat(cls, found: os.stat_result) -> FileState:
         return cls(found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns)
 
 
@@ -241,7 +256,10 @@ class DurableFileFeedStorage(FileFeedStorage):
             mode = "w" if self.write_mode == "wb" else "a"
             if mode == "a" and self.format in LINE_FORMATS:
                 drop_cut_line(path)
-            self.file = LineBatchFile(path, mode)
+            fd = self._claim(path) if mode == "w" else None
+            if self.refused:
+                return DiscardedFile(path)
+            self.file = LineBatchFile(path, mode, fd)
         except OSError as error:
             if self.signals is not None:
                 self.signals.send_catch_log(feed_storage_failed, storage=self, error=error)
@@ -261,7 +279,8 @@ class DurableFileFeedStorage(FileFeedStorage):
         NEWSSTEM_URLDB_MARK_AFTER=item_scraped they are: a pipeline is the output then).
         The file is compared with itself when the feed started, not its mtime with the
         clock: a clock stepped back, or a network filesystem's server dating files ahead,
-        would make a file of the run before look written since."""
+        would make a file of the run before look written since. (A look only: opening
+        the file, :meth:`_claim` checks again, under a lock.)"""
         if self.refused:
             return True
         if self.write_mode != "wb" or self.file is not None:
@@ -270,17 +289,51 @@ class DurableFileFeedStorage(FileFeedStorage):
         now = FileState.of(path)
         if now is None or now == self.found or not path.is_file():
             return False
+        return self._refuse(path, "another crawl wrote it since this one started")
+
+    def _claim(self, path: Path) -> int | None:
+        """The ``-O`` file opened for writing and emptied, locked (``flock``) until it
+        is closed, or None, refused (:meth:`_refuse`): it was created, or written to,
+        since this feed started, or another crawl holds its lock. Looking first and
+        opening with ``O_TRUNC`` then left a gap of a few milliseconds in which two
+        crawls both saw the file unchanged and both emptied it; here a new file is
+        created with ``O_EXCL`` and an existing one is compared with the feed's start
+        only once locked, so of crawls opening one file at once exactly one writes it. The
+        lock dies with the process (no stale lock after a kill -9). Where the
+        filesystem has no ``flock`` (ENOLCK, EOPNOTSUPP: some network mounts), the file is
+        written unlocked, checked as before."""
+        exclusive = os.O_EXCL if self.found is None else 0
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | exclusive, 0o644)
+        except FileExistsError:
+            self._refuse(path, "another crawl wrote it since this one started")
+            return None
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return fd  # -O /dev/null, a pipe: nothing to empty, nobody's file
+            if not _lock(fd):
+                self._refuse(path, "another crawl is writing it")
+            elif self.found is not None and FileState.of_stat(os.fstat(fd)) != self.found:
+                self._refuse(path, "another crawl wrote it since this one started")
+            else:
+                os.ftruncate(fd, 0)
+                return fd
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)
+        return None
+
+    def _refuse(self, path: Path, reason: str) -> bool:
         self.refused = True
-        refusal = FeedFileRefused(
-            errno.EBUSY, "written by another crawl since this one started, not overwritten",
-            str(path),
-        )
+        refusal = FeedFileRefused(errno.EBUSY, f"{reason}, not overwritten", str(path))
         logger.error(
-            "Not overwriting %s: another crawl wrote it since this one started. No article "
-            "of this crawl is written to it, and none is recorded as exported in a URL "
-            "store: the next crawl exports them. Give each crawl running at once a file of "
-            "its own, e.g. -O \"articles-$(hostname)-%%(batch_time)s.jsonl\"",
+            "Not overwriting %s: %s. No article of this crawl is written to it, and none is "
+            "recorded as exported in a URL store: the next crawl exports them. Give each "
+            "crawl running at once a file of its own, e.g. "
+            "-O \"articles-$(hostname)-%%(batch_time)s.jsonl\"",
             path,
+            reason,
         )
         if self.stats is not None:
             self.stats.inc_value(REFUSED_STAT)
@@ -324,6 +377,23 @@ class NewsFeedExporter(_ScrapyFeedExporter):
 
 def _refused(storage: object) -> bool:
     return isinstance(storage, DurableFileFeedStorage) and storage.refused
+
+
+def _lock(fd: int) -> bool:
+    """Take an exclusive ``flock`` on ``fd`` without waiting: False if another open file
+    holds one; True when taken, or when this system or filesystem has no such lock."""
+    if fcntl is None:  # not a POSIX system
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    except OSError as error:
+        if error.errno in (errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EINVAL):
+            logger.debug("No flock on %d (%s): the feed file is written unlocked", fd, error)
+            return True
+        raise
+    return True
 
 
 def _fsync_directory(path: Path) -> None:

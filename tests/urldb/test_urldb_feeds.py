@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import time
 
@@ -256,3 +257,108 @@ def test_a_file_another_crawl_wrote_is_not_overwritten_whatever_its_mtime(tmp_pa
     storage.store(storage.open(spider=None))
     assert storage.refused
     assert path.read_bytes() == b'{"url": "a"}\n{"url": "b"}\n'
+
+
+# -- two crawls opening one -O file (real processes, real flock) -----------------------
+
+
+def _open_feed(path: str) -> tuple[DurableFileFeedStorage, object | None]:
+    """A feed of ``path`` opened as Scrapy opens it: (storage, file), file None if refused."""
+    storage = DurableFileFeedStorage(path, feed_options={"format": "jsonlines", "overwrite": True})
+    try:
+        file = storage.open(spider=None)
+    except OSError:  # (refused so before newsstem stop 40)
+        return storage, None
+    return storage, (None if getattr(storage, "refused", False) else file)
+
+
+def _write_and_hold(path: str, ready, finish) -> None:  # noqa: ANN001
+    storage, file = _open_feed(path)
+    file.write(b'{"url": "theirs-1"}\n')
+    storage.sync()
+    ready.set()
+    finish.wait(60)
+    file.write(b'{"url": "theirs-2"}\n')
+    storage.store(file)
+
+
+def test_a_file_another_crawl_is_writing_is_not_overwritten(tmp_path, caplog):
+    # This crawl's feed started after the other crawl had opened the file (it saw the file
+    # as it is now): unchanged since, it was emptied under the other crawl, whose synced
+    # articles the URL store had recorded. The other crawl holds the file's lock.
+    path = tmp_path / "articles.jsonl"
+    ctx = multiprocessing.get_context("spawn")
+    ready, finish = ctx.Event(), ctx.Event()
+    other = ctx.Process(target=_write_and_hold, args=(str(path), ready, finish))
+    other.start()
+    try:
+        assert ready.wait(60)
+        storage, file = _open_feed(str(path))
+        assert file is None
+        assert path.read_bytes() == b'{"url": "theirs-1"}\n'
+    finally:
+        finish.set()
+        other.join(60)
+    assert other.exitcode == 0
+    assert path.read_bytes() == b'{"url": "theirs-1"}\n{"url": "theirs-2"}\n'
+    assert "another crawl is writing it" in caplog.text
+
+
+def _open_at_once(path: str, name: str, barrier, results) -> None:  # noqa: ANN001
+    # Each look at the file is slow (a loaded machine): both crawls see no file, and only
+    # then open it. Before the lock both emptied it and wrote at offset 0.
+    look = feeds.FileState.of.__func__
+
+    def slow_look(cls, found_path):  # noqa: ANN001, ANN202
+        state = look(cls, found_path)
+        time.sleep(0.3)
+        return state
+
+    feeds.FileState.of = classmethod(slow_look)
+    barrier.wait(60)
+    storage, file = _open_feed(path)
+    if file is not None:
+        file.write(f'{{"url": "{name}"}}\n'.encode())
+        storage.store(file)
+    results.put((name, file is not None))
+
+
+def _two_crawls_open_at_once(path) -> str:  # noqa: ANN001
+    """Two processes open ``path`` as an -O feed at once: the name of the one that wrote it
+    (the other refused)."""
+    ctx = multiprocessing.get_context("spawn")
+    barrier, results = ctx.Barrier(2), ctx.Queue()
+    crawls = [ctx.Process(target=_open_at_once, args=(str(path), name, barrier, results))
+              for name in ("a", "b")]
+    for each in crawls:
+        each.start()
+    for each in crawls:
+        each.join(60)
+        assert each.exitcode == 0
+    wrote = dict(results.get(timeout=5) for _ in crawls)
+    assert sorted(wrote.values()) == [False, True], wrote
+    (writer,) = [name for name, written in wrote.items() if written]
+    return writer
+
+
+def test_of_two_crawls_opening_one_new_file_at_once_exactly_one_writes_it(tmp_path):
+    path = tmp_path / "articles.jsonl"
+    writer = _two_crawls_open_at_once(path)
+    assert path.read_bytes() == f'{{"url": "{writer}"}}\n'.encode()
+
+
+def test_of_two_crawls_overwriting_one_old_file_at_once_exactly_one_writes_it(tmp_path):
+    path = tmp_path / "articles.jsonl"
+    path.write_bytes(b'{"url": "the run before, a longer line"}\n')
+    os.utime(path, (time.time() - 60, time.time() - 60))
+    writer = _two_crawls_open_at_once(path)
+    assert path.read_bytes() == f'{{"url": "{writer}"}}\n'.encode()
+
+
+def test_a_device_is_still_opened_with_minus_o():
+    # -O /dev/null: not a file to lock, empty or compare (ftruncate fails on it)
+    storage, file = _open_feed(os.devnull)
+    assert isinstance(file, LineBatchFile) and not storage.refused
+    file.write(b'{"url": "a"}\n')
+    file.flush()
+    os.close(file.fileno())  # (fsync, which closing does, fails on /dev/null: EINVAL)
