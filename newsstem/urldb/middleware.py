@@ -227,11 +227,9 @@ class UrlDbMiddleware:
         self._skipped: set[bytes] = set()
         self._aliases: dict[str, list[bytes]] = {}  # page URL -> keys of the URLs redirected to it
         self._to_mark_exported: list[bytes] = []  # durable at the next sync
-        # the kind of the keys to mark that are no article's own URL (store.COPY, TEXT)
-        self._kinds: dict[bytes, int] = {}
-        # the article key each COPY key repeats, for `scrapy urldb show` (kept while its
-        # kind is: marked with it, or forgotten with it)
-        self._copy_of: dict[bytes, bytes] = {}
+        # the kind of the keys to mark that are no article's own URL (store.COPY, TEXT),
+        # with, for a COPY, the article key it repeats (for `scrapy urldb show`)
+        self._kinds: dict[bytes, tuple[int, bytes | None]] = {}
         self._batch_articles = 0
         self._after_feeds: list[bytes] = []  # durable once the feeds are stored
         self._after_feeds_keys: set[bytes] = set()
@@ -358,9 +356,7 @@ class UrlDbMiddleware:
             # (after a feed file failed, its article may be in no output: recorded, the
             # copy would count as done with no article exported)
             return
-        self._kinds[key] = kind
-        if kind == COPY:
-            self._copy_of[key] = article
+        self._kinds[key] = (kind, article if kind == COPY else None)
         if article in self._after_feeds_keys:
             self._after_feeds.append(key)
             self._after_feeds_keys.add(key)
@@ -515,7 +511,7 @@ class UrlDbMiddleware:
             self.stats.inc_value(f"{STATS_PREFIX}/unmarked", unmarked)
         self._to_mark_exported, self._batch_articles = [], 0
         self._after_feeds, self._after_feeds_keys, self._after_feeds_articles = [], set(), 0
-        self._kinds, self._copy_of = {}, {}
+        self._kinds = {}
 
     def _recording(self) -> bool:
         """Whether exports are recorded now: on item_scraped, or with feeds to sync (none
@@ -538,7 +534,6 @@ class UrlDbMiddleware:
         key = self.key(item.url)
         aliases = self._aliases.pop(item.url, ())
         self._kinds.pop(key, None)  # the article's own URL (a copy of an earlier one no more)
-        self._copy_of.pop(key, None)
         keys = [key, *aliases]
         keys.extend(self._along.pop(key, ()))  # its copies dropped before this signal
         for k in keys:
@@ -550,11 +545,9 @@ class UrlDbMiddleware:
             self.stats.inc_value(f"{STATS_PREFIX}/unmarked")
             for k in keys:
                 self._kinds.pop(k, None)
-                self._copy_of.pop(k, None)
             return
         for alias in aliases:
-            self._kinds[alias] = COPY  # a redirect: recorded as exported with the article
-            self._copy_of[alias] = key
+            self._kinds[alias] = (COPY, key)  # a redirect: recorded as exported with the article
         if self.options.mark_after == "item_scraped" or (
             self._plans and self._all_syncable_for(item)
         ):
@@ -602,12 +595,10 @@ class UrlDbMiddleware:
             return  # kept for a sync when the store answers
         if keys:
             try:
-                copies_of = {
-                    k: self._copy_of[k]
-                    for k in keys
-                    if k in self._copy_of and self._kinds.get(k) == COPY
-                }
-                self.store.mark_exported(keys, now, self._kinds, copies_of)  # not in: URL
+                marked = {k: self._kinds[k] for k in keys if k in self._kinds}  # not in: URL
+                kinds = {k: kind for k, (kind, _) in marked.items()}
+                copies_of = {k: of for k, (_, of) in marked.items() if of is not None}
+                self.store.mark_exported(keys, now, kinds, copies_of)
             except StoreError as exc:
                 self._store_failed("mark exported", exc)
                 self._housekeeping()
@@ -616,7 +607,6 @@ class UrlDbMiddleware:
                 self._store_answered()
                 for k in keys:
                     self._kinds.pop(k, None)
-                    self._copy_of.pop(k, None)
                 self._to_mark_exported = []
                 self._batch_articles = 0
                 self.stats.inc_value(f"{STATS_PREFIX}/exported", articles)
