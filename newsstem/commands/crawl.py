@@ -70,7 +70,6 @@ class Command(ScrapyCrawlCommand):
     # read by process_options(), handed to the crawler's pipeline; the lines loading logged
     _patterns: PatternLibrary | None = None
     _pattern_log: Sequence[logging.LogRecord] = ()
-    _known_spider = True
     _unusable = False  # the URL store, Redis or the archive cannot be used: exit status 1
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
@@ -91,11 +90,15 @@ class Command(ScrapyCrawlCommand):
                 print_help=False,
             )
         if len(args) == 1:
+            loader = get_spider_loader(self.settings)
             try:
-                spidercls = get_spider_loader(self.settings).load(args[0])
-            except KeyError:  # unknown spider: Scrapy's own command says so
-                self._known_spider = False
-                return
+                spidercls = loader.load(args[0])
+            except KeyError:  # Scrapy's answer was a KeyError traceback after its logs
+                names = ", ".join(sorted(loader.list())) or "none"
+                raise UsageError(
+                    f"crawl: no spider named {args[0]!r} (this project's spiders: {names})",
+                    print_help=False,
+                ) from None
             check = getattr(spidercls, "check_arguments", None)
             if check is not None:
                 check(self.settings, **opts.spargs)
@@ -105,13 +108,12 @@ class Command(ScrapyCrawlCommand):
         problem = relearn_problem(self.settings)  # not a warning in the middle of the log
         if problem is not None:
             raise UsageError(problem, print_help=False)
-        if self._known_spider:
-            try:  # a corrupt pattern file: one clear line, before any request
-                self._patterns, self._pattern_log = load_patterns_before_logging(self.settings)
-            except PatternFileError as error:
-                raise UsageError(str(error), print_help=False) from None
+        try:  # a corrupt pattern file: one clear line, before any request
+            self._patterns, self._pattern_log = load_patterns_before_logging(self.settings)
+        except PatternFileError as error:
+            raise UsageError(str(error), print_help=False) from None
         check_output_paths(self.settings, "crawl")  # -O, NEWSSTEM_STATS_FILE
-        if len(args) == 1 and self._known_spider and not (
+        if len(args) == 1 and not (
             self._check_distributed() and self._check_url_store(opts) and self._check_archive()
         ):  # one line said why: Scrapy is not started, so nothing comes after it
             self.requires_crawler_process = False
@@ -121,8 +123,6 @@ class Command(ScrapyCrawlCommand):
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if self._unusable:
             return None
-        if not self._known_spider:
-            return super().run(args, opts)
         log_later(self._pattern_log)  # which sites have patterns, now that Scrapy logs
         self._crawler: Crawler | None = None
         super().run(args, opts)

@@ -149,6 +149,21 @@ def test_a_corrupt_pattern_file_is_the_only_line(tmp_path, site):
     assert site.paths(status=None) == []
 
 
+def test_a_misspelt_spider_name_is_one_line_naming_the_spiders(tmp_path, site):
+    # Scrapy logged its versions and settings, then a KeyError traceback (exit status 1)
+    output = tmp_path / "a.jsonl"
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "nwes", "-a",
+           f"start_url={site.url}/index.html", "-O", str(output)]
+    result = subprocess.run(cmd, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2, result.stderr
+    [line] = result.stderr.splitlines()
+    assert line.startswith("scrapy: error: crawl: no spider named 'nwes' (this project's "
+                           "spiders: news)"), line
+    assert site.paths(status=None) == []
+    assert not output.exists()
+
+
 def test_the_lines_of_reading_the_patterns_are_logged_once_scrapy_has_started(tmp_path, site):
     # read before Scrapy starts (above), they are logged after its start-up lines, in its
     # format, and at its log level
