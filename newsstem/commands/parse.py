@@ -4,14 +4,22 @@
 traceback (the spider wants something to start from). A spider that defines
 ``with_start(url, settings, **arguments)`` gets the parsed URL as its start URL when
 the arguments give none, and its arguments are checked as ``scrapy crawl`` checks
-them (``check_arguments``): a bad ``-a`` is one usage error line, exit status 2.
+them (``check_arguments``): a bad ``-a`` is one usage error line, exit status 2. So is
+no URL or not one URL (Scrapy printed its whole help after its start-up log), a
+``--spider`` name the project does not have, or a URL no spider claims without
+``--spider`` (Scrapy logged an ERROR line after its start-up log and exited with 0).
 """
 
 from __future__ import annotations
 
 import argparse
 
+from scrapy import Request
 from scrapy.commands.parse import Command as ScrapyParseCommand
+from scrapy.exceptions import UsageError
+from scrapy.spiderloader import get_spider_loader
+from scrapy.utils.spider import spidercls_for_request
+from w3lib.url import is_url
 
 from newsstem.usage_errors import one_line_errors
 
@@ -23,6 +31,29 @@ class Command(ScrapyParseCommand):
             if "--depth" in action.option_strings:  # prints as a heading (tests/test_docs.py)
                 action.help = "maximum depth for parsing requests (%(default)s by default)"
         one_line_errors(parser)
+
+    def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
+        super().process_options(args, opts)
+        assert self.settings is not None
+        if len(args) != 1 or not is_url(args[0]):
+            given = f"not {' '.join(args)!r}" if args else "none was given"
+            raise UsageError(f"parse: give one URL to parse ({given})", print_help=False)
+        loader = get_spider_loader(self.settings)
+        names = ", ".join(sorted(loader.list())) or "none"
+        if opts.spider:
+            try:
+                loader.load(opts.spider)
+            except KeyError:
+                raise UsageError(
+                    f"parse: no spider named {opts.spider!r} (this project's spiders: {names})",
+                    print_help=False,
+                ) from None
+        elif spidercls_for_request(loader, Request(args[0])) is None:
+            raise UsageError(
+                f"parse: no spider of this project is for {args[0]}; name one with "
+                f"--spider (this project's spiders: {names})",
+                print_help=False,
+            )
 
     def set_spidercls(self, url: str, opts: argparse.Namespace) -> None:
         super().set_spidercls(url, opts)

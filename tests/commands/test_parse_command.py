@@ -34,3 +34,25 @@ def test_parse_checks_the_spider_arguments_as_crawl_does(site):
     assert result.returncode == 2
     assert "news: unknown argument 'depht' (did you mean depth?)" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("arguments", "line"),
+    [
+        (["--spider=nwes", "{url}"], "parse: no spider named 'nwes' (this project's spiders: news)"),
+        (["{url}"], "parse: no spider of this project is for {url}; name one with --spider"),
+        (["--spider=news"], "parse: give one URL to parse (none was given)"),
+        (["--spider=news", "news_03.html"], "parse: give one URL to parse (not 'news_03.html')"),
+    ],
+)
+def test_a_spider_or_url_parse_cannot_use_is_one_line_and_status_2(site, arguments, line):
+    # Scrapy logged its start-up, then one ERROR line and exited with status 0 (an unknown
+    # spider, or a URL no spider claims: the news spider claims none, it has no
+    # allowed_domains), or printed its whole help (no URL)
+    url = f"{site.url}/news_03.html"
+    site.clear()
+    result = scrapy("parse", *(a.replace("{url}", url) for a in arguments))
+    assert result.returncode == 2, result.stderr
+    [error] = result.stderr.splitlines()
+    assert error.startswith(f"scrapy: error: {line.replace('{url}', url)}"), error
+    assert site.paths(status=None) == []
