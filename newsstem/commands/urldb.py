@@ -41,7 +41,7 @@ from newsstem.urldb import (
     parse_age,
     url_key,
 )
-from newsstem.urldb.store import COPY, TEXT
+from newsstem.urldb.store import COPY, PRUNE_ADVICE, TEXT
 from newsstem.usage_errors import one_line_errors
 
 if TYPE_CHECKING:
@@ -296,8 +296,13 @@ def _take_exclusive(store: UrlStore, wait: float) -> Lease:
     while True:
         try:
             return store.lease(exclusive=True)
-        except StoreBusy:
+        except StoreBusy as busy:
             if time.monotonic() >= deadline:
+                if wait > 0:  # "wait for it with --wait" tells nothing to one who did
+                    still = f"still so after waiting {wait:g} s (--wait): prune when no crawl "
+                    raise StoreBusy(
+                        str(busy).replace(PRUNE_ADVICE, still + "runs, or wait longer")
+                    ) from None
                 raise
             time.sleep(min(WAIT_POLL_SECONDS, max(0.0, deadline - time.monotonic())))
 

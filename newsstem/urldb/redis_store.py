@@ -42,6 +42,7 @@ from newsstem.urldb import hide_password
 from newsstem.urldb.store import (
     COPY,
     KEY_BYTES,
+    PRUNE_ADVICE,
     TEXT,
     URL,
     Lease,
@@ -273,8 +274,7 @@ class RedisLease(Lease):
             other = other.decode() if isinstance(other, bytes) else other
             if exclusive:
                 raise StoreBusy(
-                    f"the URL store {store.uri} is in use by {other}; prune when no crawl "
-                    "runs, or wait for it with --wait SECONDS"
+                    f"the URL store {store.uri} is in use by {other}; {PRUNE_ADVICE}"
                 )
             raise StoreBusy(
                 f"the URL store {store.uri} is being pruned by {other}; start the crawl "

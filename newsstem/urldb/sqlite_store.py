@@ -27,6 +27,7 @@ from pathlib import Path
 
 from newsstem.urldb.store import (
     COPY,
+    PRUNE_ADVICE,
     TEXT,
     URL,
     Lease,
@@ -113,8 +114,7 @@ class FileLease(Lease):
             self._fd = None
             if exclusive:
                 raise StoreBusy(
-                    f"a crawl is using the URL store (lock {path} is held); "
-                    "prune when no crawl runs, or wait for it with --wait SECONDS"
+                    f"a crawl is using the URL store (lock {path} is held); {PRUNE_ADVICE}"
                 ) from None
             raise StoreBusy(
                 f"the URL store is being pruned (lock {path} is held exclusively); "

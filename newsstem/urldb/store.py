@@ -139,6 +139,11 @@ class StoreBusy(StoreError):
     """Another process holds a lease that excludes the one asked for."""
 
 
+# The end of an exclusive lease's StoreBusy: what to do (``scrapy urldb prune`` replaces it
+# once it waited with --wait)
+PRUNE_ADVICE = "prune when no crawl runs, or wait for it with --wait SECONDS"
+
+
 class Lease(ABC):
     """A claim on a store: shared by crawls, exclusive for ``prune``.
 

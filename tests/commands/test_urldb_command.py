@@ -225,6 +225,21 @@ def test_prune_refuses_while_a_crawl_holds_the_store_or_waits_for_it(store):
     assert "removed 7 entries" in waited.stdout
 
 
+def test_prune_that_waited_in_vain_does_not_advise_waiting(store):
+    # it said "or wait for it with --wait SECONDS" to one who had just waited
+    with open_store(store) as opened:
+        crawl = opened.lease(exclusive=False)
+        try:
+            refused = urldb("prune", "--older-than", "30d", "--wait", "1", "--urldb", store)
+        finally:
+            crawl.release()
+    assert refused.returncode == 1, refused.stderr
+    [line] = refused.stderr.splitlines()
+    assert line.startswith("newsstem: URL store error:")
+    assert line.endswith("; still so after waiting 1 s (--wait): prune when no crawl runs, "
+                         "or wait longer"), line
+
+
 @pytest.mark.parametrize(
     ("args", "status", "message"),
     [
