@@ -110,6 +110,8 @@ STATS: tuple[Stat, ...] = (
          "listed URLs not crawled: `rules`, `offsite`, `scheme` (robots.txt refusals count "
          "in Scrapy's `robotstxt/forbidden`)"),
         ("newsstem/discovery/feeds_linked", "feeds announced by crawled pages"),
+        ("newsstem/discovery/robots_without_sitemaps",
+         "robots.txt files `-a sitemap=robots` read that list no sitemap (a WARNING each)"),
         ("newsstem/discovery/unreadable", "listings that were neither a sitemap nor a feed"),
         ("newsstem/scope/unreadable",
          "responses whose request's scope could not be rebuilt (logged; neither exported "

@@ -519,7 +519,12 @@ class NewsSpider(Spider):
         scope = self.scope_of(response.meta)
         if scope is None:
             return
-        for url in sitemap_urls_from_robots(response.body, base_url=response.url):
+        listed = list(sitemap_urls_from_robots(response.body, base_url=response.url))
+        if not listed:  # -a sitemap=robots read nothing: said, not silent
+            self.crawler.stats.inc_value("newsstem/discovery/robots_without_sitemaps")
+            logger.warning("news: %s lists no sitemap (no Sitemap: line): -a sitemap=robots "
+                           "reads nothing from it", response.url)
+        for url in listed:
             if is_crawlable_scheme(url):
                 yield Request(
                     url, callback=self.parse_listing, meta=self._meta(scope, depth_reset=True)

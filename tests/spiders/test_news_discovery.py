@@ -109,6 +109,18 @@ def test_robots_txt_sitemaps_with_a_start_url(tmp_path, listed_site):
     assert "/news/index.html" not in fetched  # depth 0: the start page's links are not followed
 
 
+def test_robots_txt_without_a_sitemap_line_is_a_warning(tmp_path, site):
+    # -a sitemap=robots on a site whose robots.txt lists no sitemap read nothing, silently
+    site.routes["/robots.txt"] = (200, "text/plain", b"User-agent: *\nDisallow: /private/\n")
+    result = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html", "-a", "sitemap=robots",
+                       "-a", "depth=0", settings=RULES)
+    assert result.returncode == 0, result.log
+    assert "/robots.txt" in site.paths()
+    assert result.stats["newsstem/discovery/robots_without_sitemaps"] == 1
+    assert (f"WARNING: news: {site.url}/robots.txt lists no sitemap (no Sitemap: line): "
+            "-a sitemap=robots reads nothing from it") in result.log
+
+
 def test_rss_and_atom_feeds(tmp_path, listed_site):
     site = listed_site
     result = run_crawl(tmp_path, "-a", f"feed={site.url}/feeds/rss.xml {site.url}/feeds/atom.xml",
