@@ -10,6 +10,7 @@ import pytest
 from support.httpserver import FixtureSite
 
 FIXTURES = Path(__file__).parent / "fixtures"
+LAYOUT_FIXTURES = Path(__file__).parent / "layout" / "fixtures"
 
 
 def _unused_port() -> int:
@@ -36,6 +37,16 @@ def gold():
         return (FIXTURES / "gold" / name).read_text(encoding="utf-8")
 
     return read
+
+
+@pytest.fixture(scope="module")
+def msnbc_site():
+    """The 12 msnbc article pages of one layout and their hub page (index.html), in
+    tests/layout/fixtures, served gzipped over real HTTP on 127.0.0.1: a fresh server for
+    each test module, as tests change its routes (a redesign)."""
+    server = FixtureSite(LAYOUT_FIXTURES / "msnbc").start()
+    yield server
+    server.stop()
 
 
 # --- URL store (newsstem.urldb) ----------------------------------------------

@@ -31,19 +31,12 @@ def gold_title(name: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def site():
-    server = FixtureSite(SITE).start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def learned(site, tmp_path_factory):
+def learned(msnbc_site, tmp_path_factory):
     """A first crawl with the archive on, then `scrapy learn` on the archive."""
     work = tmp_path_factory.mktemp("learn")
     archive, patterns = work / "crawl.warc.gz", work / "patterns"
     first = run_crawl(
-        work, "-a", f"start_url={site.url}/index.html", name="first",
+        work, "-a", f"start_url={msnbc_site.url}/index.html", name="first",
         settings={"NEWSSTEM_ARCHIVE": str(archive), "NEWSSTEM_PATTERNS_DIR": ""},
     )
     assert first.returncode == 0, first.log
@@ -53,11 +46,11 @@ def learned(site, tmp_path_factory):
     return work, archive, patterns, learn.stdout
 
 
-def test_learn_writes_one_pattern_file_for_the_site(site, learned):
+def test_learn_writes_one_pattern_file_for_the_site(msnbc_site, learned):
     _, _, patterns, report = learned
-    site_name = f"127.0.0.1:{site.port}"
+    site_name = f"127.0.0.1:{msnbc_site.port}"
     [path] = patterns.glob("*.json")
-    assert path.name == f"127.0.0.1_{site.port}.json"
+    assert path.name == f"127.0.0.1_{msnbc_site.port}.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["site"] == site_name and len(data["sources"]) == 13
     kinds = sorted(p["kind"] for p in data["patterns"])
@@ -68,14 +61,14 @@ def test_learn_writes_one_pattern_file_for_the_site(site, learned):
     assert "    1 page   score" in report and "no article on 1 of 1 page\n" in report, report
 
 
-def test_second_crawl_extracts_by_pattern(site, learned, tmp_path):
+def test_second_crawl_extracts_by_pattern(msnbc_site, learned, tmp_path):
     _, _, patterns, _ = learned
     result = run_crawl(
-        tmp_path, "-a", f"start_url={site.url}/index.html", name="second",
+        tmp_path, "-a", f"start_url={msnbc_site.url}/index.html", name="second",
         settings={"NEWSSTEM_PATTERNS_DIR": str(patterns)},
     )
     assert result.returncode == 0, result.log
-    site_name = f"127.0.0.1:{site.port}"
+    site_name = f"127.0.0.1:{msnbc_site.port}"
     # the command checks the pattern files and hands them to the pipeline: read once
     assert result.log.count("newsstem: layout patterns for 1 site(s)") == 1, result.log
     by_name = {item["url"].rsplit("/", 1)[1].removesuffix(".html"): item for item in result.items}
@@ -93,9 +86,9 @@ def test_second_crawl_extracts_by_pattern(site, learned, tmp_path):
     assert stats["newsstem/dropped/hub_layout"] == 1  # the index page
 
 
-def test_extract_runs_the_same_pipeline_offline(site, learned, tmp_path):
+def test_extract_runs_the_same_pipeline_offline(msnbc_site, learned, tmp_path):
     _, archive, patterns, _ = learned
-    site.clear()
+    msnbc_site.clear()
     output = tmp_path / "offline.jsonl"
     result = scrapy(
         "extract", "--input", str(archive), "-O", str(output),
@@ -105,8 +98,8 @@ def test_extract_runs_the_same_pipeline_offline(site, learned, tmp_path):
     items = [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines()]
     assert len(items) == 12
     assert result.stderr.count("newsstem: layout patterns for 1 site(s)") == 1, result.stderr
-    assert {item["method"] for item in items} == {f"pattern:127.0.0.1:{site.port}/1"}
-    assert site.paths(status=None) == []  # nothing fetched
+    assert {item["method"] for item in items} == {f"pattern:127.0.0.1:{msnbc_site.port}/1"}
+    assert msnbc_site.paths(status=None) == []  # nothing fetched
     # the URL store is off by design: no warning about it at every run
     assert "WARNING" not in result.stderr, result.stderr
     # nothing was fetched: the summary said "pages fetched: 0"
@@ -199,19 +192,19 @@ def test_extract_of_one_site_counts_only_that_sites_older_captures(tmp_path):
         assert f"  pages read from archives: 13{skipped}\n" in result.stderr, result.stderr
 
 
-def test_a_corrupt_pattern_file_stops_the_crawl_with_a_clear_error(site, tmp_path):
+def test_a_corrupt_pattern_file_stops_the_crawl_with_a_clear_error(msnbc_site, tmp_path):
     patterns = tmp_path / "patterns"
     patterns.mkdir()
     (patterns / "broken.json").write_text('{"format": "newsstem-patterns", "version": 1,')
-    site.clear()
+    msnbc_site.clear()
     result = run_crawl(
-        tmp_path, "-a", f"start_url={site.url}/index.html",
+        tmp_path, "-a", f"start_url={msnbc_site.url}/index.html",
         settings={"NEWSSTEM_PATTERNS_DIR": str(patterns)},
     )
     assert result.returncode == 2
     assert f"{patterns / 'broken.json'}: not valid JSON (line 1, column" in result.log
     assert "Traceback" not in result.log
-    assert site.paths(status=None) == []
+    assert msnbc_site.paths(status=None) == []
 
 
 @pytest.mark.parametrize(
@@ -261,16 +254,15 @@ def test_bad_arguments_are_usage_errors(arguments, message):
     assert line.endswith(f"(see scrapy {arguments[0]} -h)")
 
 
-def test_learn_names_the_sites_it_knows(learned, site):
+def test_learn_names_the_sites_it_knows(learned, msnbc_site):
     _, archive, _, _ = learned
     result = scrapy("learn", "example.com", "--input", str(archive))
     assert result.returncode == 2
-    assert f"no HTML page of site 'example.com' in the archive (sites: 127.0.0.1:{site.port})" in (
-        result.stderr
-    )
+    assert (f"no HTML page of site 'example.com' in the archive "
+            f"(sites: 127.0.0.1:{msnbc_site.port})") in result.stderr
 
 
-def test_extract_names_the_sites_it_knows(learned, site, tmp_path):
+def test_extract_names_the_sites_it_knows(learned, msnbc_site, tmp_path):
     # as learn does: a --site absent from the archive ended in an empty output, exit 0
     _, archive, _, _ = learned
     output = tmp_path / "x.jsonl"
@@ -278,9 +270,8 @@ def test_extract_names_the_sites_it_knows(learned, site, tmp_path):
     result = scrapy("extract", "--site", "example.com", "--input", str(archive),
                     "-O", str(output))
     assert result.returncode == 2, result.stderr
-    assert f"no HTML page of site 'example.com' in the archive (sites: 127.0.0.1:{site.port})" in (
-        result.stderr
-    )
+    assert (f"no HTML page of site 'example.com' in the archive "
+            f"(sites: 127.0.0.1:{msnbc_site.port})") in result.stderr
     # said before the feed was opened: -O emptied the file of the earlier run's articles
     assert output.read_text() == '{"url": "an article of an earlier run"}\n'
 
@@ -302,9 +293,9 @@ def test_extract_to_a_path_that_cannot_be_written_is_one_line(learned, tmp_path,
     assert not output.exists()
 
 
-def test_a_missing_patterns_dir_is_said_once(site, tmp_path):
+def test_a_missing_patterns_dir_is_said_once(msnbc_site, tmp_path):
     missing = tmp_path / "no-such-patterns"
-    result = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html",
+    result = run_crawl(tmp_path, "-a", f"start_url={msnbc_site.url}/index.html",
                        settings={"NEWSSTEM_PATTERNS_DIR": str(missing)})
     assert result.returncode == 0, result.log
     assert result.log.count(f"NEWSSTEM_PATTERNS_DIR {missing} does not exist") == 1

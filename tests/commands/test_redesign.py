@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 from support.crawl import run_crawl, scrapy
-from support.httpserver import FixtureSite
 
 from newsstem.evaluation import score_page
 from newsstem.layout.patterns import load_pattern_file, pattern_file_name, save_pattern_file
@@ -69,42 +68,35 @@ def index_after_redesign() -> bytes:
 
 
 @pytest.fixture(scope="module")
-def site():
-    server = FixtureSite(SITE).start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def redesign(site, tmp_path_factory):
+def redesign(msnbc_site, tmp_path_factory):
     """Crawl A + learn; redesign; crawl with NEWSSTEM_RELEARN; crawl again."""
     work = tmp_path_factory.mktemp("redesign")
     patterns = work / "patterns"
     first = run_crawl(
-        work, "-a", f"start_url={site.url}/index.html", name="a",
+        work, "-a", f"start_url={msnbc_site.url}/index.html", name="a",
         settings={"NEWSSTEM_ARCHIVE": str(work / "a.warc.gz"), "NEWSSTEM_PATTERNS_DIR": ""},
     )
     assert first.returncode == 0, first.log
     learned = scrapy("learn", "--input", str(work / "a.warc.gz"), "--out", str(patterns))
     assert learned.returncode == 0, learned.stdout + learned.stderr
-    site_name = f"127.0.0.1:{site.port}"
+    site_name = f"127.0.0.1:{msnbc_site.port}"
     before = load_pattern_file(patterns / pattern_file_name(site_name))
 
-    site.routes["/index.html"] = (200, "text/html; charset=utf-8", index_after_redesign())
+    msnbc_site.routes["/index.html"] = (200, "text/html; charset=utf-8", index_after_redesign())
     for name in ARTICLES:
-        site.routes[f"/b/{name}.html"] = (200, "text/html; charset=utf-8", page_b(name))
+        msnbc_site.routes[f"/b/{name}.html"] = (200, "text/html; charset=utf-8", page_b(name))
     settings = {
         "NEWSSTEM_PATTERNS_DIR": str(patterns),
         "NEWSSTEM_ARCHIVE": str(work / "b.warc.gz"),
         "NEWSSTEM_RELEARN": "True",
         "NEWSSTEM_REDESIGN_MIN_PAGES": "10",
     }
-    second = run_crawl(work, "-a", f"start_url={site.url}/index.html", name="b",
+    second = run_crawl(work, "-a", f"start_url={msnbc_site.url}/index.html", name="b",
                        settings=settings)
     assert second.returncode == 0, second.log
     after = load_pattern_file(patterns / pattern_file_name(site_name))
     third = run_crawl(
-        work, "-a", f"start_url={site.url}/index.html", name="c",
+        work, "-a", f"start_url={msnbc_site.url}/index.html", name="c",
         settings={"NEWSSTEM_PATTERNS_DIR": str(patterns)},
     )
     assert third.returncode == 0, third.log
@@ -163,7 +155,7 @@ def test_learn_since_relearns_from_recent_pages_only(redesign, tmp_path):
     assert bad.returncode == 2 and "--since must be a date like 2026-11-01" in bad.stderr
 
 
-def test_relearn_into_an_unwritable_patterns_dir_is_one_error_line(redesign, site, tmp_path):
+def test_relearn_into_an_unwritable_patterns_dir_is_one_error_line(redesign, msnbc_site, tmp_path):
     # A real crawl of the redesigned site with NEWSSTEM_RELEARN (the extension made by
     # Scrapy from the crawl's settings, run by its signals, learning from the pages this
     # crawl archived), whose new pattern file cannot be written: the file's temporary
@@ -181,7 +173,7 @@ def test_relearn_into_an_unwritable_patterns_dir_is_one_error_line(redesign, sit
         "NEWSSTEM_RELEARN": "True",
         "NEWSSTEM_REDESIGN_MIN_PAGES": "10",
     }
-    crawl = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html", settings=settings)
+    crawl = run_crawl(tmp_path, "-a", f"start_url={msnbc_site.url}/index.html", settings=settings)
     assert crawl.returncode == 0, crawl.log
     assert crawl.stats[f"newsstem/patterns/{site_name}/layout_changed"]
     assert crawl.stats[f"newsstem/relearn/{site_name}"] == "cannot write"
