@@ -7,12 +7,13 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
 from newsstem.urldb import format_time, open_store, text_key, url_key
 from newsstem.urldb.store import COPY, TEXT
-from support.crawl import REPO, run_crawl
+from support.crawl import REPO, CrawlResult, run_crawl
 from support.newssite import GeneratedNewsSite
 
 DAY = 86400
@@ -31,6 +32,17 @@ def urldb(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
         text=True,
         timeout=timeout,
     )
+
+
+def crawl_into(store: str, tmp_path: Path, site: GeneratedNewsSite, start_url: str,
+               depth: int) -> CrawlResult:
+    """A crawl of ``site`` (started; stopped after) from ``start_url`` to ``depth``,
+    recording in ``store``."""
+    try:
+        return run_crawl(tmp_path, "-a", f"start_url={start_url}", "-a", f"depth={depth}",
+                         settings={"NEWSSTEM_URLDB": store})
+    finally:
+        site.stop()
 
 
 @pytest.fixture
@@ -76,15 +88,9 @@ def test_stats_count_articles_not_their_copies_and_texts(store_uri, tmp_path):
     copies, a redirect) and their text entries are counted under their own names (the
     store said 'exported 58' before)."""
     site = GeneratedNewsSite(sections=3, articles_per_section=6, copies=True).start()
-    try:
-        site.redirects["/moved/7.html"] = "/1/77.html"  # an article listed nowhere else
-        site.home_links.append("/moved/7.html")
-        crawl = run_crawl(
-            tmp_path, "-a", f"start_url={site.url}/", "-a", "depth=3",
-            settings={"NEWSSTEM_URLDB": store_uri},
-        )
-    finally:
-        site.stop()
+    site.redirects["/moved/7.html"] = "/1/77.html"  # an article listed nowhere else
+    site.home_links.append("/moved/7.html")
+    crawl = crawl_into(store_uri, tmp_path, site, f"{site.url}/", depth=3)
     assert crawl.returncode == 0, crawl.log
     assert len(crawl.items) == 19 and crawl.stats["newsstem/urldb/exported"] == 19
     dropped = crawl.stats["newsstem/dropped/duplicate"]
@@ -154,11 +160,7 @@ def test_show_looks_up_a_shared_link_as_the_crawl_recorded_it(tmp_path):
     store" (exit 1) for an article the crawl had exported."""
     store = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
     site = GeneratedNewsSite(sections=1, articles_per_section=3).start()
-    try:
-        crawl = run_crawl(tmp_path, "-a", f"start_url={site.url}/", "-a", "depth=2",
-                          settings={"NEWSSTEM_URLDB": store})
-    finally:
-        site.stop()
+    crawl = crawl_into(store, tmp_path, site, f"{site.url}/", depth=2)
     assert crawl.returncode == 0, crawl.log
     article = sorted(site.article_urls())[0]
     assert article in {item["url"] for item in crawl.items}
@@ -183,12 +185,8 @@ def test_show_finds_a_url_the_crawl_recorded_with_its_tracking_arguments(tmp_pat
     exported article's `url` gives it, stripped it and said "not in the store" (exit 1)."""
     store = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
     site = GeneratedNewsSite(sections=1, articles_per_section=1).start()
-    try:
-        article = f"{sorted(site.article_urls())[0]}?utm_source=rss"
-        crawl = run_crawl(tmp_path, "-a", f"start_url={article}", "-a", "depth=0",
-                          settings={"NEWSSTEM_URLDB": store})
-    finally:
-        site.stop()
+    article = f"{sorted(site.article_urls())[0]}?utm_source=rss"
+    crawl = crawl_into(store, tmp_path, site, article, depth=0)
     assert crawl.returncode == 0, crawl.log
     assert [item["url"] for item in crawl.items] == [article]
     shown = urldb("show", article, "--urldb", store)
@@ -362,11 +360,7 @@ def test_stats_and_show_read_an_older_store_without_upgrading_it(tmp_path):
         assert db.execute("SELECT count(*) FROM urls").fetchone()[0] == 3
 
     site = GeneratedNewsSite(sections=1, articles_per_section=2).start()
-    try:
-        crawl = run_crawl(tmp_path, "-a", f"start_url={site.url}/", "-a", "depth=2",
-                          settings={"NEWSSTEM_URLDB": store})
-    finally:
-        site.stop()
+    crawl = crawl_into(store, tmp_path, site, f"{site.url}/", depth=2)
     assert crawl.returncode == 0, crawl.log
     assert schema() == SCHEMA_VERSION == 3
     after = urldb("show", OLD[0], "--urldb", store)
