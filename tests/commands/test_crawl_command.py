@@ -10,6 +10,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -188,6 +190,28 @@ def _crawl_command(site: GeneratedNewsSite, output: Path, settings: dict[str, st
     return cmd
 
 
+@contextmanager
+def _crawl_process(site: GeneratedNewsSite, output: Path,
+                   settings: dict[str, str]) -> Iterator[subprocess.Popen]:
+    """A crawl of ``site`` to ``output`` running (killed on the way out if it still runs)."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen(_crawl_command(site, output, settings), cwd=REPO, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def _wait_for_an_article(fetched: Callable[[], bool]) -> None:
+    deadline = time.monotonic() + 60
+    while not fetched() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert fetched(), "the crawl fetched no article"
+
+
 def _interrupted_crawl(tmp_path: Path, signals: int, settings: dict[str, str] | None = None,
                        site: GeneratedNewsSite | None = None,
                        ) -> tuple[subprocess.Popen, str, Path]:
@@ -197,24 +221,16 @@ def _interrupted_crawl(tmp_path: Path, signals: int, settings: dict[str, str] | 
     if site is None:
         site = GeneratedNewsSite(sections=2, articles_per_section=8, delay=1.0).start()
     output = tmp_path / "articles.jsonl"
-    cmd = _crawl_command(site, output, {
-        "NEWSSTEM_URLDB": f"sqlite:///{tmp_path / 'urldb.sqlite'}", **(settings or {})})
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 60
-        while not site.article_asked() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert site.article_asked(), "the crawl fetched no article"
-        for _ in range(signals):
-            proc.send_signal(signal.SIGINT)
-            time.sleep(0.2)  # within the page in flight (1 s): the crawl has not ended
-        _, stderr = proc.communicate(timeout=60)
+        with _crawl_process(site, output, {
+            "NEWSSTEM_URLDB": f"sqlite:///{tmp_path / 'urldb.sqlite'}", **(settings or {})
+        }) as proc:
+            _wait_for_an_article(site.article_asked)
+            for _ in range(signals):
+                proc.send_signal(signal.SIGINT)
+                time.sleep(0.2)  # within the page in flight (1 s): the crawl has not ended
+            _, stderr = proc.communicate(timeout=60)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
         if own_site:
             site.stop()
     return proc, stderr, output
@@ -263,22 +279,13 @@ def test_a_crawl_stopped_once_its_queue_is_empty_says_nothing_was_dropped(tmp_pa
     The page in flight is fetched and exported; the summary says nothing was dropped."""
     site = GeneratedNewsSite(sections=1, articles_per_section=1, delay=1.0).start()
     output = tmp_path / "articles.jsonl"
-    cmd = _crawl_command(site, output, {})
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 60
-        # the article is the last page: its section listed it alone, and its links are known
-        while "/0/0.html" not in site.paths() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert "/0/0.html" in site.paths(), "the crawl fetched no article"
-        proc.send_signal(signal.SIGTERM)  # within the page in flight (1 s)
-        _, stderr = proc.communicate(timeout=60)
+        with _crawl_process(site, output, {}) as proc:
+            # the article is the last page: its section listed it alone, and its links are known
+            _wait_for_an_article(lambda: "/0/0.html" in site.paths())
+            proc.send_signal(signal.SIGTERM)  # within the page in flight (1 s)
+            _, stderr = proc.communicate(timeout=60)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
         site.stop()
     assert proc.returncode == 0, stderr
     assert "newsstem run summary (shutdown" in stderr
