@@ -1053,8 +1053,8 @@ def _is_prose(block: LayoutBlock) -> bool:
     return block.link_share <= UNPROVEN_LINK_SHARE and not FORM_KEY.search(block.key)
 
 
-def _tail(key: str, components: int = 2) -> str:
-    return "/".join(key.split("/")[-components:])
+def _tail(key: str) -> str:
+    return "/".join(key.split("/")[-2:])
 
 
 class PatternLibrary:

@@ -149,7 +149,6 @@ class Relearned:
     kept: tuple[str, ...]  # ids of the old patterns kept: recent pages need them
     old_fit: float  # share of the recent pages the old patterns read well
     new_fit: float  # the same for pattern_set
-    notes: tuple[str, ...] = field(default=())
     # ids (in the new set) of the old patterns kept that no recent page matched
     unseen: tuple[str, ...] = field(default=())
     # ids (in the old file) of old patterns no recent page matched that were left out:

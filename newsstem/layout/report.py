@@ -53,7 +53,6 @@ class SiteReport:
     site: str
     patterns: list[PatternReport]
     refused: list[tuple[int, str]]  # (pages, reason) of layouts without a pattern
-    screenshots_note: str = ""
 
 
 def site_report(site: str, result: LearnResult, pages: Sequence[TrainingPage]) -> SiteReport:
