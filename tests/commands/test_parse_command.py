@@ -4,6 +4,7 @@ pages of tests/layout/fixtures (``msnbc_site``, tests/conftest.py)."""
 
 from __future__ import annotations
 
+import pytest
 from support.crawl import scrapy
 
 
