@@ -106,6 +106,8 @@ _ROLE_WORDS = re.compile(
     r"stories|email|twitter|facebook|linkedin|instagram|profile|bio)\b",
     re.I,
 )
+# Two-letter Korean words of a paper's name: see _ORGANIZATION_WORDS.
+_KOREAN_PAPER_WORD = "(?:뉴스|일보|신문|방송|통신|경제)"
 _ORGANIZATION_WORDS = re.compile(
     r"\b(?:news|press|associated|reuters|afp|agency|agencies|wire|staff|team|desk|media|"
     r"group|inc|ltd|llc|corp|gmbh|times|post|journal|magazine|network|radio|tv|channel|"
@@ -116,8 +118,15 @@ _ORGANIZATION_WORDS = re.compile(
     r"新闻|新聞|日报|日報|通讯社|通信社|编辑部|編集部|网|網|报|報"
     r"|[\u4e00-\u9fff]社(?![\u4e00-\u9fff])"  # 新华社, 朝日新聞社: an agency, a company
     # the Korean words of a paper's, an agency's or a broadcaster's name (연합뉴스, 조선일보,
-    # 경향신문, KBS's 방송, 통신, 매일경제, 이데일리): no part of a person's name
-    r"|뉴스|일보|신문|방송|통신|경제|데일리|타임스|저널|미디어",
+    # 경향신문, KBS's 방송, 매일경제, 이데일리, 뉴스1): no part of a person's name. A
+    # two-letter one is none where a name's shape holds it, after a surname (이경제) or
+    # its letters a name's first (신문수, 방송희): it follows two letters or more (연합뉴스,
+    # 조선일보사, "연합뉴스 김철수" written as one name), or starts a word that is all of it
+    # or goes on by three letters or more (뉴스, KBS방송; 뉴스 at a word's start always: 뉴스핌)
+    r"|(?<=[\uac00-\ud7af]{2})" + _KOREAN_PAPER_WORD
+    + r"|(?<![\uac00-\ud7af])" + _KOREAN_PAPER_WORD
+    + r"(?![\uac00-\ud7af]{1,2}(?![\uac00-\ud7af]))"
+    r"|(?<![\uac00-\ud7af])뉴스|데일리|타임스|저널|미디어",
     re.I,
 )
 # A company's legal form after its name ("Pocket-lint Ltd.", "Springer Nature AG",

@@ -688,3 +688,37 @@ def test_korean_comma_lists_and_sentences_are_read_at_once():
     page = ('<html lang="ko"><body><h1>제목</h1><p>' + "홍길동, " * 20_000 + "김철수 기자</p>"
             "<p>이날 " + "기자 간담회에서 " * 4_000 + "</p><p>본문.</p></body></html>")
     assert extract_metadata(page).authors == ["김철수"]
+
+
+@pytest.mark.parametrize(
+    ("name", "organization"),
+    [
+        # a name holding the letters of a paper's word is a name: a surname before it, or
+        # its letters a name's first (신 and 방 are surnames, 문수 and 송희 given names)
+        ("신문수", False),
+        ("방송희", False),
+        ("이경제", False),
+        # the word ending a paper's or an agency's name, alone or as a company's, is none
+        ("연합뉴스", True),
+        ("조선일보사", True),
+        ("KBS방송", True),
+        ("뉴스1", True),
+        ("뉴스", True),
+    ],
+)
+def test_a_korean_name_holding_a_paper_s_word(name, organization):
+    assert clean_names(f"{name} 기자") == ([] if organization else [name])
+    if not organization:  # a meta tag's name as well
+        page = f'<html lang="ko"><head><meta name="author" content="{name} 기자"></head>'
+        assert extract_metadata(page + "<body><p>본문.</p></body></html>").authors == [name]
+    # listed before a comma in a text
+    page = f'<html lang="ko"><body><h1>제목</h1><p>{name}, 김철수 기자</p><p>본문.</p>'
+    assert extract_metadata(page + "</body></html>").authors == (
+        ["김철수"] if organization else [name, "김철수"]
+    )
+
+
+def test_a_paper_before_a_korean_byline_in_a_meta_tag_is_no_part_of_the_name():
+    # the paper's name written against the reporter's (one name, spaces aside) is none
+    assert clean_names("연합뉴스 김철수 기자") == []
+    assert clean_names("조선일보 김철수 기자") == []
