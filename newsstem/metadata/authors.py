@@ -242,10 +242,11 @@ _SPACED_HAN_RUN = re.compile(r"(?<![\u4e00-\u9fff])[\u4e00-\u9fff]{1,4}(?: [\u4e
 
 # A byline word written against the agency, paper or desk before it, then the name, after
 # a space or against the word too: "新华社记者 王晓", "本报记者王晓" (the bare word alone
-# is a prefix: _PREFIX). Not a press conference or corps (记者会, 记者团), as in _CJK_BYLINE,
-# nor a name's role after it ("佐藤健記者": no name follows).
+# is a prefix: _PREFIX); a desk's station is the desk ("本报驻京记者站王晓"). Not a press
+# conference or corps (记者会, 记者团), as in _CJK_BYLINE, nor a name's role after it
+# ("佐藤健記者": no name follows).
 _DESK_REPORTER = re.compile(
-    r"(?<![\u4e00-\u9fff])[\u4e00-\u9fff]+(?:记者|記者)(?!会|會|招待|団|团)"
+    r"(?<![\u4e00-\u9fff])[\u4e00-\u9fff]+(?:记者|記者)站?(?!会|會|招待|団|团)"
     r"(?:[ \u3000]|(?=[\u4e00-\u9fff]))"
 )
 # A photo credit or a role after a name on a Chinese page ("王晓 摄", "王晓 摄影", "王晓

@@ -722,3 +722,9 @@ def test_a_paper_before_a_korean_byline_in_a_meta_tag_is_no_part_of_the_name():
     # the paper's name written against the reporter's (one name, spaces aside) is none
     assert clean_names("연합뉴스 김철수 기자") == []
     assert clean_names("조선일보 김철수 기자") == []
+
+
+def test_a_desk_s_reporter_station_is_the_desk():
+    # 记者站, a paper's reporter station, glued to the name or spaced: no part of the name
+    assert clean_names("本报驻京记者站王晓") == ["王晓"]
+    assert clean_names("本报记者站 王晓") == ["王晓"]
