@@ -194,6 +194,16 @@ def test_a_site_test_gives_each_fixture_the_assertions_after_it_and_the_url_befo
     assert second == "fixtures/news.test/2.html" and "title" not in more
 
 
+def test_a_date_asserted_by_its_day_alone_is_read():
+    test = """
+      const html = fs.readFileSync('./fixtures/news.test/3.html');
+      assert.equal(date_published.split('T')[0], '2017-01-09');
+      assert.equal(dek.split(' ')[0], 'Not');
+    """
+    ((fixture, _, values),) = mercury_assertions(test)
+    assert fixture == "fixtures/news.test/3.html" and values == {"date_published": "2017-01-09"}
+
+
 def test_mercury_fixtures_are_paired_with_their_site_tests(tmp_path: Path):
     tarball = build_npm(tmp_path / "postlight-mercury-parser-9.9.tgz", {
         "src/extractors/custom/news.test/index.test.js": SITE_TEST,

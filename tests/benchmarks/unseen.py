@@ -215,7 +215,12 @@ def pair_pages(sdist: Path) -> Pairing:
 # or in backticks, at times joined with +).
 _JS_STRING = r"""(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`(?:[^`\\]|\\.)*`)"""
 _JS_EXPRESSION = rf"{_JS_STRING}(?:\s*\+\s*{_JS_STRING})*"
-_JS_ASSERT = re.compile(rf"assert\.equal\(\s*(\w+)\s*,\s*({_JS_EXPRESSION})\s*,?\s*\)", re.S)
+# (A date may be asserted by its day alone: ``date_published.split('T')[0]``.)
+_JS_ASSERT = re.compile(
+    rf"assert\.equal\(\s*(\w+)(?:\.split\(\s*['\"]T['\"]\s*\)\[0\])?\s*,"
+    rf"\s*({_JS_EXPRESSION})\s*,?\s*\)",
+    re.S,
+)
 _JS_FIXTURE = re.compile(r"readFileSync\(\s*['\"]\./(fixtures/[^'\"]+\.html)['\"]")
 _JS_URL = re.compile(rf"\burl\s*=\s*({_JS_EXPRESSION})", re.S)
 _JS_LITERAL = re.compile(_JS_STRING, re.S)
