@@ -65,7 +65,7 @@ class RunSummary:
 
     finish_reason: str | None
     seconds: float | None
-    articles: int
+    articles: int  # written to a feed (scraped, without a feed); not those written to none
     by_method: dict[str, int]
     pages: int  # successful (2xx) responses to the crawl's requests, robots.txt excluded
     dropped: dict[str, int]
@@ -98,6 +98,9 @@ class RunSummary:
     # the crawl used a URL store (False: NEWSSTEM_URLDB empty or its middleware disabled,
     # and the summary has no line about the store)
     url_store: bool = True
+    # articles written to no file: the -O feed files taking them were another crawl's, left
+    # alone (newsstem/feeds/unwritten); extracted, yet not exported
+    unwritten: int = 0
     outcome: str = field(default=OK)
 
     @property
@@ -130,7 +133,8 @@ class RunSummary:
                 f"  known URLs skipped (URL store): {self.skipped_known}"
                 + (f", {self.withheld} fetched pages not exported again" if self.withheld else "")
             )
-        if self.articles == 0 and self.skipped_known:  # a second crawl of the same pages
+        # a second crawl of the same pages (not one whose articles reached no file)
+        if self.articles == 0 and self.skipped_known and not self.unwritten:
             lines.append(
                 "  nothing new: the articles found were exported by earlier runs "
                 "(-a refresh=1 exports them again)"
@@ -169,9 +173,18 @@ class RunSummary:
     def _export_lines(self, detail: Callable[[dict[str, int]], str]) -> tuple[str, str]:
         """The lines of the articles exported and the pages not exported, by method and
         by reason: the same in a crawl's summary and an extraction's."""
+        exported = f"  articles exported: {self.articles}"
+        if self.unwritten:  # extracted, by method, and how many reached no file
+            exported += (
+                f" (of {self.articles + self.unwritten} extracted"
+                + (f": {detail(self.by_method)}" if self.by_method else "")
+                + f"; {self.unwritten} written to no file: their -O feed file was another "
+                "crawl's, left alone; the next crawl exports them)"
+            )
+        elif self.by_method:
+            exported += f" ({detail(self.by_method)})"
         return (
-            f"  articles exported: {self.articles}"
-            + (f" ({detail(self.by_method)})" if self.by_method else ""),
+            exported,
             f"  pages not exported: {sum(self.dropped.values())}"
             + (f" ({detail(self.dropped)})" if self.dropped else ""),
         )
@@ -270,10 +283,11 @@ def summarize(
         count -= robots_statuses.get(status, 0)
         if status.isdigit() and int(status) >= _HTTP_ERROR and count > 0:
             http[status] = count
+    unwritten = int(stats.get("newsstem/feeds/unwritten", 0))  # (urldb.feeds.UNWRITTEN_STAT)
     summary = RunSummary(
         finish_reason=stats.get("finish_reason"),
         seconds=stats.get("elapsed_time_seconds"),
-        articles=int(stats.get("item_scraped_count", 0)),
+        articles=int(stats.get("item_scraped_count", 0)) - unwritten,
         by_method=_by_suffix(stats, "newsstem/method/"),
         pages=pages,
         dropped=_by_suffix(stats, "newsstem/dropped/"),
@@ -292,6 +306,7 @@ def summarize(
         jobdir=jobdir,
         queued=queued,
         url_store=url_store,
+        unwritten=unwritten,
         failed=_by_suffix(stats, "newsstem/errors/"),
         layout_changes=_layout_changes(stats),
         relearned={
@@ -300,7 +315,7 @@ def summarize(
             if name.startswith(_RELEARN_PREFIX)
         },
     )
-    if pages or summary.articles or (offline and summary.archived):
+    if pages or summary.articles or summary.unwritten or (offline and summary.archived):
         outcome = OK
     elif offline:  # nothing fetched, nothing to fail: an archive without HTML pages
         outcome = IDLE

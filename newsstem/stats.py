@@ -160,6 +160,10 @@ STATS: tuple[Stat, ...] = (
          "`-O` feed files left alone because another crawl wrote them since this one "
          "started, one ERROR line each: no article of the crawl is written to them, nor "
          "recorded as exported in the URL store (the next crawl exports them)"),
+        ("newsstem/feeds/unwritten",
+         "articles written to no file because the `-O` feed files taking them were refused "
+         "(another crawl's): extracted, not counted as exported in the run summary; the "
+         "next crawl exports them"),
     ),
     *_group(
         "Failed requests",
@@ -182,7 +186,9 @@ STATS: tuple[Stat, ...] = (
         ("newsstem/summary/outcome",
          "`ok`, `nothing_reached` (every request failed: exit status 3) or `idle` (no "
          "request made, e.g. a worker given no work)"),
-        ("newsstem/summary/articles", "articles exported"),
+        ("newsstem/summary/articles",
+         "articles exported (to a feed, or scraped when there is none); not those written "
+         "to no file (`newsstem/feeds/unwritten`)"),
         ("items_per_minute",
          "items per minute over the run, set at its end (Scrapy's LogStats stat; `scrapy "
          "extract`'s periodic line, which counts pages read and articles, sets it too)"),

@@ -24,6 +24,8 @@ crawl's feed started leaves it alone: the storage logs one ERROR line, counts
 hands the exporter a file that keeps nothing; :class:`NewsFeedExporter` (Scrapy's
 FeedExporter, registered in its place in ``EXTENSIONS``) then drops that feed, so Scrapy
 neither opens the file again for each article (a traceback each) nor reports it stored.
+It counts the articles that reached no file because of it (``newsstem/feeds/unwritten``:
+their only feeds were refused), which the run summary does not count as exported.
 """
 
 from __future__ import annotations
@@ -62,6 +64,8 @@ feed_storage_opened = object()
 feed_storage_failed = object()
 
 REFUSED_STAT = "newsstem/feeds/refused"
+#: articles written to no feed file because every feed taking them was refused
+UNWRITTEN_STAT = "newsstem/feeds/unwritten"
 
 
 class FeedFileRefused(OSError):
@@ -357,10 +361,21 @@ class NewsFeedExporter(_ScrapyFeedExporter):
     refused feed is dropped after the article that found it refused, and at the end one
     whose file is opened only then (an empty feed) is checked first."""
 
+    def __init__(self, crawler: Crawler) -> None:
+        super().__init__(crawler)
+        self._refused_filters: list[Any] = []  # the item filters of the feeds dropped
+
     def item_scraped(self, item: Any, spider: Spider) -> None:
         super().item_scraped(item, spider)
-        if any(_refused(slot.storage) for slot in self.slots):
+        refused = [slot for slot in self.slots if _refused(slot.storage)]
+        if refused:
+            self._refused_filters.extend(slot.filter for slot in refused)
             self.slots = [slot for slot in self.slots if not _refused(slot.storage)]
+        # in no file: a refused feed took it (or would have), and no other feed did
+        if any(f.accepts(item) for f in self._refused_filters) and not any(
+            slot.filter.accepts(item) for slot in self.slots
+        ):
+            self.crawler.stats.inc_value(UNWRITTEN_STAT)
 
     async def close_spider(self, spider: Spider) -> None:
         for slot in self.slots:

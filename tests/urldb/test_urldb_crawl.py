@@ -453,6 +453,13 @@ def test_a_feed_file_another_crawl_wrote_since_the_start_is_kept_and_its_article
     assert first.stats["newsstem/feeds/refused"] == 1
     assert "newsstem/urldb/exported" not in first.stats, first.stats
     assert first.stats["newsstem/urldb/unmarked"] == 18
+    # The run summary said "articles exported: 18 (readability 18)": none reached a file.
+    assert first.stats["newsstem/feeds/unwritten"] == 18
+    assert first.stats["newsstem/summary/articles"] == 0
+    assert "  articles exported: 0 (of 18 extracted: readability 18; 18 written to no file: " \
+        "their -O feed file was another crawl's, left alone; the next crawl exports them)" \
+        in first.log, first.log
+    assert "nothing new" not in first.log
 
     news_site.clear()
     second = crawl(tmp_path, news_site, uri, "second")
@@ -486,6 +493,9 @@ def test_a_refused_feed_file_leaves_the_other_feeds_whole(tmp_path, news_site):
     assert len(errors) == 1 and f"Not overwriting {shared}" in errors[0], first.log
     assert "Traceback" not in first.log
     assert f"Stored jsonlines feed (18 items) in: {own}" in first.log
+    # every article reached a file (the other feed's): all exported, none written to no file
+    assert "newsstem/feeds/unwritten" not in first.stats
+    assert "  articles exported: 18 (readability 18)" in first.log
     # in one feed only, so recorded as exported by none: the next crawl exports them again
     assert "newsstem/urldb/exported" not in first.stats
     assert first.stats["newsstem/urldb/unmarked"] == 18
@@ -515,3 +525,4 @@ def test_an_empty_feed_leaves_a_file_another_crawl_wrote_with_one_line(tmp_path,
     assert len(errors) == 1 and f"Not overwriting {output}" in errors[0], second.log
     assert "Traceback" not in second.log and "Stored jsonlines feed" not in second.log
     assert second.stats["newsstem/feeds/refused"] == 1
+
