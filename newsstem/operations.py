@@ -101,6 +101,9 @@ class RunSummary:
     # articles written to no file: the -O feed files taking them were another crawl's, left
     # alone (newsstem/feeds/unwritten); extracted, yet not exported
     unwritten: int = 0
+    # exported articles the URL store did not record (newsstem/urldb/unmarked): the next
+    # crawl exports them again
+    unmarked: int = 0
     outcome: str = field(default=OK)
 
     @property
@@ -132,6 +135,8 @@ class RunSummary:
             lines.append(
                 f"  known URLs skipped (URL store): {self.skipped_known}"
                 + (f", {self.withheld} fetched pages not exported again" if self.withheld else "")
+                + (f"; articles not recorded as exported: {self.unmarked} (the next crawl "
+                   "exports them again)" if self.unmarked else "")
             )
         # a second crawl of the same pages (not one whose articles reached no file)
         if self.articles == 0 and self.skipped_known and not self.unwritten:
@@ -307,6 +312,7 @@ def summarize(
         queued=queued,
         url_store=url_store,
         unwritten=unwritten,
+        unmarked=int(stats.get("newsstem/urldb/unmarked", 0)),
         failed=_by_suffix(stats, "newsstem/errors/"),
         layout_changes=_layout_changes(stats),
         relearned={

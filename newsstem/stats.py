@@ -145,8 +145,9 @@ STATS: tuple[Stat, ...] = (
         ("newsstem/urldb/syncs", "batches of exports fsynced and recorded"),
         ("newsstem/urldb/unmarked",
          "articles exported but not recorded (no feed, a feed that failed to store, those "
-         "scraped from the moment a feed file could not be opened, a store that still did "
-         "not answer at the crawl's end): the next crawl exports them again"),
+         "scraped from the moment a feed file could not be opened, those in a feed to a "
+         "character device such as `-O /dev/null`, a store that still did not answer at the "
+         "crawl's end): the next crawl exports them again"),
         ("newsstem/urldb/errors",
          "store or fsync failures during the crawl, pings of a store that is out included "
          "(an fsync failure logged each time, a store outage once; the crawl goes on, "

@@ -26,6 +26,12 @@ FeedExporter, registered in its place in ``EXTENSIONS``) then drops that feed, s
 neither opens the file again for each article (a traceback each) nor reports it stored.
 It counts the articles that reached no file because of it (``newsstem/feeds/unwritten``:
 their only feeds were refused), which the run summary does not count as exported.
+
+A feed that is not a regular file cannot be fsynced: a character device (``-O /dev/null``
+for a dry run, a terminal, ``-o -`` to either) is written without fsync and its
+articles are never recorded as exported (:attr:`FeedPlan.recorded`); a pipe or socket
+(``-O /dev/stdout | gzip > …``, a named pipe) is written without fsync and, like
+stdout, recorded when the crawl has finished and the feed was closed.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ import errno
 import logging
 import os
 import stat
+import sys
 
 try:
     import fcntl
@@ -46,6 +53,7 @@ from urllib.parse import urlparse
 
 from scrapy.extensions.feedexport import FeedExporter as _ScrapyFeedExporter
 from scrapy.extensions.feedexport import FileFeedStorage
+from w3lib.url import file_uri_to_path
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -101,6 +109,9 @@ class LineBatchFile:
                 0o644,
             )
         self._fd = fd
+        # a device or a pipe (-O /dev/null, /dev/stdout) cannot be fsynced (EINVAL): it
+        # only gets what is held; nothing in it is on a disk (plan_feeds tells its feed)
+        self._fsyncable = _is_storage(os.fstat(fd).st_mode)
         self._pending = bytearray()
         self._directory = path.parent
         self._directory_synced = False
@@ -152,6 +163,8 @@ class LineBatchFile:
             raise OSError(f"{self.name} could not be written to its end ({self._failure})")
         if not self.closed:
             self.flush()
+            if not self._fsyncable:
+                return
             os.fsync(self._fd)
             if not self._directory_synced:  # a new file's name must survive a power cut too
                 _fsync_directory(self._directory)
@@ -411,6 +424,32 @@ def _lock(fd: int) -> bool:
     return True
 
 
+def _is_storage(mode: int) -> bool:
+    """Whether a file of this ``st_mode`` keeps what is written to it (a regular file, a
+    block device), rather than passing it on or throwing it away."""
+    return stat.S_ISREG(mode) or stat.S_ISBLK(mode)
+
+
+def _is_pipe(mode: int) -> bool:
+    """Whether a file of this ``st_mode`` passes what is written on to a reader."""
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
+def _output_kind(uri: str, storage_cls: object) -> os.stat_result | None:
+    """The ``stat`` of what a feed URI writes to when that is an existing local file or
+    stdout; None otherwise (a new file, a URI with ``%(name)s`` parameters, a remote one)."""
+    scheme = urlparse(uri).scheme
+    try:
+        if scheme == "stdout" or uri == "-":
+            return os.fstat(sys.stdout.fileno())
+        if isinstance(storage_cls, type) and issubclass(storage_cls, FileFeedStorage):
+            path = file_uri_to_path(uri) if uri.startswith("file:") else uri
+            return os.stat(path) if "%(" not in path else None
+    except (OSError, ValueError, AttributeError):  # (a stdout without a file descriptor)
+        return None
+    return None
+
+
 def _fsync_directory(path: Path) -> None:
     fd = os.open(path, os.O_RDONLY)
     try:
@@ -463,6 +502,8 @@ class FeedPlan:
     uri: str
     syncable: bool  # True: after each sync; False: when the crawl has finished
     why: str
+    # False: never (a character device: /dev/null, a terminal); its articles come again
+    recorded: bool = True
 
 
 def plan_feeds(exporter: _ScrapyFeedExporter) -> list[FeedPlan]:
@@ -471,7 +512,16 @@ def plan_feeds(exporter: _ScrapyFeedExporter) -> list[FeedPlan]:
     for uri, options in exporter.feeds.items():
         storage_cls = exporter.storages.get(urlparse(uri).scheme, exporter.storages.get("file"))
         fmt = options.get("format")
-        if not (isinstance(storage_cls, type) and issubclass(storage_cls, DurableFileFeedStorage)):
+        found = _output_kind(uri, storage_cls)
+        durable_cls = isinstance(storage_cls, type) and issubclass(
+            storage_cls, DurableFileFeedStorage
+        )
+        if found is not None and stat.S_ISCHR(found.st_mode):
+            why = "a character device such as /dev/null or a terminal keeps nothing"
+            plans.append(FeedPlan(uri, False, why, recorded=False))
+        elif durable_cls and found is not None and _is_pipe(found.st_mode):
+            plans.append(FeedPlan(uri, False, "a pipe: complete only when closed"))
+        elif not durable_cls:
             name = getattr(storage_cls, "__name__", str(storage_cls))
             plans.append(FeedPlan(uri, False, f"{name} is not a syncable local file"))
         elif options.get("postprocessing"):

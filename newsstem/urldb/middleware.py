@@ -456,6 +456,13 @@ class UrlDbMiddleware:
                 store,
             )
         for plan in self._plans:
+            if not plan.recorded:
+                logger.info(
+                    "URL store %s: articles in %s are not recorded as exported (%s): the next "
+                    "crawl exports them again",
+                    store, plan.uri, plan.why,
+                )
+                continue
             when = (
                 f"every {self.options.sync_items} articles or "
                 f"{self.options.sync_seconds:g} s, after fsync"
@@ -539,9 +546,10 @@ class UrlDbMiddleware:
         for k in keys:
             self._remembered[k] = True
             self._exported_here.add(k)
-        if not self._recording():
-            # not in a feed file that could not be opened, or in no feed: never recorded,
-            # nor are their kinds kept (a crawl without a feed would keep one a redirect)
+        if not self._recording() or self._unrecorded_feed_takes(item):
+            # not in a feed file that could not be opened, or in no feed, or in /dev/null:
+            # never recorded, nor are their kinds kept (a crawl without a feed would keep
+            # one a redirect)
             self.stats.inc_value(f"{STATS_PREFIX}/unmarked")
             for k in keys:
                 self._kinds.pop(k, None)
@@ -562,6 +570,16 @@ class UrlDbMiddleware:
             self._after_feeds.extend(keys)
             self._after_feeds_keys.update(keys)
             self._after_feeds_articles += 1
+
+    def _unrecorded_feed_takes(self, item: Article) -> bool:
+        """Whether a feed whose articles are never recorded (``-O /dev/null``) takes
+        ``item``: it is then not durable in every feed that takes it."""
+        if self.options.mark_after != "feed" or self._feeds is None:
+            return False
+        return any(
+            not plan.recorded and self._feeds.filters[plan.uri].accepts(item)
+            for plan in self._plans
+        )
 
     def _all_syncable_for(self, item: Article) -> bool:
         assert self._feeds is not None

@@ -526,3 +526,65 @@ def test_an_empty_feed_leaves_a_file_another_crawl_wrote_with_one_line(tmp_path,
     assert "Traceback" not in second.log and "Stored jsonlines feed" not in second.log
     assert second.stats["newsstem/feeds/refused"] == 1
 
+
+def crawl_into(tmp_path, site, uri, name, *output, stdout=subprocess.DEVNULL):
+    """A crawl whose output is ``output`` (``-O /dev/null:jsonlines``…), its stdout
+    ``stdout``; returns the result and what it printed."""
+    stats_file, log_file = tmp_path / f"{name}.stats.json", tmp_path / f"{name}.log"
+    settings = {**TEST_SETTINGS, "NEWSSTEM_URLDB": uri,
+                "NEWSSTEM_STATS_FILE": str(stats_file), "LOG_FILE": str(log_file)}
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", f"start_url={site.url}/",
+           "-a", "depth=2", *output]
+    for key, value in settings.items():
+        cmd += ["-s", f"{key}={value}"]
+    proc = subprocess.run(cmd, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
+                          stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    stats = json.loads(stats_file.read_text())
+    result = CrawlResult(proc.returncode, [], stats, log_file.read_text(), tmp_path / "none")
+    return result, proc.stdout or ""
+
+
+@pytest.mark.parametrize("output", [("-O", "/dev/null:jsonlines"), ("-o", "-:jsonlines")],
+                         ids=["dev-null", "stdout-to-dev-null"])
+def test_a_dry_run_into_dev_null_records_nothing_and_logs_one_line(tmp_path, news_site, output):
+    # -O /dev/null with a URL store: fsync on /dev/null fails with EINVAL, so the crawl
+    # logged "Cannot fsync a feed file" twice, "Error storing jsonlines feed" with a
+    # traceback and "18 exported articles could not be recorded". And -o - with stdout on
+    # /dev/null recorded all 18 as exported: the next crawl skipped them, exported nowhere.
+    uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
+    first, _ = crawl_into(tmp_path, news_site, uri, "first", *output)
+    assert "ERROR" not in first.log and "Traceback" not in first.log, first.log
+    told = [line for line in first.log.splitlines() if "are not recorded as exported" in line]
+    assert len(told) == 1 and "a character device such as /dev/null or a terminal keeps " \
+        "nothing): the next crawl exports them again" in told[0], first.log
+    assert "newsstem/urldb/exported" not in first.stats, first.stats
+    assert "newsstem/urldb/errors" not in first.stats
+    assert first.stats["newsstem/urldb/unmarked"] == 18
+    assert "articles not recorded as exported: 18 (the next crawl exports them again)" \
+        in first.log
+
+    news_site.clear()
+    second = crawl(tmp_path, news_site, uri, "second")
+    assert second.returncode == 0, second.log
+    assert second.item_urls() == news_site.article_urls()
+
+
+def test_a_feed_into_a_pipe_is_recorded_once_closed_without_fsync(tmp_path, news_site):
+    # -O /dev/stdout piped into a reader (| gzip > …): fsync on a pipe fails with EINVAL,
+    # so nothing was recorded, with three ERROR lines and a traceback. A pipe is recorded
+    # as stdout is: when the crawl has finished and the feed was closed.
+    uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
+    first, printed = crawl_into(tmp_path, news_site, uri, "first", "-O", "/dev/stdout:jsonlines",
+                                stdout=subprocess.PIPE)
+    assert "ERROR" not in first.log and "Traceback" not in first.log, first.log
+    assert {json.loads(line)["url"] for line in printed.splitlines()} == \
+        news_site.article_urls()
+    assert "are marked exported when the crawl has finished and the feed is stored (a pipe" \
+        in first.log
+    assert first.stats["newsstem/urldb/exported"] == 18
+    assert "newsstem/urldb/unmarked" not in first.stats
+
+    news_site.clear()
+    second = crawl(tmp_path, news_site, uri, "second")
+    assert second.returncode == 0 and second.items == [], second.log

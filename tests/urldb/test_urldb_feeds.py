@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import time
+from pathlib import Path
 
 import pytest
 from scrapy.exporters import CsvItemExporter, JsonLinesItemExporter
@@ -362,3 +363,20 @@ def test_a_device_is_still_opened_with_minus_o():
     file.write(b'{"url": "a"}\n')
     file.flush()
     os.close(file.fileno())  # (fsync, which closing does, fails on /dev/null: EINVAL)
+
+
+def test_a_device_is_never_recorded_and_a_pipe_only_once_closed(tmp_path):
+    # fsync on /dev/null or a pipe fails with EINVAL: the feed failed to store, with
+    # tracebacks; and what /dev/null gets is nowhere, so its articles must come again
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    settings = {
+        "FEEDS": {"/dev/null": {"format": "jsonlines"}, str(fifo): {"format": "jsonlines"}},
+        "FEED_STORAGES": {"": "newsstem.urldb.feeds.DurableFileFeedStorage"},
+    }
+    null, pipe = plan_feeds(FeedExporter(get_crawler(settings_dict=settings)))
+    assert (null.syncable, null.recorded) == (False, False) and "character device" in null.why
+    assert (pipe.syncable, pipe.recorded) == (False, True) and "pipe" in pipe.why
+    with LineBatchFile(Path("/dev/null"), "a") as file:
+        file.write(b'{"url": "u"}\n')
+        file.sync()  # no fsync: nothing raised
