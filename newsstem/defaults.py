@@ -59,6 +59,13 @@ NEWSSTEM_PATTERN_STRICT = False
 # were learned from, or when the guard corrected more than a third of them; a few odd
 # pages (a live blog, an error page) prove nothing.
 NEWSSTEM_REDESIGN_MIN_PAGES = 20
+# Where a crawl that read fewer than NEWSSTEM_REDESIGN_MIN_PAGES pages of a site keeps
+# their counts for the next crawls (a small JSON file; relative to NEWSSTEM_PATTERNS_DIR,
+# not written when that directory does not exist): a daily crawl that reads a few new
+# articles of a site is judged once the crawls since its patterns were written (or since
+# it was last judged) add up to enough pages. A corrupt file is one warning and starts
+# again empty. Empty: each crawl is judged on its own pages only.
+NEWSSTEM_REDESIGN_COUNTS = ".redesign-counts"
 # When a crawl ends, learn again the sites whose pages stopped fitting their patterns
 # (the run summary names them: "layout changed"), from this crawl's pages in
 # NEWSSTEM_ARCHIVE (needed: `scrapy crawl` without it is a usage error), keeping the old

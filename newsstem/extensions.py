@@ -187,7 +187,8 @@ class Relearn:
 
     A site the extraction pipeline found redesigned (``newsstem/patterns/<site>/
     layout_changed``) is learned again from the pages of this crawl in its archive
-    (``NEWSSTEM_ARCHIVE``): :func:`newsstem.layout.redesign.relearn` keeps the old
+    (``NEWSSTEM_ARCHIVE``; a site judged on the pages of earlier crawls too, from those
+    archived since the first of them started: ``.../judged_since``): :func:`newsstem.layout.redesign.relearn` keeps the old
     patterns that recent pages still need, and the new file replaces the old one in
     ``NEWSSTEM_PATTERNS_DIR`` only when it reads this crawl's pages better. Each site
     counts ``newsstem/relearn/<site>``: ``written`` or why not. A directory that cannot
@@ -237,8 +238,19 @@ class Relearn:
         sites = self.changed_sites()
         if not sites:
             return
+        # a site judged on the pages of several crawls (NEWSSTEM_REDESIGN_COUNTS) learns
+        # from the archived pages of all of them
+        since: dict[str, str | None] = {}
+        for site in sites:
+            earlier = self.stats.get_value(f"newsstem/patterns/{site}/judged_since")
+            since[site] = (
+                str(earlier) if earlier and self.started and str(earlier) < self.started
+                else self.started
+            )
+        read: dict[str | None, dict[str, list]] = {}
         try:
-            by_site = html_pages_by_site([self.archive], since=self.started)
+            for start in set(since.values()):
+                read[start] = html_pages_by_site([self.archive], since=start)
         except ArchiveError as error:
             logger.error("newsstem: cannot learn again, the archive is unreadable: %s", error)
             return
@@ -248,7 +260,7 @@ class Relearn:
             logger.error("newsstem: cannot learn again, a pattern file is unusable: %s", error)
             return
         for site in sites:
-            pages = [training_page(page) for page in by_site.get(site, ())]
+            pages = [training_page(page) for page in read[since[site]].get(site, ())]
             outcome = self.relearn(site, pages, old_sets.get(site))
             self.stats.set_value(f"newsstem/relearn/{site}", outcome)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 from weakref import WeakKeyDictionary
@@ -15,7 +16,7 @@ from newsstem.deployment import bundled_pattern_sets
 from newsstem.extraction import GUARD_NEAREST, GUARD_REPLACED, PageExtraction, extract_page
 from newsstem.items import Article, Page
 from newsstem.layout.patterns import MatchOptions, PatternLibrary, load_patterns_dir
-from newsstem.layout.redesign import SiteCounts, layout_change
+from newsstem.layout.redesign import CountsFile, SiteCounts, judge_sites
 from newsstem.metadata import FIELDS as METADATA_FIELDS
 from newsstem.metadata import MetadataOptions, extract_metadata
 from newsstem.metadata.headline import SiteNames
@@ -48,7 +49,10 @@ class ExtractionPipeline:
     pattern's text or used the fallback's), ``.../too_short`` (the pattern's text was too
     short: readability was used), ``.../nearest`` (an unmatched page read by its nearest
     article layout, the fallback agreeing) and, when the crawl ends, ``.../layout_changed`` for a
-    site whose pages stopped fitting its patterns.
+    site whose pages stopped fitting its patterns. A site this crawl read fewer than
+    ``NEWSSTEM_REDESIGN_MIN_PAGES`` pages of is judged with the pages of the crawls
+    before it (``NEWSSTEM_REDESIGN_COUNTS``: :class:`newsstem.layout.redesign.CountsFile`):
+    ``.../judged_pages``, ``.../judged_since``.
     """
 
     def __init__(
@@ -60,6 +64,7 @@ class ExtractionPipeline:
         body_format: str = defaults.NEWSSTEM_BODY_FORMAT,
         body_links: bool = defaults.NEWSSTEM_BODY_LINKS,
         redesign_min_pages: int = defaults.NEWSSTEM_REDESIGN_MIN_PAGES,
+        counts_path: Path | None = None,
     ) -> None:
         self.stats = stats
         self.min_chars = min_chars
@@ -69,6 +74,8 @@ class ExtractionPipeline:
         self.body_links = body_links
         self.sites: dict[str, SiteCounts] = {}  # sites with patterns: how pages matched
         self.redesign_min_pages = redesign_min_pages
+        self.counts_path = counts_path  # NEWSSTEM_REDESIGN_COUNTS's file, or None
+        self.started = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExtractionPipeline:
@@ -83,6 +90,7 @@ class ExtractionPipeline:
             settings.getint(
                 "NEWSSTEM_REDESIGN_MIN_PAGES", defaults.NEWSSTEM_REDESIGN_MIN_PAGES
             ),
+            redesign_counts_path(settings),
         )
 
     def process_item(self, item: object) -> object:
@@ -163,19 +171,54 @@ class ExtractionPipeline:
             self.stats.inc_value(f"{prefix}/nearest")
 
     def close_spider(self) -> None:
-        """Name the sites whose pages stopped fitting their patterns: a redesign."""
-        for site, counts in sorted(self.sites.items()):
-            site_patterns = self.patterns.get(site)
-            if site_patterns is None:
-                continue
-            change = layout_change(counts, site_patterns.pattern_set, self.redesign_min_pages)
+        """Name the sites whose pages stopped fitting their patterns: a redesign. A site
+        this crawl read too few pages of is judged with the pages earlier crawls read
+        (``NEWSSTEM_REDESIGN_COUNTS``)."""
+        pattern_sets = {
+            site: found.pattern_set for site in self.sites
+            if (found := self.patterns.get(site)) is not None
+        }
+        counts_file = None
+        if self.counts_path is not None and pattern_sets:
+            counts_file = CountsFile(self.counts_path)
+        judged = judge_sites(
+            self.sites, pattern_sets, self.started, counts_file, self.redesign_min_pages
+        )
+        for site, (change, window) in judged.items():
+            earlier = window.counts.pages > self.sites[site].pages  # earlier crawls' pages too
+            if earlier:
+                prefix = f"newsstem/patterns/{site}"
+                self.stats.set_value(f"{prefix}/judged_pages", window.counts.pages)
+                self.stats.set_value(f"{prefix}/judged_since", window.since)
             if change is not None:
+                if earlier:
+                    change += f" (crawls since {window.since})"
                 self.stats.set_value(f"newsstem/patterns/{site}/layout_changed", change)
                 logger.warning("newsstem: %s: the layout seems to have changed: %s", site, change)
+        if counts_file is not None:
+            try:
+                counts_file.save()
+            except OSError as error:
+                logger.warning(
+                    "newsstem: cannot write the redesign counts file %s (%s): sites with "
+                    "few pages in this crawl are judged on later crawls' pages only",
+                    self.counts_path, error.strerror or error,
+                )
 
     def _drop(self, reason: str, page: Page, detail: str) -> NoReturn:
         self.stats.inc_value(f"newsstem/dropped/{reason}")
         raise DropItem(f"not an article ({detail}): {page.url}", log_level="DEBUG")
+
+
+def redesign_counts_path(settings: BaseSettings) -> Path | None:
+    """``NEWSSTEM_REDESIGN_COUNTS``'s file (relative to ``NEWSSTEM_PATTERNS_DIR``), or
+    None: off, or no patterns directory to keep it in."""
+    name = settings.get("NEWSSTEM_REDESIGN_COUNTS", defaults.NEWSSTEM_REDESIGN_COUNTS)
+    directory = settings.get("NEWSSTEM_PATTERNS_DIR", defaults.NEWSSTEM_PATTERNS_DIR)
+    if not name or not (directory or Path(name).is_absolute()):
+        return None
+    path = Path(directory) / name
+    return path if path.parent.is_dir() else None
 
 
 # Pattern libraries the commands loaded (checking the files before any request), each

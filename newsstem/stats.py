@@ -65,7 +65,16 @@ STATS: tuple[Stat, ...] = (
          "fallback's article"),
         ("newsstem/patterns/<site>/layout_changed",
          "set when the crawl ends, for a site whose pages stopped fitting its patterns (a "
-         "redesign): why, in words; the run summary names the site"),
+         "redesign): why, in words; the run summary names the site. Judged on the pages "
+         "of several crawls (NEWSSTEM_REDESIGN_COUNTS), it ends with \"(crawls since "
+         "<time>)\""),
+        ("newsstem/patterns/<site>/judged_pages",
+         "set when the crawl judged a site on the pages of earlier crawls too (it read "
+         "fewer than NEWSSTEM_REDESIGN_MIN_PAGES of its own: NEWSSTEM_REDESIGN_COUNTS): "
+         "how many pages"),
+        ("newsstem/patterns/<site>/judged_since",
+         "... and when the first of those crawls started (ISO 8601 UTC); NEWSSTEM_RELEARN "
+         "learns the site again from the archived pages since then"),
     ),
     *_group(
         "Learning again",

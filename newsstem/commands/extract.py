@@ -160,6 +160,9 @@ class Command(BaseRunSpiderCommand):
         extensions[LOGSTATS] = None
         extensions["newsstem.extensions.ExtractionLogStats"] = 0
         self.settings.set("EXTENSIONS", extensions, priority="cmdline")
+        # Archived pages are no news of a site: an archive read again would count its
+        # pages twice towards a redesign. The run judges the pages it reads, alone.
+        self.settings.set("NEWSSTEM_REDESIGN_COUNTS", "", priority="cmdline")
         crawler = self._create_crawler(ArchiveSpider)
         hand_patterns(crawler, self.settings, self._patterns)  # read once
         self.crawler_process.crawl(crawler, inputs=opts.input, site=opts.site, **opts.spargs)

@@ -6,15 +6,22 @@ patterns were learned from fared (the pattern file records it: ``parameters.matc
 and says, in words, when the site seems to have changed. :func:`relearn` learns the
 site again from recent pages, keeps the old patterns of layouts that recent pages still
 have and no new pattern covers, and says whether the result reads the recent pages
-better than the old patterns. No Scrapy here: the pipeline, ``scrapy learn`` and the
-crawl's end call these.
+better than the old patterns. A site whose crawls each read fewer pages than it takes to
+judge it (a daily crawl that skips the articles earlier crawls exported) is judged on the
+pages of several crawls: :class:`CountsFile` keeps their counts between crawls. No Scrapy
+here: the pipeline, ``scrapy learn`` and the crawl's end call these.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+import hashlib
+import json
+import logging
+import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import NamedTuple
 
 from newsstem import defaults
@@ -33,11 +40,16 @@ from newsstem.layout.patterns import (
     LayoutPattern,
     PatternSet,
     SitePatterns,
+    dumps,
 )
 
+logger = logging.getLogger(__name__)
+
 __all__ = [
+    "CountsFile",
     "Relearned",
     "SiteCounts",
+    "judge_sites",
     "layout_change",
     "relearn",
 ]
@@ -79,6 +91,11 @@ class SiteCounts:
                 self.disagreed += bool(getattr(result, "disagreed", False))
         if not hub and (getattr(result, "pattern_id", None) or getattr(result, "body", "")):
             self.article_pages += 1
+
+    def __add__(self, other: SiteCounts) -> SiteCounts:
+        return SiteCounts(*(
+            getattr(self, f.name) + getattr(other, f.name) for f in dataclasses.fields(self)
+        ))
 
     @property
     def matched_rate(self) -> float:
@@ -138,6 +155,129 @@ def layout_change(
             f"{counts.articles} pages that matched an article pattern"
         )
     return None
+
+
+def patterns_key(pattern_set: PatternSet) -> str:
+    """A short digest of a pattern set's file: it changes when the site is learned again
+    (or its file edited), which starts a new window of :class:`CountsFile`."""
+    return hashlib.sha1(dumps(pattern_set).encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Window:
+    """The pages of one site counted, by earlier crawls, since its patterns were written
+    or last judged: ``since`` (ISO 8601 UTC) is when the first of those crawls started."""
+
+    patterns: str  # patterns_key() of the pattern set they were counted against
+    since: str
+    counts: SiteCounts
+
+
+class CountsFile:
+    """The per-site counts of the crawls that read too few of a site's pages to judge it,
+    kept in a small JSON file until enough pages add up.
+
+    At its end a crawl takes (:meth:`take`) a site's window (the counts of earlier crawls
+    against the same patterns), adds its own counts and judges the site when the sum
+    reaches the least number of pages; the window then starts again empty, and so it does when the
+    site's patterns change (learned again, edited). The file is read and written once, at
+    the crawl's end (written whole to a temporary file, then renamed: a crash leaves the
+    old file or the new one, never half of one; two crawls ending at once may lose one's
+    counts). A file that cannot be read or parsed is one warning, and starts empty.
+    """
+
+    VERSION = 1
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.windows: dict[str, Window] = self._read()
+
+    def _read(self) -> dict[str, Window]:
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return {}
+        except (OSError, UnicodeDecodeError) as error:
+            return self._reset(f"cannot be read ({error})")
+        try:
+            data = json.loads(text)
+            if data.get("version") != self.VERSION:
+                return self._reset(f"has version {data.get('version')!r}, not {self.VERSION}")
+            return {
+                str(site): Window(
+                    str(entry["patterns"]), str(entry["since"]),
+                    SiteCounts(**{f.name: int(entry[f.name])
+                                  for f in dataclasses.fields(SiteCounts)}),
+                )
+                for site, entry in data["sites"].items()
+            }
+        except (ValueError, TypeError, KeyError, AttributeError) as error:
+            return self._reset(f"is not a counts file ({type(error).__name__}: {error})")
+
+    def _reset(self, problem: str) -> dict[str, Window]:
+        logger.warning(
+            "newsstem: the redesign counts file %s %s: it starts again empty (sites are "
+            "judged on the pages read from now on)", self.path, problem,
+        )
+        return {}
+
+    def take(self, site: str, pattern_set: PatternSet) -> Window | None:
+        """The site's window counted against ``pattern_set``, removed from the file; None
+        if there is none (or it was counted against other patterns: it is dropped)."""
+        window = self.windows.pop(site, None)
+        if window is None or window.patterns != patterns_key(pattern_set):
+            return None
+        return window
+
+    def keep(self, site: str, pattern_set: PatternSet, since: str, counts: SiteCounts) -> None:
+        """Keep a site's counts, not judged yet, for the next crawls."""
+        self.windows[site] = Window(patterns_key(pattern_set), since, counts)
+
+    def save(self) -> None:
+        """Write the file (atomically); raises OSError if it cannot be written."""
+        data = {
+            "version": self.VERSION,
+            "sites": {
+                site: {"patterns": w.patterns, "since": w.since, **dataclasses.asdict(w.counts)}
+                for site, w in sorted(self.windows.items())
+            },
+        }
+        tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+        try:
+            tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+            tmp.replace(self.path)
+        finally:
+            tmp.unlink(missing_ok=True)
+
+
+def judge_sites(
+    crawled: Mapping[str, SiteCounts],
+    pattern_sets: Mapping[str, PatternSet],
+    started: str,
+    counts_file: CountsFile | None,
+    min_pages: int = MIN_PAGES,
+) -> dict[str, tuple[str | None, Window]]:
+    """Judge the sites a crawl started at ``started`` read: site -> (why its layout
+    seems changed or None, the pages judged). A site is judged on this crawl's pages
+    plus those of earlier crawls ``counts_file`` kept against the same patterns, once
+    they reach ``min_pages``; a site with fewer is not judged (absent) and its counts are
+    kept in ``counts_file`` for the next crawls. Without ``counts_file``, each crawl is
+    judged alone."""
+    judged: dict[str, tuple[str | None, Window]] = {}
+    for site, counts in sorted(crawled.items()):
+        pattern_set = pattern_sets.get(site)
+        if pattern_set is None:
+            continue
+        earlier = counts_file.take(site, pattern_set) if counts_file is not None else None
+        since = earlier.since if earlier is not None else started
+        total = counts + earlier.counts if earlier is not None else counts
+        if total.pages < min_pages:
+            if counts_file is not None:
+                counts_file.keep(site, pattern_set, since, total)
+            continue
+        window = Window(patterns_key(pattern_set), since, total)
+        judged[site] = (layout_change(total, pattern_set, min_pages), window)
+    return judged
 
 
 @dataclass(frozen=True)

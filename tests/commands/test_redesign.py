@@ -182,3 +182,72 @@ def test_relearn_into_an_unwritable_patterns_dir_is_one_error_line(redesign, msn
     assert f"newsstem: {site_name} changed; learned again, but its pattern file cannot be " \
         f"written to {patterns} (Is a directory)" in errors[0]
     assert old_file.read_bytes() == old_bytes and in_the_way.is_dir()
+
+
+def daily_index(published: list[str]) -> bytes:
+    """The front page of the redesigned site: every article of layout B published so far."""
+    links = [f'<li><a href="/b/{n}.html">{escape(paragraphs(n)[0])}</a></li>' for n in published]
+    return (
+        '<!DOCTYPE html><html><head><meta charset="utf-8"><title>The Show</title></head>'
+        f'<body><h1>The Show</h1><ul class="stories">{"".join(links)}</ul></body></html>'
+    ).encode()
+
+
+def test_small_daily_crawls_add_up_to_notice_a_redesign(redesign, site, tmp_path):
+    # A site learned in layout A, redesigned; a daily crawl with a URL store reads the
+    # front page and the 3 articles published since the day before: 4 pages a crawl,
+    # fewer than NEWSSTEM_REDESIGN_MIN_PAGES (10 here). Judged crawl by crawl, no crawl
+    # would ever say the layout changed; the crawls since the patterns were written add
+    # up, and the third (12 pages) says it, learns the site again from the pages of the
+    # three crawls in the archive they append to, and starts counting again.
+    site_name, before, _, _, _, _ = redesign
+    patterns = tmp_path / "patterns"
+    save_pattern_file(before, patterns)
+    counts = patterns / ".redesign-counts"
+    counts.write_text('{"version": 1, "sites": {"x": ', encoding="utf-8")  # a crash's
+    settings = {
+        "NEWSSTEM_PATTERNS_DIR": str(patterns),
+        "NEWSSTEM_URLDB": f"sqlite:///{tmp_path / 'urldb.sqlite'}",
+        "NEWSSTEM_ARCHIVE": str(tmp_path / "crawl.warc.gz"),
+        "NEWSSTEM_RELEARN": "True",
+        "NEWSSTEM_REDESIGN_MIN_PAGES": "10",
+    }
+    crawls = []
+    for day in range(1, 5):
+        published = ARTICLES[: 3 * day]
+        site.routes["/daily.html"] = (200, "text/html; charset=utf-8", daily_index(published))
+        crawl = run_crawl(tmp_path, "-a", f"start_url={site.url}/daily.html", name=f"day{day}",
+                          settings=settings)
+        assert crawl.returncode == 0, crawl.log
+        assert {item["url"].rsplit("/", 1)[1] for item in crawl.items} == {
+            f"{n}.html" for n in published[-3:]}  # the new articles only
+        crawls.append(crawl)
+    changed = f"newsstem/patterns/{site_name}/layout_changed"
+    # the corrupt counts file: one warning, the crawl went on and started it again
+    warnings = [line for line in crawls[0].log.splitlines() if "redesign counts file" in line]
+    assert len(warnings) == 1 and "starts again empty" in warnings[0], crawls[0].log
+    assert "Traceback" not in crawls[0].log
+    assert changed not in crawls[0].stats and changed not in crawls[1].stats
+    third = crawls[2]
+    assert third.stats[changed].startswith("3 of 12 pages matched its patterns"), third.stats
+    assert f"(crawls since {crawls[0].stats['start_time'][:10]}" in third.stats[changed]
+    assert third.stats[f"newsstem/patterns/{site_name}/judged_pages"] == 12
+    assert f"layout changed: {site_name}: 3 of 12 pages matched" in third.log
+    # learned again from the three crawls' pages, not only the third's
+    assert third.stats[f"newsstem/relearn/{site_name}"] == "written", third.log
+    after = load_pattern_file(patterns / pattern_file_name(site_name))
+    learned_from = {url.rsplit("/", 1)[1] for url in after.sources}
+    assert {f"{n}.html" for n in ARTICLES[:3]} <= learned_from  # the first crawl's
+    # the fourth crawl reads the new layout by its new patterns, and has a new window
+    fourth = crawls[3]
+    assert changed not in fourth.stats
+    assert all(item["method"].startswith("pattern:") for item in fourth.items), fourth.items
+    window = json.loads(counts.read_text(encoding="utf-8"))["sites"][site_name]
+    assert window["pages"] == 4 and window["matched"] == 4
+    # pages read again from an archive are no news of the site: not counted
+    kept = counts.read_bytes()
+    extracted = scrapy("extract", "--input", str(tmp_path / "crawl.warc.gz"), "-O",
+                       str(tmp_path / "again.jsonl"),
+                       settings={"NEWSSTEM_PATTERNS_DIR": str(patterns)})
+    assert extracted.returncode == 0, extracted.stdout + extracted.stderr
+    assert counts.read_bytes() == kept

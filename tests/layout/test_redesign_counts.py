@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from newsstem.extraction import PageExtraction
 from newsstem.layout.patterns import PatternSet
-from newsstem.layout.redesign import SiteCounts, layout_change
+from newsstem.layout.redesign import CountsFile, SiteCounts, judge_sites, layout_change
 
 PATTERNS = PatternSet("example.com", (), parameters={"matched": 1.0})
 
@@ -42,3 +42,40 @@ def test_pages_without_article_text_are_not_counted_as_lost_articles():
 
 def test_a_site_whose_articles_still_match_is_not_flagged():
     assert layout_change(crawl(hubs=3, by_pattern=12, by_fallback=1), PATTERNS, 5) is None
+
+
+def test_counts_of_small_crawls_add_up_in_the_counts_file_until_judged(tmp_path, caplog):
+    # (stop 48: a daily crawl reading a few new articles of a site never reached the least
+    # number of pages, and a redesign went unnoticed for weeks)
+    path = tmp_path / ".redesign-counts"
+    small = {"example.com": crawl(hubs=1, by_pattern=0, by_fallback=3)}  # 4 pages
+    sets = {"example.com": PATTERNS}
+    for day in ("2026-11-01T06:00:00Z", "2026-11-02T06:00:00Z"):
+        counts_file = CountsFile(path)
+        assert judge_sites(small, sets, day, counts_file, min_pages=10) == {}
+        counts_file.save()
+    judged = judge_sites(small, sets, "2026-11-03T06:00:00Z", CountsFile(path), min_pages=10)
+    change, window = judged["example.com"]
+    assert change.startswith("3 of 12 pages matched its patterns")
+    assert window.since == "2026-11-01T06:00:00Z" and window.counts.pages == 12
+    # judged: the window starts again (taken from the file, not kept)
+    counts_file = CountsFile(path)
+    judge_sites(small, sets, "2026-11-03T06:00:00Z", counts_file, min_pages=10)
+    assert counts_file.windows == {}
+    # counts against other patterns (the site learned again) are dropped
+    counts_file = CountsFile(path)
+    judge_sites(small, sets, "2026-11-04T06:00:00Z", counts_file, min_pages=10)
+    counts_file.save()
+    relearned = {"example.com": PatternSet("example.com", (), parameters={"matched": 0.9})}
+    counts_file = CountsFile(path)
+    judge_sites(small, relearned, "2026-11-05T06:00:00Z", counts_file, min_pages=10)
+    assert counts_file.windows["example.com"].counts.pages == 4
+    assert counts_file.windows["example.com"].since == "2026-11-05T06:00:00Z"
+    # a corrupt file: one warning, and it starts again empty
+    path.write_text("{not json", encoding="utf-8")
+    assert CountsFile(path).windows == {}
+    assert [r.getMessage() for r in caplog.records if "counts file" in r.getMessage()] == [
+        f"newsstem: the redesign counts file {path} is not a counts file (JSONDecodeError: "
+        "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)): it "
+        "starts again empty (sites are judged on the pages read from now on)"
+    ]
