@@ -249,11 +249,16 @@ def _htmldate(
     return date
 
 
+_MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+
 def _read_day_first(root: HtmlElement, url: str | None, value: datetime) -> bool:
     """Whether htmldate's ``value`` is a slashed or dashed date of the page read day first
     (htmldate reads ``10/04/2016`` as 10 April whatever the page's language) where the
-    page writes month first: the page has it as DAY/MONTH/YEAR and not as
-    YEAR-MONTH-DAY (in its text, attributes or URL) that would say the order."""
+    page writes month first: the page has it as DAY/MONTH/YEAR and not in a form that
+    says the order (in its text, attributes or URL): YEAR-MONTH-DAY, or the month by its
+    name (``April 10, 2016``, ``10 Apr 2016``: htmldate may have read that one, and the
+    slashed date is then another day's, a comment's or a teaser's)."""
     day, month = value.day, value.month
     if day == month or day > 12:
         return False
@@ -261,4 +266,11 @@ def _read_day_first(root: HtmlElement, url: str | None, value: datetime) -> bool
     year = f"(?:{value.year}|{value.year % 100:02d})"
     day_first = rf"(?<![\d/-])0?{day}([/-])0?{month}\1{year}(?![\d/-])"
     year_first = rf"{value.year}[/.-]?0?{month}[/.-]?0?{day}(?!\d)"
-    return bool(re.search(day_first, page)) and not re.search(year_first, page)
+    name = rf"\b{_MONTH_NAMES[month - 1]}[a-z]*\.?"
+    nth = rf"(?<!\d)0?{day}(?:st|nd|rd|th)?"
+    named = rf"{name}\s+{nth},?\s+{value.year}\b|{nth}\s+{name},?\s+{value.year}\b"
+    return (
+        bool(re.search(day_first, page))
+        and not re.search(year_first, page)
+        and not re.search(named, page, re.IGNORECASE)
+    )

@@ -187,3 +187,15 @@ def test_a_slashed_date_htmldate_reads_day_first_is_month_first_on_a_us_page():
     iso = page.format(lang="en-US").replace("</body>", "<a href='/2016/04/10/x'>x</a></body>")
     assert extract_metadata(iso).published == "2016-04-10"
 
+
+def test_a_slashed_date_of_another_day_does_not_swap_a_date_written_with_its_month_name():
+    # htmldate gives 10 April, which the story writes "April 10, 2016"; the comment's
+    # "10/04/16" is 4 October on a US page, another day: 10 April stays
+    page = ("<html lang='en-US'><body><div class='story'><p>Story.</p><p>April 10, 2016</p>"
+            "</div><ul class='comments'><li>Joe <time>10/04/16 5:30am</time> nice</li></ul>"
+            "</body></html>")
+    metadata = extract_metadata(page)
+    assert metadata.sources["published"] == "htmldate"
+    assert metadata.published == "2016-04-10"
+    day_month = page.replace("April 10, 2016", "10th Apr. 2016")
+    assert extract_metadata(day_month).published == "2016-04-10"
