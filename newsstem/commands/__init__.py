@@ -1,1 +1,29 @@
 """newsstem's Scrapy commands (``COMMANDS_MODULE = "newsstem.commands"``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from scrapy.exceptions import UsageError
+
+if TYPE_CHECKING:
+    from scrapy import Spider
+    from scrapy.spiderloader import SpiderLoader
+
+
+def spider_names(loader: SpiderLoader) -> str:
+    """The project's spiders, for a usage error: ``news`` (``none`` without any)."""
+    return ", ".join(sorted(loader.list())) or "none"
+
+
+def load_spider(command: str, loader: SpiderLoader, name: str) -> type[Spider]:
+    """The project's spider ``name``; a misspelt one is a usage error line naming the
+    project's spiders (Scrapy's answer was a KeyError traceback after its logs)."""
+    try:
+        return loader.load(name)
+    except KeyError:
+        raise UsageError(
+            f"{command}: no spider named {name!r} (this project's spiders: "
+            f"{spider_names(loader)})",
+            print_help=False,
+        ) from None

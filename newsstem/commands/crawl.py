@@ -37,6 +37,7 @@ from scrapy.spiderloader import get_spider_loader
 
 from newsstem import defaults
 from newsstem.archive import ArchiveError, check_writable
+from newsstem.commands import load_spider
 from newsstem.deployment import check_setting_types, read_allowed_codes
 from newsstem.distributed import DistributedError, DistributedMode
 from newsstem.distributed.connection import connect
@@ -90,15 +91,7 @@ class Command(ScrapyCrawlCommand):
                 print_help=False,
             )
         if len(args) == 1:
-            loader = get_spider_loader(self.settings)
-            try:
-                spidercls = loader.load(args[0])
-            except KeyError:  # Scrapy's answer was a KeyError traceback after its logs
-                names = ", ".join(sorted(loader.list())) or "none"
-                raise UsageError(
-                    f"crawl: no spider named {args[0]!r} (this project's spiders: {names})",
-                    print_help=False,
-                ) from None
+            spidercls = load_spider("crawl", get_spider_loader(self.settings), args[0])
             check = getattr(spidercls, "check_arguments", None)
             if check is not None:
                 check(self.settings, **opts.spargs)

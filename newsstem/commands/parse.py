@@ -21,6 +21,7 @@ from scrapy.spiderloader import get_spider_loader
 from scrapy.utils.spider import spidercls_for_request
 from w3lib.url import is_url
 
+from newsstem.commands import load_spider, spider_names
 from newsstem.usage_errors import one_line_errors
 
 
@@ -39,19 +40,12 @@ class Command(ScrapyParseCommand):
             given = f"not {' '.join(args)!r}" if args else "none was given"
             raise UsageError(f"parse: give one URL to parse ({given})", print_help=False)
         loader = get_spider_loader(self.settings)
-        names = ", ".join(sorted(loader.list())) or "none"
         if opts.spider:
-            try:
-                loader.load(opts.spider)
-            except KeyError:
-                raise UsageError(
-                    f"parse: no spider named {opts.spider!r} (this project's spiders: {names})",
-                    print_help=False,
-                ) from None
+            load_spider("parse", loader, opts.spider)
         elif spidercls_for_request(loader, Request(args[0])) is None:
             raise UsageError(
                 f"parse: no spider of this project is for {args[0]}; name one with "
-                f"--spider (this project's spiders: {names})",
+                f"--spider (this project's spiders: {spider_names(loader)})",
                 print_help=False,
             )
 
