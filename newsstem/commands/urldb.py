@@ -299,10 +299,9 @@ def _take_exclusive(store: UrlStore, wait: float) -> Lease:
         except StoreBusy as busy:
             if time.monotonic() >= deadline:
                 if wait > 0:  # "wait for it with --wait" tells nothing to one who did
-                    still = f"still so after waiting {wait:g} s (--wait): prune when no crawl "
-                    raise StoreBusy(
-                        str(busy).replace(PRUNE_ADVICE, still + "runs, or wait longer")
-                    ) from None
+                    still = (f"still so after waiting {wait:g} s (--wait): prune when no "
+                             "crawl runs, or wait longer")
+                    raise StoreBusy(str(busy).replace(PRUNE_ADVICE, still)) from None
                 raise
             time.sleep(min(WAIT_POLL_SECONDS, max(0.0, deadline - time.monotonic())))
 
