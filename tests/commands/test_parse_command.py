@@ -34,14 +34,14 @@ def test_parse_checks_the_spider_arguments_as_crawl_does(msnbc_site):
         (["--spider=news", "news_03.html"], "parse: give one URL to parse (not 'news_03.html')"),
     ],
 )
-def test_a_spider_or_url_parse_cannot_use_is_one_line_and_status_2(site, arguments, line):
+def test_a_spider_or_url_parse_cannot_use_is_one_line_and_status_2(msnbc_site, arguments, line):
     # Scrapy logged its start-up, then one ERROR line and exited with status 0 (an unknown
     # spider, or a URL no spider claims: the news spider claims none, it has no
     # allowed_domains), or printed its whole help (no URL)
-    url = f"{site.url}/news_03.html"
-    site.clear()
+    url = f"{msnbc_site.url}/news_03.html"
+    msnbc_site.clear()
     result = scrapy("parse", *(a.replace("{url}", url) for a in arguments))
     assert result.returncode == 2, result.stderr
     [error] = result.stderr.splitlines()
     assert error.startswith(f"scrapy: error: {line.replace('{url}', url)}"), error
-    assert site.paths(status=None) == []
+    assert msnbc_site.paths(status=None) == []
