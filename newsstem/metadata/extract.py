@@ -239,13 +239,20 @@ def _writes_day_first(language: str | None) -> bool:
 
 
 def _htmldate(
-    root: HtmlElement, url: str | None, extensive: bool, dayfirst: bool = False
+    root: HtmlElement,
+    url: str | None,
+    extensive: bool,
+    dayfirst: bool = False,
+    now: datetime | None = None,
 ) -> PageDate | None:
     found = find_date(root, extensive_search=extensive, original_date=True, url=url)
-    date = parse_date(found) if isinstance(found, str) else None
+    date = parse_date(found, now) if isinstance(found, str) else None
     if date is not None and not dayfirst and _read_day_first(root, url, date.value):
-        return PageDate(date.value.replace(month=date.value.day, day=date.value.month),
-                        date.has_time)
+        swapped = PageDate(date.value.replace(month=date.value.day, day=date.value.month),
+                           date.has_time)
+        # checked as any date (not in the future): a month-first reading that is not a
+        # publication day says the page writes day first after all
+        return parse_date(swapped.isoformat(), now) or date
     return date
 
 

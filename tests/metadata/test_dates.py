@@ -199,3 +199,17 @@ def test_a_slashed_date_of_another_day_does_not_swap_a_date_written_with_its_mon
     assert metadata.published == "2016-04-10"
     day_month = page.replace("April 10, 2016", "10th Apr. 2016")
     assert extract_metadata(day_month).published == "2016-04-10"
+
+
+def test_a_swapped_htmldate_date_in_the_future_is_read_day_first_after_all():
+    # "10/04/26" read month first is 4 October 2026: on 1 May 2026 no publication day
+    # (dates more than 2 days ahead are ignored), so the page writes 10 April
+    from lxml import html
+
+    from newsstem.metadata.extract import _htmldate
+
+    root = html.fromstring("<html><body><div class='story'><p>Story.</p>"
+                           "<time>10/04/26 5:30am</time></div></body></html>")
+    may, december = (datetime(2026, m, 1, tzinfo=timezone.utc) for m in (5, 12))
+    assert _htmldate(root, None, True, now=may).isoformat() == "2026-04-10"
+    assert _htmldate(root, None, True, now=december).isoformat() == "2026-10-04"
