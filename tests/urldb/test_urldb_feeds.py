@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -94,7 +95,9 @@ def test_the_storage_repairs_an_appended_line_file_and_fsyncs_when_stored(tmp_pa
     storage.sync()  # harmless once stored
 
 
-def test_only_local_line_format_files_can_be_synced(tmp_path):
+def test_only_local_line_format_files_can_be_synced(tmp_path, monkeypatch):
+    # stdout into a file, as under pytest's capture: with -s, a terminal or /dev/null is a
+    # character device, whose feed is never recorded (the next test)
     settings = {
         "FEEDS": {
             str(tmp_path / "a.jsonl"): {"format": "jsonlines"},
@@ -111,14 +114,22 @@ def test_only_local_line_format_files_can_be_synced(tmp_path):
             "file": "newsstem.urldb.feeds.DurableFileFeedStorage",
         },
     }
-    plans = {
-        plan.uri.rsplit("/", 1)[-1]: plan
-        for plan in plan_feeds(FeedExporter(get_crawler(settings_dict=settings)))
-    }
+    with (tmp_path / "stdout").open("w") as stdout:
+        monkeypatch.setattr(sys, "stdout", stdout)
+        exporter = FeedExporter(get_crawler(settings_dict=settings))
+        plans = {plan.uri.rsplit("/", 1)[-1]: plan for plan in plan_feeds(exporter)}
     assert {name for name, plan in plans.items() if plan.syncable} == {"a.jsonl", "b.csv"}
     assert "only complete when closed" in plans["c.json"].why
     assert "compressed" in plans["d.jsonl.gz"].why
     assert "StdoutFeedStorage" in plans["stdout:"].why
+
+
+def test_stdout_on_a_terminal_or_dev_null_is_never_recorded(monkeypatch):
+    settings = {"FEEDS": {"stdout:": {"format": "jsonlines"}}}
+    with open(os.devnull, "w") as stdout:
+        monkeypatch.setattr(sys, "stdout", stdout)
+        [plan] = plan_feeds(FeedExporter(get_crawler(settings_dict=settings)))
+    assert (plan.syncable, plan.recorded) == (False, False) and "character device" in plan.why
 
 
 def test_scrapys_own_file_storage_is_not_trusted_to_be_durable(tmp_path):
