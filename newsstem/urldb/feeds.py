@@ -318,10 +318,17 @@ class DurableFileFeedStorage(FileFeedStorage):
         only once locked, so of crawls opening one file at once exactly one writes it. The
         lock dies with the process (no stale lock after a kill -9). Where the
         filesystem has no ``flock`` (ENOLCK, EOPNOTSUPP: some network mounts), the file is
-        written unlocked, checked as before."""
-        exclusive = os.O_EXCL if self.found is None else 0
+        written unlocked, checked as before. A file that was there at the feed's start
+        and is gone now (moved away) is created anew, with ``O_EXCL`` too."""
+        found = self.found
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | exclusive, 0o644)
+            if found is not None:
+                try:
+                    fd = os.open(path, os.O_WRONLY)
+                except FileNotFoundError:  # moved away since: nobody's file now
+                    found = None
+            if found is None:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
             self._refuse(path, "another crawl wrote it since this one started")
             return None
@@ -330,7 +337,7 @@ class DurableFileFeedStorage(FileFeedStorage):
                 return fd  # -O /dev/null, a pipe: nothing to empty, nobody's file
             if not _lock(fd):
                 self._refuse(path, "another crawl is writing it")
-            elif self.found is not None and FileState.of_stat(os.fstat(fd)) != self.found:
+            elif found is not None and FileState.of_stat(os.fstat(fd)) != found:
                 self._refuse(path, "another crawl wrote it since this one started")
             else:
                 os.ftruncate(fd, 0)

@@ -391,3 +391,42 @@ def test_a_device_is_never_recorded_and_a_pipe_only_once_closed(tmp_path):
     with LineBatchFile(Path("/dev/null"), "a") as file:
         file.write(b'{"url": "u"}\n')
         file.sync()  # no fsync: nothing raised
+
+
+def test_an_old_file_moved_away_since_the_feed_started_is_written_anew(tmp_path, caplog):
+    # The run before's file was moved away (archived) between this feed's start and its
+    # first article: no crawl's file is there, so this crawl writes its own. Created again
+    # without O_EXCL, the new file differed from the old one and was refused as another
+    # crawl's: the whole crawl written to no file, an empty file left behind.
+    path = tmp_path / "articles.jsonl"
+    path.write_bytes(b'{"url": "the run before"}\n')
+    storage = DurableFileFeedStorage(str(path), feed_options={"format": "jsonlines", "overwrite": True})
+    path.rename(tmp_path / "archived.jsonl")
+    file = storage.open(spider=None)
+    file.write(b'{"url": "mine"}\n')
+    storage.store(file)
+    assert not storage.refused and "Not overwriting" not in caplog.text
+    assert path.read_bytes() == b'{"url": "mine"}\n'
+
+
+def test_a_file_moved_away_and_made_anew_by_another_crawl_is_not_overwritten(tmp_path):
+    path = tmp_path / "articles.jsonl"
+    path.write_bytes(b'{"url": "the run before"}\n')
+    storage = DurableFileFeedStorage(str(path), feed_options={"format": "jsonlines", "overwrite": True})
+    path.rename(tmp_path / "archived.jsonl")
+    _written_after_the_look(storage, path, b'{"url": "a"}\n')  # by the other crawl
+    storage.store(storage.open(spider=None))
+    assert storage.refused and path.read_bytes() == b'{"url": "a"}\n'
+
+
+def _written_after_the_look(storage: DurableFileFeedStorage, path: Path, data: bytes) -> None:
+    """Another crawl writes ``path`` between ``storage``'s look at it and its opening."""
+    look = storage.refuses
+
+    def look_then_write() -> bool:
+        refused = look()
+        path.write_bytes(data)
+        return refused
+
+    storage.refuses = look_then_write
+
