@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import multiprocessing
 import os
 import sys
@@ -430,3 +431,29 @@ def _written_after_the_look(storage: DurableFileFeedStorage, path: Path, data: b
 
     storage.refuses = look_then_write
 
+
+def _no_flock(fd, operation):  # noqa: ANN001, ANN202
+    raise OSError(errno.ENOLCK, "No locks available")
+
+
+@pytest.mark.parametrize("no_lock", ["ENOLCK", "no fcntl"])
+def test_without_flock_an_o_file_is_written_unlocked_and_still_checked(
+    tmp_path, monkeypatch, no_lock
+):
+    # a network mount without locks, or Windows: written unlocked, compared with the
+    # feed's start as before the lock
+    if no_lock == "no fcntl":
+        monkeypatch.setattr(feeds, "fcntl", None)
+    else:
+        monkeypatch.setattr(feeds.fcntl, "flock", _no_flock)
+    path = tmp_path / "articles.jsonl"
+    path.write_bytes(b'{"url": "the run before"}\n')
+    storage = DurableFileFeedStorage(str(path), feed_options={"format": "jsonlines", "overwrite": True})
+    file = storage.open(spider=None)
+    file.write(b'{"url": "mine"}\n')
+    storage.store(file)
+    assert path.read_bytes() == b'{"url": "mine"}\n'
+    other = DurableFileFeedStorage(str(path), feed_options={"format": "jsonlines", "overwrite": True})
+    _written_after_the_look(other, path, b'{"url": "a"}\n')
+    other.store(other.open(spider=None))
+    assert other.refused and path.read_bytes() == b'{"url": "a"}\n'
