@@ -52,7 +52,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import urlparse
 
 from scrapy.extensions.feedexport import FeedExporter as _ScrapyFeedExporter
+from scrapy.exceptions import NotConfigured
 from scrapy.extensions.feedexport import FileFeedStorage
+from scrapy.utils.conf import build_component_list
+from scrapy.utils.misc import load_object
 from w3lib.url import file_uri_to_path
 
 if TYPE_CHECKING:
@@ -382,6 +385,17 @@ class NewsFeedExporter(_ScrapyFeedExporter):
     whose file is opened only then (an empty feed) is checked first."""
 
     def __init__(self, crawler: Crawler) -> None:
+        if _scrapys_exporter_enabled(crawler):
+            # both would write every feed: each article twice in an -o file or stdout, and
+            # an -O file claimed by one refused by the other (nothing recorded as exported)
+            logger.warning(
+                "EXTENSIONS enables Scrapy's %s beside newsstem's NewsFeedExporter: newsstem's "
+                "is off, so that each feed is written once (a refused -O file then logs Scrapy's "
+                "'Stored' line); set \"scrapy.extensions.feedexport.FeedExporter\": None to "
+                "keep newsstem's",
+                "scrapy.extensions.feedexport.FeedExporter",
+            )
+            raise NotConfigured("Scrapy's FeedExporter is enabled too")
         super().__init__(crawler)
         self._refused_filters: list[Any] = []  # the item filters of the feeds dropped
 
@@ -408,6 +422,18 @@ class NewsFeedExporter(_ScrapyFeedExporter):
                 slot.storage.refuses()  # Scrapy opens an empty feed's file now
         self.slots = [slot for slot in self.slots if not _refused(slot.storage)]
         await super().close_spider(spider)
+
+
+def _scrapys_exporter_enabled(crawler: Crawler) -> bool:
+    """Whether ``EXTENSIONS`` (a user's, replacing newsstem's) enables Scrapy's own
+    FeedExporter too: Scrapy's ``EXTENSIONS_BASE`` has it unless it is set to None."""
+    for component in build_component_list(crawler.settings.getwithbase("EXTENSIONS")):
+        try:
+            if load_object(component) is _ScrapyFeedExporter:
+                return True
+        except (ImportError, NameError, ValueError):  # (Scrapy says so when it loads it)
+            continue
+    return False
 
 
 def _refused(storage: object) -> bool:

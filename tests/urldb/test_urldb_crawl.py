@@ -588,3 +588,22 @@ def test_a_feed_into_a_pipe_is_recorded_once_closed_without_fsync(tmp_path, news
     news_site.clear()
     second = crawl(tmp_path, news_site, uri, "second")
     assert second.returncode == 0 and second.items == [], second.log
+
+
+def test_a_users_extensions_enabling_scrapys_feed_exporter_too_write_each_article_once(
+    tmp_path, news_site, monkeypatch
+):
+    # EXTENSIONS of a user's that names newsstem's NewsFeedExporter without Scrapy's
+    # `FeedExporter: None` (EXTENSIONS_BASE enables it): both exporters wrote every feed,
+    # each article twice in the file (36 lines of 18 articles).
+    extensions = {"newsstem.urldb.feeds.NewsFeedExporter": 0,
+                  "newsstem.operations.RunReport": 400, "newsstem.extensions.StatsFile": 500}
+    monkeypatch.setitem(TEST_SETTINGS, "EXTENSIONS", json.dumps(extensions))
+    output = tmp_path / "articles.jsonl"
+    uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
+    first = run_crawl_with_feeds(tmp_path, news_site, uri, "first",
+                                 {str(output): {"format": "jsonlines"}})
+    urls = [json.loads(line)["url"] for line in output.read_text(encoding="utf-8").splitlines()]
+    assert sorted(urls) == sorted(news_site.article_urls()), first.log
+    assert "beside newsstem's NewsFeedExporter: newsstem's is off" in first.log
+    assert first.stats["newsstem/urldb/exported"] == 18

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from scrapy.exceptions import NotConfigured
 from scrapy.exporters import CsvItemExporter, JsonLinesItemExporter
 from scrapy.extensions.feedexport import FeedExporter
 from scrapy.utils.test import get_crawler
@@ -457,3 +458,26 @@ def test_without_flock_an_o_file_is_written_unlocked_and_still_checked(
     _written_after_the_look(other, path, b'{"url": "a"}\n')
     other.store(other.open(spider=None))
     assert other.refused and path.read_bytes() == b'{"url": "a"}\n'
+
+
+@pytest.mark.parametrize("scrapys", [None, 0], ids=["newsstem-only", "both-enabled"])
+def test_one_feed_exporter_writes_each_feed(tmp_path, scrapys, caplog):
+    # A user's EXTENSIONS that enables newsstem's NewsFeedExporter and leaves out Scrapy's
+    # `FeedExporter: None` ran both: every article twice in an -o file or on stdout
+    from scrapy.utils.misc import build_from_crawler
+
+    settings = {
+        "FEEDS": {str(tmp_path / "a.jsonl"): {"format": "jsonlines"}},
+        "EXTENSIONS": {"newsstem.urldb.feeds.NewsFeedExporter": 0,
+                       "scrapy.extensions.feedexport.FeedExporter": scrapys},
+    }
+    crawler = get_crawler(settings_dict=settings)
+    if scrapys is None:
+        assert isinstance(build_from_crawler(feeds.NewsFeedExporter, crawler),
+                          feeds.NewsFeedExporter)
+        assert "beside newsstem's" not in caplog.text
+    else:
+        with pytest.raises(NotConfigured):
+            build_from_crawler(feeds.NewsFeedExporter, crawler)
+        assert "EXTENSIONS enables Scrapy's scrapy.extensions.feedexport.FeedExporter " \
+            "beside newsstem's NewsFeedExporter" in caplog.text
