@@ -402,7 +402,9 @@ def test_an_old_file_moved_away_since_the_feed_started_is_written_anew(tmp_path,
     # crawl's: the whole crawl written to no file, an empty file left behind.
     path = tmp_path / "articles.jsonl"
     path.write_bytes(b'{"url": "the run before"}\n')
-    storage = DurableFileFeedStorage(str(path), feed_options={"format": "jsonlines", "overwrite": True})
+    storage = DurableFileFeedStorage(
+        str(path), feed_options={"format": "jsonlines", "overwrite": True}
+    )
     path.rename(tmp_path / "archived.jsonl")
     file = storage.open(spider=None)
     file.write(b'{"url": "mine"}\n')
@@ -414,7 +416,9 @@ def test_an_old_file_moved_away_since_the_feed_started_is_written_anew(tmp_path,
 def test_a_file_moved_away_and_made_anew_by_another_crawl_is_not_overwritten(tmp_path):
     path = tmp_path / "articles.jsonl"
     path.write_bytes(b'{"url": "the run before"}\n')
-    storage = DurableFileFeedStorage(str(path), feed_options={"format": "jsonlines", "overwrite": True})
+    storage = DurableFileFeedStorage(
+        str(path), feed_options={"format": "jsonlines", "overwrite": True}
+    )
     path.rename(tmp_path / "archived.jsonl")
     _written_after_the_look(storage, path, b'{"url": "a"}\n')  # by the other crawl
     storage.store(storage.open(spider=None))
@@ -449,12 +453,16 @@ def test_without_flock_an_o_file_is_written_unlocked_and_still_checked(
         monkeypatch.setattr(feeds.fcntl, "flock", _no_flock)
     path = tmp_path / "articles.jsonl"
     path.write_bytes(b'{"url": "the run before"}\n')
-    storage = DurableFileFeedStorage(str(path), feed_options={"format": "jsonlines", "overwrite": True})
+    storage = DurableFileFeedStorage(
+        str(path), feed_options={"format": "jsonlines", "overwrite": True}
+    )
     file = storage.open(spider=None)
     file.write(b'{"url": "mine"}\n')
     storage.store(file)
     assert path.read_bytes() == b'{"url": "mine"}\n'
-    other = DurableFileFeedStorage(str(path), feed_options={"format": "jsonlines", "overwrite": True})
+    other = DurableFileFeedStorage(
+        str(path), feed_options={"format": "jsonlines", "overwrite": True}
+    )
     _written_after_the_look(other, path, b'{"url": "a"}\n')
     other.store(other.open(spider=None))
     assert other.refused and path.read_bytes() == b'{"url": "a"}\n'
