@@ -193,7 +193,7 @@ def daily_index(published: list[str]) -> bytes:
     ).encode()
 
 
-def test_small_daily_crawls_add_up_to_notice_a_redesign(redesign, site, tmp_path):
+def test_small_daily_crawls_add_up_to_notice_a_redesign(redesign, msnbc_site, tmp_path):
     # A site learned in layout A, redesigned; a daily crawl with a URL store reads the
     # front page and the 3 articles published since the day before: 4 pages a crawl,
     # fewer than NEWSSTEM_REDESIGN_MIN_PAGES (10 here). Judged crawl by crawl, no crawl
@@ -215,8 +215,10 @@ def test_small_daily_crawls_add_up_to_notice_a_redesign(redesign, site, tmp_path
     crawls = []
     for day in range(1, 5):
         published = ARTICLES[: 3 * day]
-        site.routes["/daily.html"] = (200, "text/html; charset=utf-8", daily_index(published))
-        crawl = run_crawl(tmp_path, "-a", f"start_url={site.url}/daily.html", name=f"day{day}",
+        msnbc_site.routes["/daily.html"] = (200, "text/html; charset=utf-8",
+                                            daily_index(published))
+        crawl = run_crawl(tmp_path, "-a", f"start_url={msnbc_site.url}/daily.html",
+                          name=f"day{day}",
                           settings=settings)
         assert crawl.returncode == 0, crawl.log
         assert {item["url"].rsplit("/", 1)[1] for item in crawl.items} == {
