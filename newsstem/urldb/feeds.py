@@ -91,7 +91,21 @@ LINE_FORMATS = frozenset({"jsonlines", "jsonl", "jl", "csv"})
 WRITE_BYTES = 256 * 1024
 
 
-class LineBatchFile:
+class _WriteOnlyFile:
+    """The parts of the io API that exporters (and TextIOWrapper for CSV) ask of a feed's
+    file: written, never read or sought."""
+
+    def writable(self) -> bool:
+        return True
+
+    def readable(self) -> bool:
+        return False
+
+    def seekable(self) -> bool:
+        return False
+
+
+class LineBatchFile(_WriteOnlyFile):
     """A write-only binary file that reaches the disk in whole lines.
 
     ``write`` only appends to memory; when more than ``WRITE_BYTES`` are held,
@@ -120,16 +134,6 @@ class LineBatchFile:
         self._directory_synced = False
         self._failure: OSError | None = None  # the error that lost the held bytes
         self.closed = False
-
-    # The parts of the io API that exporters (and TextIOWrapper for CSV) use.
-    def writable(self) -> bool:
-        return True
-
-    def readable(self) -> bool:
-        return False
-
-    def seekable(self) -> bool:
-        return False
 
     def fileno(self) -> int:
         return self._fd
@@ -191,21 +195,12 @@ class LineBatchFile:
         self.close()
 
 
-class DiscardedFile:
+class DiscardedFile(_WriteOnlyFile):
     """What a refused feed writes to: nothing is kept, and nothing is durable to sync."""
 
     def __init__(self, path: Path) -> None:
         self.name = str(path)
         self.closed = False
-
-    def writable(self) -> bool:
-        return True
-
-    def readable(self) -> bool:
-        return False
-
-    def seekable(self) -> bool:
-        return False
 
     def write(self, data: bytes | bytearray | memoryview) -> int:
         return len(data)
