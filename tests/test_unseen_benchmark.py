@@ -36,14 +36,19 @@ FEED = '<?xml version="1.0"?>\n<rss version="2.0"><channel><title>News</title></
 REDIRECT = '<html><head><meta http-equiv="refresh" content="0; url=/elsewhere"></head></html>'
 
 
-def build_sdist(path: Path, files: dict[str, str]) -> Path:
+def build_tarball(path: Path, top: str, files: dict[str, str]) -> Path:
+    """A gzipped tarball of ``files`` (name: text) under the directory ``top``."""
     with tarfile.open(path, "w:gz") as archive:
         for name, text in files.items():
             data = text.encode("utf-8")
-            member = tarfile.TarInfo(f"newspaper4k-9.9/{name}")
+            member = tarfile.TarInfo(f"{top}/{name}")
             member.size = len(data)
             archive.addfile(member, io.BytesIO(data))
     return path
+
+
+def build_sdist(path: Path, files: dict[str, str]) -> Path:
+    return build_tarball(path, "newspaper4k-9.9", files)
 
 
 @pytest.fixture
@@ -171,13 +176,7 @@ describe('NewsTestExtractor', () => {
 
 
 def build_npm(path: Path, files: dict[str, str]) -> Path:
-    with tarfile.open(path, "w:gz") as archive:
-        for name, text in files.items():
-            data = text.encode("utf-8")
-            member = tarfile.TarInfo(f"package/{name}")
-            member.size = len(data)
-            archive.addfile(member, io.BytesIO(data))
-    return path
+    return build_tarball(path, "package", files)
 
 
 def test_javascript_strings_are_read_with_their_escapes_and_joins():
