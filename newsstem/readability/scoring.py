@@ -81,18 +81,22 @@ class CandidateScores(Mapping[Element, float]):
 
     def top(self, count: int) -> list[Element]:
         """The ``count`` best candidates by scaled score; ties go to the earlier one."""
-        order = {element: index for index, element in enumerate(self._points)}
-        ranked: list[Element] = []
+        # (ranked as (negated scaled score, index) pairs, sorted as they are: no dict of
+        # every candidate's index and no key call per element at each sort; the scores
+        # are scaled in the same order, once each)
+        elements, points = list(self._points), list(self._points.values())
+        get = self.get
+        ranked: list[tuple[float, int]] = []
         floor = float("-inf")
-        for element in sorted(self._points, key=self._points.__getitem__, reverse=True):
-            if len(ranked) >= count and max(self._points[element], 0.0) < floor:
+        for index in sorted(range(len(points)), key=points.__getitem__, reverse=True):
+            if len(ranked) >= count and max(points[index], 0.0) < floor:
                 break
-            ranked.append(element)
-            ranked.sort(key=lambda e: (-self[e], order[e]))
+            ranked.append((-get(elements[index]), index))
+            ranked.sort()
             del ranked[count:]
             if len(ranked) >= count:
-                floor = self[ranked[-1]]
-        return ranked
+                floor = -ranked[-1][0]
+        return [elements[index] for _, index in ranked]
 
 
 def score_candidates(
