@@ -8,6 +8,11 @@ them (``check_arguments``): a bad ``-a`` is one usage error line, exit status 2.
 no URL or not one URL (Scrapy printed its whole help after its start-up log), a
 ``--spider`` name the project does not have, or a URL no spider claims without
 ``--spider`` (Scrapy logged an ERROR line after its start-up log and exited with 0).
+
+``scrapy parse`` runs without a URL store (``NEWSSTEM_URLDB`` empty, whatever the
+settings or ``-s`` say): it looks at one page, it is no crawl. With the crawl's store it
+recorded the page and its links as seen (and, with ``-O``, the article as exported) as
+if a crawl had taken them, and it held the store's lease (``scrapy urldb prune`` refused).
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ class Command(ScrapyParseCommand):
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
         super().process_options(args, opts)
         assert self.settings is not None
+        # above -s and the project's settings (a spider's custom_settings rank lower)
+        self.settings.set("NEWSSTEM_URLDB", "", priority="cmdline")
         if len(args) != 1 or not is_url(args[0]):
             given = f"not {' '.join(args)!r}" if args else "none was given"
             raise UsageError(f"parse: give one URL to parse ({given})", print_help=False)

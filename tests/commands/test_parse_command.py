@@ -45,3 +45,33 @@ def test_a_spider_or_url_parse_cannot_use_is_one_line_and_status_2(msnbc_site, a
     [error] = result.stderr.splitlines()
     assert error.startswith(f"scrapy: error: {line.replace('{url}', url)}"), error
     assert msnbc_site.paths(status=None) == []
+
+
+def _store_content(path):
+    """Every row of a SQLite URL store, and the bytes of its files (the store closed)."""
+    import sqlite3
+
+    with sqlite3.connect(path) as db:
+        rows = sorted(db.execute("SELECT * FROM urls"))
+    db.close()
+    files = {p.name: p.read_bytes() for p in path.parent.iterdir() if p.name.startswith(path.name)}
+    return rows, files
+
+
+def test_parse_leaves_the_url_store_alone_and_parses_a_known_url(msnbc_site, tmp_path):
+    # `scrapy parse` ran with the crawl's URL store: a page the store knew as exported was
+    # not parsed ("known, skipped"), and parsing a page recorded its links as seen (and,
+    # with -O, its article as exported) as if a crawl had taken them
+    from newsstem.urldb.sqlite_store import SqliteUrlStore
+    from newsstem.urldb.store import url_key
+
+    url = f"{msnbc_site.url}/news_03.html"
+    path = tmp_path / "urldb.sqlite"
+    store = SqliteUrlStore(path)
+    store.mark_exported([url_key(url)], 1_700_000_000)
+    store.close()
+    before = _store_content(path)
+    result = scrapy("parse", "--spider=news", url, settings={"NEWSSTEM_URLDB": f"sqlite:///{path}"})
+    assert result.returncode == 0, result.stderr
+    assert f"'url': '{url}'" in result.stdout
+    assert _store_content(path) == before
