@@ -319,17 +319,18 @@ def test_a_file_another_crawl_is_writing_is_not_overwritten(tmp_path, caplog):
 
 
 def _open_at_once(path: str, name: str, barrier, results) -> None:  # noqa: ANN001
-    # Each look at the file is slow (a loaded machine): both crawls see no file, and only
-    # then open it. Before the lock both emptied it and wrote at offset 0.
-    look = feeds.FileState.of.__func__
+    # Both crawls look at the file (no file, or the run before's), then meet at the barrier
+    # before either opens it for writing: whatever the scheduling, each has looked before
+    # the other writes. Before the lock both then emptied it and wrote at offset 0.
+    real_open = os.open
 
-    def slow_look(cls, found_path):  # noqa: ANN001, ANN202
-        state = look(cls, found_path)
-        time.sleep(0.3)
-        return state
+    def open_after_both_looked(file, flags, *args, **kwargs):  # noqa: ANN001, ANN202
+        if os.fspath(file) == path and flags & os.O_WRONLY:
+            os.open = real_open  # (once: the barrier is for two)
+            barrier.wait(60)
+        return real_open(file, flags, *args, **kwargs)
 
-    feeds.FileState.of = classmethod(slow_look)
-    barrier.wait(60)
+    os.open = open_after_both_looked
     storage, file = _open_feed(path)
     if file is not None:
         file.write(f'{{"url": "{name}"}}\n'.encode())
