@@ -395,16 +395,34 @@ class NewsFeedExporter(_ScrapyFeedExporter):
         self._refused_filters: list[Any] = []  # the item filters of the feeds dropped
 
     def item_scraped(self, item: Any, spider: Spider) -> None:
+        taking = [slot for slot in self.slots if slot.filter.accepts(item)]
         super().item_scraped(item, spider)
+        # (a slot whose batch ended with this article is closed already: its feed goes on
+        # to the next batch's file; one still here is dropped with its feed)
         refused = [slot for slot in self.slots if _refused(slot.storage)]
         if refused:
             self._refused_filters.extend(slot.filter for slot in refused)
             self.slots = [slot for slot in self.slots if not _refused(slot.storage)]
         # in no file: a refused feed took it (or would have), and no other feed did
-        if any(f.accepts(item) for f in self._refused_filters) and not any(
-            slot.filter.accepts(item) for slot in self.slots
+        if not any(not _refused(slot.storage) for slot in taking) and (
+            any(_refused(slot.storage) for slot in taking)
+            or any(f.accepts(item) for f in self._refused_filters)
         ):
             self.crawler.stats.inc_value(UNWRITTEN_STAT)
+
+    async def _close_slot(self, slot: Any, spider: Spider) -> None:
+        """Scrapy's, but a refused slot is not stored: Scrapy closes a batch's slot
+        (``batch_item_count``) in the call that exported its last article, before
+        :meth:`item_scraped` can drop it, and logged "Stored" of a file never written."""
+        if not _refused(slot.storage):
+            await super()._close_slot(slot, spider)
+            return
+        if slot.itemcount:
+            logger.info(
+                "Not stored %s feed (%d items) in: %s: refused (another crawl's file, left "
+                "alone); its articles are written to no file",
+                slot.format, slot.itemcount, slot.uri, extra={"spider": spider},
+            )
 
     async def close_spider(self, spider: Spider) -> None:
         for slot in self.slots:

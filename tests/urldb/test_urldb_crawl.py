@@ -607,3 +607,34 @@ def test_a_users_extensions_enabling_scrapys_feed_exporter_too_write_each_articl
     assert sorted(urls) == sorted(news_site.article_urls()), first.log
     assert "beside newsstem's NewsFeedExporter: newsstem's is off" in first.log
     assert first.stats["newsstem/urldb/exported"] == 18
+
+
+def test_a_refused_batch_file_is_not_reported_stored(tmp_path, news_site):
+    # batch_item_count=1: Scrapy closes each batch's slot in the call that exported its
+    # article, before NewsFeedExporter could drop a refused one: "Stored jsonlines feed
+    # (1 items) in: batch-1.jsonl" was logged of a file this crawl never wrote, and its
+    # article was not counted as written to no file.
+    uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
+    theirs = b'{"url": "https://elsewhere.example/1.html"}\n'
+    first_batch = tmp_path / "batch-1.jsonl"
+    resolve = news_site._resolve
+
+    def resolve_after_the_other_crawl_wrote(path):
+        if not first_batch.exists():
+            first_batch.write_bytes(theirs)
+        return resolve(path)
+
+    news_site._resolve = resolve_after_the_other_crawl_wrote
+    feeds = {str(tmp_path / "batch-%(batch_id)d.jsonl"):
+             {"format": "jsonlines", "overwrite": True, "batch_item_count": 1}}
+    first = run_crawl_with_feeds(tmp_path, news_site, uri, "first", feeds)
+    news_site._resolve = resolve
+    assert first_batch.read_bytes() == theirs
+    assert f"in: {first_batch}" in first.log, first.log
+    assert f"Stored jsonlines feed (1 items) in: {first_batch}\n" not in first.log
+    assert f"Not stored jsonlines feed (1 items) in: {first_batch}: refused" in first.log
+    later = sorted(tmp_path.glob("batch-*.jsonl"))
+    assert len(later) == 18 and f"Stored jsonlines feed (1 items) in: {later[-1]}" in first.log
+    assert first.stats["newsstem/feeds/refused"] == 1
+    assert first.stats["newsstem/feeds/unwritten"] == 1
+    assert "  articles exported: 17 (of 18 extracted: " in first.log, first.log
