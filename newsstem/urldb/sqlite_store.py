@@ -11,13 +11,13 @@ file consistent (the last uncommitted batch is simply absent).
 may undo the last commits, which costs re-exports, never lost articles
 (marks are written after the output is fsynced).
 
-The lease is an OS file lock (``flock``) on ``<file>.lock``: shared for crawls,
-exclusive for prune, released by the kernel when its holder dies.
+The lease is an OS file lock on ``<file>.lock`` (``flock``; SQLite's own lock where there
+is no ``fcntl``: :mod:`newsstem.urldb.locking`): shared for crawls, exclusive for prune,
+released by the kernel when its holder dies, and not kept by a child forked from it.
 """
 
 from __future__ import annotations
 
-import fcntl
 import os
 import sqlite3
 import time
@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from newsstem.urldb.locking import LockBusy, hold
 from newsstem.urldb.store import (
     COPY,
     PRUNE_ADVICE,
@@ -102,16 +103,13 @@ ON CONFLICT (key) DO UPDATE SET
 
 
 class FileLease(Lease):
-    """``flock`` on a file next to the store: the kernel drops it when the holder dies."""
+    """An OS lock on a file next to the store: the kernel drops it when the holder dies."""
 
     def __init__(self, path: Path, exclusive: bool) -> None:
         self.path = path
-        self._fd: int | None = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
-            fcntl.flock(self._fd, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(self._fd)
-            self._fd = None
+            self._held = hold(path, exclusive)
+        except LockBusy:
             if exclusive:
                 raise StoreBusy(
                     f"a crawl is using the URL store (lock {path} is held); {PRUNE_ADVICE}"
@@ -125,9 +123,7 @@ class FileLease(Lease):
         pass  # a file lock lasts as long as its holder
 
     def release(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)  # closing the descriptor drops the lock
-            self._fd = None
+        self._held.release()
 
 
 class SqliteUrlStore(UrlStore):

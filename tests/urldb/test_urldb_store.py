@@ -283,6 +283,62 @@ class TestSqliteStore(StoreContract):
     def _fresh(self, tmp_path):
         self.uri = f"sqlite:///{tmp_path / 'store' / 'urldb.sqlite'}"
 
+    def test_without_fcntl_a_store_opens_records_and_leases(self, tmp_path):
+        # Windows has no fcntl: newsstem imported, but `import fcntl` at the top of
+        # sqlite_store made every SQLite store (the default one) fail to open. Here fcntl
+        # cannot be imported in the processes using the store (sys.modules['fcntl'] = None).
+        no_fcntl = "import sys; sys.modules['fcntl'] = None\n"
+        holding = tmp_path / "holding"
+        holder = subprocess.Popen(
+            [sys.executable, "-c", no_fcntl + (
+                "import time; from newsstem.urldb import open_store\n"
+                f"lease = open_store({self.uri!r}).lease(exclusive=False)\n"
+                f"open({str(holding)!r}, 'w').close(); time.sleep(600)\n")],
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+        )
+        check = no_fcntl + (
+            "import sys; from newsstem.urldb import StoreBusy, open_store, url_key\n"
+            f"store = open_store({self.uri!r})\n"
+            "crawl = store.lease(exclusive=False)  # beside the holder's\n"
+            "key = url_key('http://site.example/a.html')\n"
+            "store.mark_exported([key], 1790000000)\n"
+            "print('exported_at', store.lookup([key])[key].exported_at)\n"
+            "crawl.release()\n"
+            "try:\n"
+            "    store.lease(exclusive=True).release(); print('prune ran')\n"
+            "except StoreBusy as busy:\n"
+            "    print('prune refused:', busy)\n"
+            "assert 'fcntl' not in sys.modules or sys.modules['fcntl'] is None\n"
+        )
+        try:
+            deadline = time.monotonic() + 30
+            while not holding.exists():
+                assert holder.poll() is None and time.monotonic() < deadline, "no holder"
+                time.sleep(0.05)
+            checked = subprocess.run([sys.executable, "-c", check], capture_output=True,
+                                     text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+            assert checked.returncode == 0, checked.stderr
+            assert "exported_at 1790000000" in checked.stdout
+            assert "prune refused: a crawl is using the URL store" in checked.stdout
+            os.kill(holder.pid, signal.SIGKILL)  # its lock dies with it
+            holder.wait()
+            checked = subprocess.run([sys.executable, "-c", check], capture_output=True,
+                                     text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+            assert checked.returncode == 0, checked.stderr
+            assert "prune ran" in checked.stdout, checked.stdout
+        finally:
+            if holder.poll() is None:
+                os.kill(holder.pid, signal.SIGKILL)
+                holder.wait()
+        with self.open() as store:  # and the file is an ordinary store
+            assert store.lookup(keys(0) + [url_key("http://site.example/a.html")])
+
+    def test_the_leases_hold_with_sqlites_lock_where_there_is_no_fcntl(self, monkeypatch):
+        from newsstem.urldb import locking
+
+        monkeypatch.setattr(locking, "fcntl", None)
+        self.test_leases_are_shared_by_crawls_and_exclusive_for_prune()
+
     def test_the_file_is_a_wal_database_that_passes_integrity_check(self, tmp_path):
         with self.open() as store:
             store.mark_seen(keys(100), T0)
