@@ -58,6 +58,8 @@ from scrapy.utils.conf import build_component_list
 from scrapy.utils.misc import load_object
 from w3lib.url import file_uri_to_path
 
+from newsstem.urldb.locking import close_in_forked_child
+
 if TYPE_CHECKING:
     from scrapy import Spider
     from scrapy.crawler import Crawler
@@ -134,9 +136,20 @@ class LineBatchFile(_WriteOnlyFile):
         self._directory_synced = False
         self._failure: OSError | None = None  # the error that lost the held bytes
         self.closed = False
+        # a child forked without exec (an item pipeline's os.fork, multiprocessing's "fork")
+        # must not keep a claimed -O file locked after the crawl, nor write to it
+        close_in_forked_child(self)
 
     def fileno(self) -> int:
         return self._fd
+
+    def _close_after_fork(self) -> None:
+        """In a forked child: close the child's copy of the descriptor (the parent's lock
+        stays; ``LOCK_UN`` would drop it, one open file description), write nothing."""
+        if not self.closed:
+            self.closed = True
+            self._pending.clear()
+            os.close(self._fd)
 
     def write(self, data: bytes | bytearray | memoryview) -> int:
         if self.closed:
@@ -308,7 +321,8 @@ class DurableFileFeedStorage(FileFeedStorage):
 
     def _claim(self, path: Path) -> int | None:
         """The ``-O`` file opened for writing and emptied, locked (``flock``) until it
-        is closed, or None, refused (:meth:`_refuse`): it was created, or written to,
+        is closed (a forked child closes its copy: :mod:`newsstem.urldb.locking`), or None,
+        refused (:meth:`_refuse`): it was created, or written to,
         since this feed started, or another crawl holds its lock. Looking first and
         opening with ``O_TRUNC`` then left a gap of a few milliseconds in which two
         crawls both saw the file unchanged and both emptied it; here a new file is

@@ -638,3 +638,50 @@ def test_a_refused_batch_file_is_not_reported_stored(tmp_path, news_site):
     assert first.stats["newsstem/feeds/refused"] == 1
     assert first.stats["newsstem/feeds/unwritten"] == 1
     assert "  articles exported: 17 (of 18 extracted: " in first.log, first.log
+
+
+def test_a_forked_child_outliving_the_crawl_keeps_no_lock(tmp_path, news_site):
+    # An item pipeline forks without exec (os.fork, multiprocessing's "fork"); its child
+    # lives on after the crawl. It shared the -O file's open file description, so its
+    # flock stayed held: the next crawl refused the file ("another crawl is writing it"),
+    # and `scrapy urldb prune` the store (its shared lease, likewise).
+    import signal
+    import time
+
+    from newsstem.settings import ITEM_PIPELINES
+
+    uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
+    pipelines = {**ITEM_PIPELINES, "tests.support.forking.ForkOncePipeline": 500}
+    first = crawl(tmp_path, news_site, uri, "articles", ITEM_PIPELINES=json.dumps(pipelines),
+                  FORKING_PIPELINE_DIR=str(tmp_path),
+                  FORKING_PIPELINE_AFTER=str(tmp_path / "articles.jsonl"))
+    pid_file = tmp_path / "child.pid"
+    try:
+        assert first.returncode == 0 and len(first.items) == 18, first.log
+        deadline = time.monotonic() + 30
+        while not pid_file.exists():
+            assert time.monotonic() < deadline, "the pipeline's child never started"
+            time.sleep(0.05)
+        child = int(pid_file.read_text())
+        os.kill(child, 0)  # alive after the crawl's end
+        with open_store(uri) as store:
+            store.lease(exclusive=True).release()  # prune could run
+        news_site.clear()
+        second = crawl(tmp_path, news_site, "", "articles")  # the same -O file
+        assert second.returncode == 0, second.log
+        assert "Not overwriting" not in second.log
+        assert len(second.items) == 18
+        os.kill(child, 0)  # (still alive: the test proves what it says)
+    finally:
+        (tmp_path / "release").touch()
+        if pid_file.exists():
+            child = int(pid_file.read_text())
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                try:
+                    os.kill(child, 0)
+                except ProcessLookupError:
+                    break
+                time.sleep(0.1)
+            else:
+                os.kill(child, signal.SIGKILL)
