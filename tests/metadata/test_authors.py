@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from newsstem.metadata import extract_metadata
-from newsstem.metadata.authors import clean_names
+from newsstem.metadata.authors import _ADDRESS, _KOREAN_BYLINE, clean_names
 
 
 @pytest.mark.parametrize(
@@ -486,6 +486,27 @@ def test_a_long_list_of_korean_words_joined_by_middle_dots_is_read_at_once():
     listed = "홍길동·" * 100_000
     page = f'<html lang="ko"><body><h1>제목</h1><p>{listed}기자</p><p>김·홍길동 기자</p>'
     assert extract_metadata(page + "<p>본문.</p></body></html>").authors == ["홍길동"]
+    # the bound itself, which a timeout alone would tell: no search starts at a name after
+    # a dot inside a list (each would read the rest of the list), the first name's does
+    listed = "홍길동·김철수·이영희 기자"
+    assert [_KOREAN_BYLINE.match(listed, start) is not None for start in (0, 4, 8)] == [
+        True, False, False
+    ]
+
+
+def test_a_long_run_without_spaces_is_searched_for_addresses_from_its_start_alone():
+    # an e-mail address is sought from the start of a run without white space, not from
+    # each of its letters (r"\S+@\S+\.\w+" read the rest of the run again at each: a
+    # 40,000-letter Korean or katakana run took seconds, the square of its length); a
+    # search from inside a run finds nothing, whatever follows
+    assert _ADDRESS.match("홍길동hong@example.com", 3) is None
+    assert _ADDRESS.match("홍길동hong@example.com", 0).group() == "홍길동hong@example.com"
+    # the same names as before: an address glued to a run, after a handle, in a list
+    assert clean_names("홍길동 기자 hong@example.com") == ["홍길동"]
+    assert clean_names("By Ahiza Garcia @ahiza_garcia.cnn@x.com") == ["Ahiza Garcia"]
+    assert clean_names("Jane Doe, jane@x.org, https://x.org/jane") == ["Jane Doe"]
+    for run in ("홍" * 40_000, "ア" * 40_000, "a@" * 20_000):
+        assert clean_names(run) == []
 
 
 def test_a_korean_byline_element_with_the_name_in_its_own_element():
