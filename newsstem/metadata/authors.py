@@ -857,10 +857,8 @@ def _korean_text_names(match: re.Match[str]) -> list[str]:
     listed before it with commas; none where the 기자 goes on as a sentence (see
     _continues_a_sentence)."""
     text = match.string
-    if _continues_a_sentence(text, match.end()):
-        return []
-    listed: list[str] = []
     start = match.start(1)
+    listed: list[str] = []
     while len(listed) < MAX_KOREAN_COMMA_NAMES:
         before = _KOREAN_NAME_BEFORE_A_COMMA.search(text, max(0, start - 8), start)
         if not before or _ORGANIZATION_WORDS.search(before.group(1)):
@@ -875,6 +873,13 @@ def _korean_text_names(match: re.Match[str]) -> list[str]:
             opens = _SPACE.match(text).end() >= start  # type: ignore[union-attr]
         if not opens:
             listed = []
+            start = match.start(1)
+    # after an agency's dateline ("[서울=연합뉴스] 김철수 기자 이날 정부는 ..."), the story
+    # may follow 기자 without the "=" that usually ends the byline: only its first word
+    # ties 기자 into a sentence there ("[서울=연합뉴스] 이날 기자 간담회에서 ...")
+    dated = _KOREAN_DATELINE.search(text, max(0, start - MAX_KOREAN_DATELINE), start)
+    if _continues_a_sentence(text, match.end(), 1 if dated else MAX_KOREAN_WORDS_AFTER):
+        return []
     return listed + _korean_names(match)
 
 
@@ -886,18 +891,22 @@ def _korean_text_names(match: re.Match[str]) -> list[str]:
 # words are a label, a date, an e-mail ("홍길동 기자 입력 2024.01.05", "홍길동 기자
 # hong@...") or nothing.
 _WORD_AFTER_KOREAN_BYLINE = re.compile(r"\s+([\uac00-\ud7af]+)")
+# An agency's dateline before a Korean byline: a place and the agency in brackets, joined
+# by "=" ("[서울=연합뉴스]", "【서울=뉴시스】"), white space after it; read back this far.
+_KOREAN_DATELINE = re.compile(r"[\[【(（][^\[\]【】()（）=]{1,20}=[^\[\]【】()（）=]{1,20}[\]】)）]\s*\Z")
+MAX_KOREAN_DATELINE = 48
 _KOREAN_SENTENCE_ENDS = frozenset("은는이가을를에의와과도로서게께만다")
 MAX_KOREAN_WORDS_AFTER = 4
 
 
-def _continues_a_sentence(text: str, end: int) -> bool:
+def _continues_a_sentence(text: str, end: int, read: int = MAX_KOREAN_WORDS_AFTER) -> bool:
     words = []  # one more than are read: the last read may be a name before 기자
-    while len(words) <= MAX_KOREAN_WORDS_AFTER:
+    while len(words) <= read:
         if not (word := _WORD_AFTER_KOREAN_BYLINE.match(text, end)):
             break
         words.append(word.group(1))
         end = word.end()
-    for index, word in enumerate(words[:MAX_KOREAN_WORDS_AFTER]):
+    for index, word in enumerate(words[:read]):
         following = words[index + 1] if index + 1 < len(words) else ""
         if following.endswith("기자") and 2 <= len(word) <= 4:
             return False  # a second reporter's name (see _KOREAN_BYLINE)

@@ -696,6 +696,13 @@ def test_korean_names_listed_with_commas_in_a_text(text, names):
         ("홍길동 기자 이지은 기자 김하은 기자", ["홍길동", "이지은", "김하은"]),
         ("홍길동 기자 다른 기사 보기", ["홍길동"]),
         ("글 홍길동 기자 사진 김철수 기자", ["홍길동", "김철수"]),
+        # after an agency's dateline the story may follow 기자 without "=": its first word
+        # alone ties 기자 into a sentence there
+        ("[서울=연합뉴스] 김철수 기자 이날 정부는 발표했다", ["김철수"]),
+        ("【서울=뉴시스】 홍길동, 김철수 기자 이날 정부는 발표했다", ["홍길동", "김철수"]),
+        ("[서울=연합뉴스] 이날 기자 간담회에서 발표했다", []),
+        # without a dateline the next four words are read, as before
+        ("김철수 기자 이날 정부는 발표했다", []),
     ],
 )
 def test_a_korean_reporter_word_in_running_text_is_no_byline(text, names):
