@@ -415,6 +415,11 @@ def find_authors(evidence: Evidence, publisher: Iterable[str] = ()) -> Found | N
         kept = [
             o for o in credited if not _is_publisher(o, publisher) and not _LEGAL_FORM.search(o)
         ]
+        if len(persons) > 1:
+            # "한겨레, 김철수 기자": the site's name listed beside a writer, no writer itself
+            # (a brand without an organisation's word has a name's shape: only the page's
+            # own name for itself tells it)
+            persons = [p for p in persons if not _names_publisher(p, publisher)] or persons
         if persons:
             if structured:
                 # "Adam Vidler, AP": the news agency credited beside its writers
@@ -440,6 +445,10 @@ def _is_publisher(name: str, publisher: Iterable[str]) -> bool:
     lowered = name.lower()
     return any(lowered == p.lower() or lowered in p.lower() or p.lower() in lowered
                for p in publisher)
+
+
+def _names_publisher(name: str, publisher: Iterable[str]) -> bool:
+    return any(name.casefold() == p.casefold() for p in publisher)
 
 
 def _dedupe(names: list[str]) -> list[str]:

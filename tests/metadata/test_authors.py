@@ -756,3 +756,19 @@ def test_a_desk_s_reporter_station_is_the_desk():
     # 记者站, a paper's reporter station, glued to the name or spaced: no part of the name
     assert clean_names("本报驻京记者站王晓") == ["王晓"]
     assert clean_names("本报记者站 王晓") == ["王晓"]
+
+
+def test_the_site_s_name_listed_beside_a_writer_is_no_writer():
+    # a Korean brand without an organisation's word (한겨레: no 뉴스, 일보 ...) has a name's
+    # shape, two to four Hangul letters: where the page names itself so, listed beside a
+    # writer it is the site, in a text and a meta tag alike; alone it stays (a blog's
+    # author may be its site's name)
+    site = '<meta property="og:site_name" content="한겨레">'
+    for head, body in ((site, "<p>한겨레, 김철수 기자</p>"),
+                       (site + '<meta name="author" content="한겨레, 김철수 기자">', "")):
+        page = f'<html lang="ko"><head>{head}</head><body><h1>제목</h1>{body}<p>본문.</p>'
+        assert extract_metadata(page + "</body></html>").authors == ["김철수"]
+    page = '<html lang="ko"><body><h1>제목</h1><p>한겨레, 김철수 기자</p><p>본문.</p>'
+    assert extract_metadata(page + "</body></html>").authors == ["한겨레", "김철수"]
+    page = f'<html lang="ko"><head>{site}<meta name="author" content="한겨레"></head>'
+    assert extract_metadata(page + "<body><p>본문.</p></body></html>").authors == ["한겨레"]
