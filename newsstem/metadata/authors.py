@@ -416,10 +416,12 @@ def find_authors(evidence: Evidence, publisher: Iterable[str] = ()) -> Found | N
             o for o in credited if not _is_publisher(o, publisher) and not _LEGAL_FORM.search(o)
         ]
         if len(persons) > 1:
-            # "한겨레, 김철수 기자": the site's name listed beside a writer, no writer itself
-            # (a brand without an organisation's word has a name's shape: only the page's
-            # own name for itself tells it)
-            persons = [p for p in persons if not _names_publisher(p, publisher)] or persons
+            # "한겨레, 김철수 기자": the site's CJK name listed beside a writer, no writer
+            # (a brand without an organisation's word has a name's shape, in a script
+            # without case: only the page's own name for itself tells it)
+            persons = [
+                p for p in persons if not (CJK_LETTER.search(p) and _names_publisher(p, publisher))
+            ] or persons
         if persons:
             if structured:
                 # "Adam Vidler, AP": the news agency credited beside its writers
