@@ -765,13 +765,17 @@ MAX_TEXT_BYLINE_NAMES = 4
 # word after the name is neither: a role ("佐藤健 撮影", the Chinese photo credit "新华社
 # 记者 王晓 摄", not "王晓摄") or the place the story was filed from, with the word that
 # says so ("佐藤健 北京発", "王晓 北京报道", "北京电": sent from Beijing). A place in
-# brackets ("佐藤健（東京）") ends the name by its bracket. A bare place ("記者 佐藤健
-# 東京") is not told apart: "東京" is written as a given name is ("長谷川 健一"), and on a
-# Chinese page as a second reporter is ("记者 王晓 北京", "王晓 李明"): only a list of
-# places would tell them. The same words end a Japanese name read by _spaced_names.
+# brackets ("佐藤健（東京）") ends the name by its bracket, and so does a place named with
+# its administrative word ("佐藤健 大阪市", "王晓 广东省", "王晓 朝阳区": 市, 県, 省, 区, 府,
+# 州 end no given name and no name of one to four characters; 町 and 村 end family names,
+# 中村, 北町, and 都 given names, 美都: not read so). A bare place ("記者 佐藤健 東京") is
+# not told apart: "東京" is written as a given name is ("長谷川 健一"), and on a Chinese
+# page as a second reporter is ("记者 王晓 北京", "王晓 李明"): only a list of places would
+# tell them. The same words end a Japanese name read by _spaced_names.
+_ADMINISTRATIVE_PLACE = r"[\u4e00-\u9fff]{1,3}(?:市|県|县|縣|省|区|區|府|州)(?![\u4e00-\u9fff])"
 _WORDS_AFTER_A_NAME = (
     r"撮影|写真|摄|攝|記者|记者|編集|编辑|特派員|報道|报道|取材|支局|総局|"
-    + _CHINESE_CONTRIBUTORS + "|" + _FILED_FROM_PLACE
+    + _CHINESE_CONTRIBUTORS + "|" + _FILED_FROM_PLACE + "|" + _ADMINISTRATIVE_PLACE
 )
 _NOT_A_NAME_AFTER = r"(?!" + _WORDS_AFTER_A_NAME + r")"
 _WORD_AFTER_A_NAME = re.compile(_WORDS_AFTER_A_NAME)

@@ -398,6 +398,16 @@ def test_a_japanese_name_and_a_second_word_are_never_two_people():
         # on a Chinese page both are people, a compound surname's name of four too
         ("zh-CN", "司马相如 李明", ["司马相如", "李明"]),
         ("zh-CN", "王晓 欧阳明华", ["王晓", "欧阳明华"]),
+        # a place named with its administrative word (市, 県, 省, 区 ...) is no given name
+        # and no second person ("佐藤健 大阪市" was one name, "王晓 广东省" two people); a
+        # bare place still is ("記者 佐藤健 東京": only a list of places would tell it)
+        ("ja", "佐藤健 大阪市", ["佐藤健"]),
+        ("ja", "佐藤 健 千葉県", ["佐藤健"]),
+        ("zh-CN", "王晓 广东省", ["王晓"]),
+        ("zh-CN", "王晓 李明 朝阳区", ["王晓", "李明"]),
+        ("zh-CN", "王晓、李明 北京市", ["王晓", "李明"]),
+        # a family name holding such a word at its start is a name (市川)
+        ("ja", "市川 健", ["市川健"]),
     ],
 )
 def test_spaced_han_names_read_alike_in_a_text_byline_an_element_and_a_meta(lang, byline, names):
