@@ -22,7 +22,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from newsstem import defaults
 from newsstem.layout.learn import (
@@ -46,6 +46,7 @@ from newsstem.layout.patterns import (
 logger = logging.getLogger(__name__)
 
 __all__ = [
+    "Counts",
     "CountsFile",
     "Relearned",
     "SiteCounts",
@@ -173,12 +174,23 @@ class Window:
     counts: SiteCounts
 
 
+class Counts(Protocol):
+    """Where the counts of crawls that read too few of a site's pages wait until enough
+    add up: :class:`CountsFile`, or the shared Redis URL store's
+    (:class:`newsstem.urldb.redis_store.RedisRedesignCounts`: workers of several machines
+    add up one another's counts)."""
+
+    def add(
+        self, site: str, patterns: str, started: str, counts: SiteCounts, min_pages: int
+    ) -> Window | None: ...
+
+
 class CountsFile:
     """The per-site counts of the crawls that read too few of a site's pages to judge it,
     kept in a small JSON file until enough pages add up.
 
-    At its end a crawl takes (:meth:`take`) a site's window (the counts of earlier crawls
-    against the same patterns), adds its own counts and judges the site when the sum
+    At its end a crawl adds (:meth:`add`) its own counts of a site to the site's window (the
+    counts of earlier crawls against the same patterns) and judges the site when the sum
     reaches the least number of pages; the window then starts again empty, and so it does when the
     site's patterns change (learned again, edited). The file is read and written once, at
     the crawl's end (written whole to a temporary file, then renamed: a crash leaves the
@@ -221,17 +233,22 @@ class CountsFile:
         )
         return {}
 
-    def take(self, site: str, pattern_set: PatternSet) -> Window | None:
-        """The site's window counted against ``pattern_set``, removed from the file; None
-        if there is none (or it was counted against other patterns: it is dropped)."""
-        window = self.windows.pop(site, None)
-        if window is None or window.patterns != patterns_key(pattern_set):
+    def add(
+        self, site: str, patterns: str, started: str, counts: SiteCounts, min_pages: int
+    ) -> Window | None:
+        """Add a crawl's ``counts`` of a site (counted against the patterns whose
+        :func:`patterns_key` is ``patterns``; the crawl started at ``started``) to its
+        window: the window to judge once it holds ``min_pages`` pages (it is then removed
+        from the file: counting starts again), else None (kept for the next crawls). A
+        window counted against other patterns is dropped."""
+        earlier = self.windows.pop(site, None)
+        window = Window(patterns, started, counts)
+        if earlier is not None and earlier.patterns == patterns:
+            window = Window(patterns, min(earlier.since, started), counts + earlier.counts)
+        if window.counts.pages < min_pages:
+            self.windows[site] = window
             return None
         return window
-
-    def keep(self, site: str, pattern_set: PatternSet, since: str, counts: SiteCounts) -> None:
-        """Keep a site's counts, not judged yet, for the next crawls."""
-        self.windows[site] = Window(patterns_key(pattern_set), since, counts)
 
     def save(self) -> None:
         """Write the file (atomically); raises OSError if it cannot be written."""
@@ -254,7 +271,7 @@ def judge_sites(
     crawled: Mapping[str, SiteCounts],
     pattern_sets: Mapping[str, PatternSet],
     started: str,
-    counts_file: CountsFile | None,
+    counts_file: Counts | None,
     min_pages: int = MIN_PAGES,
 ) -> dict[str, tuple[str | None, Window]]:
     """Judge the sites a crawl started at ``started`` read: site -> (why its layout
@@ -268,15 +285,13 @@ def judge_sites(
         pattern_set = pattern_sets.get(site)
         if pattern_set is None:
             continue
-        earlier = counts_file.take(site, pattern_set) if counts_file is not None else None
-        since = earlier.since if earlier is not None else started
-        total = counts + earlier.counts if earlier is not None else counts
-        if total.pages < min_pages:
-            if counts_file is not None:
-                counts_file.keep(site, pattern_set, since, total)
-            continue
-        window = Window(patterns_key(pattern_set), since, total)
-        judged[site] = (layout_change(total, pattern_set, min_pages), window)
+        key = patterns_key(pattern_set)  # once per site: a digest of the whole file
+        if counts_file is not None:
+            window = counts_file.add(site, key, started, counts, min_pages)
+        else:
+            window = Window(key, started, counts) if counts.pages >= min_pages else None
+        if window is not None:
+            judged[site] = (layout_change(window.counts, pattern_set, min_pages), window)
     return judged
 
 
