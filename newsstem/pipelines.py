@@ -16,17 +16,20 @@ from newsstem.deployment import bundled_pattern_sets
 from newsstem.extraction import GUARD_NEAREST, GUARD_REPLACED, PageExtraction, extract_page
 from newsstem.items import Article, Page
 from newsstem.layout.patterns import MatchOptions, PatternLibrary, load_patterns_dir
-from newsstem.layout.redesign import CountsFile, SiteCounts, judge_sites
+from newsstem.layout.redesign import Counts, CountsFile, SiteCounts, Window, judge_sites
 from newsstem.metadata import FIELDS as METADATA_FIELDS
 from newsstem.metadata import MetadataOptions, extract_metadata
 from newsstem.metadata.headline import SiteNames
 from newsstem.rules import canonical_elsewhere, copy_of
+from newsstem.urldb import StoreError, open_store, parse_uri
 from newsstem.urldb.store import TEXT, text_key, url_key
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
     from scrapy.statscollectors import StatsCollector
+
+    from newsstem.urldb.redis_store import RedisUrlStore
 
 logger = logging.getLogger(__name__)
 
@@ -65,6 +68,7 @@ class ExtractionPipeline:
         body_links: bool = defaults.NEWSSTEM_BODY_LINKS,
         redesign_min_pages: int = defaults.NEWSSTEM_REDESIGN_MIN_PAGES,
         counts_path: Path | None = None,
+        counts_store: str | None = None,
     ) -> None:
         self.stats = stats
         self.min_chars = min_chars
@@ -75,6 +79,8 @@ class ExtractionPipeline:
         self.sites: dict[str, SiteCounts] = {}  # sites with patterns: how pages matched
         self.redesign_min_pages = redesign_min_pages
         self.counts_path = counts_path  # NEWSSTEM_REDESIGN_COUNTS's file, or None
+        # ... or the Redis URL store that keeps the counts in its place (shared by workers)
+        self.counts_store = counts_store
         self.started = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
     @classmethod
@@ -91,6 +97,7 @@ class ExtractionPipeline:
                 "NEWSSTEM_REDESIGN_MIN_PAGES", defaults.NEWSSTEM_REDESIGN_MIN_PAGES
             ),
             redesign_counts_path(settings),
+            redesign_counts_store(settings),
         )
 
     def process_item(self, item: object) -> object:
@@ -178,12 +185,19 @@ class ExtractionPipeline:
             site: found.pattern_set for site in self.sites
             if (found := self.patterns.get(site)) is not None
         }
-        counts_file = None
-        if self.counts_path is not None and pattern_sets:
+        store = self._open_counts_store() if pattern_sets else None
+        counts_file: Counts | None = None
+        if store is not None:
+            counts_file = _SharedCounts(store)
+        elif self.counts_path is not None and pattern_sets and self.counts_store is None:
             counts_file = CountsFile(self.counts_path)
-        judged = judge_sites(
-            self.sites, pattern_sets, self.started, counts_file, self.redesign_min_pages
-        )
+        try:
+            judged = judge_sites(
+                self.sites, pattern_sets, self.started, counts_file, self.redesign_min_pages
+            )
+        finally:
+            if store is not None:
+                store.close()
         for site, (change, window) in judged.items():
             earlier = window.counts.pages > self.sites[site].pages  # earlier crawls' pages too
             if earlier:
@@ -195,7 +209,7 @@ class ExtractionPipeline:
                     change += f" (crawls since {window.since})"
                 self.stats.set_value(f"newsstem/patterns/{site}/layout_changed", change)
                 logger.warning("newsstem: %s: the layout seems to have changed: %s", site, change)
-        if counts_file is not None:
+        if isinstance(counts_file, CountsFile):
             try:
                 counts_file.save()
             except OSError as error:
@@ -204,6 +218,19 @@ class ExtractionPipeline:
                     "few pages in this crawl are judged on later crawls' pages only",
                     self.counts_path, error.strerror or error,
                 )
+
+    def _open_counts_store(self) -> RedisUrlStore | None:
+        """The Redis URL store that keeps the redesign counts (``NEWSSTEM_REDESIGN_COUNTS``
+        with a Redis ``NEWSSTEM_URLDB``), or None: none, or it cannot be reached (one
+        warning: each site is judged on this crawl's pages alone)."""
+        if self.counts_store is None:
+            return None
+        try:
+            store = open_store(self.counts_store)
+        except StoreError as error:
+            _counts_store_failed(error)
+            return None
+        return store  # type: ignore[return-value]  (redesign_counts_store: a Redis URI)
 
     def _drop(self, reason: str, page: Page, detail: str) -> NoReturn:
         self.stats.inc_value(f"newsstem/dropped/{reason}")
@@ -219,6 +246,55 @@ def redesign_counts_path(settings: BaseSettings) -> Path | None:
         return None
     path = Path(directory) / name
     return path if path.parent.is_dir() else None
+
+
+def redesign_counts_store(settings: BaseSettings) -> str | None:
+    """The Redis URL store (``NEWSSTEM_URLDB``) that keeps the redesign counts in place of
+    ``NEWSSTEM_REDESIGN_COUNTS``'s file, so that the workers of several machines add up
+    one another's; None with a SQLite store, none, or ``NEWSSTEM_REDESIGN_COUNTS`` empty.
+
+    >>> from scrapy.settings import Settings
+    >>> redesign_counts_store(Settings({"NEWSSTEM_URLDB": "redis://127.0.0.1:7000/0"}))
+    'redis://127.0.0.1:7000/0'
+    >>> redesign_counts_store(Settings({"NEWSSTEM_URLDB": "redis://h:7000/0",
+    ...                                 "NEWSSTEM_REDESIGN_COUNTS": ""}))
+    >>> redesign_counts_store(Settings({"NEWSSTEM_URLDB": "sqlite:///urldb.sqlite"}))
+    """
+    if not settings.get("NEWSSTEM_REDESIGN_COUNTS", defaults.NEWSSTEM_REDESIGN_COUNTS):
+        return None
+    uri = str(settings.get("NEWSSTEM_URLDB", defaults.NEWSSTEM_URLDB) or "").strip()
+    try:
+        return uri if uri and parse_uri(uri).backend == "redis" else None
+    except StoreError:  # (the URL store's middleware says so before the crawl starts)
+        return None
+
+
+def _counts_store_failed(error: StoreError) -> None:
+    logger.warning(
+        "newsstem: the redesign counts cannot be kept in the URL store (%s): sites with "
+        "few pages in this crawl are judged on later crawls' pages only", error,
+    )
+
+
+class _SharedCounts:
+    """The redesign counts in the Redis URL store; a store that fails part-way is one
+    warning, and the sites left are judged on this crawl's pages alone."""
+
+    def __init__(self, store: RedisUrlStore) -> None:
+        from newsstem.urldb.redis_store import RedisRedesignCounts
+
+        self.counts: Counts | None = RedisRedesignCounts(store)
+
+    def add(
+        self, site: str, patterns: str, started: str, counts: SiteCounts, min_pages: int
+    ) -> Window | None:
+        if self.counts is not None:
+            try:
+                return self.counts.add(site, patterns, started, counts, min_pages)
+            except StoreError as error:
+                _counts_store_failed(error)
+                self.counts = None
+        return Window(patterns, started, counts) if counts.pages >= min_pages else None
 
 
 # Pattern libraries the commands loaded (checking the files before any request), each

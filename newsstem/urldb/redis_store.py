@@ -19,6 +19,13 @@ can share a Redis database with scrapy-redis queues):
 ``<prefix>:holders`` / ``<prefix>:pruning``
     the lease: a sorted set of crawl holders scored by expiry time, and the
     exclusive prune holder with a time-to-live.
+``<prefix>:redesign-counts``
+    the redesign check's counts of the crawls that read too few pages of a site to judge
+    it (``NEWSSTEM_REDESIGN_COUNTS``; kept here, not in a file beside the patterns, so
+    that the workers of several machines add up one another's): a hash, field = the
+    site, value = the JSON object of an entry of the counts file
+    (:class:`newsstem.layout.redesign.CountsFile`), added to by one script per site
+    (:class:`RedisRedesignCounts`). ``prune`` and ``stats`` leave it alone.
 
 Every batch runs in one Lua script, so it is atomic and concurrent writers
 merge their marks (earliest first_seen, latest last_seen, exports kept).
@@ -27,12 +34,14 @@ Lease expiries use the Redis server's clock, not the hosts'.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import socket
 import struct
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import redis
@@ -53,6 +62,9 @@ from newsstem.urldb.store import (
     UrlEntry,
     UrlStore,
 )
+
+if TYPE_CHECKING:
+    from newsstem.layout.redesign import SiteCounts, Window
 
 logger = logging.getLogger(__name__)
 
@@ -208,6 +220,37 @@ for i = 1, #KEYS do
 end
 return removed
 """
+# KEYS: the redesign counts hash. ARGV: site, patterns key, the crawl's start (ISO 8601
+# UTC), the least number of pages to judge, then the counts' names and values. Adds the
+# counts to the site's window (dropped if counted against other patterns, or not JSON);
+# returns {1, since, counts...} and deletes the window once it holds enough pages to
+# judge, else keeps it and returns {0}.
+_REDESIGN_COUNTS = """
+local site, patterns, since, least = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+local earlier = nil
+local stored = redis.call('HGET', KEYS[1], site)
+if stored then
+  local ok, entry = pcall(cjson.decode, stored)
+  if ok and type(entry) == 'table' and entry.patterns == patterns then earlier = entry end
+end
+if earlier and type(earlier.since) == 'string' and earlier.since < since then
+  since = earlier.since
+end
+local window = {patterns = patterns, since = since}
+local out = {1, since}
+for i = 5, #ARGV, 2 do
+  local value = tonumber(ARGV[i + 1])
+  if earlier then value = value + (tonumber(earlier[ARGV[i]]) or 0) end
+  window[ARGV[i]] = value
+  out[#out + 1] = value
+end
+if window.pages >= least then
+  redis.call('HDEL', KEYS[1], site)
+  return out
+end
+redis.call('HSET', KEYS[1], site, cjson.encode(window))
+return {0}
+"""
 # KEYS: holders, pruning. ARGV: holder id, ttl ms.
 _NOW_MS = "local t = redis.call('TIME') local now = t[1] * 1000 + math.floor(t[2] / 1000)\n"
 _ACQUIRE_SHARED = (
@@ -334,6 +377,7 @@ class RedisUrlStore(UrlStore):
         self.uri = uri
         self.lease_ttl_ms = lease_ttl_ms
         self._holders_key = f"{prefix}:holders"
+        self._redesign_key = f"{prefix}:redesign-counts"
         self._pruning_key = f"{prefix}:pruning"
         self._check_server()
         self.bucket_bits = self._load_layout()
@@ -351,6 +395,7 @@ class RedisUrlStore(UrlStore):
                 "renew_shared": _RENEW_SHARED,
                 "renew_exclusive": _RENEW_EXCLUSIVE,
                 "release": _RELEASE,
+                "redesign_counts": _REDESIGN_COUNTS,
             }.items()
         }
 
@@ -587,6 +632,27 @@ class RedisUrlStore(UrlStore):
                 progress(done, len(chunks))
         return removed
 
+    def add_redesign_counts(
+        self, site: str, patterns: str, started: str, counts: Mapping[str, int],
+        min_pages: int,
+    ) -> tuple[str, dict[str, int]] | None:
+        """Add a crawl's redesign ``counts`` of a site to its window, in one atomic script
+        (several workers ending at once lose none): (since, the window's counts) once it
+        holds ``min_pages`` pages (it is then deleted: counting starts again), else None
+        (kept). A window counted against other ``patterns`` is dropped first; ``since``
+        is the earliest start of the crawls counted (``started``: this one's)."""
+        self._writable("add redesign counts")
+        names = list(counts)
+        result = self._run(
+            self._scripts["redesign_counts"], [self._redesign_key],
+            [site, patterns, started, min_pages,
+             *(item for name in names for item in (name, int(counts[name])))],
+        )
+        if not result[0]:
+            return None
+        since = result[1].decode() if isinstance(result[1], bytes) else str(result[1])
+        return since, dict(zip(names, (int(value) for value in result[2:])))
+
     # -- lifecycle --------------------------------------------------------------
 
     def lease(self, exclusive: bool) -> RedisLease:
@@ -605,6 +671,27 @@ class RedisUrlStore(UrlStore):
         if self._scan_client is not None:
             self._scan_client.close()
             self._scan_client = None  # made again when next needed, as the PING's is
+
+
+class RedisRedesignCounts:
+    """The redesign check's counts (:class:`newsstem.layout.redesign.Counts`) in a shared
+    Redis URL store: the crawls of every worker, on every machine, add up there."""
+
+    def __init__(self, store: RedisUrlStore) -> None:
+        self.store = store
+
+    def add(
+        self, site: str, patterns: str, started: str, counts: SiteCounts, min_pages: int
+    ) -> Window | None:
+        from newsstem.layout.redesign import SiteCounts, Window
+
+        added = self.store.add_redesign_counts(
+            site, patterns, started, dataclasses.asdict(counts), min_pages
+        )
+        if added is None:
+            return None
+        since, total = added
+        return Window(patterns, since, SiteCounts(**total))
 
 
 def _blob(keys: Sequence[bytes]) -> bytes:

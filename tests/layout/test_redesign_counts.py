@@ -3,6 +3,8 @@ hide an article layout that stopped matching (stop 33: a site with two article l
 one redesigned, 7 of its 13 articles read by the fallback, and no word of it)."""
 from __future__ import annotations
 
+import json
+
 from newsstem.extraction import PageExtraction
 from newsstem.layout.patterns import PatternSet
 from newsstem.layout.redesign import CountsFile, SiteCounts, judge_sites, layout_change
@@ -79,3 +81,41 @@ def test_counts_of_small_crawls_add_up_in_the_counts_file_until_judged(tmp_path,
         "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)): it "
         "starts again empty (sites are judged on the pages read from now on)"
     ]
+
+
+def test_counts_in_a_shared_redis_store_add_up_across_workers(redis_server):
+    # Two workers on two machines (each its own patterns directory, so its own counts
+    # file) share a Redis URL store: the counts are kept there, each worker's crawl adds
+    # its own in one atomic script, and the window is judged by the crawl that brings it
+    # to the least number of pages, since the earliest start of the crawls counted.
+    import uuid
+
+    from newsstem.urldb import open_store
+    from newsstem.urldb.redis_store import RedisRedesignCounts
+
+    half = {"example.com": crawl(hubs=1, by_pattern=0, by_fallback=5)}  # 6 pages
+    sets = {"example.com": PATTERNS}
+    uri = f"{redis_server.url}?prefix=redesign-{uuid.uuid4().hex[:8]}"
+    with open_store(uri) as one, open_store(uri) as two:
+        # the second worker started first, and ends last
+        first = RedisRedesignCounts(one)
+        assert judge_sites(half, sets, "2026-11-01T06:00:05Z", first, 10) == {}
+        judged = judge_sites(half, sets, "2026-11-01T06:00:00Z", RedisRedesignCounts(two), 10)
+        change, window = judged["example.com"]
+        assert change.startswith("2 of 12 pages matched its patterns")
+        assert window.since == "2026-11-01T06:00:00Z" and window.counts.pages == 12
+        assert window.counts == half["example.com"] + half["example.com"]
+        key = f"{uri.split('prefix=')[1]}:redesign-counts"
+        assert not one.client.exists(key)  # judged: counting starts again
+        # a window counted against other patterns is dropped, as in the file
+        assert judge_sites(half, sets, "2026-11-02T06:00:00Z", first, 10) == {}
+        relearned = {"example.com": PatternSet("example.com", (), parameters={"matched": 0.9})}
+        assert judge_sites(half, relearned, "2026-11-02T06:00:09Z",
+                           RedisRedesignCounts(two), 10) == {}
+        entry = json.loads(one.client.hget(key, "example.com"))
+        assert entry["pages"] == 6 and entry["since"] == "2026-11-02T06:00:09Z"
+        # an entry that is not JSON is dropped, not an error
+        one.client.hset(key, "example.com", b"{not json")
+        assert judge_sites(half, relearned, "2026-11-03T06:00:00Z",
+                           RedisRedesignCounts(one), 10) == {}
+        assert json.loads(one.client.hget(key, "example.com"))["pages"] == 6
