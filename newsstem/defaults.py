@@ -64,11 +64,15 @@ NEWSSTEM_REDESIGN_MIN_PAGES = 20
 # not written when that directory does not exist): a daily crawl that reads a few new
 # articles of a site is judged once the crawls since its patterns were written (or since
 # it was last judged) add up to enough pages. A corrupt file is one warning and starts
-# again empty. Empty: each crawl is judged on its own pages only.
+# again empty. Empty: each crawl is judged on its own pages only. With a Redis URL store
+# (NEWSSTEM_URLDB redis://..., as distributed workers share) the counts are kept in that
+# store instead (`<prefix>:redesign-counts`, added to atomically), so workers on several
+# machines add up one another's; any non-empty value then only switches this on.
 NEWSSTEM_REDESIGN_COUNTS = ".redesign-counts"
 # When a crawl ends, learn again the sites whose pages stopped fitting their patterns
 # (the run summary names them: "layout changed"), from this crawl's pages in
-# NEWSSTEM_ARCHIVE (needed: `scrapy crawl` without it is a usage error), keeping the old
+# NEWSSTEM_ARCHIVE (and those of the earlier crawls a site was judged with, archived
+# since the first of them started: NEWSSTEM_REDESIGN_COUNTS) (needed: `scrapy crawl` without it is a usage error), keeping the old
 # patterns of layouts still in use; the new file replaces the old one in
 # NEWSSTEM_PATTERNS_DIR only if it reads those pages better.
 NEWSSTEM_RELEARN = False

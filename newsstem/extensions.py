@@ -14,7 +14,7 @@ from scrapy.extensions.logstats import LogStats
 from tldextract import TLDExtract
 
 from newsstem import defaults
-from newsstem.archive import ArchiveError, html_pages_by_site
+from newsstem.archive import ArchivedPage, ArchiveError, html_pages_by_site
 from newsstem.commands.learn import training_page
 from newsstem.layout.learn import LearnOptions, TrainingPage
 from newsstem.layout.patterns import (
@@ -260,27 +260,62 @@ class Relearn:
             logger.error("newsstem: cannot learn again, a pattern file is unusable: %s", error)
             return
         for site in sites:
-            pages = [training_page(page) for page in read[since[site]].get(site, ())]
-            outcome = self.relearn(site, pages, old_sets.get(site))
+            archived = read[since[site]].get(site, [])
+            pages = [training_page(page) for page in archived]
+            outcome = self.relearn(
+                site, pages, old_sets.get(site), self.describe(archived, since[site])
+            )
             self.stats.set_value(f"newsstem/relearn/{site}", outcome)
 
-    def relearn(self, site: str, pages: list[TrainingPage], old: PatternSet | None) -> str:
-        """Learn ``site`` again from ``pages``; write its file if better. Says what it did."""
+    def describe(self, pages: list[ArchivedPage], since: str | None) -> str:
+        """The pages a site is learned again from, in words: ``12 pages of this crawl``,
+        or, judged on the pages of earlier crawls too, how many the archive holds since
+        the first of them started and how many this crawl fetched:
+
+        >>> from newsstem.archive import ArchivedPage
+        >>> relearn = Relearn("a.warc.gz", "patterns", None, 200)
+        >>> relearn.started = "2026-11-03T06:00:00Z"
+        >>> pages = [ArchivedPage(f"http://a.example/{n}", b"", 200, "text/html", at)
+        ...          for n, at in enumerate(["2026-11-01T06:00:04Z", "2026-11-02T06:00:09Z",
+        ...                                  "2026-11-03T06:00:02Z"])]
+        >>> print(relearn.describe(pages, "2026-11-01T06:00:00Z"))
+        3 pages archived since 2026-11-01T06:00:00Z by this crawl and the crawls it was judged with (1 fetched by this crawl, 2 by earlier ones, from 2026-11-01T06:00:04Z)
+        >>> print(relearn.describe(pages[2:], "2026-11-03T06:00:00Z"))
+        1 page of this crawl
+        """
+        counted = f"{len(pages)} page{'s' if len(pages) != 1 else ''}"
+        if since is None or since == self.started or self.started is None:
+            return f"{counted} of this crawl"
+        ours = sum(page.fetched_at[:19] >= self.started[:19] for page in pages)
+        first = min((page.fetched_at for page in pages), default=None)
+        return (
+            f"{counted} archived since {since} by this crawl and the crawls it was judged "
+            f"with ({ours} fetched by this crawl, {len(pages) - ours} by earlier ones"
+            + (f", from {first})" if first is not None and ours < len(pages) else ")")
+        )
+
+    def relearn(
+        self, site: str, pages: list[TrainingPage], old: PatternSet | None,
+        described: str | None = None,
+    ) -> str:
+        """Learn ``site`` again from ``pages`` (``described`` in words: :meth:`describe`);
+        write its file if better. Says what it did."""
+        described = described or f"{len(pages)} pages of this crawl"
         options = LearnOptions(min_main_chars=self.min_chars)
         if len(pages) < options.min_pages:
-            logger.warning("newsstem: %s changed, but this crawl archived %d of its pages: "
-                           "too few to learn from", site, len(pages))
+            logger.warning("newsstem: %s changed, but the archive holds %s: too few to learn "
+                           "from", site, described)
             return "too few pages"
         relearned = relearn(site, pages, old, options)
         if not any(p.kind == "article" for p in relearned.pattern_set.patterns):
             logger.warning("newsstem: %s changed, and no article layout was learned from the "
-                           "%d pages of this crawl: its pattern file is kept", site, len(pages))
+                           "%s: its pattern file is kept", site, described)
             return "no article layout"
         if not relearned.better:
             logger.warning(
-                "newsstem: %s changed; learned again from %d pages, the new patterns read "
+                "newsstem: %s changed; learned again from %s, the new patterns read "
                 "them no better (%.0f%% vs %.0f%%): its pattern file is kept",
-                site, len(pages), 100 * relearned.new_fit, 100 * relearned.old_fit,
+                site, described, 100 * relearned.new_fit, 100 * relearned.old_fit,
             )
             return "not better"
         try:
@@ -293,15 +328,15 @@ class Relearn:
             )
             return "cannot write"
         logger.warning(
-            "newsstem: %s changed; learned again from %d pages of this crawl: %s written "
+            "newsstem: %s changed; learned again from %s: %s written "
             "(they read %.0f%% of them well, the old patterns %.0f%%)%s",
-            site, len(pages), path, 100 * relearned.new_fit, 100 * relearned.old_fit,
-            f"; kept the old patterns {', '.join(relearned.unseen)}: no page of this crawl "
+            site, described, path, 100 * relearned.new_fit, 100 * relearned.old_fit,
+            f"; kept the old patterns {', '.join(relearned.unseen)}: no page learned from "
             "has their layouts" if relearned.unseen else "",
         )
         if relearned.dropped:
             logger.warning(
-                "newsstem: %s: the old patterns %s were dropped: no page of this crawl has "
+                "newsstem: %s: the old patterns %s were dropped: no page learned from has "
                 "their layouts, and they would read pages of a new one; learn the site "
                 "again from all its pages to get them back", site, ", ".join(relearned.dropped),
             )

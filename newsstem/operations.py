@@ -215,8 +215,9 @@ class RunSummary:
         lines = []
         for site, why in self.layout_changes.items():
             outcome = self.relearned.get(site)
-            if outcome == "written":
-                advice = "learned again from this crawl's pages (NEWSSTEM_RELEARN)"
+            if outcome == "written":  # judged on earlier crawls' pages too: "(crawls since …)"
+                pages = "those crawls'" if "(crawls since " in why else "this crawl's"
+                advice = f"learned again from {pages} pages (NEWSSTEM_RELEARN)"
             elif outcome:
                 advice = f"learned again, file kept: {outcome}"
             else:

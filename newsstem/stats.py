@@ -74,7 +74,8 @@ STATS: tuple[Stat, ...] = (
          "how many pages"),
         ("newsstem/patterns/<site>/judged_since",
          "... and when the first of those crawls started (ISO 8601 UTC); NEWSSTEM_RELEARN "
-         "learns the site again from the archived pages since then"),
+         "learns the site again from the archived pages since then (with a Redis URL "
+         "store, the crawls of every worker that shares it)"),
     ),
     *_group(
         "Learning again",

@@ -120,6 +120,8 @@ def test_the_crawl_learns_the_site_again_and_keeps_what_still_fits(redesign):
     site_name, before, second, after, _, _ = redesign
     assert second.stats[f"newsstem/relearn/{site_name}"] == "written"
     assert "learned again from this crawl's pages (NEWSSTEM_RELEARN)" in second.log
+    assert f"newsstem: {site_name} changed; learned again from 17 pages of this crawl: " \
+        in second.log  # the new front page, 12 articles in layout B, 4 in layout A
     articles = [p for p in after.patterns if p.kind == "article"]
     main_keys = {b.key for p in articles for b in p.blocks if b.role == "main"}
     assert any(key.endswith("div:class=story-body") for key in main_keys)  # layout B
@@ -237,6 +239,16 @@ def test_small_daily_crawls_add_up_to_notice_a_redesign(redesign, msnbc_site, tm
     assert f"layout changed: {site_name}: 3 of 12 pages matched" in third.log
     # learned again from the three crawls' pages, not only the third's
     assert third.stats[f"newsstem/relearn/{site_name}"] == "written", third.log
+    # ... and says so: the front page (its latest capture, this crawl's) and 9 articles,
+    # 3 of them fetched by this crawl (it used to say "10 pages of this crawl")
+    since = third.stats[f"newsstem/patterns/{site_name}/judged_since"]
+    assert since.startswith(crawls[0].stats["start_time"][:10])  # the first crawl's start
+    relearned = [line for line in third.log.splitlines() if "learned again from" in line]
+    assert f"newsstem: {site_name} changed; learned again from 10 pages archived since " \
+        f"{since} by this crawl and the crawls it was judged with (4 fetched by this " \
+        "crawl, 6 by earlier ones, from " in relearned[0], relearned
+    assert "of this crawl" not in relearned[0]
+    assert "learned again from those crawls' pages (NEWSSTEM_RELEARN)" in third.log
     after = load_pattern_file(patterns / pattern_file_name(site_name))
     learned_from = {url.rsplit("/", 1)[1] for url in after.sources}
     assert {f"{n}.html" for n in ARTICLES[:3]} <= learned_from  # the first crawl's
@@ -253,3 +265,42 @@ def test_small_daily_crawls_add_up_to_notice_a_redesign(redesign, msnbc_site, tm
                        settings={"NEWSSTEM_PATTERNS_DIR": str(patterns)})
     assert extracted.returncode == 0, extracted.stdout + extracted.stderr
     assert counts.read_bytes() == kept
+
+
+def test_workers_of_two_machines_add_up_their_counts_in_the_shared_redis_store(
+    redesign, msnbc_site, redis_server, tmp_path
+):
+    # Two workers of a distributed crawl, on two machines: each has its own patterns
+    # directory (so its own .redesign-counts file) and shares the Redis URL store. Each
+    # reads half of the redesigned site's new articles (a front page and 5 articles: 6
+    # pages, fewer than NEWSSTEM_REDESIGN_MIN_PAGES, 10). With the counts in files, each
+    # machine would count its 6 pages forever and no worker would say the layout
+    # changed; kept in the shared store, the second worker's crawl judges the 12 pages.
+    import uuid
+
+    site_name, before, _, _, _, _ = redesign
+    store = f"{redis_server.url}?prefix=workers-{uuid.uuid4().hex[:8]}"
+    halves = {"w1": ARTICLES[:5], "w2": ARTICLES[5:10]}
+    crawls = {}
+    for worker, published in halves.items():
+        patterns = tmp_path / worker / "patterns"
+        save_pattern_file(before, patterns)
+        msnbc_site.routes[f"/{worker}.html"] = (200, "text/html; charset=utf-8",
+                                                daily_index(published))
+        crawl = run_crawl(
+            tmp_path / worker, "-a", f"start_url={msnbc_site.url}/{worker}.html", name=worker,
+            settings={"NEWSSTEM_PATTERNS_DIR": str(patterns), "NEWSSTEM_URLDB": store,
+                      "NEWSSTEM_REDESIGN_MIN_PAGES": "10"},
+        )
+        assert crawl.returncode == 0, crawl.log
+        assert len(crawl.items) == 5 and "Traceback" not in crawl.log, crawl.log
+        crawls[worker] = crawl
+    changed = f"newsstem/patterns/{site_name}/layout_changed"
+    assert changed not in crawls["w1"].stats
+    second = crawls["w2"].stats
+    assert second[changed].startswith("2 of 12 pages matched its patterns"), second
+    assert f"(crawls since {crawls['w1'].stats['start_time'][:10]}" in second[changed]
+    assert second[f"newsstem/patterns/{site_name}/judged_pages"] == 12
+    # kept in the store, not in a file of either machine
+    assert not any((tmp_path / worker / "patterns" / ".redesign-counts").exists()
+                   for worker in halves)
