@@ -71,10 +71,10 @@ NEWSSTEM_REDESIGN_MIN_PAGES = 20
 NEWSSTEM_REDESIGN_COUNTS = ".redesign-counts"
 # When a crawl ends, learn again the sites whose pages stopped fitting their patterns
 # (the run summary names them: "layout changed"), from this crawl's pages in
-# NEWSSTEM_ARCHIVE (and those of the earlier crawls a site was judged with, archived
-# since the first of them started: NEWSSTEM_REDESIGN_COUNTS) (needed: `scrapy crawl` without it is a usage error), keeping the old
-# patterns of layouts still in use; the new file replaces the old one in
-# NEWSSTEM_PATTERNS_DIR only if it reads those pages better.
+# NEWSSTEM_ARCHIVE (needed: `scrapy crawl` without it is a usage error; a site judged
+# with the pages of earlier crawls, NEWSSTEM_REDESIGN_COUNTS, from those archived since
+# the first of them started), keeping the old patterns of layouts still in use; the new
+# file replaces the old one in NEWSSTEM_PATTERNS_DIR only if it reads those pages better.
 NEWSSTEM_RELEARN = False
 # Write every response, with the page's anchor texts and fetch time, to this WARC
 # file (gzipped; appended to if it exists). Empty: off.

@@ -278,8 +278,10 @@ class Relearn:
         >>> pages = [ArchivedPage(f"http://a.example/{n}", b"", 200, "text/html", at)
         ...          for n, at in enumerate(["2026-11-01T06:00:04Z", "2026-11-02T06:00:09Z",
         ...                                  "2026-11-03T06:00:02Z"])]
-        >>> print(relearn.describe(pages, "2026-11-01T06:00:00Z"))
-        3 pages archived since 2026-11-01T06:00:00Z by this crawl and the crawls it was judged with (1 fetched by this crawl, 2 by earlier ones, from 2026-11-01T06:00:04Z)
+        >>> print(relearn.describe(pages, "2026-11-01T06:00:00Z"))  # doctest: +ELLIPSIS
+        3 pages archived since 2026-11-01T06:00:00Z by this crawl and the crawls it was ...
+        >>> relearn.describe(pages, "2026-11-01T06:00:00Z").split(" with ")[1]
+        '(1 fetched by this crawl, 2 by earlier ones, from 2026-11-01T06:00:04Z)'
         >>> print(relearn.describe(pages[2:], "2026-11-03T06:00:00Z"))
         1 page of this crawl
         """
