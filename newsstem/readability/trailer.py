@@ -48,6 +48,8 @@ def _words(text: str) -> frozenset[str]:
 _TOOL_WORDS = _words(
     "print printer printable email e mail send share save bookmark tweet digg reddit"
     " facebook report subscribe rss"
+    # The buttons Facebook and Pinterest lent to pages ("Recommend", "Pin It", 2010-2013)
+    " recommend pin"
 )
 # ... and nothing but these besides (English furniture; digits are ignored).
 _FURNITURE_WORDS = _TOOL_WORDS | _words(
@@ -106,6 +108,10 @@ def is_tool_line(text: str, options: Options) -> bool:
     False
     >>> is_tool_line("印刷 | メールで送る", Options())
     True
+    >>> is_tool_line("Recommend this article...", Options()), is_tool_line("Pin It", Options())
+    (True, True)
+    >>> is_tool_line("We recommend it", Options())
+    False
     """
     if len(text) > options.tool_line_max_words * _MAX_WORD_LENGTH:
         return False  # a paragraph, not a line of tools (skips the regex on long text)

@@ -386,6 +386,17 @@ def test_a_tool_line_with_e_mail_spelled_in_two_words_ends_the_story():
     assert "Send this article to Friends" not in body
 
 
+def test_a_recommend_button_after_the_story_ends_it():
+    # MWC News, 2007 (Joomla): under the story's last paragraph and a table of related
+    # links, "Recommend this article..." (a link to a form that mails the story to a
+    # friend, the word Facebook's button later made common), then the bookmark buttons
+    # and "Tags: Sri Lanka". A tool line after the story ends it.
+    body = body_of("recommend-button-line")
+    assert body.endswith("This compares with less than 30 troops reported dead or missing by the military.")
+    assert "Recommend this article" not in body
+    assert "Tags: Sri Lanka" not in body
+
+
 def test_a_tool_line_closing_a_post_of_short_paragraphs_goes():
     # Seth's Blog, 2012: two short paragraphs (no 200-character one, so no tool line after
     # them may cut the rest) end with the "Tweet" button; as the article's last line it
