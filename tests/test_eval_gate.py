@@ -24,6 +24,10 @@ HOW_TO = (
 )
 
 
+# The whole gate (7 corpora, learned layouts on dragnet) takes 2-3 minutes alone and
+# went past the suite's 300 s on a machine loaded by other jobs (8 minutes): a floor
+# test, not a timing one.
+@pytest.mark.timeout(1200)
 def test_every_corpus_half_holds_its_floor():
     root = corpora_root()
     if root is None:
