@@ -484,3 +484,28 @@ def test_a_cached_trafilatura_archive_that_is_not_the_pinned_one_is_refused(tmp_
         fetch_sdist(tmp_path, "1.0.0", "trafilatura")
     with pytest.raises(SystemExit, match="not the pinned"):
         main(["--cache-dir", str(tmp_path), "--set", "trafilatura-realworld"])
+
+
+def test_asserts_the_reader_does_not_walk_are_listed_not_lost():
+    # The text output's `else:`, a while loop, a try's handler: the reader walks none of
+    # them, and their asserts were neither read nor listed as not read (silently lost).
+    test = """
+MOCK_PAGES = {'https://news.test/rain': 'news.test.rain.html'}
+
+def test_extract(xmloutput):
+    result = load_mock_page('https://news.test/rain', xmloutput)
+    if xmloutput is False:
+        assert 'the river ran low' in result
+    else:
+        assert '<doc' in result
+    while False:
+        assert 'in a loop' in result
+    try:
+        pass
+    except ValueError:
+        assert 'in a handler' in result
+"""
+    pages, found, unread = realworld_asserts(test)
+    assert found == [("https://news.test/rain", Snippet("the river ran low", True))]
+    assert unread == [f"an assert the reader does not reach (line {line})"
+                      for line in (9, 11, 15)]

@@ -565,6 +565,7 @@ def realworld_asserts(test: str) -> tuple[dict[str, str], list[tuple[str, Snippe
                          for url, name in ast.literal_eval(node.value).items()}
     found: list[tuple[str, Snippet]] = []
     unread: list[str] = []
+    reached: set[int] = set()  # (the ids of the asserts read or listed)
 
     def snippet(operand: ast.expr) -> Snippet | None:
         if (isinstance(operand, ast.Compare) and len(operand.ops) == 1
@@ -589,6 +590,7 @@ def realworld_asserts(test: str) -> tuple[dict[str, str], list[tuple[str, Snippe
                         and isinstance(call.args[0].value, str)):
                     url = call.args[0].value
             elif isinstance(statement, ast.Assert):
+                reached.add(id(statement))
                 test = statement.test
                 operands = (test.values if isinstance(test, ast.BoolOp)
                             and isinstance(test.op, ast.And) else [test])
@@ -608,6 +610,7 @@ def realworld_asserts(test: str) -> tuple[dict[str, str], list[tuple[str, Snippe
                 else:
                     for node in ast.walk(statement):
                         if isinstance(node, ast.Assert):
+                            reached.add(id(node))
                             unread.append(f"an assert under 'if {ast.unparse(statement.test)}' "
                                           f"(line {node.lineno})")
             elif isinstance(statement, (ast.FunctionDef, ast.For, ast.With, ast.Try)):
@@ -615,6 +618,11 @@ def realworld_asserts(test: str) -> tuple[dict[str, str], list[tuple[str, Snippe
         return url
 
     read(tree.body, None)
+    # the asserts of the branches not walked (the text output's else, a loop's or a try's
+    # other blocks, a while loop, a class): listed, not silently left out
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assert) and id(node) not in reached:
+            unread.append(f"an assert the reader does not reach (line {node.lineno})")
     return pages, found, unread
 
 
