@@ -748,9 +748,9 @@ def by_character(text: str) -> bool:
 
 
 def fetch_sdist(cache_dir: Path, release: str, package: str = CORPUS) -> Path:
-    """The source archive of ``package`` (newspaper4k's, domdown's) at ``release`` in
-    ``cache_dir``, fetched by pip the first time (pip reads its index from the user's own
-    configuration)."""
+    """The source archive of ``package`` (newspaper4k's, domdown's, trafilatura's) at
+    ``release`` in ``cache_dir``, fetched by pip the first time (pip reads its index from
+    the user's own configuration)."""
     command = [sys.executable, "-m", "pip", "download", f"{package}=={release}",
                "--no-binary", ":all:", "--no-deps", "--quiet", "-d", str(cache_dir)]
     return _fetched(cache_dir / f"{package}-{release}.tar.gz", command, cache_dir,
