@@ -3,6 +3,7 @@
     python tests/benchmarks/learned.py                 # every site of every corpus
     python tests/benchmarks/learned.py --corpus dragnet -v
     python tests/benchmarks/learned.py --worst 20      # the pages where patterns lose most
+    python tests/benchmarks/learned.py --worst 30 --diff   # and, on tuning pages, the lines why
     python tests/benchmarks/learned.py --choices --half tune   # how the guard chose, per outcome
     python tests/benchmarks/learned.py --redesign      # the redesign scenario only
 
@@ -42,6 +43,16 @@ over the learned path's title, with the site names of the pattern file; anchor t
 left out, since here they are the labels); how pages were extracted (method); learning CPU seconds. Each set
 is also reported by the fixed halves of :func:`corpora.halves` (by site): tune on the
 first, check on the second.
+
+``--worst N`` lists the N pages where the learned path loses most to the fallback (and
+gains most); with ``--diff`` each of those pages *of a tuning site* (held-out pages are
+never shown: rules are designed on the tuning halves) is read line by line: ``-`` a line
+of the fallback's article that the learned text lacks (under half of its word trigrams in
+it), ``+`` a line the learned text has and the fallback's lacks, each with the gold's
+verdict (``keep`` where half of its trigrams are in the gold text) and the layout block
+holding it (the last three elements of its key: the pattern's main block for ``+``, the
+page's block for ``-``), so that the cause (a slot dropped or taken, a caption, a
+title, a guard decision) can be read off.
 """
 
 from __future__ import annotations
@@ -85,6 +96,7 @@ class Outcome:
     title: str
     method: str
     guard: str = ""  # PageExtraction.guard of the learned path
+    blocks: tuple[tuple[str, str], ...] = ()  # the pattern's main blocks (key, text)
 
 
 @dataclass
@@ -142,10 +154,12 @@ def anchor_text(page: CorpusPage, headline: str | None) -> str:
     return clean_title(decompose(page.html).title, [])
 
 
-def exported(body: str, title: str, method: str, guard: str = "") -> Outcome:
+def exported(
+    body: str, title: str, method: str, guard: str = "", blocks: tuple = ()
+) -> Outcome:
     if meaningful_length(body) < MIN_CHARS:
         return Outcome("", "", method, guard)
-    return Outcome(body, title, method, guard)
+    return Outcome(body, title, method, guard, blocks)
 
 
 def _normalized(text: str) -> str:
@@ -210,7 +224,8 @@ def run_site(
             PageResult(
                 page,
                 headlines[index],
-                exported(by_pattern.body, by_pattern.title, by_pattern.method, by_pattern.guard),
+                exported(by_pattern.body, by_pattern.title, by_pattern.method, by_pattern.guard,
+                         by_pattern.blocks),
                 exported(alone.body, alone.title, alone.method),
                 decided or by_pattern.title,
             )
@@ -240,7 +255,62 @@ def titles_right(results: list[PageResult], which: Callable[[PageResult], Outcom
     return right, len(labelled)
 
 
-def report(sites: list[SiteResult], verbose: bool, worst: int, title_misses: bool = False) -> None:
+def _words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def _grams(words: list[str]) -> set[tuple[str, ...]]:
+    n = 3 if len(words) >= 3 else max(1, len(words))
+    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
+
+
+def _held(line: str, text_grams: dict[int, set]) -> float:
+    """Share of the line's word n-grams (trigrams; shorter lines whole) found in a text."""
+    grams = _grams(_words(line))
+    if not grams:
+        return 1.0
+    n = len(next(iter(grams)))
+    return len(grams & text_grams[n]) / len(grams)
+
+
+def _text_grams(text: str) -> dict[int, set]:
+    words = _words(text)
+    return {n: {tuple(words[i : i + n]) for i in range(len(words) - n + 1)} for n in (1, 2, 3)}
+
+
+def _lines(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if _words(line)]
+
+
+def _key_of(line: str, blocks: list[tuple[str, str]]) -> str:
+    best, key = 0.0, "?"
+    for block_key, text in blocks:
+        share = _held(line, _text_grams(text))
+        if share > best:
+            best, key = share, block_key
+    return " > ".join(key.split("/")[-3:]) if key != "?" else key
+
+
+def print_diff(delta: float, site: SiteResult, r: PageResult, width: int = 110) -> None:
+    """The lines one text has and the other lacks on a page, with the gold's verdict and
+    the layout block holding each (the pattern's main key for '+', the page's block for '-')."""
+    learned, fallback, gold = r.learned, r.fallback, r.page.gold
+    print(f"\n  {delta:+.3f} {site.site} {r.page.id} {learned.method} guard {learned.guard}")
+    grams = {"learned": _text_grams(learned.body), "fallback": _text_grams(fallback.body),
+             "gold": _text_grams(gold)}
+    page_blocks = [(b.key, b.text) for b in decompose(r.page.html).blocks]
+    for sign, text, other, blocks in (("-", fallback.body, "learned", page_blocks),
+                                      ("+", learned.body, "fallback", list(learned.blocks))):
+        for line in _lines(text):
+            if _held(line, grams[other]) >= 0.5:
+                continue
+            verdict = "keep" if _held(line, grams["gold"]) >= 0.5 else "drop"
+            key = _key_of(line, blocks or page_blocks)
+            print(f"    {sign} {verdict} [{key}] {line[:width]}")
+
+
+def report(sites: list[SiteResult], verbose: bool, worst: int, title_misses: bool = False,
+           diff: bool = False) -> None:
     by_corpus: dict[str, list[SiteResult]] = defaultdict(list)
     for site in sites:
         by_corpus[site.corpus].append(site)
@@ -308,6 +378,13 @@ def report(sites: list[SiteResult], verbose: bool, worst: int, title_misses: boo
         for delta, site, r, a, b in rows[:worst]:
             print(f"  {delta:+.2f} {site.site:<28} {r.page.id:<40} {r.learned.method:<24}"
                   f" P/R {a.precision:.2f}/{a.recall:.2f} vs {b.precision:.2f}/{b.recall:.2f}")
+        if diff:
+            print("\n(--diff) the tuning pages among them, line by line: '-' a line of the"
+                  " fallback's article the learned text lacks, '+' a line the learned text has"
+                  " and the fallback's lacks; gold keep/drop; the block key holding it")
+            for delta, site, r, a, b in rows[:worst]:
+                if site.half == "tune":
+                    print_diff(delta, site, r)
         print(f"\nthe {worst} pages where learned gains most against the fallback:")
         for delta, site, r, a, b in rows[::-1][:worst]:
             print(f"  {delta:+.2f} {site.site:<28} {r.page.id:<40} {r.learned.method:<24}"
@@ -422,6 +499,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--half", choices=HALVES, help="only the sites of this half")
     parser.add_argument("--worst", type=int, default=0, help="list the N worst pages")
     parser.add_argument("-v", "--verbose", action="store_true", help="every site")
+    parser.add_argument("--diff", action="store_true",
+                        help="with --worst: the lines each text lacks on the tuning pages listed")
     parser.add_argument("--choices", action="store_true",
                         help="how the guard chose between the two texts, per half")
     parser.add_argument("--redesign", action="store_true", help="the redesign scenario only")
@@ -449,7 +528,7 @@ def main(argv: list[str] | None = None) -> int:
     if not results:
         print("no site with enough pages")
         return 0
-    report(results, args.verbose, args.worst, args.title_misses)
+    report(results, args.verbose, args.worst, args.title_misses, args.diff)
     if args.choices:
         choices(results)
     if not (args.site or args.half):
