@@ -31,7 +31,7 @@ from newsstem.readability.cleaning import (
 from newsstem.readability.document import Page, detached, load_page
 from newsstem.readability.described import KeyWords
 from newsstem.readability.lead import find_headline, lead_blocks
-from newsstem.readability.listing import is_listing
+from newsstem.readability.listing import is_listing, teaser_units
 from newsstem.readability.measure import (
     Measure,
     capped_weight,
@@ -134,6 +134,10 @@ def extract(
         page, options, KeyWords(described), story, headline_text
     )
     reason = _rejection(attempt, page, options)
+    if reason == "list of teasers":  # the page's feed of teasers won, its story may be elsewhere
+        retried = _without_teasers(attempt, page, options, described, story, headline_text)
+        if retried is not None:
+            attempt, reason = retried, None
     if logger.isEnabledFor(logging.DEBUG):
         _log_attempt(attempt, reason, url)
     if (
@@ -163,6 +167,34 @@ def extract(
         attempt = _with_lead(attempt, headline, described, options)
     cleaned = _article_html(attempt.article, url, page) if body_html else ""
     return Extraction(title=title, body=attempt.text, body_html=cleaned)
+
+
+def _without_teasers(
+    attempt: _Attempt,
+    page: Page,
+    options: Options,
+    described: AbstractSet[str],
+    story: Element | None,
+    headline: str,
+) -> _Attempt | None:
+    """The sieve again with the teasers of a selection judged a list of teasers taken out
+    of the page (listing.teaser_units), when it finds an article longer than a teaser: the
+    densest prose of a page can be its feed of other stories while its own story, shorter
+    or scoring less, lies elsewhere (a section front stays rejected: with its teasers gone
+    it has no story left, or one no longer than a teaser). None when it finds none."""
+    units = teaser_units(attempt.selected, options)
+    if not units:
+        return None
+    with detached(units):
+        retried = _sieve(page, options, KeyWords(described), story, headline)
+        if _rejection(retried, page, options):
+            return None
+    # A story is longer than a teaser: a teaser with no headline link (one left on a
+    # section front once its headline-linked teasers are gone) is no article.
+    cap = options.teaser_max_prose + 1
+    if capped_weight(retried.text, cap, options.cjk_char_weight) < cap:
+        return None
+    return retried
 
 
 def _with_lead(

@@ -23,7 +23,7 @@ from newsstem.readability.options import Options
 from newsstem.readability.patterns import HEADINGS
 from newsstem.readability.tree import Element, text_of
 
-__all__ = ["is_listing", "teaser_share"]
+__all__ = ["is_listing", "teaser_share", "teaser_units"]
 
 
 def teaser_share(selected: Iterable[Element], options: Options) -> float:
@@ -65,6 +65,21 @@ def is_listing(selected: Iterable[Element], options: Options) -> bool:
         and teaser_prose / total >= options.listing_teaser_share
         and total - teaser_prose <= options.teaser_max_prose
     )
+
+
+def teaser_units(selected: Iterable[Element], options: Options) -> list[Element]:
+    """The teasers of the selection (each a headline link's unit with at most
+    ``teaser_max_prose`` of prose); none when it has fewer than ``listing_min_teasers``."""
+    roots = list(selected)
+    headlines = [h for root in roots for h in root.iter(*HEADINGS) if _is_headline_link(h)]
+    if len(headlines) < options.listing_min_teasers:
+        return []
+    units = [
+        unit
+        for unit in _units(headlines, roots)
+        if _prose_weight(unit, options) <= options.teaser_max_prose
+    ]
+    return units if len(units) >= options.listing_min_teasers else []
 
 
 def _teaser_prose(roots: list[Element], options: Options) -> tuple[float, float]:

@@ -1108,3 +1108,14 @@ def test_a_byte_order_mark_in_the_text_makes_no_paragraph_of_its_own():
     paragraphs = body.split("\n\n")
     assert "「ようやく逮捕に至った。長かった」" in paragraphs
     assert all(paragraph.strip() for paragraph in paragraphs)
+
+
+def test_a_story_beside_a_feed_of_teasers_is_found_once_the_teasers_are_out():
+    # AccuWeather, 2017 (chaos tuning page, names removed): its feed of eight teasers
+    # scores above the story's opening; the selection was a list of teasers and the page
+    # gave nothing. With the teasers taken out, the sieve finds the story.
+    body = body_of("story-beside-teaser-feed")
+    assert body.startswith("Deadly Typhoon Lan slams Japan")
+    assert "More than 200,000 people were ordered to evacuate" in body
+    assert "The Miami Dolphins will travel to Baltimore" not in body
+    assert "NFL Thursday Night Football" not in body
