@@ -12,6 +12,9 @@ more teasers hold most of the selection's prose, and what is left is no longer t
 teaser, the page is a listing. An article keeps its prose outside such units: its
 related-story boxes are teasers too, but they hold a small share of its text (at most
 0.33 of it on the four corpora, hubs 0.99+), and a short brief still has a story.
+A selection judged a listing is not yet the page's verdict: the extractor reads the page
+again without its teasers (:func:`teaser_units`), as a page's feed of other stories can
+outscore its own story (extractor._without_teasers).
 """
 
 from __future__ import annotations
