@@ -119,3 +119,45 @@ def test_counts_in_a_shared_redis_store_add_up_across_workers(redis_server):
         assert judge_sites(half, relearned, "2026-11-03T06:00:00Z",
                            RedisRedesignCounts(one), 10) == {}
         assert json.loads(one.client.hget(key, "example.com"))["pages"] == 6
+
+
+def test_a_shared_store_unreachable_at_the_crawls_end_is_one_warning(own_redis, tmp_path, caplog):
+    # The Redis URL store keeping the counts stops before a crawl ends (a real
+    # redis-server of this test, stopped by PID): first while the counts are added (the
+    # store was opened), then before the crawl's end opens it. Each is one warning, the
+    # sites this crawl read enough pages of are judged on them alone, the others wait for
+    # later crawls, and no counts file is written in the store's place.
+    import logging
+
+    from scrapy.utils.test import get_crawler
+
+    from newsstem.layout.patterns import PatternLibrary
+    from newsstem.pipelines import ExtractionPipeline, _SharedCounts
+    from newsstem.urldb import open_store
+
+    read = {"example.com": crawl(hubs=1, by_pattern=0, by_fallback=5),  # 6 pages: too few
+            "example.org": crawl(hubs=1, by_pattern=0, by_fallback=11)}  # 12: judged
+    sets = {site: PATTERNS for site in read}
+    with open_store(own_redis.url) as store:
+        shared = _SharedCounts(store)
+        own_redis.stop()
+        with caplog.at_level(logging.WARNING, "newsstem.pipelines"):
+            judged = judge_sites(read, sets, "2026-11-01T06:00:00Z", shared, 10)
+    assert list(judged) == ["example.org"] and judged["example.org"][1].counts.pages == 12
+    assert len(caplog.records) == 1, caplog.text  # once, not once per site
+    assert "the redesign counts cannot be kept in the URL store" in caplog.text
+
+    caplog.clear()
+    crawler = get_crawler()
+    pipeline = ExtractionPipeline(
+        crawler.stats, 200, False, PatternLibrary.from_sets(sets),
+        redesign_min_pages=10, counts_path=tmp_path / ".redesign-counts",
+        counts_store=own_redis.url,
+    )
+    pipeline.sites = {"example.com": read["example.com"]}
+    with caplog.at_level(logging.WARNING, "newsstem.pipelines"):
+        pipeline.close_spider()
+    assert [r.getMessage()[:58] for r in caplog.records] == [
+        "newsstem: the redesign counts cannot be kept in the URL st"
+    ], caplog.text
+    assert not (tmp_path / ".redesign-counts").exists()
