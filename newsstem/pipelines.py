@@ -222,7 +222,7 @@ class ExtractionPipeline:
     def _open_counts_store(self) -> RedisUrlStore | None:
         """The Redis URL store that keeps the redesign counts (``NEWSSTEM_REDESIGN_COUNTS``
         with a Redis ``NEWSSTEM_URLDB``), or None: none, or it cannot be reached (one
-        warning: each site is judged on this crawl's pages alone)."""
+        warning: a site is judged on this crawl's pages alone if they are enough)."""
         if self.counts_store is None:
             return None
         try:
@@ -271,14 +271,17 @@ def redesign_counts_store(settings: BaseSettings) -> str | None:
 
 def _counts_store_failed(error: StoreError) -> None:
     logger.warning(
-        "newsstem: the redesign counts cannot be kept in the URL store (%s): sites with "
-        "few pages in this crawl are judged on later crawls' pages only", error,
+        "newsstem: the redesign counts cannot be kept in the URL store (%s): this crawl's "
+        "pages of the sites it read too few of are not counted (the counts of earlier "
+        "crawls wait in the store for later ones); the others are judged on this crawl's "
+        "pages alone", error,
     )
 
 
 class _SharedCounts:
     """The redesign counts in the Redis URL store; a store that fails part-way is one
-    warning, and the sites left are judged on this crawl's pages alone."""
+    warning, and the sites left are judged on this crawl's pages alone if they are enough
+    (the others' pages of this crawl are not counted)."""
 
     def __init__(self, store: RedisUrlStore) -> None:
         from newsstem.urldb.redis_store import RedisRedesignCounts
