@@ -73,9 +73,9 @@ STATS: tuple[Stat, ...] = (
          "fewer than NEWSSTEM_REDESIGN_MIN_PAGES of its own: NEWSSTEM_REDESIGN_COUNTS): "
          "how many pages"),
         ("newsstem/patterns/<site>/judged_since",
-         "... and when the first of those crawls started (ISO 8601 UTC); NEWSSTEM_RELEARN "
-         "learns the site again from the archived pages since then (with a Redis URL "
-         "store, the crawls of every worker that shares it)"),
+         "... and when the first of those crawls started (ISO 8601 UTC; with a Redis URL "
+         "store, the crawls of every worker that shares it); NEWSSTEM_RELEARN learns the "
+         "site again from the pages archived since then (this worker's NEWSSTEM_ARCHIVE)"),
     ),
     *_group(
         "Learning again",
