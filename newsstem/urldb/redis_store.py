@@ -23,7 +23,8 @@ can share a Redis database with scrapy-redis queues):
     the redesign check's counts of the crawls that read too few pages of a site to judge
     it (``NEWSSTEM_REDESIGN_COUNTS``; kept here, not in a file beside the patterns, so
     that the workers of several machines add up one another's): a hash, field = the
-    site, value = the JSON object of an entry of the counts file
+    site and its pattern file's key (``"<site> <patterns key>"``: workers whose files of
+    a site differ count apart), value = the JSON object of an entry of the counts file
     (:class:`newsstem.layout.redesign.CountsFile`), added to by one script per site
     (:class:`RedisRedesignCounts`). ``prune`` and ``stats`` leave it alone.
 
@@ -220,9 +221,9 @@ for i = 1, #KEYS do
 end
 return removed
 """
-# KEYS: the redesign counts hash. ARGV: site, patterns key, the crawl's start (ISO 8601
-# UTC), the least number of pages to judge, then the counts' names and values. Adds the
-# counts to the site's window (dropped if counted against other patterns, or not JSON);
+# KEYS: the redesign counts hash. ARGV: the window's field ("<site> <patterns key>"),
+# the patterns key, the crawl's start (ISO 8601 UTC), the least number of pages to judge,
+# then the counts' names and values. Adds the counts to the window (dropped if not JSON);
 # returns {1, since, counts...} and deletes the window once it holds enough pages to
 # judge, else keeps it and returns {0}.
 _REDESIGN_COUNTS = """
@@ -639,13 +640,17 @@ class RedisUrlStore(UrlStore):
         """Add a crawl's redesign ``counts`` of a site to its window, in one atomic script
         (several workers ending at once lose none): (since, the window's counts) once it
         holds ``min_pages`` pages (it is then deleted: counting starts again), else None
-        (kept). A window counted against other ``patterns`` is dropped first; ``since``
-        is the earliest start of the crawls counted (``started``: this one's)."""
+        (kept). Each pattern file of a site has its own window (field ``"<site>
+        <patterns>"``); one that is not JSON is dropped; ``since`` is the earliest start
+        of the crawls counted (``started``: this one's)."""
         self._writable("add redesign counts")
         names = list(counts)
+        # One window per site and pattern file: workers whose files differ (one learned
+        # the site again) count apart, each against its own, instead of dropping each
+        # other's window at every crawl's end.
         result = self._run(
             self._scripts["redesign_counts"], [self._redesign_key],
-            [site, patterns, started, min_pages,
+            [f"{site} {patterns}", patterns, started, min_pages,
              *(item for name in names for item in (name, int(counts[name])))],
         )
         if not result[0]:

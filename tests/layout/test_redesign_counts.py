@@ -7,7 +7,13 @@ import json
 
 from newsstem.extraction import PageExtraction
 from newsstem.layout.patterns import PatternSet
-from newsstem.layout.redesign import CountsFile, SiteCounts, judge_sites, layout_change
+from newsstem.layout.redesign import (
+    CountsFile,
+    SiteCounts,
+    judge_sites,
+    layout_change,
+    patterns_key,
+)
 
 PATTERNS = PatternSet("example.com", (), parameters={"matched": 1.0})
 
@@ -107,18 +113,26 @@ def test_counts_in_a_shared_redis_store_add_up_across_workers(redis_server):
         assert window.counts == half["example.com"] + half["example.com"]
         key = f"{uri.split('prefix=')[1]}:redesign-counts"
         assert not one.client.exists(key)  # judged: counting starts again
-        # a window counted against other patterns is dropped, as in the file
+        # a window is one pattern file's: a worker whose file of the site differs (it
+        # learned the site again, the other did not get the new file) counts apart, and
+        # neither drops the other's window (they did, one field a site: the site was
+        # never judged again)
         assert judge_sites(half, sets, "2026-11-02T06:00:00Z", first, 10) == {}
         relearned = {"example.com": PatternSet("example.com", (), parameters={"matched": 0.9})}
         assert judge_sites(half, relearned, "2026-11-02T06:00:09Z",
                            RedisRedesignCounts(two), 10) == {}
-        entry = json.loads(one.client.hget(key, "example.com"))
+        new_field = f"example.com {patterns_key(relearned['example.com'])}"
+        entry = json.loads(one.client.hget(key, new_field))
         assert entry["pages"] == 6 and entry["since"] == "2026-11-02T06:00:09Z"
+        judged = judge_sites(half, sets, "2026-11-03T06:00:00Z", first, 10)
+        change, window = judged["example.com"]  # the old file's worker is told
+        assert window.counts.pages == 12 and window.since == "2026-11-02T06:00:00Z"
+        assert window.patterns == patterns_key(PATTERNS)
         # an entry that is not JSON is dropped, not an error
-        one.client.hset(key, "example.com", b"{not json")
+        one.client.hset(key, new_field, b"{not json")
         assert judge_sites(half, relearned, "2026-11-03T06:00:00Z",
                            RedisRedesignCounts(one), 10) == {}
-        assert json.loads(one.client.hget(key, "example.com"))["pages"] == 6
+        assert json.loads(one.client.hget(key, new_field))["pages"] == 6
 
 
 def test_a_shared_store_unreachable_at_the_crawls_end_is_one_warning(own_redis, tmp_path, caplog):
