@@ -31,7 +31,7 @@ from newsstem.readability.cleaning import (
 from newsstem.readability.document import Page, detached, load_page
 from newsstem.readability.described import KeyWords
 from newsstem.readability.lead import find_headline, lead_blocks
-from newsstem.readability.listing import is_listing, teaser_units
+from newsstem.readability.listing import is_listing, teaser_share, teaser_units
 from newsstem.readability.measure import (
     Measure,
     capped_weight,
@@ -193,6 +193,12 @@ def _without_teasers(
     # section front once its headline-linked teasers are gone) is no article.
     cap = options.teaser_max_prose + 1
     if capped_weight(retried.text, cap, options.cjk_char_weight) < cap:
+        return None
+    # A story found so holds no teasers of its own: a section front's retry that still does
+    # is its leftovers (headline lists, the rest of its feed) around a box of its own prose,
+    # an "About this section" longer than a teaser (the retries kept, safedep.io's,
+    # threatpost.com's and the fixture's, hold none).
+    if teaser_share(retried.selected, options) > 0:
         return None
     return retried
 

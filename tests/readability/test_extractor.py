@@ -248,6 +248,22 @@ def test_section_front_of_teasers_is_not_an_article():
     assert result.title  # the page is still read
 
 
+def test_a_section_front_with_an_about_box_is_not_an_article():
+    # The retry without teasers (extractor._without_teasers) found the front's headline
+    # lists and an "About this section" box longer than a teaser (460 characters, written
+    # for this test) and exported them; what it finds still holds teasers: a front.
+    about = (
+        "<div class='about'><h2>About this section</h2><p>"
+        + "BBC Politics brings you the latest news, analysis and comment on the issues that"
+        " matter in Westminster, Holyrood, Cardiff Bay and Stormont, with reports from our"
+        " correspondents across the United Kingdom and beyond, every day of the week. " * 2
+        + "</p></div>"
+    )
+    html = page("en-bbc-section-front").replace("</body>", about + "</body>", 1)
+    result = extract(html)
+    assert result.body == "" and result.reason == "list of teasers"
+
+
 def test_a_story_written_as_a_list_is_found_when_paragraphs_give_too_little():
     # firefox-nightly-blog (mozilla): release notes are list items; the strict attempt
     # found a newsletter box, and the relaxed one a reader comment.
