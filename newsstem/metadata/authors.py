@@ -79,8 +79,13 @@ _PREFIX = re.compile(
     r"|^" + _KATAKANA_ROLE + r"(?:\s*[:：/／|]\s*|\s+)(?=[\u4e00-\u9fff])",
     re.I,
 )
+# Tried only where white space starts or is absent ((?<!\s)|(?!\s)): from inside a run of
+# it, "\s*" read the rest of the run again at each of its letters, a time the square of
+# its length (a byline of 3,000 "[서울=연합뉴스]" is such a run once the brackets are out);
+# a split found inside a run is found from its start, so the parts are the same.
 _SPLIT = re.compile(
-    r"\s*(?:,|;|(?<=\w{3})\s*&\s*(?=\w{3})|\band\b|\bund\b|\bet\b|\by\b|\bog\b|\boch\b|\ben\b|\bwith\b"
+    r"(?:(?<!\s)|(?!\s))\s*(?:,|;|(?<=\w{3})\s*&\s*(?=\w{3})"
+    r"|\band\b|\bund\b|\bet\b|\by\b|\bog\b|\boch\b|\ben\b|\bwith\b"
     r"|、|，|；|\||/|•|·|\s[-–—]\s)\s*",
     re.I,
 )
@@ -891,8 +896,13 @@ def _korean_text_names(match: re.Match[str]) -> list[str]:
             start = match.start(1)
     # after an agency's dateline ("[서울=연합뉴스] 김철수 기자 이날 정부는 ..."), the story
     # may follow 기자 without the "=" that usually ends the byline: only its first word
-    # ties 기자 into a sentence there ("[서울=연합뉴스] 이날 기자 간담회에서 ...")
+    # ties 기자 into a sentence there
+    # ("[서울=연합뉴스] 이날 기자 간담회에서 ..."), unless that word makes one noun with
+    # 기자 ("이날 기자 회견 도중 말했다": a press conference, the sentence read on as
+    # without a dateline)
     dated = _KOREAN_DATELINE.search(text, max(0, start - MAX_KOREAN_DATELINE), start)
+    if dated and _KOREAN_REPORTER_COMPOUND.match(text, match.end()):
+        dated = None
     if _continues_a_sentence(text, match.end(), 1 if dated else MAX_KOREAN_WORDS_AFTER):
         return []
     return listed + _korean_names(match)
@@ -910,6 +920,9 @@ _WORD_AFTER_KOREAN_BYLINE = re.compile(r"\s+([\uac00-\ud7af]+)")
 # by "=" ("[서울=연합뉴스]", "【서울=뉴시스】"), white space after it; read back this far.
 _KOREAN_DATELINE = re.compile(r"[\[【(（][^\[\]【】()（）=]{1,20}=[^\[\]【】()（）=]{1,20}[\]】)）]\s*\Z")
 MAX_KOREAN_DATELINE = 48
+# Nouns written after 기자 as one word with it, spaced or not: 기자 회견 (a press
+# conference), 기자 간담회, 기자 설명회, 기자 브리핑.
+_KOREAN_REPORTER_COMPOUND = re.compile(r"\s+(?:회견|간담회|설명회|브리핑)")
 _KOREAN_SENTENCE_ENDS = frozenset("은는이가을를에의와과도로서게께만다")
 MAX_KOREAN_WORDS_AFTER = 4
 

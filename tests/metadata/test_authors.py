@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from newsstem.metadata import extract_metadata
-from newsstem.metadata.authors import _ADDRESS, _KOREAN_BYLINE, clean_names
+from newsstem.metadata.authors import _ADDRESS, _KOREAN_BYLINE, _SPLIT, clean_names
 
 
 @pytest.mark.parametrize(
@@ -519,6 +519,15 @@ def test_a_long_run_without_spaces_is_searched_for_addresses_from_its_start_alon
         assert clean_names(run) == []
 
 
+def test_a_long_run_of_white_space_is_split_from_its_start_alone():
+    # the brackets taken out of "[서울=연합뉴스] " * 3,000 leave a run of 3,000 spaces: the
+    # split's "\s*" tried from each of them read the rest of the run again (seconds, the
+    # square of its length); a split is sought where the run starts, the parts the same
+    assert _SPLIT.match("   , b", 1) is None
+    assert _SPLIT.match("   , b", 0).group() == "   , "
+    assert _SPLIT.split("a  ,  b and  c") == ["a", "b", "c"]
+    assert clean_names("[서울=연합뉴스] " * 3000 + "김철수 기자") == ["김철수"]
+
 def test_a_korean_byline_element_with_the_name_in_its_own_element():
     # "홍길동 | 기자" once the element's pieces are joined: 기자 is the role, no name
     page = '<html lang="ko"><body><h1>제목</h1><p class="byline"><b>홍길동</b> 기자</p>'
@@ -711,6 +720,8 @@ def test_korean_names_listed_with_commas_in_a_text(text, names):
         ("[서울=연합뉴스] 김철수 기자 이날 정부는 발표했다", ["김철수"]),
         ("【서울=뉴시스】 홍길동, 김철수 기자 이날 정부는 발표했다", ["홍길동", "김철수"]),
         ("[서울=연합뉴스] 이날 기자 간담회에서 발표했다", []),
+        # ... unless that word makes one noun with 기자: a press conference (회견)
+        ("[서울=연합뉴스] 이날 기자 회견 도중 말했다", []),
         # without a dateline the next four words are read, as before
         ("김철수 기자 이날 정부는 발표했다", []),
     ],
