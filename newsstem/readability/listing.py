@@ -73,34 +73,28 @@ def is_listing(selected: Iterable[Element], options: Options) -> bool:
 def teaser_units(selected: Iterable[Element], options: Options) -> list[Element]:
     """The teasers of the selection (each a headline link's unit with at most
     ``teaser_max_prose`` of prose); none when it has fewer than ``listing_min_teasers``."""
-    roots = list(selected)
-    headlines = [h for root in roots for h in root.iter(*HEADINGS) if _is_headline_link(h)]
-    if len(headlines) < options.listing_min_teasers:
-        return []
-    units = [
-        unit
-        for unit in _units(headlines, roots)
-        if _prose_weight(unit, options) <= options.teaser_max_prose
-    ]
-    return units if len(units) >= options.listing_min_teasers else []
+    return [unit for unit, _ in _teasers(list(selected), options)]
 
 
 def _teaser_prose(roots: list[Element], options: Options) -> tuple[float, float]:
     """The prose inside teasers and the prose of the whole selection (0, 0 without 3+)."""
+    teasers = _teasers(roots, options)
+    if not teasers:
+        return 0.0, 0.0
+    return sum(prose for _, prose in teasers), sum(_prose_weight(r, options) for r in roots)
+
+
+def _teasers(roots: list[Element], options: Options) -> list[tuple[Element, float]]:
+    """The teasers of the selection with their prose; none when fewer than 3."""
     headlines = [h for root in roots for h in root.iter(*HEADINGS) if _is_headline_link(h)]
     if len(headlines) < options.listing_min_teasers:
-        return 0.0, 0.0
-    total = sum(_prose_weight(root, options) for root in roots)
-    teasers = 0
-    teaser_prose = 0.0
+        return []
+    teasers = []
     for unit in _units(headlines, roots):
         prose = _prose_weight(unit, options)
         if prose <= options.teaser_max_prose:
-            teasers += 1
-            teaser_prose += prose
-    if teasers < options.listing_min_teasers:
-        return 0.0, 0.0
-    return teaser_prose, total
+            teasers.append((unit, prose))
+    return teasers if len(teasers) >= options.listing_min_teasers else []
 
 
 def _is_headline_link(heading: Element) -> bool:
