@@ -6,6 +6,7 @@ articles of 330+ unique words, recognised by the real extraction pipeline.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -422,6 +423,26 @@ def run_crawl_with_feeds(tmp_path, site, uri, name, feeds):
     return CrawlResult(proc.returncode, [], stats, log_file.read_text(), tmp_path / "none")
 
 
+@contextlib.contextmanager
+def another_crawl_writes(site, path):
+    """Another crawl writes ``path`` (one line of its own, given back) as the crawl run
+    inside the block asks for its first page: after that crawl started, before it opens
+    the file."""
+    theirs = b'{"url": "https://elsewhere.example/1.html"}\n'
+    resolve = site._resolve
+
+    def resolve_after_the_other_crawl_wrote(page):
+        if not path.exists():
+            path.write_bytes(theirs)
+        return resolve(page)
+
+    site._resolve = resolve_after_the_other_crawl_wrote
+    try:
+        yield theirs
+    finally:
+        site._resolve = resolve
+
+
 def test_a_feed_file_another_crawl_wrote_since_the_start_is_kept_and_its_articles_come_again(
     tmp_path, news_site
 ):
@@ -430,18 +451,8 @@ def test_a_feed_file_another_crawl_wrote_since_the_start_is_kept_and_its_article
     # page). This crawl refuses to empty it, records none of its own articles, and the
     # next crawl exports them all.
     uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
-    theirs = b'{"url": "https://elsewhere.example/1.html"}\n'
-    resolve = news_site._resolve
-
-    def resolve_after_the_other_crawl_wrote(path):
-        output = tmp_path / "first.jsonl"
-        if not output.exists():
-            output.write_bytes(theirs)
-        return resolve(path)
-
-    news_site._resolve = resolve_after_the_other_crawl_wrote
-    first = crawl(tmp_path, news_site, uri, "first")
-    news_site._resolve = resolve
+    with another_crawl_writes(news_site, tmp_path / "first.jsonl") as theirs:
+        first = crawl(tmp_path, news_site, uri, "first")
     assert (tmp_path / "first.jsonl").read_bytes() == theirs, first.log
     # One line says so. Scrapy's exporter tried the file again for each article and at the
     # end: an ERROR line with a traceback each (20 here), then "Stored jsonlines feed".
@@ -472,20 +483,11 @@ def test_a_refused_feed_file_leaves_the_other_feeds_whole(tmp_path, news_site):
     # exporter raised on opening it for each article before reaching the second feed:
     # that one got no article at all, and a traceback per article was logged.
     uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
-    theirs = b'{"url": "https://elsewhere.example/1.html"}\n'
     shared, own = tmp_path / "shared.jsonl", tmp_path / "own.jsonl"
-    resolve = news_site._resolve
-
-    def resolve_after_the_other_crawl_wrote(path):
-        if not shared.exists():
-            shared.write_bytes(theirs)
-        return resolve(path)
-
-    news_site._resolve = resolve_after_the_other_crawl_wrote
     feeds = {str(shared): {"format": "jsonlines", "overwrite": True},
              str(own): {"format": "jsonlines", "overwrite": True}}
-    first = run_crawl_with_feeds(tmp_path, news_site, uri, "first", feeds)
-    news_site._resolve = resolve
+    with another_crawl_writes(news_site, shared) as theirs:
+        first = run_crawl_with_feeds(tmp_path, news_site, uri, "first", feeds)
     assert shared.read_bytes() == theirs
     written = {json.loads(line)["url"] for line in own.read_text(encoding="utf-8").splitlines()}
     assert written == news_site.article_urls(), first.log
@@ -508,18 +510,9 @@ def test_an_empty_feed_leaves_a_file_another_crawl_wrote_with_one_line(tmp_path,
     uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
     first = crawl(tmp_path, news_site, uri, "first")
     assert first.returncode == 0 and len(first.items) == 18, first.log
-    theirs = b'{"url": "https://elsewhere.example/1.html"}\n'
     output = tmp_path / "second.jsonl"
-    resolve = news_site._resolve
-
-    def resolve_after_the_other_crawl_wrote(path):
-        if not output.exists():
-            output.write_bytes(theirs)
-        return resolve(path)
-
-    news_site._resolve = resolve_after_the_other_crawl_wrote
-    second = crawl(tmp_path, news_site, uri, "second")
-    news_site._resolve = resolve
+    with another_crawl_writes(news_site, output) as theirs:
+        second = crawl(tmp_path, news_site, uri, "second")
     assert output.read_bytes() == theirs
     errors = [line for line in second.log.splitlines() if "] ERROR: " in line]
     assert len(errors) == 1 and f"Not overwriting {output}" in errors[0], second.log
@@ -615,20 +608,11 @@ def test_a_refused_batch_file_is_not_reported_stored(tmp_path, news_site):
     # (1 items) in: batch-1.jsonl" was logged of a file this crawl never wrote, and its
     # article was not counted as written to no file.
     uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
-    theirs = b'{"url": "https://elsewhere.example/1.html"}\n'
     first_batch = tmp_path / "batch-1.jsonl"
-    resolve = news_site._resolve
-
-    def resolve_after_the_other_crawl_wrote(path):
-        if not first_batch.exists():
-            first_batch.write_bytes(theirs)
-        return resolve(path)
-
-    news_site._resolve = resolve_after_the_other_crawl_wrote
     feeds = {str(tmp_path / "batch-%(batch_id)d.jsonl"):
              {"format": "jsonlines", "overwrite": True, "batch_item_count": 1}}
-    first = run_crawl_with_feeds(tmp_path, news_site, uri, "first", feeds)
-    news_site._resolve = resolve
+    with another_crawl_writes(news_site, first_batch) as theirs:
+        first = run_crawl_with_feeds(tmp_path, news_site, uri, "first", feeds)
     assert first_batch.read_bytes() == theirs
     assert f"in: {first_batch}" in first.log, first.log
     assert f"Stored jsonlines feed (1 items) in: {first_batch}\n" not in first.log
