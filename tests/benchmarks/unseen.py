@@ -209,6 +209,16 @@ def non_article_page(html: str) -> str | None:
     return None
 
 
+def print_speeds(runs: dict[str, Run]) -> None:
+    """newsstem's speed over each peer's in the same run (seconds of the peer's pass over
+    newsstem's), for every run that took time."""
+    ours = runs.get(OURS)
+    if ours is not None and ours.seconds:
+        for peer, run in runs.items():
+            if peer != OURS and run.seconds:
+                print(f"  speed {OURS} / {peer}: {run.seconds / ours.seconds:.2f}x")
+
+
 def archive_files(archive: Path) -> Iterator[tuple[PurePosixPath, Callable[[], bytes]]]:
     """Each regular file of a source archive or npm tarball: its path below the archive's
     top folder (``NAME-VERSION/``, ``package/``) and a function reading its bytes (only the
@@ -836,10 +846,7 @@ def report_texts(pairing: Pairing, runs: dict[str, Run], worst: int,
         figures = "  ".join(f"{name} {_f1(run, spaced):.3f}" for name, run in runs.items())
         print(f"  the other {len(spaced)} pages: {figures}")
     ours = runs.get(OURS)
-    if ours is not None and ours.seconds:
-        for peer, run in runs.items():
-            if peer != OURS and run.seconds:
-                print(f"  speed {OURS} / {peer}: {run.seconds / ours.seconds:.2f}x")
+    print_speeds(runs)
     if ours is not None and PEER in runs:
         report_losses(pages, runs, worst)
 
@@ -967,10 +974,7 @@ def report_prefixes(pairing: Pairing, expected: dict[str, Asserted],
             print(f"  {name:<18} {holds:>3}/{len(members):<3} {opens:>3}/{len(members):<3}"
                   f" {recall:7.3f} {run.pages_per_second():8.1f}  {run.errors}")
     ours = runs.get(OURS)
-    if ours is not None and ours.seconds:
-        for peer, run in runs.items():
-            if peer != OURS and run.seconds:
-                print(f"  speed {OURS} / {peer}: {run.seconds / ours.seconds:.2f}x")
+    print_speeds(runs)
     if ours is None:
         return
     if split is not None:  # the held-out half's pages are not looked at
@@ -1028,10 +1032,7 @@ def report_snippets(found: SnippetSet, runs: dict[str, Run], worst: int) -> None
               f" {whole:>4}/{len(pages):<3} {whole / max(len(pages), 1):5.1%}"
               f" {run.pages_per_second():8.1f}  {run.errors}")
     ours = runs.get(OURS)
-    if ours is not None and ours.seconds:
-        for peer, run in runs.items():
-            if peer != OURS and run.seconds:
-                print(f"  speed {OURS} / {peer}: {run.seconds / ours.seconds:.2f}x")
+    print_speeds(runs)
     unmet = [(page.id, snippet) for page in pages
              for snippet, *hits in zip(snippets[page.id], *(met[name][page.id] for name in runs))
              if not any(hits)]
