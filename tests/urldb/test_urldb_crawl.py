@@ -423,6 +423,14 @@ def run_crawl_with_feeds(tmp_path, site, uri, name, feeds):
     return CrawlResult(proc.returncode, [], stats, log_file.read_text(), tmp_path / "none")
 
 
+def the_next_crawl_exports_every_article(tmp_path, site, uri):
+    """A crawl after one that recorded none of its articles exports them all: nothing lost."""
+    site.clear()
+    following = crawl(tmp_path, site, uri, "second")
+    assert following.returncode == 0, following.log
+    assert following.item_urls() == site.article_urls()
+
+
 @contextlib.contextmanager
 def another_crawl_writes(site, path):
     """Another crawl writes ``path`` (one line of its own, given back) as the crawl run
@@ -472,10 +480,7 @@ def test_a_feed_file_another_crawl_wrote_since_the_start_is_kept_and_its_article
         in first.log, first.log
     assert "nothing new" not in first.log
 
-    news_site.clear()
-    second = crawl(tmp_path, news_site, uri, "second")
-    assert second.returncode == 0, second.log
-    assert second.item_urls() == news_site.article_urls()
+    the_next_crawl_exports_every_article(tmp_path, news_site, uri)
 
 
 def test_a_refused_feed_file_leaves_the_other_feeds_whole(tmp_path, news_site):
@@ -557,10 +562,7 @@ def test_a_dry_run_into_dev_null_records_nothing_and_logs_one_line(tmp_path, new
     assert "articles not recorded as exported: 18 (the next crawl exports them again)" \
         in first.log
 
-    news_site.clear()
-    second = crawl(tmp_path, news_site, uri, "second")
-    assert second.returncode == 0, second.log
-    assert second.item_urls() == news_site.article_urls()
+    the_next_crawl_exports_every_article(tmp_path, news_site, uri)
 
 
 def test_a_feed_into_a_pipe_is_recorded_once_closed_without_fsync(tmp_path, news_site):
