@@ -54,6 +54,7 @@ __all__ = [
     "ArchivedPage",
     "WarcArchive",
     "check_writable",
+    "fetched_since",
     "html_pages_by_site",
     "is_html_page",
     "LatestCaptures",
@@ -251,6 +252,15 @@ def html_pages_by_site(
     if last is not None:
         by_site = {site: pages[-last:] for site, pages in by_site.items()}
     return by_site
+
+
+def fetched_since(pages: Iterable[ArchivedPage], since: str | None) -> list[ArchivedPage]:
+    """The ``pages`` fetched at ``since`` (ISO 8601 UTC) or later, as
+    :func:`html_pages_by_site` picks them; all of them for None."""
+    if since is None:
+        return list(pages)
+    start = _fetch_instant(since)
+    return [page for page in pages if _fetch_instant(page.fetched_at) >= start]
 
 
 def latest_captures(paths: Iterable[str | Path]) -> dict[str, CaptureKey]:

@@ -14,7 +14,7 @@ from scrapy.extensions.logstats import LogStats
 from tldextract import TLDExtract
 
 from newsstem import defaults
-from newsstem.archive import ArchivedPage, ArchiveError, html_pages_by_site
+from newsstem.archive import ArchivedPage, ArchiveError, fetched_since, html_pages_by_site
 from newsstem.commands.learn import training_page
 from newsstem.layout.learn import LearnOptions, TrainingPage
 from newsstem.layout.patterns import (
@@ -247,10 +247,8 @@ class Relearn:
                 str(earlier) if earlier and self.started and str(earlier) < self.started
                 else self.started
             )
-        read: dict[str | None, dict[str, list]] = {}
-        try:
-            for start in set(since.values()):
-                read[start] = html_pages_by_site([self.archive], since=start)
+        try:  # read once (every record is read whatever ``since``): each site's pages picked
+            by_site = html_pages_by_site([self.archive])
         except ArchiveError as error:
             logger.error("newsstem: cannot learn again, the archive is unreadable: %s", error)
             return
@@ -260,7 +258,7 @@ class Relearn:
             logger.error("newsstem: cannot learn again, a pattern file is unusable: %s", error)
             return
         for site in sites:
-            archived = read[since[site]].get(site, [])
+            archived = fetched_since(by_site.get(site, ()), since[site])
             pages = [training_page(page) for page in archived]
             outcome = self.relearn(
                 site, pages, old_sets.get(site), self.describe(archived, since[site])
