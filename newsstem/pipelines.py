@@ -16,7 +16,14 @@ from newsstem.deployment import bundled_pattern_sets
 from newsstem.extraction import GUARD_NEAREST, GUARD_REPLACED, PageExtraction, extract_page
 from newsstem.items import Article, Page
 from newsstem.layout.patterns import MatchOptions, PatternLibrary, load_patterns_dir
-from newsstem.layout.redesign import Counts, CountsFile, SiteCounts, Window, judge_sites
+from newsstem.layout.redesign import (
+    Counts,
+    CountsFile,
+    SiteCounts,
+    Window,
+    judge_sites,
+    window_alone,
+)
 from newsstem.metadata import FIELDS as METADATA_FIELDS
 from newsstem.metadata import MetadataOptions, extract_metadata
 from newsstem.metadata.headline import SiteNames
@@ -297,7 +304,7 @@ class _SharedCounts:
             except StoreError as error:
                 _counts_store_failed(error)
                 self.counts = None
-        return Window(patterns, started, counts) if counts.pages >= min_pages else None
+        return window_alone(patterns, started, counts, min_pages)
 
 
 # Pattern libraries the commands loaded (checking the files before any request), each

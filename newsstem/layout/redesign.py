@@ -53,6 +53,7 @@ __all__ = [
     "judge_sites",
     "layout_change",
     "relearn",
+    "window_alone",
 ]
 
 # A site is judged after this many pages of a crawl (NEWSSTEM_REDESIGN_MIN_PAGES's
@@ -267,6 +268,14 @@ class CountsFile:
             tmp.unlink(missing_ok=True)
 
 
+def window_alone(
+    patterns: str, started: str, counts: SiteCounts, min_pages: int
+) -> Window | None:
+    """A crawl's own ``counts`` of a site as the window to judge, with no earlier crawl's
+    counts: None when they hold fewer than ``min_pages`` pages."""
+    return Window(patterns, started, counts) if counts.pages >= min_pages else None
+
+
 def judge_sites(
     crawled: Mapping[str, SiteCounts],
     pattern_sets: Mapping[str, PatternSet],
@@ -289,7 +298,7 @@ def judge_sites(
         if counts_file is not None:
             window = counts_file.add(site, key, started, counts, min_pages)
         else:
-            window = Window(key, started, counts) if counts.pages >= min_pages else None
+            window = window_alone(key, started, counts, min_pages)
         if window is not None:
             judged[site] = (layout_change(window.counts, pattern_set, min_pages), window)
     return judged
