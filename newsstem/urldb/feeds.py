@@ -495,7 +495,7 @@ def _is_pipe(mode: int) -> bool:
     return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
-def _output_kind(uri: str, storage_cls: object) -> os.stat_result | None:
+def _output_stat(uri: str, storage_cls: object) -> os.stat_result | None:
     """The ``stat`` of what a feed URI writes to when that is an existing local file or
     stdout; None otherwise (a new file, a URI with ``%(name)s`` parameters, a remote one)."""
     scheme = urlparse(uri).scheme
@@ -572,7 +572,7 @@ def plan_feeds(exporter: _ScrapyFeedExporter) -> list[FeedPlan]:
     for uri, options in exporter.feeds.items():
         storage_cls = exporter.storages.get(urlparse(uri).scheme, exporter.storages.get("file"))
         fmt = options.get("format")
-        found = _output_kind(uri, storage_cls)
+        found = _output_stat(uri, storage_cls)
         durable_cls = isinstance(storage_cls, type) and issubclass(
             storage_cls, DurableFileFeedStorage
         )
