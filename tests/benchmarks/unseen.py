@@ -440,6 +440,11 @@ def _yaml_value(value: str) -> str:
     return value
 
 
+def url_site(url: str | None) -> str | None:
+    """The host part of a page's URL as written (``https://HOST/...``), or None."""
+    return url.split("/")[2] if url and url.count("/") >= 2 else None
+
+
 def front_matter(markdown: str) -> tuple[dict[str, str | list[str]], str]:
     """The YAML front matter of a domdown Markdown file (its flat keys: strings, and
     lists of strings) and the body after it."""
@@ -486,10 +491,10 @@ def pair_domdown(sdist: Path) -> tuple[Pairing, dict[str, Asserted]]:
     manifest = json.loads(files.get("manifest.json", b'{"cases": []}'))
     pairing = Pairing()
     expected: dict[str, Asserted] = {}
-    read = set()
+    used = set()
     for case in manifest.get("cases", []):
         name, page, wanted = case["id"], case.get("html"), case.get("markdown")
-        read.update((page, wanted))
+        used.update((page, wanted))
         if page not in files or wanted not in files:
             pairing.skipped[name] = "a case without its page or its Markdown"
             continue
@@ -504,19 +509,17 @@ def pair_domdown(sdist: Path) -> tuple[Pairing, dict[str, Asserted]]:
         authors = values.get("author")
         authors = [authors] if isinstance(authors, str) else authors or []
         title = values.get("title")
+        title = title if isinstance(title, str) else None
         published = values.get("published")
         published = published if isinstance(published, str) and _ISO_DAY.match(published) \
             else None
         url = case.get("base_url") or values.get("source") or None
         url = url if isinstance(url, str) else None
-        pairing.expected[name] = Expected(text, title if isinstance(title, str) else None,
-                                          tuple(authors))
-        expected[name] = Asserted(None, title if isinstance(title, str) else None,
-                                  ", ".join(authors) or None, published)
-        site = url.split("/")[2] if url and url.count("/") >= 2 else None
-        pairing.pages.append(CorpusPage(DOMDOWN, name, url, site, raw, html, text))
+        pairing.expected[name] = Expected(text, title, tuple(authors))
+        expected[name] = Asserted(None, title, ", ".join(authors) or None, published)
+        pairing.pages.append(CorpusPage(DOMDOWN, name, url, url_site(url), raw, html, text))
     for path in sorted(files):
-        if path.startswith(("html/", "raw/")) and path not in read:
+        if path.startswith(("html/", "raw/")) and path not in used:
             pairing.skipped[path] = "no case reads it"
     return pairing, expected
 
@@ -646,10 +649,10 @@ def pair_trafilatura(sdist: Path) -> SnippetSet:
         known = by_url.setdefault(url, [])
         if snippet not in known:  # the test runs for its XML output too: the same asserts
             known.append(snippet)
-    read = set()
+    used = set()
     for url, snippets in by_url.items():
         file = pages[url]
-        read.add(file)
+        used.add(file)
         name = file.removesuffix(".html")
         if file not in files:
             pairing.skipped[name] = "an asserted page not in the archive"
@@ -660,10 +663,10 @@ def pair_trafilatura(sdist: Path) -> SnippetSet:
             pairing.skipped[name] = f"not an article: {kind}"
             continue
         found.snippets[name] = snippets
-        site = url.split("/")[2] if url.count("/") >= 2 else None
         gold = "\n".join(snippet.text for snippet in snippets if snippet.present)
-        pairing.pages.append(CorpusPage(TRAFILATURA, name, url, site, files[file], html, gold))
-    for file in sorted(files.keys() - read):
+        pairing.pages.append(CorpusPage(TRAFILATURA, name, url, url_site(url), files[file],
+                                        html, gold))
+    for file in sorted(files.keys() - used):
         pairing.skipped[file.removesuffix(".html")] = "no assert reads it"
     return found
 
