@@ -259,33 +259,33 @@ def _words(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text)]
 
 
-def _grams(words: list[str]) -> set[tuple[str, ...]]:
-    n = 3 if len(words) >= 3 else max(1, len(words))
+def _grams(words: list[str], n: int) -> set[tuple[str, ...]]:
     return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
 
 
 def _held(line: str, text_grams: dict[int, set]) -> float:
     """Share of the line's word n-grams (trigrams; shorter lines whole) found in a text."""
-    grams = _grams(_words(line))
-    if not grams:
+    words = _words(line)
+    n = min(3, len(words))
+    if not n:
         return 1.0
-    n = len(next(iter(grams)))
+    grams = _grams(words, n)
     return len(grams & text_grams[n]) / len(grams)
 
 
 def _text_grams(text: str) -> dict[int, set]:
     words = _words(text)
-    return {n: {tuple(words[i : i + n]) for i in range(len(words) - n + 1)} for n in (1, 2, 3)}
+    return {n: _grams(words, n) for n in (1, 2, 3)}
 
 
 def _lines(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if _words(line)]
 
 
-def _key_of(line: str, blocks: list[tuple[str, str]]) -> str:
+def _key_of(line: str, blocks: list[tuple[str, dict[int, set]]]) -> str:
     best, key = 0.0, "?"
-    for block_key, text in blocks:
-        share = _held(line, _text_grams(text))
+    for block_key, grams in blocks:
+        share = _held(line, grams)
         if share > best:
             best, key = share, block_key
     return " > ".join(key.split("/")[-3:]) if key != "?" else key
@@ -298,9 +298,11 @@ def print_diff(delta: float, site: SiteResult, r: PageResult, width: int = 110) 
     print(f"\n  {delta:+.3f} {site.site} {r.page.id} {learned.method} guard {learned.guard}")
     grams = {"learned": _text_grams(learned.body), "fallback": _text_grams(fallback.body),
              "gold": _text_grams(gold)}
-    page_blocks = [(b.key, b.text) for b in decompose(r.page.html).blocks]
+    # each block's n-grams once, not once per line
+    page_blocks = [(b.key, _text_grams(b.text)) for b in decompose(r.page.html).blocks]
+    main_blocks = [(key, _text_grams(text)) for key, text in learned.blocks]
     for sign, text, other, blocks in (("-", fallback.body, "learned", page_blocks),
-                                      ("+", learned.body, "fallback", list(learned.blocks))):
+                                      ("+", learned.body, "fallback", main_blocks)):
         for line in _lines(text):
             if _held(line, grams[other]) >= 0.5:
                 continue
