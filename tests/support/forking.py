@@ -3,6 +3,8 @@ multiprocessing's "fork" start method): its child outlives the crawl.
 
 ``FORKING_PIPELINE_DIR`` (a setting) names a directory: the child writes its pid to
 ``child.pid`` there and lives until ``release`` appears in it (60 s at most).
+``FORKING_PIPELINE_AFTER`` names a file: the pipeline forks once, at the first item it
+sees after that file exists.
 """
 
 from __future__ import annotations
