@@ -4,7 +4,9 @@ Evidence in order of trust: the article's JSON-LD ``author`` (``creator`` if
 none), then meta tags (``author``, ``article:author``, ``parsely-author``,
 ``dc.creator``, NYT's ``byl`` ...), then microdata ``itemprop=author``, then
 ``rel=author`` links, then byline elements (``class="byline"``/``author``), then
-byline lines ("By ...", "Von ...", "Par ...", "Por ...", "Di ...", "Door ...").
+byline lines ("By ...", "Von ...", "Par ...", "Por ...", "Di ...", "Door ..."; the
+word may stand alone in its element, the names in the next ones: "<span>By</span>
+<a>Name</a>", not in a comment's or a teaser's).
 The first source that yields a name decides; later ones are noise more often
 than not (related stories, comment authors).
 
@@ -30,6 +32,7 @@ from typing import Any, NamedTuple
 from lxml.html import HtmlElement
 
 from newsstem.metadata.evidence import (
+    CONTEXT_LEVELS,
     CJK_LETTER,
     ORGANIZATION_TYPES,
     PERSON_TYPES,
@@ -587,6 +590,18 @@ def _inside_other_content(element: HtmlElement) -> bool:
     return inside_other_content(element, _OTHER_CONTENT)
 
 
+def _in_other_content_by_name(element: HtmlElement | None) -> bool:
+    """Whether one of ``element``'s closest ancestors is named as other content (a comment,
+    a teaser, a sidebar) by its class or id; an ``<aside>`` may be the article's own rail
+    (Rolling Stone's byline), so its tag alone says nothing here."""
+    for level, ancestor in enumerate(() if element is None else element.iterancestors()):
+        if level >= CONTEXT_LEVELS:
+            break
+        if _OTHER_CONTENT.search(f"{ancestor.get('class', '')} {ancestor.get('id', '')}"):
+            return True
+    return False
+
+
 _SKIPPED_TAGS = frozenset({"html", "body", "article", "main", "script", "style", "meta", "link"})
 
 
@@ -708,13 +723,13 @@ def _byline_line(text: Any) -> BylineLine:
     word = normalize_space(line)
     if len(word.split()) > 1 and word.lower() not in _BYLINE_WORDS:
         return BylineLine(line)
-    if word.lower().rstrip(":") in _ENGLISH_BYLINE_WORDS:
-        return _NO_LINE  # "Theme <a>X</a> by <a>Y</a>", a comment's "by <a>nick</a>": no byline
     element = text.getparent()
+    if word.lower().rstrip(":") in _ENGLISH_BYLINE_WORDS and _in_other_content_by_name(element):
+        return _NO_LINE  # a comment's "<span>by </span><a>nick</a>" (Slashdot): no byline
     for _ in range(BYLINE_WORD_LEVELS):
         if element is None:
             return _NO_LINE
-        pieces = [t.strip() for t in element.itertext()]
+        pieces = [t.strip() for t in _first_line(element)]
         joined = " ".join(p for p in pieces if p)
         if not joined.startswith(word):
             return _NO_LINE  # "Theme: Twenty <a>by</a> Moon": the word is inside a line
@@ -722,6 +737,29 @@ def _byline_line(text: Any) -> BylineLine:
             return BylineLine(joined, element) if len(joined) <= MAX_BYLINE_CHARS else _NO_LINE
         element = element.getparent()
     return _NO_LINE
+
+
+def _first_line(element: HtmlElement) -> list[str]:
+    """The texts of ``element`` up to its first ``<br>`` after the byline word's line has
+    begun: "By <a>John Harris</a><br>TRIBUNE-REVIEW" is a line of writers, then the
+    paper's name on a line of its own ("<em>by</em><br>Justin Murray, <br>..." begins
+    after a break)."""
+    parts: list[str] = []
+
+    def walk(node: HtmlElement) -> bool:  # True once a <br> ends the line
+        if node.tag == "br":
+            return sum(1 for part in parts if part.strip()) >= 2
+        if node.text and node.tag not in ("script", "style"):
+            parts.append(node.text)
+        for child in node:
+            if isinstance(child.tag, str) and walk(child):
+                return True
+            if child.tail:
+                parts.append(child.tail)
+        return False
+
+    walk(element)
+    return parts
 
 
 def _name_words(part: str) -> list[str] | None:
