@@ -76,6 +76,18 @@ NEWSSTEM_REDESIGN_COUNTS = ".redesign-counts"
 # the first of them started), keeping the old patterns of layouts still in use; the new
 # file replaces the old one in NEWSSTEM_PATTERNS_DIR only if it reads those pages better.
 NEWSSTEM_RELEARN = False
+# With a Redis URL store (NEWSSTEM_URLDB redis://..., which the workers of a distributed
+# crawl share): a pattern file NEWSSTEM_RELEARN wrote is also published in the store
+# (`<prefix>:patterns:<site>`), and every crawl loads the published files learned later
+# than its own at its start (and every NEWSSTEM_SHARED_PATTERNS_CHECK seconds), writing
+# them to NEWSSTEM_PATTERNS_DIR: the workers of other machines read a site learned again
+# by its new patterns without a file copied by hand. Of two files published for a site,
+# the one learned last wins. Off: each machine keeps its own files.
+NEWSSTEM_SHARED_PATTERNS = True
+# How often (seconds) a crawl with NEWSSTEM_SHARED_PATTERNS looks for pattern files
+# published since it started (a worker that never stops, NEWSSTEM_DISTRIBUTED_IDLE 0);
+# 0: at its start only.
+NEWSSTEM_SHARED_PATTERNS_CHECK = 60.0
 # Write every response, with the page's anchor texts and fetch time, to this WARC
 # file (gzipped; appended to if it exists). Empty: off.
 NEWSSTEM_ARCHIVE = ""

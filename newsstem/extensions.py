@@ -21,9 +21,12 @@ from newsstem.layout.patterns import (
     PatternFileError,
     PatternSet,
     load_patterns_dir,
+    pattern_file_name,
     save_pattern_file,
 )
 from newsstem.layout.redesign import relearn
+from newsstem.sharedpatterns import publish, shared_patterns_store
+from newsstem.urldb import StoreError, hide_password
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -193,11 +196,18 @@ class Relearn:
     ``NEWSSTEM_PATTERNS_DIR`` only when it reads this crawl's pages better. Each site
     counts ``newsstem/relearn/<site>``: ``written`` or why not. A directory that cannot
     be written, or a pattern file unusable by then, is one ERROR line.
+
+    With a Redis URL store shared by workers (``NEWSSTEM_SHARED_PATTERNS``), a file written
+    is also published there (:func:`newsstem.sharedpatterns.publish`), for the workers of
+    the other machines to load: ``newsstem/shared_patterns/published``, or
+    ``…/not_published`` (the store holds a file of the site learned later, or cannot be
+    reached: one WARNING line).
     """
 
     def __init__(self, archive: str, patterns_dir: str, stats: StatsCollector,
-                 min_chars: int) -> None:
+                 min_chars: int, shared_store: str | None = None) -> None:
         self.archive = archive
+        self.shared_store = shared_store  # the Redis URL store files are published in
         self.patterns_dir = patterns_dir
         self.stats = stats
         self.min_chars = min_chars
@@ -219,6 +229,7 @@ class Relearn:
             settings.get("NEWSSTEM_PATTERNS_DIR", defaults.NEWSSTEM_PATTERNS_DIR),
             crawler.stats,
             settings.getint("NEWSSTEM_MIN_ARTICLE_CHARS", defaults.NEWSSTEM_MIN_ARTICLE_CHARS),
+            shared_patterns_store(settings),
         )
         crawler.signals.connect(extension.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(extension.engine_stopped, signal=signals.engine_stopped)
@@ -340,4 +351,35 @@ class Relearn:
                 "their layouts, and they would read pages of a new one; learn the site "
                 "again from all its pages to get them back", site, ", ".join(relearned.dropped),
             )
+        if self.shared_store is not None:
+            self.publish(relearned.pattern_set)
         return "written"
+
+    def publish(self, pattern_set: PatternSet) -> None:
+        """Publish a file written in the shared Redis URL store, for the other workers."""
+        site, shown = pattern_set.site, hide_password(self.shared_store or "")
+        try:
+            held = publish(self.shared_store or "", pattern_set)
+        except StoreError as error:
+            self.stats.inc_value("newsstem/shared_patterns/not_published")
+            logger.warning(
+                "newsstem: %s: its new pattern file cannot be published for the other "
+                "workers (%s): they read the site with their own files (copy %s to their "
+                "patterns directories)", site, error, pattern_file_name(site),
+            )
+            return
+        if held.published:
+            self.stats.inc_value("newsstem/shared_patterns/published")
+            logger.info(
+                "newsstem: %s: its new pattern file is published in %s (version %d): the "
+                "other workers load it at their next crawl start, or within "
+                "NEWSSTEM_SHARED_PATTERNS_CHECK seconds", site, shown, held.version,
+            )
+            return
+        self.stats.inc_value("newsstem/shared_patterns/not_published")
+        logger.warning(
+            "newsstem: %s: its new pattern file (learned at %s) is not published: %s holds "
+            "one learned later (at %s, version %d), which stays; this worker loads it at "
+            "its next crawl start", site, pattern_set.learned_at, shown, held.learned_at,
+            held.version,
+        )

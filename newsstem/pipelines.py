@@ -15,7 +15,7 @@ from newsstem import defaults
 from newsstem.deployment import bundled_pattern_sets
 from newsstem.extraction import GUARD_NEAREST, GUARD_REPLACED, PageExtraction, extract_page
 from newsstem.items import Article, Page
-from newsstem.layout.patterns import MatchOptions, PatternLibrary, load_patterns_dir
+from newsstem.layout.patterns import MatchOptions, PatternLibrary, SitePatterns, load_patterns_dir
 from newsstem.layout.redesign import (
     Counts,
     CountsFile,
@@ -28,6 +28,7 @@ from newsstem.metadata import FIELDS as METADATA_FIELDS
 from newsstem.metadata import MetadataOptions, extract_metadata
 from newsstem.metadata.headline import SiteNames
 from newsstem.rules import canonical_elsewhere, copy_of
+from newsstem.sharedpatterns import SharedPatterns, shared_patterns_store
 from newsstem.urldb import StoreError, open_store, parse_uri
 from newsstem.urldb.store import TEXT, text_key, url_key
 
@@ -63,6 +64,13 @@ class ExtractionPipeline:
     ``NEWSSTEM_REDESIGN_MIN_PAGES`` pages of is judged with the pages of the crawls
     before it (``NEWSSTEM_REDESIGN_COUNTS``: :class:`newsstem.layout.redesign.CountsFile`):
     ``.../judged_pages``, ``.../judged_since``.
+
+    With a Redis URL store shared by workers (``NEWSSTEM_SHARED_PATTERNS``), the pattern
+    files other workers learned again and published there replace the crawl's own when
+    they were learned later (:class:`newsstem.sharedpatterns.SharedPatterns`): at the
+    crawl's start, and every ``NEWSSTEM_SHARED_PATTERNS_CHECK`` seconds while it runs (a
+    site's pages read before are not counted for the redesign check then: they were read
+    by the old file). ``newsstem/shared_patterns/loaded``.
     """
 
     def __init__(
@@ -76,6 +84,8 @@ class ExtractionPipeline:
         redesign_min_pages: int = defaults.NEWSSTEM_REDESIGN_MIN_PAGES,
         counts_path: Path | None = None,
         counts_store: str | None = None,
+        shared: SharedPatterns | None = None,
+        match_options: MatchOptions | None = None,
     ) -> None:
         self.stats = stats
         self.min_chars = min_chars
@@ -88,6 +98,8 @@ class ExtractionPipeline:
         self.counts_path = counts_path  # NEWSSTEM_REDESIGN_COUNTS's file, or None
         # ... or the Redis URL store that keeps the counts in its place (shared by workers)
         self.counts_store = counts_store
+        self.shared = shared  # the pattern files other workers publish, or None
+        self.match_options = match_options
         self.started = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
     @classmethod
@@ -105,11 +117,44 @@ class ExtractionPipeline:
             ),
             redesign_counts_path(settings),
             redesign_counts_store(settings),
+            shared_patterns(settings),
+            match_options(settings),
         )
+
+    def open_spider(self) -> None:
+        if self.shared is not None:
+            self._load_shared()
+
+    def _load_shared(self) -> None:
+        """Load the pattern files other workers published since this crawl's own were
+        written (:class:`SharedPatterns`)."""
+        assert self.shared is not None
+        current = {site: found.pattern_set for site, found in self.patterns.sites.items()}
+        for loaded in self.shared.check(current):
+            site = loaded.pattern_set.site
+            parser = next(iter(self.patterns.sites.values())).parser if self.patterns.sites \
+                else None
+            self.patterns.sites[site] = SitePatterns(
+                loaded.pattern_set, self.match_options, parser
+            )
+            counted = self.sites.pop(site, None)  # read by the old file: not counted
+            self.stats.inc_value("newsstem/shared_patterns/loaded")
+            logger.info(
+                "newsstem: %s: loaded the patterns another worker learned again and "
+                "published in %s (version %d, learned at %s)%s%s%s", site, self.shared.shown,
+                loaded.published.version, loaded.published.learned_at,
+                f" in place of those learned at {loaded.replaced.learned_at or '(unknown)'}"
+                if loaded.replaced is not None else "",
+                f"; written to {loaded.path}" if loaded.path is not None else "",
+                f"; the {counted.pages} pages read before are not counted for the redesign "
+                "check" if counted is not None and counted.pages else "",
+            )
 
     def process_item(self, item: object) -> object:
         if not isinstance(item, Page):
             return item
+        if self.shared is not None and self.shared.due():
+            self._load_shared()
         site_patterns = self.patterns.get(item.site)
         try:
             result = extract_page(
@@ -255,6 +300,31 @@ def redesign_counts_path(settings: BaseSettings) -> Path | None:
     return path if path.parent.is_dir() else None
 
 
+def shared_patterns(settings: BaseSettings) -> SharedPatterns | None:
+    """The pattern files other workers publish in the Redis URL store
+    (``NEWSSTEM_SHARED_PATTERNS``), or None."""
+    uri = shared_patterns_store(settings)
+    if uri is None:
+        return None
+    return SharedPatterns(
+        uri,
+        settings.get("NEWSSTEM_PATTERNS_DIR", defaults.NEWSSTEM_PATTERNS_DIR),
+        settings.getfloat(
+            "NEWSSTEM_SHARED_PATTERNS_CHECK", defaults.NEWSSTEM_SHARED_PATTERNS_CHECK
+        ),
+    )
+
+
+def match_options(settings: BaseSettings) -> MatchOptions:
+    """How pages are matched to patterns (``NEWSSTEM_PATTERN_THRESHOLD``, ``…_STRICT``)."""
+    return MatchOptions(
+        threshold=settings.getfloat(
+            "NEWSSTEM_PATTERN_THRESHOLD", defaults.NEWSSTEM_PATTERN_THRESHOLD
+        ),
+        strict=settings.getbool("NEWSSTEM_PATTERN_STRICT", defaults.NEWSSTEM_PATTERN_STRICT),
+    )
+
+
 def redesign_counts_store(settings: BaseSettings) -> str | None:
     """The Redis URL store (``NEWSSTEM_URLDB``) that keeps the redesign counts in place of
     ``NEWSSTEM_REDESIGN_COUNTS``'s file, so that the workers of several machines add up
@@ -367,13 +437,7 @@ def load_patterns(settings: BaseSettings) -> PatternLibrary:
         sets.update(own)
     if not sets:
         return PatternLibrary({})
-    options = MatchOptions(
-        threshold=settings.getfloat(
-            "NEWSSTEM_PATTERN_THRESHOLD", defaults.NEWSSTEM_PATTERN_THRESHOLD
-        ),
-        strict=settings.getbool("NEWSSTEM_PATTERN_STRICT", defaults.NEWSSTEM_PATTERN_STRICT),
-    )
-    library = PatternLibrary.from_sets(sets, options)
+    library = PatternLibrary.from_sets(sets, match_options(settings))
     logger.info(
         "newsstem: layout patterns for %d site(s) (%s from the package, the others from %s): %s",
         len(library), len(library) - len(own), directory or "-", ", ".join(sorted(library)),

@@ -86,6 +86,19 @@ STATS: tuple[Stat, ...] = (
          "not writable)"),
     ),
     *_group(
+        "Shared pattern files",
+        ("newsstem/shared_patterns/loaded",
+         "`NEWSSTEM_SHARED_PATTERNS`: pattern files another worker learned again and "
+         "published in the Redis URL store that this crawl loaded in place of its own "
+         "(at its start, or while it ran)"),
+        ("newsstem/shared_patterns/published",
+         "pattern files this crawl learned again (`NEWSSTEM_RELEARN`) and published in the "
+         "Redis URL store for the other workers"),
+        ("newsstem/shared_patterns/not_published",
+         "pattern files this crawl learned again that the store did not take: it holds one "
+         "of the site learned later (that one stays), or it could not be reached"),
+    ),
+    *_group(
         "Archive",
         ("newsstem/archive/responses", "`response` records written to `NEWSSTEM_ARCHIVE`"),
         ("newsstem/archive/pages", "page `metadata` records written to `NEWSSTEM_ARCHIVE`"),

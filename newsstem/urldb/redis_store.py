@@ -27,6 +27,14 @@ can share a Redis database with scrapy-redis queues):
     a site differ count apart), value = the JSON object of an entry of the counts file
     (:class:`newsstem.layout.redesign.CountsFile`), added to by one script per site
     (:class:`RedisRedesignCounts`). ``prune`` and ``stats`` leave it alone.
+``<prefix>:patterns`` / ``<prefix>:patterns:<site>``
+    the pattern files that crawls learned again (``NEWSSTEM_RELEARN``) and published for
+    the other workers (``NEWSSTEM_SHARED_PATTERNS``): the index, a hash of site -> JSON
+    ``{"key", "learned_at", "version"}``, and per site a hash of the file's ``json``
+    text, its ``key`` (:func:`newsstem.layout.redesign.patterns_key`), ``learned_at``,
+    ``version`` (1, 2, … at each publication) and ``by`` (host and PID of the worker).
+    Written by one script (:meth:`RedisUrlStore.publish_patterns`): the file learned
+    last wins. ``prune`` and ``stats`` leave them alone.
 
 Every batch runs in one Lua script, so it is atomic and concurrent writers
 merge their marks (earliest first_seen, latest last_seen, exports kept).
@@ -36,13 +44,14 @@ Lease expiries use the Redis server's clock, not the hosts'.
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 import os
 import socket
 import struct
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import redis
@@ -252,6 +261,25 @@ end
 redis.call('HSET', KEYS[1], site, cjson.encode(window))
 return {0}
 """
+# KEYS: the site's published patterns hash, the index hash. ARGV: the site, the file's
+# patterns key, its learned_at (ISO 8601 UTC, microseconds), its JSON text, the worker
+# publishing it. The file learned last wins (learned_at, then the greater key on a tie:
+# the same winner whatever order workers publish in); one the store holds already, or one
+# learned before the store's, is refused. Returns {1 published / 0 refused, the version
+# held, its learned_at, its key}.
+_PUBLISH_PATTERNS = """
+local at = redis.call('HGET', KEYS[1], 'learned_at')
+local key = redis.call('HGET', KEYS[1], 'key')
+if at and key and (at > ARGV[3] or (at == ARGV[3] and key >= ARGV[2])) then
+  return {0, tonumber(redis.call('HGET', KEYS[1], 'version')) or 0, at, key}
+end
+local version = redis.call('HINCRBY', KEYS[1], 'version', 1)
+redis.call('HSET', KEYS[1], 'key', ARGV[2], 'learned_at', ARGV[3], 'json', ARGV[4],
+           'by', ARGV[5])
+redis.call('HSET', KEYS[2], ARGV[1],
+           cjson.encode({key = ARGV[2], learned_at = ARGV[3], version = version}))
+return {1, version, ARGV[3], ARGV[2]}
+"""
 # KEYS: holders, pruning. ARGV: holder id, ttl ms.
 _NOW_MS = "local t = redis.call('TIME') local now = t[1] * 1000 + math.floor(t[2] / 1000)\n"
 _ACQUIRE_SHARED = (
@@ -379,6 +407,7 @@ class RedisUrlStore(UrlStore):
         self.lease_ttl_ms = lease_ttl_ms
         self._holders_key = f"{prefix}:holders"
         self._redesign_key = f"{prefix}:redesign-counts"
+        self._patterns_key = f"{prefix}:patterns"
         self._pruning_key = f"{prefix}:pruning"
         self._check_server()
         self.bucket_bits = self._load_layout()
@@ -397,6 +426,7 @@ class RedisUrlStore(UrlStore):
                 "renew_exclusive": _RENEW_EXCLUSIVE,
                 "release": _RELEASE,
                 "redesign_counts": _REDESIGN_COUNTS,
+                "publish_patterns": _PUBLISH_PATTERNS,
             }.items()
         }
 
@@ -658,6 +688,55 @@ class RedisUrlStore(UrlStore):
         since = result[1].decode() if isinstance(result[1], bytes) else str(result[1])
         return since, dict(zip(names, (int(value) for value in result[2:])))
 
+    # -- published pattern files ------------------------------------------------
+
+    def publish_patterns(
+        self, site: str, key: str, learned_at: str, text: str
+    ) -> PublishedPatterns:
+        """Publish the pattern file of a site (its JSON ``text``, its patterns ``key``,
+        when it was ``learned_at``) for the other workers, in one atomic script: the file
+        learned last wins (``learned_at``, then the greater ``key``). What the store holds
+        afterwards, and whether it is this file (``published``)."""
+        self._writable("publish patterns")
+        result = self._run(
+            self._scripts["publish_patterns"],
+            [f"{self._patterns_key}:{site}", self._patterns_key],
+            [site, key, learned_at, text, f"{socket.gethostname()} {os.getpid()}"],
+        )
+        return PublishedPatterns(
+            int(result[1]), _text(result[2]), _text(result[3]), published=bool(result[0])
+        )
+
+    def published_patterns(self) -> dict[str, PublishedPatterns]:
+        """The index of the published pattern files: site -> version, learned_at, key (an
+        entry that is not what :meth:`publish_patterns` writes is left out)."""
+        try:
+            index = self.client.hgetall(self._patterns_key)
+        except redis.RedisError as exc:
+            raise StoreError(f"URL store {self.uri}: {exc}") from exc
+        found: dict[str, PublishedPatterns] = {}
+        for site, value in index.items():
+            try:
+                entry = json.loads(value)
+                found[_text(site)] = PublishedPatterns(
+                    int(entry["version"]), str(entry["learned_at"]), str(entry["key"])
+                )
+            except (ValueError, TypeError, KeyError):
+                continue
+        return found
+
+    def published_pattern_text(self, site: str) -> tuple[PublishedPatterns, str] | None:
+        """The published pattern file of a site and its JSON text, or None."""
+        try:
+            version, learned_at, key, text = self.client.hmget(
+                f"{self._patterns_key}:{site}", ["version", "learned_at", "key", "json"]
+            )
+        except redis.RedisError as exc:
+            raise StoreError(f"URL store {self.uri}: {exc}") from exc
+        if None in (version, learned_at, key, text):
+            return None
+        return PublishedPatterns(int(version), _text(learned_at), _text(key)), _text(text)
+
     # -- lifecycle --------------------------------------------------------------
 
     def lease(self, exclusive: bool) -> RedisLease:
@@ -697,6 +776,19 @@ class RedisRedesignCounts:
             return None
         since, total = added
         return Window(patterns, since, SiteCounts(**total))
+
+
+class PublishedPatterns(NamedTuple):
+    """A pattern file published in the Redis URL store (:meth:`RedisUrlStore.publish_patterns`)."""
+
+    version: int  # 1 for the site's first publication, then 2, 3 ...
+    learned_at: str
+    key: str  # newsstem.layout.redesign.patterns_key() of the file
+    published: bool = False  # (publish_patterns) the store took the file given
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode("utf-8") if isinstance(value, bytes) else str(value)
 
 
 def _blob(keys: Sequence[bytes]) -> bytes:

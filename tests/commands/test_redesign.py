@@ -304,3 +304,73 @@ def test_workers_of_two_machines_add_up_their_counts_in_the_shared_redis_store(
     # kept in the store, not in a file of either machine
     assert not any((tmp_path / worker / "patterns" / ".redesign-counts").exists()
                    for worker in halves)
+
+
+def test_a_site_learned_again_by_one_worker_is_read_by_its_new_patterns_on_another_machine(
+    redesign, msnbc_site, redis_server, tmp_path
+):
+    # Two workers on two machines, each with its own patterns directory holding layout A's
+    # file, sharing a Redis URL store. The first crawls half of the redesigned site's new
+    # articles, notices the redesign and learns the site again (NEWSSTEM_RELEARN): the new
+    # file goes to its own directory, and is published in the store. The second, started
+    # after, crawls the other half: it must load the published file at its start and read
+    # the new layout by pattern. (Before, it read them all with the fallback, layout A's
+    # file in its directory, until someone copied the new file by hand.)
+    import uuid
+
+    site_name, before, _, _, _, _ = redesign
+    store = f"{redis_server.url}?prefix=shared-{uuid.uuid4().hex[:8]}"
+    halves = {"w1": ARTICLES[:6], "w2": ARTICLES[6:]}
+    dirs = {worker: tmp_path / worker / "patterns" for worker in halves}
+    crawls = {}
+    for worker, published in halves.items():
+        old_file = save_pattern_file(before, dirs[worker])
+        msnbc_site.routes[f"/shared-{worker}.html"] = (200, "text/html; charset=utf-8",
+                                                       daily_index(published))
+        crawl = run_crawl(
+            tmp_path / worker, "-a", f"start_url={msnbc_site.url}/shared-{worker}.html",
+            name=worker,
+            settings={"NEWSSTEM_PATTERNS_DIR": str(dirs[worker]), "NEWSSTEM_URLDB": store,
+                      "NEWSSTEM_ARCHIVE": str(tmp_path / worker / "crawl.warc.gz"),
+                      "NEWSSTEM_RELEARN": "True", "NEWSSTEM_REDESIGN_MIN_PAGES": "5"},
+        )
+        assert crawl.returncode == 0 and "Traceback" not in crawl.log, crawl.log
+        assert len(crawl.items) == 6, crawl.log
+        crawls[worker] = crawl
+    first, second = crawls["w1"], crawls["w2"]
+    # the first worker: redesign noticed, learned again, written and published
+    assert first.stats[f"newsstem/patterns/{site_name}/layout_changed"]
+    assert first.stats[f"newsstem/relearn/{site_name}"] == "written", first.log
+    assert first.stats["newsstem/shared_patterns/published"] == 1
+    assert f"newsstem: {site_name}: its new pattern file is published in " in first.log
+    assert {item["method"] for item in first.items} == {"readability"}
+    relearned = old_file.with_name(old_file.name)  # (the same name in each directory)
+    learned = (dirs["w1"] / relearned.name).read_bytes()
+    # the second worker: loaded it at its start, and read every new page by pattern
+    assert second.stats["newsstem/shared_patterns/loaded"] == 1, second.log
+    loaded = [line for line in second.log.splitlines()
+              if "loaded the patterns another worker learned again" in line]
+    assert len(loaded) == 1 and "(version 1, learned at " in loaded[0], second.log
+    assert f"in place of those learned at {before.learned_at}" in loaded[0]
+    assert (dirs["w2"] / relearned.name).read_bytes() == learned  # written to its directory
+    for item in second.items:
+        name = item["url"].rsplit("/", 1)[1].removesuffix(".html")
+        assert item["method"].startswith(f"pattern:{site_name}/"), (item["url"], second.log)
+        assert score_page(item["body"], gold(name)).f1 >= 0.9, item["url"]
+        assert item["title"] == paragraphs(name)[0]
+    # read by the file the first worker learned: nothing changed for the second
+    assert f"newsstem/patterns/{site_name}/layout_changed" not in second.stats
+    assert f"newsstem/relearn/{site_name}" not in second.stats
+    # the setting off: a third machine keeps its own file (and reads by the fallback)
+    third_dir = tmp_path / "w3" / "patterns"
+    kept = save_pattern_file(before, third_dir).read_bytes()
+    third = run_crawl(
+        tmp_path / "w3", "-a", f"start_url={msnbc_site.url}/shared-w2.html", "-a",
+        "refresh=1", name="w3",
+        settings={"NEWSSTEM_PATTERNS_DIR": str(third_dir), "NEWSSTEM_URLDB": store,
+                  "NEWSSTEM_SHARED_PATTERNS": "False"},
+    )
+    assert third.returncode == 0 and len(third.items) == 6, third.log
+    assert {item["method"] for item in third.items} == {"readability"}
+    assert "newsstem/shared_patterns/loaded" not in third.stats
+    assert (third_dir / relearned.name).read_bytes() == kept

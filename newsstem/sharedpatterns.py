@@ -1,0 +1,198 @@
+"""Pattern files shared by the workers of a distributed crawl (``NEWSSTEM_SHARED_PATTERNS``).
+
+A worker that learns a redesigned site again at its crawl's end (``NEWSSTEM_RELEARN``)
+writes the new file to its own ``NEWSSTEM_PATTERNS_DIR``; the other workers, on other
+machines, would read the site with the old file until someone copied the new one. With a
+Redis URL store (``NEWSSTEM_URLDB``, which the workers share), the file is also published
+there (:meth:`newsstem.urldb.redis_store.RedisUrlStore.publish_patterns`), and every
+crawl loads the published files newer than its own at its start, and while it runs every
+``NEWSSTEM_SHARED_PATTERNS_CHECK`` seconds (:class:`SharedPatterns`), writing them to its
+patterns directory in place of the old ones.
+
+Which file is newer is decided the same way everywhere, whatever order workers publish
+in: the one learned last (``learned_at``), then, on a tie, the greater patterns key. A
+worker's own file that is newer than the published one (learned by hand since, edited
+after its ``learned_at``) is kept: only a published file learned later replaces it.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from newsstem import defaults
+from newsstem.layout.patterns import (
+    PatternFileError,
+    PatternSet,
+    dumps,
+    loads,
+    save_pattern_file,
+)
+from newsstem.layout.redesign import patterns_key
+from newsstem.urldb import StoreError, hide_password, open_store, parse_uri
+
+if TYPE_CHECKING:
+    from scrapy.settings import BaseSettings
+
+    from newsstem.urldb.redis_store import PublishedPatterns, RedisUrlStore
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["Loaded", "SharedPatterns", "is_newer", "publish", "shared_patterns_store"]
+
+
+def shared_patterns_store(settings: BaseSettings) -> str | None:
+    """The Redis URL store (``NEWSSTEM_URLDB``) where pattern files learned again are
+    published and read, or None: ``NEWSSTEM_SHARED_PATTERNS`` off, no URL store, or a
+    SQLite one (one machine).
+
+    >>> from scrapy.settings import Settings
+    >>> shared_patterns_store(Settings({"NEWSSTEM_URLDB": "redis://127.0.0.1:7000/0"}))
+    'redis://127.0.0.1:7000/0'
+    >>> shared_patterns_store(Settings({"NEWSSTEM_URLDB": "redis://h:7000/0",
+    ...                                 "NEWSSTEM_SHARED_PATTERNS": "False"}))
+    >>> shared_patterns_store(Settings({"NEWSSTEM_URLDB": "sqlite:///urldb.sqlite"}))
+    """
+    if not settings.getbool("NEWSSTEM_SHARED_PATTERNS", defaults.NEWSSTEM_SHARED_PATTERNS):
+        return None
+    uri = str(settings.get("NEWSSTEM_URLDB", defaults.NEWSSTEM_URLDB) or "").strip()
+    try:
+        return uri if uri and parse_uri(uri).backend == "redis" else None
+    except StoreError:  # (the URL store's middleware says so before the crawl starts)
+        return None
+
+
+def is_newer(published: PublishedPatterns, local: PatternSet | None) -> bool:
+    """Whether a published file replaces a worker's own: it has none, or the published
+    one is another file learned later.
+
+    >>> from newsstem.layout.patterns import PatternSet
+    >>> from newsstem.urldb.redis_store import PublishedPatterns
+    >>> own = PatternSet("example.com", (), learned_at="2026-11-01T06:00:00.000000Z")
+    >>> is_newer(PublishedPatterns(1, "2026-11-02T06:00:00.000000Z", "0123"), own)
+    True
+    >>> is_newer(PublishedPatterns(1, "2026-10-30T06:00:00.000000Z", "0123"), own)
+    False
+    >>> is_newer(PublishedPatterns(1, "2026-11-02T06:00:00.000000Z", patterns_key(own)), own)
+    False
+    """
+    if local is None:
+        return True
+    if published.key == patterns_key(local):
+        return False
+    return published.learned_at > local.learned_at
+
+
+def publish(uri: str, pattern_set: PatternSet) -> PublishedPatterns:
+    """Publish a site's pattern file in the Redis URL store ``uri``: what the store holds
+    afterwards (``published``: this file; else one learned later, which stays). Raises
+    :class:`~newsstem.urldb.StoreError` when the store cannot be reached."""
+    text = dumps(pattern_set)
+    store: RedisUrlStore = open_store(uri)  # type: ignore[assignment]  (a Redis URI)
+    try:
+        return store.publish_patterns(
+            pattern_set.site, patterns_key(loads(text)), pattern_set.learned_at, text
+        )
+    finally:
+        store.close()
+
+
+class Loaded(NamedTuple):
+    """A published pattern file a crawl loaded in place of its own."""
+
+    pattern_set: PatternSet
+    published: PublishedPatterns
+    replaced: PatternSet | None  # the crawl's own file of the site, if it had one
+    path: Path | None  # where it was written (None: no patterns directory, or not writable)
+
+
+class SharedPatterns:
+    """The published pattern files a crawl looks for: at its start, then every
+    ``interval`` seconds (0: at the start only). :meth:`check` returns those newer than
+    the crawl's own (:func:`is_newer`), written to ``patterns_dir`` too (the next crawl,
+    ``scrapy extract`` and ``NEWSSTEM_RELEARN`` read them there). A store that cannot be
+    reached is one warning (another when it answers again), and the crawl goes on with the
+    files it has; a published file that does not load is one warning, and is left out."""
+
+    def __init__(self, uri: str, patterns_dir: str | None, interval: float) -> None:
+        self.uri = uri
+        self.shown = hide_password(uri)
+        self.patterns_dir = patterns_dir or None
+        self.interval = interval
+        self.next_check = -math.inf  # monotonic time of the next look: at once
+        self.failing = False
+        self.refused: set[str] = set()  # keys of published files that did not load
+
+    def due(self) -> bool:
+        return time.monotonic() >= self.next_check
+
+    def check(self, current: Mapping[str, PatternSet]) -> list[Loaded]:
+        """The published files newer than ``current`` (the crawl's, by site)."""
+        self.next_check = time.monotonic() + self.interval if self.interval > 0 else math.inf
+        try:
+            store: RedisUrlStore = open_store(self.uri)  # type: ignore[assignment]
+        except StoreError as error:
+            self._failed(error)
+            return []
+        loaded: list[Loaded] = []
+        try:
+            for site, published in sorted(store.published_patterns().items()):
+                local = current.get(site)
+                if published.key in self.refused or not is_newer(published, local):
+                    continue
+                found = store.published_pattern_text(site)
+                if found is None or not is_newer(found[0], local):
+                    continue
+                pattern_set = self._load(site, *found)
+                if pattern_set is not None:
+                    loaded.append(Loaded(pattern_set, found[0], local, self._save(pattern_set)))
+        except StoreError as error:
+            self._failed(error)
+        else:
+            if self.failing:
+                logger.info("newsstem: the URL store %s answers again: the pattern files "
+                            "published there are read again", self.shown)
+                self.failing = False
+        finally:
+            store.close()
+        return loaded
+
+    def _load(self, site: str, published: PublishedPatterns, text: str) -> PatternSet | None:
+        source = f"the pattern file of {site} published in {self.shown} (version " \
+            f"{published.version})"
+        try:
+            pattern_set = loads(text, source=source)
+            if pattern_set.site != site:
+                raise PatternFileError(f"{source}: its site is {pattern_set.site!r}")
+        except PatternFileError as error:
+            self.refused.add(published.key)
+            logger.warning("newsstem: %s: not loaded (the crawl goes on with its own "
+                           "patterns of the site)", error)
+            return None
+        return pattern_set
+
+    def _save(self, pattern_set: PatternSet) -> Path | None:
+        if self.patterns_dir is None:
+            return None
+        try:
+            return save_pattern_file(pattern_set, self.patterns_dir)
+        except OSError as error:
+            logger.warning(
+                "newsstem: %s: the pattern file published in %s cannot be written to %s "
+                "(%s): this crawl uses it, the next one loads it again",
+                pattern_set.site, self.shown, self.patterns_dir, error.strerror or error,
+            )
+            return None
+
+    def _failed(self, error: StoreError) -> None:
+        if not self.failing:
+            logger.warning(
+                "newsstem: the pattern files published in the URL store cannot be read "
+                "(%s): this crawl goes on with its own (it looks again%s)", error,
+                f" every {self.interval:g} s" if self.interval > 0 else " at the next crawl",
+            )
+        self.failing = True
