@@ -131,18 +131,17 @@ class ExtractionPipeline:
         assert self.shared is not None
         current = {site: found.pattern_set for site, found in self.patterns.sites.items()}
         for loaded in self.shared.check(current):
-            site = loaded.pattern_set.site
-            parser = next(iter(self.patterns.sites.values())).parser if self.patterns.sites \
-                else None
-            self.patterns.sites[site] = SitePatterns(
-                loaded.pattern_set, self.match_options, parser
+            loaded_site = loaded.pattern_set.site
+            others = list(self.patterns.sites.values())  # (one block parser for all)
+            self.patterns.sites[loaded_site] = SitePatterns(
+                loaded.pattern_set, self.match_options, others[0].parser if others else None
             )
-            counted = self.sites.pop(site, None)  # read by the old file: not counted
+            counted = self.sites.pop(loaded_site, None)  # read by the old file: not counted
             self.stats.inc_value("newsstem/shared_patterns/loaded")
             logger.info(
                 "newsstem: %s: loaded the patterns another worker learned again and "
-                "published in %s (version %d, learned at %s)%s%s%s", site, self.shared.shown,
-                loaded.published.version, loaded.published.learned_at,
+                "published in %s (version %d, learned at %s)%s%s%s", loaded_site,
+                self.shared.shown, loaded.published.version, loaded.published.learned_at,
                 f" in place of those learned at {loaded.replaced.learned_at or '(unknown)'}"
                 if loaded.replaced is not None else "",
                 f"; written to {loaded.path}" if loaded.path is not None else "",

@@ -1,0 +1,132 @@
+"""Pattern files shared through the Redis URL store (NEWSSTEM_SHARED_PATTERNS), on a real
+redis-server: the file learned last wins whatever order workers publish in, a crawl that
+runs on loads a file published after its start, and a store or a file that fails is one
+warning. (tests/commands/test_redesign.py runs two crawls of two "machines" end to end.)"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+
+from scrapy.statscollectors import MemoryStatsCollector
+from scrapy.utils.test import get_crawler
+
+from newsstem.items import Page
+from newsstem.layout.learn import TrainingPage, learn
+from newsstem.layout.patterns import PatternLibrary, PatternSet, load_pattern_file, loads
+from newsstem.layout.redesign import patterns_key
+from newsstem.pipelines import ExtractionPipeline
+from newsstem.sharedpatterns import SharedPatterns, publish
+from newsstem.urldb import open_store
+
+SITE = "example.com"
+
+
+def pattern_set(learned_at: str, matched: float = 0.9) -> PatternSet:
+    return PatternSet(SITE, (), learned_at=learned_at, parameters={"matched": matched})
+
+
+def test_the_file_learned_last_wins_whatever_order_workers_publish_in(redis_server):
+    early = pattern_set("2026-11-02T06:00:00.000001Z")
+    late = pattern_set("2026-11-02T06:00:00.000002Z")
+    tie = pattern_set("2026-11-02T06:00:00.000002Z", matched=0.8)  # same time, other key
+    winner = max((late, tie), key=patterns_key)
+    held = {}
+    for order in ([early, late, tie], [tie, late, early], [late, early, tie]):
+        uri = f"{redis_server.url}?prefix=publish-{uuid.uuid4().hex[:8]}"
+        results = [publish(uri, one) for one in order]
+        assert results[0].published and results[0].version == 1
+        with open_store(uri) as store:
+            index = store.published_patterns()
+            found, text = store.published_pattern_text(SITE)
+        assert index[SITE] == found
+        assert found.key == patterns_key(winner) == patterns_key(loads(text))
+        held[tuple(map(id, order))] = found.key
+        # refused: the store says which file stays
+        for one, result in zip(order, results):
+            if not result.published:
+                assert (result.learned_at, result.key) >= (one.learned_at, patterns_key(one))
+        # publishing the same file again changes nothing
+        again = publish(uri, winner)
+        assert not again.published and again.key == found.key
+    assert len(set(held.values())) == 1
+
+
+def article(n: int, template: str) -> str:
+    words = " ".join(f"word{n}x{i}" for i in range(120))
+    if template == "a":
+        return (f"<html><head><title>Story {n}</title></head><body><div id=nav><a href=/>Home"
+                f"</a></div><div class=post><h1>Story number {n}</h1><div class=text><p>"
+                f"{words}.</p><p>More {words}.</p></div></div></body></html>")
+    return (f"<html><head><title>Story {n}</title></head><body><header><a href=/>Home</a>"
+            f"</header><main><article class=story><h2 class=headline>Story number {n}</h2>"
+            f"<section class=story-body><p>{words}.</p><p>More {words}.</p></section>"
+            f"</article></main></body></html>")
+
+
+def learned(template: str) -> PatternSet:
+    pages = [
+        TrainingPage(f"http://{SITE}/{template}/{n}", article(n, template), [f"Story number {n}"])
+        for n in range(8)
+    ]
+    found = learn(SITE, pages).pattern_set
+    assert any(p.kind == "article" for p in found.patterns)
+    return found
+
+
+def page(n: int, template: str) -> Page:
+    return Page(f"http://{SITE}/{template}/{n}", SITE, article(n, template), "utf-8", 1,
+                "2026-11-02T06:00:00Z")
+
+
+def test_a_crawl_that_runs_on_loads_a_file_published_after_its_start(
+    redis_server, tmp_path, caplog
+):
+    # A worker that never stops reads the site with layout A's file; another learns the
+    # redesigned site (layout B) and publishes it: within NEWSSTEM_SHARED_PATTERNS_CHECK
+    # seconds the first reads layout B by pattern, writes the file to its directory, and
+    # its pages read by the old file before are not counted for the redesign check.
+    old, new = learned("a"), learned("b")
+    assert new.learned_at > old.learned_at
+    uri = f"{redis_server.url}?prefix=running-{uuid.uuid4().hex[:8]}"
+    stats = MemoryStatsCollector(get_crawler())
+    pipeline = ExtractionPipeline(
+        stats, 200, False, PatternLibrary.from_sets({SITE: old}),
+        shared=SharedPatterns(uri, str(tmp_path), 0.5),
+    )
+    caplog.set_level(logging.INFO)
+    pipeline.open_spider()  # nothing published yet
+    assert pipeline.process_item(page(20, "b")).method == "readability"
+    assert publish(uri, new).published
+    assert pipeline.process_item(page(21, "b")).method == "readability"  # not looked yet
+    time.sleep(0.6)
+    assert pipeline.process_item(page(22, "b")).method.startswith(f"pattern:{SITE}/")
+    assert stats.get_value("newsstem/shared_patterns/loaded") == 1
+    assert pipeline.sites[SITE].pages == 1  # the two pages read by the old file: gone
+    assert patterns_key(load_pattern_file(tmp_path / f"{SITE}.json")) == patterns_key(new)
+    lines = [r.getMessage() for r in caplog.records if "loaded the patterns" in r.getMessage()]
+    assert len(lines) == 1 and "the 2 pages read before are not counted" in lines[0]
+    time.sleep(0.6)
+    pipeline.process_item(page(23, "b"))  # looked again: nothing newer
+    assert stats.get_value("newsstem/shared_patterns/loaded") == 1
+
+
+def test_a_bad_published_file_and_a_store_gone_are_one_warning_each(own_redis, tmp_path, caplog):
+    uri = f"{own_redis.url}?prefix=bad-{uuid.uuid4().hex[:8]}"
+    old = pattern_set("2026-11-01T06:00:00.000000Z")
+    with open_store(uri) as store:
+        store.publish_patterns(SITE, "0123456789abcdef", "2026-11-02T06:00:00.000000Z",
+                               '{"format": "newsstem-patterns"')
+    shared = SharedPatterns(uri, str(tmp_path), 0.01)
+    caplog.set_level(logging.INFO)
+    assert shared.check({SITE: old}) == [] and shared.check({SITE: old}) == []
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and "not valid JSON" in warnings[0], warnings
+    assert "the crawl goes on with its own patterns" in warnings[0]
+    assert not (tmp_path / f"{SITE}.json").exists()
+    caplog.clear()
+    own_redis.stop()
+    assert shared.check({SITE: old}) == [] and shared.check({SITE: old}) == []
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and "cannot be read" in warnings[0], warnings
