@@ -42,6 +42,9 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+# The longest wait between two looks at the store while it does not answer (seconds).
+MAX_WAIT = 600.0
+
 __all__ = ["Loaded", "SharedPatterns", "is_newer", "publish", "shared_patterns_store"]
 
 
@@ -115,8 +118,8 @@ class SharedPatterns:
     ``interval`` seconds (0: at the start only). :meth:`check` returns those newer than
     the crawl's own (:func:`is_newer`), written to ``patterns_dir`` too (the next crawl,
     ``scrapy extract`` and ``NEWSSTEM_RELEARN`` read them there). A store that cannot be
-    reached is one warning (another when it answers again), and the crawl goes on with the
-    files it has; a published file that does not load is one warning, and is left out."""
+    reached is one warning (an INFO line when it answers again), and the crawl goes on with
+    the files it has, looking again after 2, 4, 8 … intervals (at most :data:`MAX_WAIT`); a published file that does not load is one warning, and is left out."""
 
     def __init__(self, uri: str, patterns_dir: str | None, interval: float) -> None:
         self.uri = uri
@@ -124,7 +127,7 @@ class SharedPatterns:
         self.patterns_dir = patterns_dir or None
         self.interval = interval
         self.next_check = -math.inf  # monotonic time of the next look: at once
-        self.failing = False
+        self.failing = 0  # failed looks in a row
         self.refused: set[str] = set()  # keys of published files that did not load
 
     def due(self) -> bool:
@@ -156,7 +159,7 @@ class SharedPatterns:
             if self.failing:
                 logger.info("newsstem: the URL store %s answers again: the pattern files "
                             "published there are read again", self.shown)
-                self.failing = False
+                self.failing = 0
         finally:
             store.close()
         return loaded
@@ -193,6 +196,12 @@ class SharedPatterns:
             logger.warning(
                 "newsstem: the pattern files published in the URL store cannot be read "
                 "(%s): this crawl goes on with its own (it looks again%s)", error,
-                f" every {self.interval:g} s" if self.interval > 0 else " at the next crawl",
+                f" in {2 * self.interval:g} s, then less often" if self.interval > 0
+                else " at the next crawl",
             )
-        self.failing = True
+        self.failing += 1
+        if self.interval > 0:  # the next look further off (2, 4, 8 … intervals, at most
+            # MAX_WAIT s): a store that does not answer may hold the crawl for its timeout
+            self.next_check = time.monotonic() + min(
+                self.interval * 2 ** min(self.failing, 16), max(self.interval, MAX_WAIT)
+            )

@@ -118,7 +118,7 @@ def test_a_bad_published_file_and_a_store_gone_are_one_warning_each(own_redis, t
     with open_store(uri) as store:
         store.publish_patterns(SITE, "0123456789abcdef", "2026-11-02T06:00:00.000000Z",
                                '{"format": "newsstem-patterns"')
-    shared = SharedPatterns(uri, str(tmp_path), 0.01)
+    shared = SharedPatterns(uri, str(tmp_path), 10)
     caplog.set_level(logging.INFO)
     assert shared.check({SITE: old}) == [] and shared.check({SITE: old}) == []
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
@@ -130,3 +130,5 @@ def test_a_bad_published_file_and_a_store_gone_are_one_warning_each(own_redis, t
     assert shared.check({SITE: old}) == [] and shared.check({SITE: old}) == []
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and "cannot be read" in warnings[0], warnings
+    assert "it looks again in 20 s, then less often" in warnings[0]
+    assert shared.next_check - time.monotonic() > 30  # two failed looks: 4 intervals off
