@@ -19,12 +19,20 @@ in the child would unlock the parent's file too (one description): so in the chi
 right after the fork, each holder registered with :func:`close_in_forked_child`
 closes its copy of the descriptor (and no longer writes to it). SQLite's locks are
 POSIX record locks, which a child does not inherit.
+
+Threads: taking a flock (open, lock, register for forks), releasing it (close, forget
+the descriptor) and forking each run under one lock, :data:`_FLOCKS`, so none sees
+another half done. Without it a thread's release could close a descriptor number that
+another release had closed and a new lock of the same file had been given (the new lock
+silently dropped), and a fork in the middle of taking one left the child a copy nobody
+closes (the lock held as long as the child lived).
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 import weakref
 from pathlib import Path
 from typing import Protocol
@@ -60,8 +68,33 @@ def _after_fork_in_child() -> None:
     _HELD.clear()
 
 
+#: held while a flock is taken or released and across a fork (so the child sees each
+#: holder's descriptor either open and registered or closed and forgotten); reentrant,
+#: so a fork made by a thread holding it (none does) would not wait for itself
+_FLOCKS = threading.RLock()
+
+
+def _before_fork() -> None:
+    _FLOCKS.acquire()  # waits for a flock being taken or released by another thread
+
+
+def _after_fork_in_parent() -> None:
+    _FLOCKS.release()
+
+
+def _after_fork_in_child_of_a_flock_holder() -> None:
+    try:
+        _after_fork_in_child()
+    finally:
+        _FLOCKS.release()  # the child's copy, taken by this same thread before the fork
+
+
 if hasattr(os, "register_at_fork"):  # (not on Windows, which has no fork)
-    os.register_at_fork(after_in_child=_after_fork_in_child)
+    os.register_at_fork(
+        before=_before_fork,
+        after_in_parent=_after_fork_in_parent,
+        after_in_child=_after_fork_in_child_of_a_flock_holder,
+    )
 
 
 class HeldLock:
@@ -74,25 +107,37 @@ class HeldLock:
 class _Flock(HeldLock):
     def __init__(self, path: Path, exclusive: bool) -> None:
         assert fcntl is not None
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        # (explicit acquire/release, not ``with``: the threads test sees the wait)
+        _FLOCKS.acquire()
         try:
-            fcntl.flock(fd, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            raise LockBusy(str(path)) from None
-        except BaseException:
-            os.close(fd)
-            raise
-        self._fd: int | None = fd
-        close_in_forked_child(self)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fcntl.flock(fd, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise LockBusy(str(path)) from None
+            except BaseException:
+                os.close(fd)
+                raise
+            self._fd: int | None = fd
+            close_in_forked_child(self)
+        finally:
+            _FLOCKS.release()
 
     def release(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)  # the last descriptor of it closed drops the lock
-            self._fd = None
+        _FLOCKS.acquire()
+        try:
+            self._close()
+        finally:
+            _FLOCKS.release()
+
+    def _close(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)  # the last descriptor of it closed drops the lock
 
     def _close_after_fork(self) -> None:
-        self.release()  # the child's copy only: the parent's lock stays
+        self._close()  # the child's copy only: the parent's lock stays (_FLOCKS is held)
 
 
 class _SqliteLock(HeldLock):

@@ -1,0 +1,158 @@
+"""newsstem.urldb.locking: a flock taken, released and inherited by threads and forks.
+
+The races are made deterministic by pausing one thread at a real call it makes (a
+profile hook at its ``os.close`` or ``fcntl.flock``) until the other thread has done its
+part, or until the other is about to wait on a lock (it would wait for the paused one).
+(The fork test comes first: without the fix the release test leaves a lock object whose
+descriptor number was closed under it, which a later fork would close in its child.)
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+
+import pytest
+
+from newsstem.urldb import locking
+from newsstem.urldb.locking import LockBusy, hold
+
+pytestmark = pytest.mark.skipif(locking.fcntl is None, reason="flock needs fcntl")
+
+#: a failure bound only: a passing run never waits this long
+BOUND_SECONDS = 30
+
+
+def _called_in_locking(frame, event: str, arg: object, name: str) -> bool:
+    """A call of the C function ``name`` made by the code of newsstem.urldb.locking."""
+    return (
+        event == "c_call"
+        and getattr(arg, "__name__", "") == name
+        and frame.f_code.co_filename == locking.__file__
+    )
+
+
+class Pause:
+    """Pauses the thread that calls :meth:`install` at the first call of the C function
+    named ``at`` that newsstem.urldb.locking makes in it, until :meth:`resume`."""
+
+    def __init__(self, at: str) -> None:
+        self.at = at
+        self.reached = threading.Event()  # paused there (or finished without reaching it)
+        self.go = threading.Event()
+
+    def install(self) -> None:
+        def profile(frame, event, arg):
+            if _called_in_locking(frame, event, arg, self.at):
+                sys.setprofile(None)
+                self.reached.set()
+                assert self.go.wait(BOUND_SECONDS), "never resumed"
+
+        sys.setprofile(profile)
+
+    def resume(self) -> None:
+        self.go.set()
+
+    def resume_when_waiting_on_a_lock(self) -> None:
+        """In the calling thread from now on: resume the paused thread when newsstem's
+        locking code in this one is about to acquire a lock (the paused one may hold it)."""
+
+        def profile(frame, event, arg):
+            if _called_in_locking(frame, event, arg, "acquire"):
+                self.go.set()
+
+        sys.setprofile(profile)
+
+
+def _in_thread(target) -> tuple[threading.Thread, list[BaseException]]:
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            target()
+        except BaseException as exc:  # noqa: BLE001 (reported by the test)
+            errors.append(exc)
+        finally:
+            sys.setprofile(None)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread, errors
+
+
+def test_a_fork_while_another_thread_takes_a_lock_leaves_the_child_no_copy(tmp_path):
+    # Thread T has opened the lock file and is about to flock it when the main thread
+    # forks: the child must not keep T's descriptor (it would hold the lock after the
+    # parent released it, as long as the child lives).
+    path = tmp_path / "store.lock"
+    pause = Pause(at="flock")
+    taken: list[locking.HeldLock] = []
+
+    def take() -> None:
+        pause.install()
+        taken.append(hold(path, exclusive=False))
+
+    t, t_errors = _in_thread(take)
+    assert pause.reached.wait(BOUND_SECONDS)
+    child_forked_r, child_forked_w = os.pipe()
+    child_may_end_r, child_may_end_w = os.pipe()
+    pause.resume_when_waiting_on_a_lock()
+    try:
+        pid = os.fork()
+    finally:
+        sys.setprofile(None)
+    if pid == 0:  # the child: past its fork handlers, lives on until the parent has looked
+        try:
+            os.close(child_forked_r)
+            os.close(child_may_end_w)
+            os.write(child_forked_w, b"f")
+            os.read(child_may_end_r, 1)
+        finally:
+            os._exit(0)
+    try:
+        os.close(child_forked_w)
+        os.close(child_may_end_r)
+        assert os.read(child_forked_r, 1) == b"f"
+        os.close(child_forked_r)
+        pause.resume()
+        t.join(BOUND_SECONDS)
+        assert not t.is_alive() and t_errors == []
+        taken[0].release()
+        hold(path, exclusive=True).release()  # the living child holds no copy of it
+    finally:
+        os.close(child_may_end_w)
+        os.waitpid(pid, 0)
+
+
+def test_a_release_racing_another_release_leaves_a_lock_taken_again_held(tmp_path):
+    # Thread B releases a lock and is about to close its descriptor when thread A
+    # releases it too and takes the file again (the lowest free descriptor: the number
+    # B is closing). B's close must not drop A's new lock, nor fail.
+    path = tmp_path / "store.lock"
+    lock = hold(path, exclusive=True)
+    pause = Pause(at="close")
+
+    def release_b() -> None:
+        pause.install()
+        lock.release()
+
+    b, b_errors = _in_thread(release_b)
+    assert pause.reached.wait(BOUND_SECONDS)
+    taken_again: list[locking.HeldLock] = []
+
+    def release_and_take_again_a() -> None:
+        pause.resume_when_waiting_on_a_lock()
+        lock.release()
+        taken_again.append(hold(path, exclusive=True))
+        pause.resume()
+
+    a, a_errors = _in_thread(release_and_take_again_a)
+    a.join(BOUND_SECONDS)
+    b.join(BOUND_SECONDS)
+    assert not a.is_alive() and not b.is_alive()
+    assert a_errors == [] and b_errors == []
+    with pytest.raises(LockBusy):
+        hold(path, exclusive=True).release()
+    taken_again[0].release()
+    hold(path, exclusive=True).release()
