@@ -465,8 +465,13 @@ def test_trafilatura_pages_are_paired_with_their_asserts(tmp_path: Path, capsys)
     assert main([str(sdist), "--extractors", "newsstem", "--rounds", "1"]) == 0
     out = capsys.readouterr().out
     assert "asserts not read: 4" in out
-    # the article's text holds the three snippets and neither boilerplate line
-    assert "newsstem              3/3   100.0%    2/2   100.0%    1/1   100.0%" in out
+    assert "1 pages, 5 snippets asserted of their text (3 present, 2 absent)" in out
+    # newsstem's row: the article's text holds the three snippets asserted present and
+    # neither asserted absent, so the one page has every assert met
+    (row,) = [line.split() for line in out.splitlines() if line.startswith("  newsstem ")]
+    assert row[:7] == ["newsstem", "3/3", "100.0%", "2/2", "100.0%", "1/1", "100.0%"]
+    assert "asserts no extractor meets: 0" in out
+    assert "newsstem misses asserts on 0 of 1 pages" in out
 
 
 def test_a_snippet_is_met_across_a_paragraph_break_and_unicode_forms():
