@@ -11,10 +11,13 @@ import re
 from pathlib import Path
 
 import pytest
+from scrapy.statscollectors import MemoryStatsCollector
+from scrapy.utils.test import get_crawler
 
 from newsstem.extraction import extract_page
+from newsstem.items import Page
 from newsstem.layout.learn import TrainingPage, learn
-from newsstem.layout.patterns import SitePatterns, dumps, loads
+from newsstem.layout.patterns import SitePatterns, dumps, loads, save_pattern_file
 from newsstem.metadata import extract_metadata
 from newsstem.metadata.evidence import collect_evidence, parse_html
 from newsstem.metadata.headline import (
@@ -24,6 +27,7 @@ from newsstem.metadata.headline import (
     strip_site_name,
     without_code,
 )
+from newsstem.pipelines import ExtractionPipeline, MetadataPipeline
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "headlines"
 LABELS = [
@@ -250,25 +254,46 @@ def test_no_candidates_no_headline():
     assert extract_metadata("").headline is None
 
 
-def test_pattern_files_record_the_site_names_and_the_pipeline_reads_them():
+def test_pattern_files_record_the_site_names_and_the_pipeline_reads_them(tmp_path):
     titles = [
         "Philippine president orders evacuations owing to typhoon_English_Xinhua",
         "Starbucks founder back at helm amid sliding sales_English_Xinhua",
         "Official sacked after beating man to death in C China_English_Xinhua",
         "Erekat: Exceptions to Israeli settlement freeze not to be accepted _English_Xinhua",
     ]
-    pages = [
-        TrainingPage(
-            url=f"https://example.com/a/{i}",
-            html=f"<html><head><title>{title}</title></head><body><div id=nav>Home</div>"
-            f"<h1>{title.split('_')[0]}</h1><div id=story><p>{'Words of the story. ' * 30}"
-            f"{i}</p></div></body></html>",
+
+    def html(number: int, title: str, heading: bool = True) -> str:
+        return (
+            f"<html><head><title>{title}</title></head><body><div id=nav>Home</div>"
+            + (f"<h1>{title.split('_')[0]}</h1>" if heading else "")
+            + f"<div id=story><p>{'Words of the story. ' * 30}{number}</p></div></body></html>"
         )
-        for i, title in enumerate(titles)
-    ]
+
+    pages = [TrainingPage(url=f"https://example.com/a/{i}", html=html(i, title))
+             for i, title in enumerate(titles)]
     pattern_set = learn("example.com", pages).pattern_set
     assert pattern_set.site_names == ("English_Xinhua",)
     assert loads(dumps(pattern_set)).site_names == ("English_Xinhua",)
+
+    # A crawl's pipelines: the extraction pipeline loads the pattern file and hands its
+    # site names on with the article; the metadata pipeline cuts the name off the first
+    # page's <title> (no heading to agree with: only the learned name says what to cut)
+    def first_article_title(patterns_dir: Path) -> tuple[tuple[str, ...], str]:
+        crawler = get_crawler(settings_dict={"NEWSSTEM_PATTERNS_DIR": str(patterns_dir)})
+        crawler.stats = MemoryStatsCollector(crawler)
+        page = Page(url="https://example.com/a/4", site="example.com",
+                    html=html(4, "Floods close the north road_English_Xinhua", heading=False),
+                    encoding="utf-8", depth=1, fetched_at="2026-11-21T00:00:00Z")
+        article = ExtractionPipeline.from_crawler(crawler).process_item(page)
+        affixes = article.title_affixes
+        return affixes, MetadataPipeline.from_crawler(crawler).process_item(article).title
+
+    save_pattern_file(pattern_set, tmp_path / "patterns")
+    assert first_article_title(tmp_path / "patterns") == (
+        ("English_Xinhua",), "Floods close the north road")
+    (tmp_path / "none").mkdir()
+    assert first_article_title(tmp_path / "none") == (
+        (), "Floods close the north road_English_Xinhua")
 
 
 def test_korean_bylines_in_the_text_name_every_reporter():
