@@ -4,9 +4,10 @@ one redesigned, 7 of its 13 articles read by the fallback, and no word of it).""
 from __future__ import annotations
 
 import json
+import sys
 
 from newsstem.extraction import PageExtraction
-from newsstem.layout.patterns import PatternSet
+from newsstem.layout.patterns import PatternSet, dumps
 from newsstem.layout.redesign import (
     CountsFile,
     SiteCounts,
@@ -87,6 +88,37 @@ def test_counts_of_small_crawls_add_up_in_the_counts_file_until_judged(tmp_path,
         "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)): it "
         "starts again empty (sites are judged on the pages read from now on)"
     ]
+
+
+def test_a_crawls_end_digests_each_sites_pattern_set_once(tmp_path):
+    # (stop 42: judge_sites digested each site's pattern set twice, to take its window and
+    # to keep or judge it). The digest is a pure function of the pattern set, loaded once
+    # at the crawl's start: digesting it twice changes no result, file, stat or log line,
+    # only the time taken, so no output can tell. The digests made are counted here as the
+    # interpreter's profile hook sees them: real calls of patterns_key (and of dumps, the
+    # serialisation it hashes), nothing replaced.
+    digests: list[str] = []
+    serialised: list[str] = []
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code is patterns_key.__code__:
+            digests.append(frame.f_locals["pattern_set"].site)
+        elif event == "call" and frame.f_code is dumps.__code__:
+            serialised.append(frame.f_locals["pattern_set"].site)
+
+    sets = {site: PatternSet(site, (), parameters={"matched": 1.0})
+            for site in ("a.example", "b.example")}
+    crawled = {"a.example": crawl(hubs=1, by_pattern=0, by_fallback=11),  # judged
+               "b.example": crawl(hubs=1, by_pattern=2, by_fallback=1),  # kept for later
+               "c.example": crawl(hubs=0, by_pattern=0, by_fallback=12)}  # no patterns
+    counts_file = CountsFile(tmp_path / ".redesign-counts")
+    sys.setprofile(profile)
+    try:
+        judged = judge_sites(crawled, sets, "2026-11-01T06:00:00Z", counts_file, min_pages=10)
+    finally:
+        sys.setprofile(None)
+    assert set(judged) == {"a.example"} and set(counts_file.windows) == {"b.example"}
+    assert digests == serialised == ["a.example", "b.example"]
 
 
 def test_counts_in_a_shared_redis_store_add_up_across_workers(redis_server):
