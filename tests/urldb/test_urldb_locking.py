@@ -2,7 +2,8 @@
 
 The races are made deterministic by pausing one thread at a real call it makes (a
 profile hook at its ``os.close`` or ``fcntl.flock``) until the other thread has done its
-part, or until the other is about to wait on a lock (it would wait for the paused one).
+part, or until the other is about to wait on a lock (it would wait for the paused one;
+the locking code acquires its lock by an explicit call, which the hook sees).
 (The fork test comes first: without the fix the release test leaves a lock object whose
 descriptor number was closed under it, which a later fork would close in its child.)
 """
@@ -39,7 +40,7 @@ class Pause:
 
     def __init__(self, at: str) -> None:
         self.at = at
-        self.reached = threading.Event()  # paused there (or finished without reaching it)
+        self.reached = threading.Event()  # paused there
         self.go = threading.Event()
 
     def install(self) -> None:
