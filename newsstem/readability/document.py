@@ -119,6 +119,7 @@ def load_page(html: str | bytes) -> Page | str:
     words, social = words_and_social_titles(root)
     described = frozenset(words)
     body = _content_root(root)
+    _drop_awaited_embeds(body)
     etree.strip_elements(body, *JUNK_TAGS, with_tail=False)
     if not _has_text(body):
         return "empty document"
@@ -146,6 +147,22 @@ def load_page(html: str | bytes) -> Page | str:
         described=described,
         social_titles=social,
     )
+
+
+def _drop_awaited_embeds(body: Element) -> None:
+    """Remove each ``<blockquote>`` a script loaded from elsewhere follows at once: a post
+    embedded from a social network (a tweet, an Instagram or TikTok post), its quoted text
+    the fallback the network's widget script replaces, not the story's (the modern golds
+    leave embedded posts out). Read by structure, not by the blockquote's names."""
+    for quote in list(body.iter("blockquote")):
+        following = quote.getnext()
+        if (
+            following is not None
+            and following.tag == "script"
+            and following.get("src")
+            and not (quote.tail or "").strip()
+        ):
+            drop(quote)
 
 
 def _without_html_ends(data: bytes) -> bytes:
