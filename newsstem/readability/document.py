@@ -119,7 +119,12 @@ def load_page(html: str | bytes) -> Page | str:
     words, social = words_and_social_titles(root)
     described = frozenset(words)
     body = _content_root(root)
-    _drop_awaited_embeds(body)
+    # (a walk of the tree costs 2.6% of a chaos pass: only pages whose markup shows a
+    # script right after a quotation are walked, 17 of chaos's 360)
+    if (b"</blockquote>" in data or b"</BLOCKQUOTE>" in data) and _QUOTE_THEN_SCRIPT.search(
+        data
+    ):
+        _drop_awaited_embeds(body)
     etree.strip_elements(body, *JUNK_TAGS, with_tail=False)
     if not _has_text(body):
         return "empty document"
@@ -147,6 +152,9 @@ def load_page(html: str | bytes) -> Page | str:
         described=described,
         social_titles=social,
     )
+
+
+_QUOTE_THEN_SCRIPT = re.compile(rb"</blockquote>\s*<script", re.IGNORECASE)
 
 
 def _drop_awaited_embeds(body: Element) -> None:
