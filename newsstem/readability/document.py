@@ -119,12 +119,6 @@ def load_page(html: str | bytes) -> Page | str:
     words, social = words_and_social_titles(root)
     described = frozenset(words)
     body = _content_root(root)
-    # (a walk of the tree costs 2.6% of a chaos pass: only pages whose markup shows a
-    # script right after a quotation are walked, 17 of chaos's 360)
-    if (b"</blockquote>" in data or b"</BLOCKQUOTE>" in data) and _QUOTE_THEN_SCRIPT.search(
-        data
-    ):
-        _drop_awaited_embeds(body)
     etree.strip_elements(body, *JUNK_TAGS, with_tail=False)
     if not _has_text(body):
         return "empty document"
@@ -152,25 +146,6 @@ def load_page(html: str | bytes) -> Page | str:
         described=described,
         social_titles=social,
     )
-
-
-_QUOTE_THEN_SCRIPT = re.compile(rb"</blockquote>\s*<script", re.IGNORECASE)
-
-
-def _drop_awaited_embeds(body: Element) -> None:
-    """Remove each ``<blockquote>`` a script loaded from elsewhere follows at once: a post
-    embedded from a social network (a tweet, an Instagram or TikTok post), its quoted text
-    the fallback the network's widget script replaces, not the story's (the modern golds
-    leave embedded posts out). Read by structure, not by the blockquote's names."""
-    for quote in list(body.iter("blockquote")):
-        following = quote.getnext()
-        if (
-            following is not None
-            and following.tag == "script"
-            and following.get("src")
-            and not (quote.tail or "").strip()
-        ):
-            drop(quote)
 
 
 def _without_html_ends(data: bytes) -> bytes:

@@ -1119,14 +1119,3 @@ def test_a_story_beside_a_feed_of_teasers_is_found_once_the_teasers_are_out():
     assert "More than 200,000 people were ordered to evacuate" in body
     assert "The Miami Dolphins will travel to Baltimore" not in body
     assert "NFL Thursday Night Football" not in body
-
-
-def test_an_embedded_post_awaiting_its_widget_script_is_not_read_whatever_its_names():
-    # Space.com, 2017 (chaos space (1)), its names removed: a tweet embedded between two
-    # paragraphs, its <blockquote> followed by the network's widget script, which the
-    # gold leaves out; the paragraphs around it stay.
-    body = body_of("embedded-post-no-names")
-    assert "Honored to sign S.442 today" not in body
-    assert "President Trump (@POTUS)" not in body
-    assert "first NASA authorization bill to reach a U.S. president's desk" in body
-    assert "Under the new law, NASA will continue its efforts" in body
