@@ -965,6 +965,24 @@ def _clean_conditionally(
             reason = "list of links"
         if reason:
             _remove(element, reason, removals)
+    # An <ol> whose items are titles, each a link (NBC's and a hosting news site's
+    # numbered lists of other stories, "the five most-read stories"), is judged after
+    # the boxes around it, as Readability judges the <ul>s it cleans: a box condemned with
+    # its list takes the list's note with it. A numbered list of the story's steps says
+    # more than its links and stays (a sentence an item with a link or two).
+    for element in list(article.iter("ol")):
+        if element in introduced or link_density(element) <= _TITLES_LINK_DENSITY:
+            continue
+        reason = _fishy(
+            element, flags, options, element in inside, element in fielded, element in headed
+        )
+        if reason:
+            _remove(element, reason, removals)
+
+
+# An <ol> of more links than this share of its text is a list of titles (its numbers, the
+# few words between its links aside), which the conditional cleaning judges.
+_TITLES_LINK_DENSITY = 0.8
 
 
 # An introduced list has at least this many items, half of them with a remark after a link.
