@@ -1119,3 +1119,16 @@ def test_a_story_beside_a_feed_of_teasers_is_found_once_the_teasers_are_out():
     assert "More than 200,000 people were ordered to evacuate" in body
     assert "The Miami Dolphins will travel to Baltimore" not in body
     assert "NFL Thursday Night Football" not in body
+
+
+def test_a_numbered_list_of_other_stories_in_the_story_is_not_read():
+    # NBC News, 2012: between the story's first two paragraphs an <ol class="grid"> box
+    # "Only on NBCNews.com" holding an <ol class="stories"> of seven other stories'
+    # titles, each a link. The conditional cleaning judged <ul>s only (Readability's
+    # set); an <ol> of titles is judged too, after the boxes around it.
+    body = body_of("numbered-related-titles")
+    assert body.startswith("OKLAHOMA CITY — Two men were charged Monday")
+    assert "Jimmy Massey and Luis Ruiz were being held without bond" in body
+    assert "Bethany Police Chief Phil Cole has said" in body
+    assert "Drought-hit cattlemen: Ethanol hurting us" not in body
+    assert "Romney eager to put summer behind him" not in body
