@@ -163,6 +163,10 @@ class Command(BaseRunSpiderCommand):
         # Archived pages are no news of a site: an archive read again would count its
         # pages twice towards a redesign. The run judges the pages it reads, alone.
         self.settings.set("NEWSSTEM_REDESIGN_COUNTS", "", priority="cmdline")
+        # Offline: the pattern files of NEWSSTEM_PATTERNS_DIR as they are. A Redis URL store
+        # given with -s (the spider's NEWSSTEM_URLDB "" does not outrank it) would load the
+        # files other workers published into the directory, and publish (NEWSSTEM_RELEARN).
+        self.settings.set("NEWSSTEM_SHARED_PATTERNS", False, priority="cmdline")
         crawler = self._create_crawler(ArchiveSpider)
         hand_patterns(crawler, self.settings, self._patterns)  # read once
         self.crawler_process.crawl(crawler, inputs=opts.input, site=opts.site, **opts.spargs)

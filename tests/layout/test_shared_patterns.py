@@ -132,3 +132,25 @@ def test_a_bad_published_file_and_a_store_gone_are_one_warning_each(own_redis, t
     assert len(warnings) == 1 and "cannot be read" in warnings[0], warnings
     assert "it looks again in 20 s, then less often" in warnings[0]
     assert shared.next_check - time.monotonic() > 30  # two failed looks: 4 intervals off
+
+
+def test_scrapy_extract_stays_offline_with_a_redis_url_store_given(own_redis, tmp_path):
+    # `scrapy extract` reads archived pages with the pattern files of its directory as
+    # they are: a Redis URL store given with -s (which outranks the command's own
+    # NEWSSTEM_URLDB "") must not load a published file into the directory. (It did:
+    # the published file was written there and the stat counted it.)
+    import gzip
+
+    from support.crawl import scrapy
+
+    assert publish(own_redis.url, pattern_set("2026-11-02T06:00:00.000000Z")).published
+    archive = tmp_path / "empty.warc.gz"
+    archive.write_bytes(gzip.compress(b""))
+    patterns = tmp_path / "patterns"
+    result = scrapy("extract", "--input", str(archive), "-O", str(tmp_path / "out.jsonl"),
+                    settings={"NEWSSTEM_URLDB": own_redis.url,
+                              "NEWSSTEM_PATTERNS_DIR": str(patterns)})
+    assert result.returncode == 0, result.stderr
+    assert "newsstem/shared_patterns/loaded" not in result.stderr, result.stderr
+    assert "loaded the patterns another worker" not in result.stderr
+    assert not (patterns / f"{SITE}.json").exists()
