@@ -154,3 +154,21 @@ def test_scrapy_extract_stays_offline_with_a_redis_url_store_given(own_redis, tm
     assert "newsstem/shared_patterns/loaded" not in result.stderr, result.stderr
     assert "loaded the patterns another worker" not in result.stderr
     assert not (patterns / f"{SITE}.json").exists()
+
+
+def test_a_published_file_of_another_site_is_not_loaded(redis_server, tmp_path, caplog):
+    # A valid pattern file published under the wrong site (a hand-set hash) would read
+    # example.com's pages by another site's patterns: one warning, nothing loaded or written.
+    from newsstem.layout.patterns import dumps
+
+    uri = f"{redis_server.url}?prefix=other-{uuid.uuid4().hex[:8]}"
+    other = PatternSet("other.example", (), learned_at="2026-11-02T06:00:00.000000Z")
+    with open_store(uri) as store:
+        store.publish_patterns(SITE, patterns_key(other), other.learned_at, dumps(other))
+    shared = SharedPatterns(uri, str(tmp_path), 10)
+    caplog.set_level(logging.INFO)
+    assert shared.check({SITE: pattern_set("2026-11-01T06:00:00.000000Z")}) == []
+    assert shared.check({}) == []  # (no file of its own: refused all the same, once)
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and "its site is 'other.example'" in warnings[0], warnings
+    assert list(tmp_path.iterdir()) == []
