@@ -344,15 +344,15 @@ def test_a_site_learned_again_by_one_worker_is_read_by_its_new_patterns_on_anoth
     assert first.stats["newsstem/shared_patterns/published"] == 1
     assert f"newsstem: {site_name}: its new pattern file is published in " in first.log
     assert {item["method"] for item in first.items} == {"readability"}
-    relearned = old_file.with_name(old_file.name)  # (the same name in each directory)
-    learned = (dirs["w1"] / relearned.name).read_bytes()
+    file_name = old_file.name  # (the site's file has the same name in each directory)
+    learned = (dirs["w1"] / file_name).read_bytes()
     # the second worker: loaded it at its start, and read every new page by pattern
     assert second.stats["newsstem/shared_patterns/loaded"] == 1, second.log
     loaded = [line for line in second.log.splitlines()
               if "loaded the patterns another worker learned again" in line]
     assert len(loaded) == 1 and "(version 1, learned at " in loaded[0], second.log
     assert f"in place of those learned at {before.learned_at}" in loaded[0]
-    assert (dirs["w2"] / relearned.name).read_bytes() == learned  # written to its directory
+    assert (dirs["w2"] / file_name).read_bytes() == learned  # written to its directory
     for item in second.items:
         name = item["url"].rsplit("/", 1)[1].removesuffix(".html")
         assert item["method"].startswith(f"pattern:{site_name}/"), (item["url"], second.log)
@@ -373,4 +373,4 @@ def test_a_site_learned_again_by_one_worker_is_read_by_its_new_patterns_on_anoth
     assert third.returncode == 0 and len(third.items) == 6, third.log
     assert {item["method"] for item in third.items} == {"readability"}
     assert "newsstem/shared_patterns/loaded" not in third.stats
-    assert (third_dir / relearned.name).read_bytes() == kept
+    assert (third_dir / file_name).read_bytes() == kept
