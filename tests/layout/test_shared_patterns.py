@@ -172,3 +172,24 @@ def test_a_published_file_of_another_site_is_not_loaded(redis_server, tmp_path, 
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and "its site is 'other.example'" in warnings[0], warnings
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_loaded_replaces_the_sites_own_file_under_another_name(
+    redis_server, tmp_path
+):
+    # A worker keeps the site's file under a name of its own (copied by hand): a published
+    # file learned later must replace it there, not be written beside it as <site>.json
+    # (two files of one site: the next crawl would stop at its start, a usage error).
+    from newsstem.layout.patterns import load_patterns_dir, save_pattern_file
+
+    uri = f"{redis_server.url}?prefix=renamed-{uuid.uuid4().hex[:8]}"
+    old, new = pattern_set("2026-11-01T06:00:00.000000Z"), pattern_set(
+        "2026-11-02T06:00:00.000000Z", matched=0.8)
+    renamed = save_pattern_file(old, tmp_path).rename(tmp_path / "our-example.json")
+    save_pattern_file(PatternSet("other.example", (), learned_at=old.learned_at), tmp_path)
+    assert publish(uri, new).published
+    loaded = SharedPatterns(uri, str(tmp_path), 0).check({SITE: old})
+    sets = load_patterns_dir(tmp_path)  # the next crawl's start (raised: two files of SITE)
+    assert sorted(sets) == [SITE, "other.example"]
+    assert patterns_key(sets[SITE]) == patterns_key(new)
+    assert [one.path for one in loaded] == [renamed]
