@@ -80,6 +80,11 @@ def page(n: int, template: str) -> Page:
                 "2026-11-02T06:00:00Z")
 
 
+# The check interval of the running-crawl test: long enough that a loaded machine does not
+# pass it between two items the test expects read before any look (0.5 s could)
+CHECK = 3.0
+
+
 def test_a_crawl_that_runs_on_loads_a_file_published_after_its_start(
     redis_server, tmp_path, caplog
 ):
@@ -93,21 +98,21 @@ def test_a_crawl_that_runs_on_loads_a_file_published_after_its_start(
     stats = MemoryStatsCollector(get_crawler())
     pipeline = ExtractionPipeline(
         stats, 200, False, PatternLibrary.from_sets({SITE: old}),
-        shared=SharedPatterns(uri, str(tmp_path), 0.5),
+        shared=SharedPatterns(uri, str(tmp_path), CHECK),
     )
     caplog.set_level(logging.INFO)
     pipeline.open_spider()  # nothing published yet
     assert pipeline.process_item(page(20, "b")).method == "readability"
     assert publish(uri, new).published
     assert pipeline.process_item(page(21, "b")).method == "readability"  # not looked yet
-    time.sleep(0.6)
+    time.sleep(CHECK + 0.1)
     assert pipeline.process_item(page(22, "b")).method.startswith(f"pattern:{SITE}/")
     assert stats.get_value("newsstem/shared_patterns/loaded") == 1
     assert pipeline.sites[SITE].pages == 1  # the two pages read by the old file: gone
     assert patterns_key(load_pattern_file(tmp_path / f"{SITE}.json")) == patterns_key(new)
     lines = [r.getMessage() for r in caplog.records if "loaded the patterns" in r.getMessage()]
     assert len(lines) == 1 and "the 2 pages read before are not counted" in lines[0]
-    time.sleep(0.6)
+    time.sleep(CHECK + 0.1)
     pipeline.process_item(page(23, "b"))  # looked again: nothing newer
     assert stats.get_value("newsstem/shared_patterns/loaded") == 1
 
