@@ -29,9 +29,7 @@ from newsstem.layout.patterns import (
     PatternFileError,
     PatternSet,
     dumps,
-    load_pattern_file,
     loads,
-    pattern_file_name,
     save_pattern_file,
 )
 from newsstem.layout.redesign import patterns_key
@@ -184,15 +182,7 @@ class SharedPatterns:
         if self.patterns_dir is None:
             return None
         try:
-            other = _other_file(Path(self.patterns_dir), pattern_set.site)
-            if other is None:
-                return save_pattern_file(pattern_set, self.patterns_dir)
-            # the site's file under another name: replaced there (a second file of the
-            # site would stop the next crawl: one file per site)
-            tmp = other.with_name(other.name + ".tmp")
-            tmp.write_text(dumps(pattern_set), encoding="utf-8")
-            tmp.replace(other)
-            return other
+            return save_pattern_file(pattern_set, self.patterns_dir)
         except OSError as error:
             logger.warning(
                 "newsstem: %s: the pattern file published in %s cannot be written to %s "
@@ -215,17 +205,3 @@ class SharedPatterns:
             self.next_check = time.monotonic() + min(
                 self.interval * 2 ** min(self.failing, 16), max(self.interval, MAX_WAIT)
             )
-
-
-def _other_file(directory: Path, site: str) -> Path | None:
-    """The file of ``site`` in a patterns directory if it is not named
-    :func:`~newsstem.layout.patterns.pattern_file_name` (renamed by hand), else None."""
-    if not directory.is_dir() or (directory / pattern_file_name(site)).exists():
-        return None
-    for path in sorted(directory.glob("*.json")):
-        try:
-            if load_pattern_file(path).site == site:
-                return path
-        except PatternFileError:  # (the crawl read them at its start: one edited since)
-            continue
-    return None

@@ -89,6 +89,7 @@ __all__ = [
     "load_patterns_dir",
     "pattern_file_name",
     "save_pattern_file",
+    "site_file",
     "word_set",
 ]
 
@@ -175,14 +176,32 @@ def pattern_file_name(site: str) -> str:
 
 
 def save_pattern_file(pattern_set: PatternSet, directory: str | Path) -> Path:
-    """Write ``<directory>/<site>.json`` (atomically) and return its path."""
+    """Write the site's file in ``directory`` (atomically) and return its path:
+    ``<site>.json``, or the file of the site under another name (renamed by hand) in its
+    place, since a second file of one site would stop the next crawl (one file per site)."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
-    path = directory / pattern_file_name(pattern_set.site)
+    path = site_file(directory, pattern_set.site) or directory / pattern_file_name(
+        pattern_set.site
+    )
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(dumps(pattern_set), encoding="utf-8")
     tmp.replace(path)
     return path
+
+
+def site_file(directory: Path, site: str) -> Path | None:
+    """The file of ``site`` in a patterns directory when it is not named
+    :func:`pattern_file_name` (renamed by hand), else None."""
+    if (directory / pattern_file_name(site)).exists():
+        return None
+    for path in sorted(directory.glob("*.json")):
+        try:
+            if load_pattern_file(path).site == site:
+                return path
+        except PatternFileError:  # (not a pattern file: a crawl would say so at its start)
+            continue
+    return None
 
 
 def dumps(pattern_set: PatternSet) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from dataclasses import replace
 
 import pytest
 from conftest import BBC_INDEX_PAGES
@@ -22,9 +23,11 @@ from newsstem.layout.patterns import (
     PatternFileError,
     PatternLibrary,
     SitePatterns,
+    dumps,
     load_pattern_file,
     load_patterns_dir,
     save_pattern_file,
+    site_file,
 )
 
 
@@ -101,6 +104,21 @@ def test_a_corrupt_file_is_a_clear_error(tmp_path, msnbc_set, name):
         load_pattern_file(path)
     assert str(error.value).startswith(f"{path}: ")
     assert re.search(message, str(error.value)), str(error.value)
+
+
+def test_a_site_file_renamed_by_hand_is_written_over_not_doubled(tmp_path, msnbc_set):
+    # learn, a re-learning at a crawl's end and a file loaded from the shared store all
+    # save with save_pattern_file: beside a renamed file, a second <site>.json would stop
+    # the next crawl (one file per site)
+    (tmp_path / "msnbc-by-hand.json").write_text(dumps(msnbc_set), encoding="utf-8")
+    (tmp_path / "broken.json").write_text("{", encoding="utf-8")
+    assert site_file(tmp_path, "tv.msnbc.com") == tmp_path / "msnbc-by-hand.json"
+    newer = replace(msnbc_set, learned_at="2026-11-30T06:00:00.000000Z")
+    assert save_pattern_file(newer, tmp_path) == tmp_path / "msnbc-by-hand.json"
+    assert sorted(p.name for p in tmp_path.glob("*.json")) == ["broken.json", "msnbc-by-hand.json"]
+    assert load_pattern_file(tmp_path / "msnbc-by-hand.json").learned_at == newer.learned_at
+    (tmp_path / "broken.json").unlink()
+    assert set(load_patterns_dir(tmp_path)) == {"tv.msnbc.com"}
 
 
 def test_a_directory_holds_one_file_per_site(tmp_path, msnbc_set):
