@@ -29,7 +29,7 @@ from scrapy.exceptions import UsageError
 from w3lib.url import canonicalize_url
 
 from newsstem import defaults
-from newsstem.rules import strip_tracking
+from newsstem.rules import is_crawlable_scheme, site_of, strip_tracking
 from newsstem.spiders.news import tracking_params
 from newsstem.urldb import (
     StoreBusy,
@@ -115,6 +115,15 @@ class Command(ScrapyCommand):
         action, rest = args[0], args[1:]
         if action == "show" and not rest:
             raise UsageError("show needs at least one URL", print_help=False)
+        for url in rest if action == "show" else ():
+            # `show www.site.com/a.html` said "not in the store" (exit 1) of a page the
+            # crawl had exported: a crawl records URLs with their scheme
+            if not is_crawlable_scheme(url) or not site_of(url):
+                raise UsageError(
+                    f"show: {url!r} is not an http(s) URL with a host; the store knows URLs "
+                    "as a crawl fetched them, scheme included (https://site/a.html)",
+                    print_help=False,
+                )
         if action != "show" and rest:
             raise UsageError(f"{action} takes no arguments besides options", print_help=False)
         age = None

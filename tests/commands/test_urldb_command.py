@@ -154,6 +154,18 @@ def test_show_prints_what_the_store_knows_about_a_url(store):
     assert "not in the store" in missing.stdout
 
 
+def test_show_of_a_url_without_its_scheme_is_a_usage_error_not_unknown(store):
+    # `show news.example/old/0.html` said "not in the store" (exit 1) of a URL the store
+    # knows as https://news.example/old/0.html: a typo looked like a missing page
+    for given in ("news.example/old/0.html", "ftp://news.example/old/0.html", "https://"):
+        result = urldb("show", OLD[0], given, "--urldb", store)
+        assert result.returncode == 2, result.stdout
+        [line] = result.stderr.splitlines()
+        assert line.startswith(f"scrapy: error: show: {given!r} is not an http(s) URL with a "
+                               "host; the store knows URLs as a crawl fetched them"), line
+        assert result.stdout == ""
+
+
 def test_show_looks_up_a_shared_link_as_the_crawl_recorded_it(tmp_path):
     """A crawl follows /a.html?share=twitter as /a.html (NEWSSTEM_TRACKING_PARAMS) and
     records /a.html; `show` of the link a user copied from the page said "not in the
