@@ -42,7 +42,9 @@ NEWSSTEM_BODY_HTML = False
 # Layout patterns (issue 4) ---------------------------------------------------------
 # Directory of learned pattern files, one JSON file per site (``scrapy learn`` writes
 # them), relative to the working directory; pages of a site with patterns are extracted
-# by pattern, others by readability. Empty: no patterns.
+# by pattern, others by readability. Empty: no patterns. A directory other than the
+# default that does not exist (a typo) is one WARNING line; the crawl goes on without its
+# files (pages of those sites by readability).
 NEWSSTEM_PATTERNS_DIR = "patterns"
 # Also read the pattern files shipped inside the installed package (a scrapyd egg
 # carries the repository's patterns/); a file of NEWSSTEM_PATTERNS_DIR replaces the

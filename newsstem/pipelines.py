@@ -428,9 +428,12 @@ def load_patterns(settings: BaseSettings) -> PatternLibrary:
     if directory:
         missing = directory != defaults.NEWSSTEM_PATTERNS_DIR and not Path(directory).exists()
         if missing:
+            # "(relative to CWD)" only for a relative path: after an absolute one it read as
+            # if the absolute path had been taken relative to the working directory
+            where = "" if Path(directory).is_absolute() else f" (relative to {Path.cwd()})"
             logger.warning(
-                "newsstem: NEWSSTEM_PATTERNS_DIR %s does not exist (relative to %s): "
-                "no pattern files from it", directory, Path.cwd(),
+                "newsstem: NEWSSTEM_PATTERNS_DIR %s does not exist%s: "
+                "no pattern files from it", directory, where,
             )
         own = load_patterns_dir(Path(directory))
         sets.update(own)

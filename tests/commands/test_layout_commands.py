@@ -299,6 +299,8 @@ def test_a_missing_patterns_dir_is_said_once(msnbc_site, tmp_path):
                        settings={"NEWSSTEM_PATTERNS_DIR": str(missing)})
     assert result.returncode == 0, result.log
     assert result.log.count(f"NEWSSTEM_PATTERNS_DIR {missing} does not exist") == 1
+    # an absolute path is not "relative to" the working directory
+    assert f"NEWSSTEM_PATTERNS_DIR {missing} does not exist: no pattern files" in result.log
 
 
 def test_learn_says_when_the_archive_has_no_page_to_learn_from(learned):
