@@ -134,7 +134,8 @@ STATS: tuple[Stat, ...] = (
          "in Scrapy's `robotstxt/forbidden`)"),
         ("newsstem/discovery/feeds_linked", "feeds announced by crawled pages"),
         ("newsstem/discovery/robots_without_sitemaps",
-         "robots.txt files `-a sitemap=robots` read that list no sitemap (a WARNING each)"),
+         "robots.txt files `-a sitemap=robots` read that list no sitemap, or could not "
+         "read (HTTP 404, a failed download) (a WARNING each)"),
         ("newsstem/discovery/unreadable", "listings that were neither a sitemap nor a feed"),
         ("newsstem/scope/unreadable",
          "responses whose request's scope could not be rebuilt (logged; neither exported "

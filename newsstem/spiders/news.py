@@ -508,7 +508,8 @@ class NewsSpider(Spider):
             yield Request(url, callback=self.parse, meta=self._page_meta(scope))
         if scope.robots_sitemaps:
             for site_root in sorted({urljoin(url, "/robots.txt") for url in scope.start_urls}):
-                yield Request(site_root, callback=self.parse_robots, meta=self._meta(scope))
+                yield Request(site_root, callback=self.parse_robots,
+                              errback=self.robots_failed, meta=self._meta(scope))
         for url in scope.sitemap_urls + scope.feed_urls:
             yield Request(
                 url, callback=self.parse_listing, meta=self._meta(scope, depth_reset=True)
@@ -529,6 +530,18 @@ class NewsSpider(Spider):
                 yield Request(
                     url, callback=self.parse_listing, meta=self._meta(scope, depth_reset=True)
                 )
+
+    def robots_failed(self, failure: Any) -> None:
+        """A robots.txt that could not be read (HTTP 404, a failed download): the
+        failure has its own line; this one says what it means for ``sitemap=robots``,
+        as for a robots.txt without a ``Sitemap:`` line (before, only ``download failed
+        (http_404)`` was said, and nothing about the sitemaps the crawl went without)."""
+        request = getattr(failure, "request", None)
+        if request is None:
+            request = getattr(getattr(failure, "value", None), "response", None)
+        self.crawler.stats.inc_value("newsstem/discovery/robots_without_sitemaps")
+        logger.warning("news: %s could not be read (see the line above): -a sitemap=robots "
+                       "reads nothing from it", getattr(request, "url", "robots.txt"))
 
     def parse_listing(self, response: Response) -> Iterable[Request]:
         """A sitemap, sitemap index or feed: request what it lists."""

@@ -121,6 +121,19 @@ def test_robots_txt_without_a_sitemap_line_is_a_warning(tmp_path, site):
             "-a sitemap=robots reads nothing from it") in result.log
 
 
+def test_robots_txt_that_is_missing_says_sitemap_robots_read_nothing(tmp_path, site):
+    # a site without robots.txt (404): only "download failed (http_404): .../robots.txt"
+    # was said, nothing about -a sitemap=robots having found no sitemap to read
+    site.routes["/robots.txt"] = (404, "text/plain", b"not found")
+    result = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html", "-a", "sitemap=robots",
+                       "-a", "depth=0", settings=RULES)
+    assert result.returncode == 0, result.log
+    assert "/robots.txt" in site.paths(status=None)
+    assert result.stats["newsstem/discovery/robots_without_sitemaps"] == 1
+    assert (f"WARNING: news: {site.url}/robots.txt could not be read (see the line above): "
+            "-a sitemap=robots reads nothing from it") in result.log
+
+
 def test_rss_and_atom_feeds(tmp_path, listed_site):
     site = listed_site
     result = run_crawl(tmp_path, "-a", f"feed={site.url}/feeds/rss.xml {site.url}/feeds/atom.xml",
