@@ -173,9 +173,12 @@ def check_setting_types(settings: BaseSettings) -> None:
             raise UsageError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
     for name in _SCRAPY_INTS:
         try:
-            settings.getint(name)
+            value = settings.getint(name)
         except (TypeError, ValueError):
             raise UsageError(f"{name} must be a whole number, not {settings.get(name)!r}") from None
+        if value < 0:  # -s DEPTH_LIMIT=-2 fetched the start pages only, and said nothing;
+            # DOWNLOAD_MAXSIZE=-1 cancelled every download as "larger than" it
+            raise UsageError(f"{name} must be 0 or more, not {settings.get(name)!r}")
     for name in sorted(vars(defaults)):
         if (
             name.startswith("NEWSSTEM_")

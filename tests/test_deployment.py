@@ -129,6 +129,9 @@ def test_a_scrapyd_job_keeps_its_data_in_scrapyds_directory(tmp_path, monkeypatc
      "NEWSSTEM_REDESIGN_MIN_PAGES must be 0 or more, not '-1'"),
     # DEPTH_LIMIT is the depth of a crawl given no -a depth: the spider reads it as it starts
     ("DEPTH_LIMIT", "two", "DEPTH_LIMIT must be a whole number, not 'two'"),
+    # negative: taken silently (DEPTH_LIMIT=-2 fetched the start page only, exit status 0)
+    ("DEPTH_LIMIT", "-2", "DEPTH_LIMIT must be 0 or more, not '-2'"),
+    ("DOWNLOAD_MAXSIZE", "-1", "DOWNLOAD_MAXSIZE must be 0 or more, not '-1'"),
     ("HTTPERROR_ALLOWED_CODES", "gone", "HTTPERROR_ALLOWED_CODES must be HTTP statuses"),
     # a misspelt name was ignored: the crawl ran with text bodies
     ("NEWSSTEM_BODY_FORMT", "markdown",
