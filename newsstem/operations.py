@@ -104,6 +104,10 @@ class RunSummary:
     # exported articles the URL store did not record (newsstem/urldb/unmarked): the next
     # crawl exports them again
     unmarked: int = 0
+    # links the URL rules rejected (newsstem/links/rejected/rules), links followed
+    # (newsstem/links/followed): a crawl whose rules rejected every link said nothing of it
+    rules_rejected: int = 0
+    followed: int = 0
     outcome: str = field(default=OK)
 
     @property
@@ -143,6 +147,14 @@ class RunSummary:
             lines.append(
                 "  nothing new: the articles found were exported by earlier runs "
                 "(-a refresh=1 exports them again)"
+            )
+        if self.articles == 0 and self.rules_rejected and not self.followed:
+            # -a rules='+/news/' on a site whose articles are elsewhere: one page fetched,
+            # nothing exported, and no word of the rules
+            lines.append(
+                f"  no link followed: the URL rules rejected all {self.rules_rejected} links "
+                "found (-a rules or NEWSSTEM_URL_RULES: the first rule that matches decides, "
+                "a URL no rule matches is rejected)"
             )
         if self.finish_reason == "shutdown" and self.jobdir is not None:
             # a Ctrl-C mid-crawl: the summary read like a finished crawl's
@@ -305,6 +317,8 @@ def summarize(
         store_errors=int(stats.get("newsstem/urldb/errors", 0)),
         robots_refused=int(stats.get("robotstxt/forbidden", 0)),
         offsite=int(stats.get("offsite/filtered", 0)),
+        rules_rejected=int(stats.get("newsstem/links/rejected/rules", 0)),
+        followed=int(stats.get("newsstem/links/followed", 0)),
         archived=int(stats.get("newsstem/archive/read", 0)),
         older=int(stats.get("newsstem/archive/older", 0)),
         offline=offline,

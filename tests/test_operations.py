@@ -118,6 +118,20 @@ def test_a_start_page_answering_404_is_a_failed_run_and_a_good_crawl_is_not(tmp_
     assert "newsstem run summary (finished" in good.log
 
 
+def test_rules_that_reject_every_link_are_named_in_the_summary(tmp_path, site):
+    # -a rules='+/nowhere/': the start page fetched, nothing exported, exit status 0, and the
+    # summary said nothing of the rules that had rejected every link of the page
+    narrow = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html",
+                       "-a", "rules=+/nowhere/", name="narrow")
+    assert narrow.returncode == 0, narrow.log
+    rejected = narrow.stats["newsstem/links/rejected/rules"]
+    assert rejected > 0 and narrow.items == []
+    assert (f"  no link followed: the URL rules rejected all {rejected} links found (-a rules "
+            "or NEWSSTEM_URL_RULES: the first rule that matches decides") in narrow.log
+    good = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html", name="good")
+    assert good.items and "no link followed" not in good.log
+
+
 def test_pages_refused_by_robots_txt_are_not_counted_as_errors(tmp_path, site):
     # Scrapy counts the IgnoreRequest of a robots.txt refusal (and of the offsite middleware)
     # as a downloader exception: the summary must not report it as a download error too.
