@@ -58,7 +58,7 @@ from scrapy.utils.conf import build_component_list
 from scrapy.utils.misc import load_object
 from w3lib.url import file_uri_to_path
 
-from newsstem.urldb.locking import close_in_forked_child
+from newsstem.urldb.locking import FORK_LOCK, close_in_forked_child
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -198,8 +198,9 @@ class LineBatchFile(_WriteOnlyFile):
                 self._failure = error
                 raise
             finally:
-                self.closed = True
-                os.close(self._fd)
+                with FORK_LOCK:  # a fork between the two would leave the child a copy
+                    self.closed = True
+                    os.close(self._fd)
 
     def __enter__(self) -> LineBatchFile:
         return self
@@ -284,10 +285,15 @@ class DurableFileFeedStorage(FileFeedStorage):
             mode = "w" if self.write_mode == "wb" else "a"
             if mode == "a" and self.format in LINE_FORMATS:
                 drop_cut_line(path)
-            fd = self._claim(path) if mode == "w" else None
-            if self.refused:
+            # (a fork between the file's opening and its registration in LineBatchFile would
+            # leave the child a copy nobody closes: the -O file's lock held while it lives)
+            with FORK_LOCK:
+                claimed = self._claim(path) if mode == "w" else None
+                if not isinstance(claimed, str):
+                    self.file = LineBatchFile(path, mode, claimed)
+            if isinstance(claimed, str):
+                self._refuse(path, claimed)  # (its log line and signal outside the lock)
                 return DiscardedFile(path)
-            self.file = LineBatchFile(path, mode, fd)
         except OSError as error:
             if self.signals is not None:
                 self.signals.send_catch_log(feed_storage_failed, storage=self, error=error)
@@ -319,10 +325,10 @@ class DurableFileFeedStorage(FileFeedStorage):
             return False
         return self._refuse(path, "another crawl wrote it since this one started")
 
-    def _claim(self, path: Path) -> int | None:
+    def _claim(self, path: Path) -> int | str:
         """The ``-O`` file opened for writing and emptied, locked (``flock``) until it
-        is closed (a forked child closes its copy: :mod:`newsstem.urldb.locking`), or None,
-        refused (:meth:`_refuse`): it was created, or written to,
+        is closed (a forked child closes its copy: :mod:`newsstem.urldb.locking`), or why
+        it is refused (for :meth:`_refuse`): it was created, or written to,
         since this feed started, or another crawl holds its lock. Looking first and
         opening with ``O_TRUNC`` then left a gap of a few milliseconds in which two
         crawls both saw the file unchanged and both emptied it; here a new file is
@@ -342,15 +348,14 @@ class DurableFileFeedStorage(FileFeedStorage):
             if found is None:
                 fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
-            self._refuse(path, "another crawl wrote it since this one started")
-            return None
+            return "another crawl wrote it since this one started"
         try:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 return fd  # -O /dev/null, a pipe: nothing to empty, nobody's file
             if not _lock(fd):
-                self._refuse(path, "another crawl is writing it")
+                refusal = "another crawl is writing it"
             elif found is not None and FileState.of_stat(os.fstat(fd)) != found:
-                self._refuse(path, "another crawl wrote it since this one started")
+                refusal = "another crawl wrote it since this one started"
             else:
                 os.ftruncate(fd, 0)
                 return fd
@@ -358,7 +363,7 @@ class DurableFileFeedStorage(FileFeedStorage):
             os.close(fd)
             raise
         os.close(fd)
-        return None
+        return refusal
 
     def _refuse(self, path: Path, reason: str) -> bool:
         self.refused = True

@@ -21,8 +21,9 @@ closes its copy of the descriptor (and no longer writes to it). SQLite's locks a
 POSIX record locks, which a child does not inherit.
 
 Threads: taking a flock (open, lock, register for forks), releasing it (close, forget
-the descriptor) and forking each run under one lock, :data:`_FLOCKS`, so none sees
-another half done. Without it a thread's release could close a descriptor number that
+the descriptor) and forking each run under one lock, :data:`FORK_LOCK`, so none sees
+another half done (the ``-O`` feed files of :mod:`newsstem.urldb.feeds` are opened and
+closed under it too). Without it a thread's release could close a descriptor number that
 another release had closed and a new lock of the same file had been given (the new lock
 silently dropped), and a fork in the middle of taking one left the child a copy nobody
 closes (the lock held as long as the child lived).
@@ -55,7 +56,9 @@ _HELD: weakref.WeakSet[_ForkAware] = weakref.WeakSet()
 
 
 def close_in_forked_child(holder: _ForkAware) -> None:
-    """Have ``holder._close_after_fork()`` called in each child forked from now on."""
+    """Have ``holder._close_after_fork()`` called in each child forked from now on (call
+    it under :data:`FORK_LOCK` with the descriptor's opening, and close the descriptor
+    under it: a fork between the two would leave the child a copy nobody closes)."""
     _HELD.add(holder)
 
 
@@ -69,24 +72,26 @@ def _after_fork_in_child() -> None:
 
 
 #: held while a flock is taken or released and across a fork (so the child sees each
-#: holder's descriptor either open and registered or closed and forgotten); reentrant,
-#: so a fork made by a thread holding it (none does) would not wait for itself
-_FLOCKS = threading.RLock()
+#: holder's descriptor either open and registered or closed and forgotten); a holder
+#: registered with :func:`close_in_forked_child` opens and closes its descriptor under
+#: it; reentrant, so a fork made by a thread holding it (none does) would not wait for
+#: itself
+FORK_LOCK = threading.RLock()
 
 
 def _before_fork() -> None:
-    _FLOCKS.acquire()  # waits for a flock being taken or released by another thread
+    FORK_LOCK.acquire()  # waits for a flock being taken or released by another thread
 
 
 def _after_fork_in_parent() -> None:
-    _FLOCKS.release()
+    FORK_LOCK.release()
 
 
 def _after_fork_in_child_of_a_flock_holder() -> None:
     try:
         _after_fork_in_child()
     finally:
-        _FLOCKS.release()  # the child's copy, taken by this same thread before the fork
+        FORK_LOCK.release()  # the child's copy, taken by this same thread before the fork
 
 
 if hasattr(os, "register_at_fork"):  # (not on Windows, which has no fork)
@@ -108,7 +113,7 @@ class _Flock(HeldLock):
     def __init__(self, path: Path, exclusive: bool) -> None:
         assert fcntl is not None
         # (explicit acquire/release, not ``with``: the threads test sees the wait)
-        _FLOCKS.acquire()
+        FORK_LOCK.acquire()
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
             try:
@@ -122,14 +127,14 @@ class _Flock(HeldLock):
             self._fd: int | None = fd
             close_in_forked_child(self)
         finally:
-            _FLOCKS.release()
+            FORK_LOCK.release()
 
     def release(self) -> None:
-        _FLOCKS.acquire()
+        FORK_LOCK.acquire()
         try:
             self._close()
         finally:
-            _FLOCKS.release()
+            FORK_LOCK.release()
 
     def _close(self) -> None:
         fd, self._fd = self._fd, None
@@ -137,7 +142,7 @@ class _Flock(HeldLock):
             os.close(fd)  # the last descriptor of it closed drops the lock
 
     def _close_after_fork(self) -> None:
-        self._close()  # the child's copy only: the parent's lock stays (_FLOCKS is held)
+        self._close()  # the child's copy only: the parent's lock stays (FORK_LOCK is held)
 
 
 class _SqliteLock(HeldLock):

@@ -16,7 +16,7 @@ import threading
 
 import pytest
 
-from newsstem.urldb import locking
+from newsstem.urldb import feeds, locking
 from newsstem.urldb.locking import LockBusy, hold
 
 pytestmark = pytest.mark.skipif(locking.fcntl is None, reason="flock needs fcntl")
@@ -25,27 +25,30 @@ pytestmark = pytest.mark.skipif(locking.fcntl is None, reason="flock needs fcntl
 BOUND_SECONDS = 30
 
 
-def _called_in_locking(frame, event: str, arg: object, name: str) -> bool:
-    """A call of the C function ``name`` made by the code of newsstem.urldb.locking."""
+def _called_in_locking(frame, event: str, arg: object, name: str, module=locking) -> bool:
+    """A call of the C function ``name`` made by the code of newsstem.urldb.locking (or of
+    ``module``)."""
     return (
         event == "c_call"
         and getattr(arg, "__name__", "") == name
-        and frame.f_code.co_filename == locking.__file__
+        and frame.f_code.co_filename == module.__file__
     )
 
 
 class Pause:
     """Pauses the thread that calls :meth:`install` at the first call of the C function
-    named ``at`` that newsstem.urldb.locking makes in it, until :meth:`resume`."""
+    named ``at`` that newsstem.urldb.locking (or ``module``) makes in it, until
+    :meth:`resume`."""
 
-    def __init__(self, at: str) -> None:
+    def __init__(self, at: str, module=locking) -> None:
         self.at = at
+        self.module = module
         self.reached = threading.Event()  # paused there
         self.go = threading.Event()
 
     def install(self) -> None:
         def profile(frame, event, arg):
-            if _called_in_locking(frame, event, arg, self.at):
+            if _called_in_locking(frame, event, arg, self.at, self.module):
                 sys.setprofile(None)
                 self.reached.set()
                 assert self.go.wait(BOUND_SECONDS), "never resumed"
@@ -157,3 +160,88 @@ def test_a_release_racing_another_release_leaves_a_lock_taken_again_held(tmp_pat
         hold(path, exclusive=True).release()
     taken_again[0].release()
     hold(path, exclusive=True).release()
+
+
+def _fork_and_check_no_copy(pause: Pause, thread, errors, path) -> None:
+    """Fork while ``thread`` is paused (resuming it first only if it holds the lock a fork
+    waits for), let it end, and check that the living child keeps no copy of the locked
+    ``path``: a lock of the file is to be had once the thread has closed its own."""
+
+    def resume_if_it_holds_the_lock(frame, event, arg):
+        if _called_in_locking(frame, event, arg, "acquire"):
+            if locking.FORK_LOCK.acquire(blocking=False):
+                locking.FORK_LOCK.release()  # free: the paused thread stays paused
+            else:
+                pause.resume()
+
+    child_forked_r, child_forked_w = os.pipe()
+    child_may_end_r, child_may_end_w = os.pipe()
+    sys.setprofile(resume_if_it_holds_the_lock)
+    try:
+        pid = os.fork()
+    finally:
+        sys.setprofile(None)
+    if pid == 0:
+        try:
+            os.close(child_forked_r)
+            os.close(child_may_end_w)
+            os.write(child_forked_w, b"f")
+            os.read(child_may_end_r, 1)
+        finally:
+            os._exit(0)
+    try:
+        os.close(child_forked_w)
+        os.close(child_may_end_r)
+        assert os.read(child_forked_r, 1) == b"f"
+        os.close(child_forked_r)
+        pause.resume()
+        thread.join(BOUND_SECONDS)
+        assert not thread.is_alive() and errors == []
+        fd = os.open(path, os.O_WRONLY)
+        try:
+            assert feeds._lock(fd), "the forked child holds the -O file's lock"
+        finally:
+            os.close(fd)
+    finally:
+        os.close(child_may_end_w)
+        os.waitpid(pid, 0)
+
+
+def test_a_fork_while_another_thread_claims_an_o_feed_file_leaves_the_child_no_copy(tmp_path):
+    # Thread T has opened the -O file and is about to flock it when the main thread forks.
+    path = tmp_path / "articles.jsonl"
+    storage = feeds.DurableFileFeedStorage(
+        str(path), feed_options={"format": "jsonlines", "overwrite": True}
+    )
+    pause = Pause(at="flock", module=feeds)
+
+    def open_and_store() -> None:
+        pause.install()
+        file = storage.open(spider=None)
+        storage.store(file)
+
+    t, t_errors = _in_thread(open_and_store)
+    assert pause.reached.wait(BOUND_SECONDS)
+    _fork_and_check_no_copy(pause, t, t_errors, path)
+
+
+def test_a_fork_while_another_thread_closes_an_o_feed_file_leaves_the_child_no_copy(tmp_path):
+    # Thread T has marked the -O file closed and is about to close its descriptor when
+    # the main thread forks: the child must not keep it (its own copy is not closed).
+    path = tmp_path / "articles.jsonl"
+    storage = feeds.DurableFileFeedStorage(
+        str(path), feed_options={"format": "jsonlines", "overwrite": True}
+    )
+    file = storage.open(spider=None)
+    file.write(b'{"url": "a"}\n')
+    storage.sync()  # (the directory's fsync closes a descriptor of its own: done now)
+    pause = Pause(at="close", module=feeds)
+
+    def store() -> None:
+        pause.install()
+        storage.store(file)
+
+    t, t_errors = _in_thread(store)
+    assert pause.reached.wait(BOUND_SECONDS)
+    _fork_and_check_no_copy(pause, t, t_errors, path)
+    assert path.read_bytes() == b'{"url": "a"}\n'
