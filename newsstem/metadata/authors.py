@@ -32,7 +32,6 @@ from typing import Any, NamedTuple
 from lxml.html import HtmlElement
 
 from newsstem.metadata.evidence import (
-    CONTEXT_LEVELS,
     CJK_LETTER,
     ORGANIZATION_TYPES,
     PERSON_TYPES,
@@ -594,12 +593,7 @@ def _in_other_content_by_name(element: HtmlElement | None) -> bool:
     """Whether one of ``element``'s closest ancestors is named as other content (a comment,
     a teaser, a sidebar) by its class or id; an ``<aside>`` may be the article's own rail
     (Rolling Stone's byline), so its tag alone says nothing here."""
-    for level, ancestor in enumerate(() if element is None else element.iterancestors()):
-        if level >= CONTEXT_LEVELS:
-            break
-        if _OTHER_CONTENT.search(f"{ancestor.get('class', '')} {ancestor.get('id', '')}"):
-            return True
-    return False
+    return element is not None and inside_other_content(element, _OTHER_CONTENT, by_tag=False)
 
 
 _SKIPPED_TAGS = frozenset({"html", "body", "article", "main", "script", "style", "meta", "link"})
@@ -718,7 +712,8 @@ _NO_LINE = BylineLine("")
 
 def _byline_line(text: Any) -> BylineLine:
     """The line a byline word starts: its text, or where the word stands alone in its
-    element, the text of the nearest ancestor that holds more and starts with it."""
+    element, the first line (:func:`_first_line`) of the nearest ancestor that holds more
+    and starts with it."""
     line = str(text)
     word = normalize_space(line)
     if len(word.split()) > 1 and word.lower() not in _BYLINE_WORDS:
@@ -741,9 +736,9 @@ def _byline_line(text: Any) -> BylineLine:
 
 def _first_line(element: HtmlElement) -> list[str]:
     """The texts of ``element`` up to its first ``<br>`` after the byline word's line has
-    begun: "By <a>John Harris</a><br>TRIBUNE-REVIEW" is a line of writers, then the
-    paper's name on a line of its own ("<em>by</em><br>Justin Murray, <br>..." begins
-    after a break)."""
+    begun (two texts that are not blank), without a script's or style's: "By <a>John
+    Harris</a><br>TRIBUNE-REVIEW" is a line of writers, then the paper's name on a line
+    of its own ("<em>by</em><br>Justin Murray, <br>..." begins after a break)."""
     parts: list[str] = []
 
     def walk(node: HtmlElement) -> bool:  # True once a <br> ends the line

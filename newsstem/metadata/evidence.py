@@ -159,15 +159,20 @@ CONTEXT_LEVELS = 4
 _OTHER_CONTENT_TAGS = frozenset({"aside", "footer"})
 
 
-def inside_other_content(element: HtmlElement, names: re.Pattern[str]) -> bool:
-    """Whether ``element`` sits in an ``<aside>`` or ``<footer>``, or in one of its closest
-    ancestors whose class or id ``names`` matches (a teaser, a comment, a sidebar)."""
+def inside_other_content(
+    element: HtmlElement, names: re.Pattern[str], by_tag: bool = True
+) -> bool:
+    """Whether ``element`` sits in an ``<aside>`` or ``<footer>`` (unless not ``by_tag``),
+    or in one of its closest ancestors whose class or id ``names`` matches (a teaser, a
+    comment, a sidebar)."""
     for level, ancestor in enumerate(element.iterancestors()):
-        if ancestor.tag in _OTHER_CONTENT_TAGS:
+        if by_tag and ancestor.tag in _OTHER_CONTENT_TAGS:
             return True
-        if level < CONTEXT_LEVELS and names.search(
-            f"{ancestor.get('class', '')} {ancestor.get('id', '')}"
-        ):
+        if level >= CONTEXT_LEVELS:
+            if not by_tag:
+                return False  # (no farther ancestor can tell)
+            continue
+        if names.search(f"{ancestor.get('class', '')} {ancestor.get('id', '')}"):
             return True
     return False
 
