@@ -3,7 +3,8 @@
 The races are made deterministic by pausing one thread at a real call it makes (a
 profile hook at its ``os.close`` or ``fcntl.flock``) until the other thread has done its
 part, or until the other is about to wait on a lock (it would wait for the paused one;
-the locking code acquires its lock by an explicit call, which the hook sees).
+the locking code acquires its lock by an explicit call, which the hook sees, and the
+hook resumes the paused thread only if that holds the lock).
 (The fork test comes first: without the fix the release test leaves a lock object whose
 descriptor number was closed under it, which a later fork would close in its child.)
 """
@@ -60,11 +61,15 @@ class Pause:
 
     def resume_when_waiting_on_a_lock(self) -> None:
         """In the calling thread from now on: resume the paused thread when newsstem's
-        locking code in this one is about to acquire a lock (the paused one may hold it)."""
+        locking code in this one is about to acquire the lock the paused one holds (one
+        that is free leaves it paused: without the fix the race is then always lost)."""
 
         def profile(frame, event, arg):
             if _called_in_locking(frame, event, arg, "acquire"):
-                self.go.set()
+                if locking.FORK_LOCK.acquire(blocking=False):
+                    locking.FORK_LOCK.release()
+                else:
+                    self.go.set()
 
         sys.setprofile(profile)
 
@@ -163,20 +168,12 @@ def test_a_release_racing_another_release_leaves_a_lock_taken_again_held(tmp_pat
 
 
 def _fork_and_check_no_copy(pause: Pause, thread, errors, path) -> None:
-    """Fork while ``thread`` is paused (resuming it first only if it holds the lock a fork
+    """Fork while ``thread`` is paused (resuming it first if it holds the lock a fork
     waits for), let it end, and check that the living child keeps no copy of the locked
     ``path``: a lock of the file is to be had once the thread has closed its own."""
-
-    def resume_if_it_holds_the_lock(frame, event, arg):
-        if _called_in_locking(frame, event, arg, "acquire"):
-            if locking.FORK_LOCK.acquire(blocking=False):
-                locking.FORK_LOCK.release()  # free: the paused thread stays paused
-            else:
-                pause.resume()
-
     child_forked_r, child_forked_w = os.pipe()
     child_may_end_r, child_may_end_w = os.pipe()
-    sys.setprofile(resume_if_it_holds_the_lock)
+    pause.resume_when_waiting_on_a_lock()
     try:
         pid = os.fork()
     finally:
