@@ -112,11 +112,12 @@ def test_a_crawls_end_digests_each_sites_pattern_set_once(tmp_path):
                "b.example": crawl(hubs=1, by_pattern=2, by_fallback=1),  # kept for later
                "c.example": crawl(hubs=0, by_pattern=0, by_fallback=12)}  # no patterns
     counts_file = CountsFile(tmp_path / ".redesign-counts")
+    previous = sys.getprofile()  # (a profiler's, under pytest-profiling: given back)
     sys.setprofile(profile)
     try:
         judged = judge_sites(crawled, sets, "2026-11-01T06:00:00Z", counts_file, min_pages=10)
     finally:
-        sys.setprofile(None)
+        sys.setprofile(previous)
     assert set(judged) == {"a.example"} and set(counts_file.windows) == {"b.example"}
     assert digests == serialised == ["a.example", "b.example"]
 
