@@ -19,6 +19,13 @@ those of layouts that no recent page has (each listed; one that would read recen
 pages in place of the new patterns is dropped, and the line says so). As when a crawl
 learns a site again (``NEWSSTEM_RELEARN``), the file is written only if the result reads
 the recent pages better than the old file does; ``--force`` writes it anyway.
+
+``--publish`` also publishes each file written in the Redis URL store (``NEWSSTEM_URLDB``)
+for the workers of every machine to load, as a crawl's ``NEWSSTEM_RELEARN`` does
+(:func:`newsstem.sharedpatterns.publish`: the file learned last wins). A file the store
+refuses (it holds this file already, or one learned later, which stays) is one line and
+not an error; a store that cannot be reached is said before anything is learned, and a
+publication that fails part-way is one line and exit status 1.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ import sys
 import time
 from contextlib import ExitStack
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
@@ -45,11 +53,18 @@ from newsstem.layout.patterns import (
     pattern_file_name,
     save_pattern_file,
 )
-from newsstem.layout.redesign import Relearned, relearn
+from newsstem.layout.redesign import Relearned, patterns_key, relearn
 from newsstem.layout.report import ROLE_COLOURS, site_report, write_report
 from newsstem.paths import unwritable_directory
+from newsstem.sharedpatterns import publish
 from newsstem.text import counted
+from newsstem.urldb import StoreError, hide_password, open_store, parse_uri
 from newsstem.usage_errors import one_line_errors
+
+if TYPE_CHECKING:
+    from scrapy.settings import BaseSettings
+
+    from newsstem.urldb.redis_store import PublishedPatterns
 
 
 class Command(ScrapyCommand):
@@ -59,7 +74,7 @@ class Command(ScrapyCommand):
     def syntax(self) -> str:
         return (
             "[SITE] --input ARCHIVE [--input ARCHIVE ...] [--out DIR] "
-            "[--since DATE | --last N [--force]] [--report DIR]"
+            "[--since DATE | --last N [--force]] [--report DIR] [--publish]"
         )
 
     def short_desc(self) -> str:
@@ -97,6 +112,11 @@ class Command(ScrapyCommand):
             help="write the new file even when it reads the recent pages no better than "
             "the old one (with --since or --last)",
         )
+        parser.add_argument(
+            "--publish", action="store_true",
+            help="also publish each file written in the Redis URL store (NEWSSTEM_URLDB) "
+            "for the workers of every machine to load; the file learned last wins",
+        )
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None
@@ -110,6 +130,10 @@ class Command(ScrapyCommand):
         if opts.report:
             _check_writable(opts.report, "the report", "--report")
         check_setting_types(self.settings)  # -s NEWSSTEM_MIN_ARTICLE_CHARS=-5 or =lots
+        store = _publish_store(self.settings) if opts.publish else None
+        if store is not None and not _store_answers(store):
+            self.exitcode = 1
+            return
         by_site = training_pages(opts.input, since=since, last=opts.last)
         wanted = args[0] if args else None
         recent = " (fetched in the period asked for)" if since or opts.last else ""
@@ -132,6 +156,7 @@ class Command(ScrapyCommand):
         )
         again = since is not None or opts.last is not None
         learned_any = False
+        publishing = _Publishing(store) if store is not None else None
         reports = []
         for site in sorted(by_site) if wanted is None else [wanted]:
             started = time.process_time()
@@ -141,17 +166,94 @@ class Command(ScrapyCommand):
                 result = relearned.result
                 seconds = time.process_time() - started
                 keep_old = old is not None and not relearned.better and not opts.force
-                learned_any |= _report(site, result, out, seconds, relearned, keep_old)
+                written = _report(site, result, out, seconds, relearned, keep_old)
+                learned_any |= written
+                written &= not keep_old
             else:
                 result = learn(site, by_site[site], options)
                 seconds = time.process_time() - started
-                learned_any |= _report(site, result, out, seconds)
+                written = _report(site, result, out, seconds)
+                learned_any |= written
+            if publishing is not None and written:
+                publishing.publish(Path(out) / pattern_file_name(site))
             if opts.report:
                 reports.append(site_report(site, result, by_site[site]))
         if opts.report:
             print(f"report: {write_layout_report(opts.report, reports, self.settings)}")
-        if not learned_any:
+        if not learned_any or (publishing is not None and publishing.failed):
             self.exitcode = 1
+
+
+def _publish_store(settings: BaseSettings) -> str:
+    """The Redis URL store of ``--publish`` (``NEWSSTEM_URLDB``); a UsageError when it is
+    not one (unset, SQLite: one machine, nothing to share with)."""
+    uri = str(settings.get("NEWSSTEM_URLDB", defaults.NEWSSTEM_URLDB) or "").strip()
+    try:
+        backend = parse_uri(uri).backend if uri else None
+    except StoreError as error:
+        raise UsageError(f"learn: --publish: {error}", print_help=False) from None
+    if backend != "redis":
+        now = f"it is {hide_password(uri)!r}" if uri else "it is not set"
+        raise UsageError(
+            "learn: --publish needs the Redis URL store the workers share: "
+            f"-s NEWSSTEM_URLDB=redis://HOST:PORT/DB ({now})",
+            print_help=False,
+        )
+    return uri
+
+
+def _store_answers(uri: str) -> bool:
+    """Whether the store of ``--publish`` can be reached, said on stderr before anything is
+    learned when it cannot (learning may take minutes: not to find out at the end)."""
+    try:
+        open_store(uri).close()
+    except StoreError as error:
+        print(f"learn: --publish: the URL store cannot be reached ({error}): nothing "
+              "learned", file=sys.stderr)
+        return False
+    return True
+
+
+class _Publishing:
+    """The pattern files of ``--publish``, published one by one as they are written; after
+    a store error the others are not tried (``failed``: exit status 1)."""
+
+    def __init__(self, uri: str) -> None:
+        self.uri = uri
+        self.shown = hide_password(uri)
+        self.failed = False
+
+    def publish(self, path: Path) -> None:
+        if self.failed:
+            print("  not published: the URL store failed before (see above)")
+            return
+        pattern_set = load_pattern_file(path)  # the file as written
+        try:
+            held = publish(self.uri, pattern_set)
+        except StoreError as error:
+            self.failed = True
+            print(f"  NOT PUBLISHED: the URL store failed ({error}); learn again with --publish "
+                  "when it answers, or copy the file to the other machines")
+            return
+        print("  " + _published_line(self.shown, pattern_set, held))
+
+
+def _published_line(shown: str, pattern_set: PatternSet, held: PublishedPatterns) -> str:
+    """What became of a file ``--publish`` published: taken, or which file stays and why."""
+    if held.published:
+        return (f"published in {shown} (version {held.version}): the other workers load "
+                "it at their next crawl start, or within NEWSSTEM_SHARED_PATTERNS_CHECK "
+                "seconds")
+    stays = f"version {held.version} published in {shown} stays"
+    if held.key == patterns_key(pattern_set):
+        return f"not published: it is the file published already ({stays})"
+    if held.learned_at == pattern_set.learned_at:
+        why = "learned at the same instant, it has the greater key (the same winner on " \
+            "every worker)"
+    else:
+        why = f"it was learned later ({held.learned_at}, this file {pattern_set.learned_at})"
+    return (f"not published: {stays}: {why}; the crawls on the store, this machine's too, "
+            "read that one")
 
 
 def _check_arguments(args: list[str], opts: argparse.Namespace) -> str | None:

@@ -1,0 +1,112 @@
+"""`scrapy learn --publish`: a pattern file learned by hand is published in the Redis URL
+store the workers share (NEWSSTEM_URLDB), as a crawl's NEWSSTEM_RELEARN publishes one, with
+the same rule (the file learned last wins), so that no one copies it to every machine.
+
+The real command in a subprocess, on the archive of a real crawl of 12 msnbc article
+pages and their hub page (tests/layout/fixtures/msnbc, served over real HTTP on
+127.0.0.1), and a real redis-server on a free 127.0.0.1 port."""
+
+from __future__ import annotations
+
+import dataclasses
+import uuid
+
+import pytest
+from support.crawl import run_crawl, scrapy
+from support.redisserver import free_port
+
+from newsstem.layout.patterns import load_pattern_file, loads, pattern_file_name
+from newsstem.layout.redesign import patterns_key
+from newsstem.sharedpatterns import publish
+from newsstem.urldb import open_store
+
+
+@pytest.fixture(scope="module")
+def archive(msnbc_site, tmp_path_factory):
+    work = tmp_path_factory.mktemp("publish")
+    crawl = run_crawl(work, "-a", f"start_url={msnbc_site.url}/index.html",
+                      settings={"NEWSSTEM_ARCHIVE": str(work / "crawl.warc.gz"),
+                                "NEWSSTEM_PATTERNS_DIR": ""})
+    assert crawl.returncode == 0, crawl.log
+    return f"127.0.0.1:{msnbc_site.port}", work / "crawl.warc.gz"
+
+
+def learn_and_publish(archive, out, store):
+    site, warc = archive
+    result = scrapy("learn", "--input", str(warc), "--out", str(out), "--publish",
+                    settings={"NEWSSTEM_URLDB": store})
+    return result, out / pattern_file_name(site)
+
+
+def test_learn_publish_puts_the_file_written_in_the_store(archive, redis_server, tmp_path):
+    site, _ = archive
+    store = f"{redis_server.url}?prefix=learn-{uuid.uuid4().hex[:8]}"
+    result, path = learn_and_publish(archive, tmp_path / "a", store)
+    assert result.returncode == 0, result.stdout + result.stderr
+    written = load_pattern_file(path)
+    with open_store(store) as opened:
+        index = opened.published_patterns()
+        held, text = opened.published_pattern_text(site)
+        raw = opened.client.hgetall(f"{opened._patterns_key}:{site}")
+    assert list(index) == [site] and index[site] == held
+    assert held.version == 1 and held.learned_at == written.learned_at
+    assert held.key == patterns_key(written) == patterns_key(loads(text))
+    assert text == path.read_text(encoding="utf-8")  # the file as written, byte for byte
+    assert raw[b"by"].decode().split()[1].isdigit()  # host and PID of the publisher
+    assert f"  published in {redis_server.url}?prefix=" in result.stdout, result.stdout
+    assert "(version 1)" in result.stdout
+
+    # learned again later by hand (another machine): that file wins, version 2
+    again, path_b = learn_and_publish(archive, tmp_path / "b", store)
+    assert again.returncode == 0, again.stdout + again.stderr
+    with open_store(store) as opened:
+        held, _ = opened.published_pattern_text(site)
+    assert held.version == 2 and held.key == patterns_key(load_pattern_file(path_b))
+
+    # the first file published again: the same one is held already, nothing changes
+    assert not publish(store, load_pattern_file(path_b)).published
+
+
+def test_a_file_learned_later_in_the_store_stays_and_learn_says_so(
+    archive, redis_server, tmp_path
+):
+    site, _ = archive
+    store = f"{redis_server.url}?prefix=later-{uuid.uuid4().hex[:8]}"
+    first, path = learn_and_publish(archive, tmp_path / "a", store)
+    assert first.returncode == 0, first.stdout + first.stderr
+    later = dataclasses.replace(load_pattern_file(path), learned_at="2999-01-01T00:00:00.000000Z",
+                                parameters={"matched": 0.5})
+    assert publish(store, later).version == 2
+    result, path = learn_and_publish(archive, tmp_path / "b", store)
+    # refused because a newer file exists: said, not an error; the file is written here
+    assert result.returncode == 0, result.stdout + result.stderr
+    mine = load_pattern_file(path)
+    [line] = [line for line in result.stdout.splitlines() if "published" in line]
+    assert line.startswith(f"  not published: version 2 published in {redis_server.url}"), line
+    assert (f"stays: it was learned later (2999-01-01T00:00:00.000000Z, this file "
+            f"{mine.learned_at})") in line, line
+    with open_store(store) as opened:
+        held, _ = opened.published_pattern_text(site)
+    assert held.version == 2 and held.key == patterns_key(later)
+
+
+@pytest.mark.parametrize("urldb", ["", "sqlite:///urldb.sqlite"])
+def test_publish_without_a_redis_store_is_a_usage_error_naming_the_setting(
+    archive, tmp_path, urldb
+):
+    result, path = learn_and_publish(archive, tmp_path / "p", urldb)
+    assert result.returncode == 2, result.stdout + result.stderr
+    [line] = result.stderr.splitlines()
+    assert "learn: --publish needs the Redis URL store the workers share: " in line
+    assert "-s NEWSSTEM_URLDB=redis://HOST:PORT/DB" in line, line
+    assert ("it is not set" if not urldb else f"it is {urldb!r}") in line, line
+    assert not path.exists()
+
+
+def test_a_store_that_does_not_answer_is_said_before_learning(archive, tmp_path):
+    store = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    result, path = learn_and_publish(archive, tmp_path / "p", store)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "learn: --publish: the URL store cannot be reached (" in result.stderr
+    assert "nothing learned" in result.stderr and "Traceback" not in result.stderr
+    assert not path.exists() and result.stdout == ""
