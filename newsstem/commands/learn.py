@@ -64,7 +64,7 @@ from newsstem.usage_errors import one_line_errors
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
-    from newsstem.urldb.redis_store import PublishedPatterns
+    from newsstem.urldb.redis_store import PublishedPatterns, RedisUrlStore
 
 
 class Command(ScrapyCommand):
@@ -74,7 +74,7 @@ class Command(ScrapyCommand):
     def syntax(self) -> str:
         return (
             "[SITE] --input ARCHIVE [--input ARCHIVE ...] [--out DIR] "
-            "[--since DATE | --last N [--force]] [--report DIR] [--publish]"
+            "[--since DATE | --last N [--force]] [--report DIR] [--publish] | --published"
         )
 
     def short_desc(self) -> str:
@@ -113,6 +113,11 @@ class Command(ScrapyCommand):
             "the old one (with --since or --last)",
         )
         parser.add_argument(
+            "--published", action="store_true",
+            help="list the pattern files published in the Redis URL store (NEWSSTEM_URLDB): "
+            "site, version, when learned, by whom; learns nothing",
+        )
+        parser.add_argument(
             "--publish", action="store_true",
             help="also publish each file written in the Redis URL store (NEWSSTEM_URLDB) "
             "for the workers of every machine to load; the file learned last wins",
@@ -120,6 +125,9 @@ class Command(ScrapyCommand):
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None
+        if opts.published:
+            self.exitcode = list_published(self.settings, args, opts)
+            return
         since = _check_arguments(args, opts)
         out = opts.out or self.settings.get(
             "NEWSSTEM_PATTERNS_DIR", defaults.NEWSSTEM_PATTERNS_DIR
@@ -184,18 +192,52 @@ class Command(ScrapyCommand):
             self.exitcode = 1
 
 
-def _publish_store(settings: BaseSettings) -> str:
+def list_published(settings: BaseSettings, args: list[str], opts: argparse.Namespace) -> int:
+    """``--published``: the pattern files published in the Redis URL store, one line
+    each (site, version, learned at, published by); the exit status."""
+    given = [f"--{name}" for name in ("input", "out", "report", "since", "last", "force",
+                                      "publish") if getattr(opts, name) not in (None, [], False)]
+    if args or given:
+        raise UsageError(f"learn: --published lists the store's pattern files and learns "
+                         f"nothing: give it alone (not {' '.join([*args, *given])})",
+                         print_help=False)
+    uri = _publish_store(settings, "--published")
+    shown = hide_password(uri)
+    try:
+        store: RedisUrlStore = open_store(uri)  # type: ignore[assignment]  (a Redis URI)
+        try:
+            index = store.published_patterns()
+            by = store.published_by(sorted(index))
+        finally:
+            store.close()
+    except StoreError as error:
+        print(f"learn: --published: the URL store cannot be reached ({error})",
+              file=sys.stderr)
+        return 1
+    if not index:
+        print(f"no pattern file published in {shown}")
+        return 0
+    print(f"{counted(len(index), 'pattern file')} published in {shown}:")
+    width = max(len("site"), *map(len, index))
+    print(f"  {'site':<{width}}  version  {'learned at':<27}  published by")
+    for site, held in sorted(index.items()):
+        print(f"  {site:<{width}}  {held.version:7d}  {held.learned_at:<27}  "
+              f"{by.get(site, '-')}")
+    return 0
+
+
+def _publish_store(settings: BaseSettings, option: str = "--publish") -> str:
     """The Redis URL store of ``--publish`` (``NEWSSTEM_URLDB``); a UsageError when it is
     not one (unset, SQLite: one machine, nothing to share with)."""
     uri = str(settings.get("NEWSSTEM_URLDB", defaults.NEWSSTEM_URLDB) or "").strip()
     try:
         backend = parse_uri(uri).backend if uri else None
     except StoreError as error:
-        raise UsageError(f"learn: --publish: {error}", print_help=False) from None
+        raise UsageError(f"learn: {option}: {error}", print_help=False) from None
     if backend != "redis":
         now = f"it is {hide_password(uri)!r}" if uri else "it is not set"
         raise UsageError(
-            "learn: --publish needs the Redis URL store the workers share: "
+            f"learn: {option} needs the Redis URL store the workers share: "
             f"-s NEWSSTEM_URLDB=redis://HOST:PORT/DB ({now})",
             print_help=False,
         )

@@ -737,6 +737,18 @@ class RedisUrlStore(UrlStore):
             return None
         return PublishedPatterns(int(version), _text(learned_at), _text(key)), _text(text)
 
+    def published_by(self, sites: Sequence[str]) -> dict[str, str]:
+        """Who published each site's file (``by``: host and PID), for the sites that have
+        one."""
+        try:
+            with self.client.pipeline(transaction=False) as pipe:
+                for site in sites:
+                    pipe.hget(f"{self._patterns_key}:{site}", "by")
+                found = pipe.execute()
+        except redis.RedisError as exc:
+            raise StoreError(f"URL store {self.uri}: {exc}") from exc
+        return {site: _text(by) for site, by in zip(sites, found) if by is not None}
+
     # -- lifecycle --------------------------------------------------------------
 
     def lease(self, exclusive: bool) -> RedisLease:

@@ -110,3 +110,43 @@ def test_a_store_that_does_not_answer_is_said_before_learning(archive, tmp_path)
     assert "learn: --publish: the URL store cannot be reached (" in result.stderr
     assert "nothing learned" in result.stderr and "Traceback" not in result.stderr
     assert not path.exists() and result.stdout == ""
+
+
+def test_published_lists_the_files_in_the_store(archive, redis_server, tmp_path):
+    site, _ = archive
+    store = f"{redis_server.url}?prefix=list-{uuid.uuid4().hex[:8]}"
+    empty = scrapy("learn", "--published", settings={"NEWSSTEM_URLDB": store})
+    assert empty.returncode == 0, empty.stderr
+    assert empty.stdout == f"no pattern file published in {store}\n"
+    learned, path = learn_and_publish(archive, tmp_path / "a", store)
+    assert learned.returncode == 0, learned.stdout + learned.stderr
+    other = dataclasses.replace(load_pattern_file(path), site="example.com")
+    assert publish(store, other).published
+    listed = scrapy("learn", "--published", settings={"NEWSSTEM_URLDB": store})
+    assert listed.returncode == 0, listed.stderr
+    lines = listed.stdout.splitlines()
+    assert lines[0] == f"2 pattern files published in {store}:"
+    assert lines[1].split() == ["site", "version", "learned", "at", "published", "by"]
+    by_site = {line.split()[0]: line.split()[1:] for line in lines[2:]}
+    with open_store(store) as opened:
+        raw = opened.client.hget(f"{opened._patterns_key}:{site}", "by").decode()
+    assert sorted(by_site) == sorted([site, "example.com"])
+    assert by_site[site] == ["1", load_pattern_file(path).learned_at, *raw.split()]
+    assert by_site["example.com"][:2] == ["1", other.learned_at]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--published", "--input", "x.warc.gz"],
+         "learn: --published lists the store's pattern files and learns nothing: give it "
+         "alone (not --input)"),
+        (["--published"], "learn: --published needs the Redis URL store the workers share: "
+         "-s NEWSSTEM_URLDB=redis://HOST:PORT/DB (it is not set)"),
+    ],
+)
+def test_published_bad_arguments_are_one_usage_error_line(arguments, message):
+    result = scrapy("learn", *arguments)
+    assert result.returncode == 2, result.stdout + result.stderr
+    [line] = result.stderr.splitlines()
+    assert message in line, line
