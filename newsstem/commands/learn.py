@@ -114,8 +114,8 @@ class Command(ScrapyCommand):
         )
         parser.add_argument(
             "--published", action="store_true",
-            help="list the pattern files published in the Redis URL store (NEWSSTEM_URLDB): "
-            "site, version, when learned, by whom; learns nothing",
+            help="list the pattern files published in the Redis URL store (NEWSSTEM_URLDB), "
+            "each with its site, version, when it was learned and by whom; learns nothing",
         )
         parser.add_argument(
             "--publish", action="store_true",
