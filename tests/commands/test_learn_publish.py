@@ -150,3 +150,19 @@ def test_published_bad_arguments_are_one_usage_error_line(arguments, message):
     assert result.returncode == 2, result.stdout + result.stderr
     [line] = result.stderr.splitlines()
     assert message in line, line
+
+
+def test_a_publication_the_store_fails_is_said_and_exit_status_1(archive, redis_server, tmp_path):
+    # the store answers the check before learning, then fails the publication (here a key
+    # of the site's published file that is not a hash: Redis answers WRONGTYPE)
+    site, _ = archive
+    store = f"{redis_server.url}?prefix=fails-{uuid.uuid4().hex[:8]}"
+    with open_store(store) as opened:
+        opened.client.set(f"{opened._patterns_key}:{site}", "not a hash")
+    result, path = learn_and_publish(archive, tmp_path / "a", store)
+    assert result.returncode == 1, result.stdout + result.stderr
+    [line] = [line for line in result.stdout.splitlines() if "PUBLISHED" in line]
+    assert line.startswith("  NOT PUBLISHED: the URL store failed (URL store "), line
+    assert "WRONGTYPE" in line and "copy the file to the other machines" in line, line
+    assert "Traceback" not in result.stderr
+    assert load_pattern_file(path).site == site  # written all the same
