@@ -990,7 +990,10 @@ def _cjk_text_nodes(evidence: Evidence) -> list[str]:
         return []
     root = evidence.root
     condition = " or ".join(f"contains(., '{marker}')" for marker in _CJK_MARKERS)
-    return [str(t) for t in root.xpath(f"//body//text()[{condition}][not(ancestor::script)]")]
+    # Not "//body//text()": libxml2 merges the text of each descendant into one node set,
+    # quadratic on a page of many nested blocks (see _page_text in extract.py).
+    texts = root.xpath(f"/descendant::text()[ancestor::body][{condition}][not(ancestor::script)]")
+    return [str(t) for t in texts]
 
 
 def _cjk_bylines(texts: list[str], is_japanese: Callable[[], bool]) -> list[str]:

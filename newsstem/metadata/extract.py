@@ -196,10 +196,15 @@ _VISIBLE = "[not(ancestor::script or ancestor::style or ancestor::noscript or an
 
 def _page_text(root: HtmlElement) -> str:
     """Paragraph text of the page (all visible body text when paragraphs are few)."""
-    paragraphs = normalize_space(" ".join(root.xpath(f"//p//text(){_VISIBLE}")))
+    # "/descendant::text()[ancestor::p]", not "//p//text()": the same nodes in the same
+    # order, but libxml2 merges the text of every <p> into one node set with a duplicate
+    # check, quadratic in the paragraphs (5.6 s for a page of 40,000; now 0.04 s).
+    paragraph_text = root.xpath(f"/descendant::text()[ancestor::p]{_VISIBLE}")
+    paragraphs = normalize_space(" ".join(paragraph_text))
     if len(paragraphs) >= LANGUAGE_TEXT_CHARS // 10:
         return paragraphs[:LANGUAGE_TEXT_CHARS]
-    return normalize_space(" ".join(root.xpath(f"//body//text(){_VISIBLE}")))[:LANGUAGE_TEXT_CHARS]
+    body_text = root.xpath(f"/descendant::text()[ancestor::body]{_VISIBLE}")
+    return normalize_space(" ".join(body_text))[:LANGUAGE_TEXT_CHARS]
 
 
 def _fill_dates(

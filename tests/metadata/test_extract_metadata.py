@@ -120,3 +120,46 @@ def test_bad_input_gives_empty_metadata():
     for html in ("", b"", "   ", b"\x89PNG\r\n\x1a\n" + bytes(range(256)), "<html></html>"):
         metadata = extract_metadata(html)
         assert metadata.published is None and metadata.authors == []
+
+
+
+# The page text XPaths start with one descendant step ("/descendant::text()[ancestor::p]")
+# instead of "//p//text()", which libxml2 evaluates in time quadratic in the paragraphs
+# (`python tests/benchmarks/metadata.py --scaling`). They must find the same text nodes in
+# the same order: text, tails, comments' tails, script and template inside a paragraph,
+# nested blocks, text outside the root element.
+_TRICKY_PAGE = """<html><head><title>T</title><script>var x = "作者";</script></head>
+<body>top 记者 text<p>One <b>bold <i>deep</i> tail</b> after<!-- c --> comment tail
+<script>skip()</script> script tail <noscript>no</noscript><template>t</template></p>
+<div>div 作者 text<p>Two<span>三 记者</span></p>between<p>Three</p></div>
+<style>p {}</style><p>Four <a href="/x">link 编辑</a> end</p>LONG</body></html>
+<html><body><p>A second root's paragraph 作者</p></body></html>"""
+
+
+def _page_text_by_plain_xpaths(root) -> str:
+    from newsstem.metadata.extract import _VISIBLE, LANGUAGE_TEXT_CHARS
+    from newsstem.text import normalize_space
+
+    paragraphs = normalize_space(" ".join(root.xpath(f"//p//text(){_VISIBLE}")))
+    if len(paragraphs) >= LANGUAGE_TEXT_CHARS // 10:
+        return paragraphs[:LANGUAGE_TEXT_CHARS]
+    body = normalize_space(" ".join(root.xpath(f"//body//text(){_VISIBLE}")))
+    return body[:LANGUAGE_TEXT_CHARS]
+
+
+@pytest.mark.parametrize("long", ["", "<p>" + "many words " * 100 + "</p>"])
+def test_page_text_nodes_are_those_of_the_plain_xpaths(long):
+    from newsstem.metadata.authors import _CJK_MARKERS, _cjk_text_nodes
+    from newsstem.metadata.evidence import collect_evidence, parse_html
+    from newsstem.metadata.extract import _page_text
+
+    html = _TRICKY_PAGE.replace("LONG", long)
+    root = parse_html(html)
+    expected = _page_text_by_plain_xpaths(root)
+    assert "deep" in expected and "skip" not in expected and "second root" in expected
+    assert ("top" in expected) == (not long)  # the paragraphs alone when they are enough
+    assert _page_text(root) == expected
+    condition = " or ".join(f"contains(., '{marker}')" for marker in _CJK_MARKERS)
+    cjk = [str(t) for t in root.xpath(f"//body//text()[{condition}][not(ancestor::script)]")]
+    assert len(cjk) == 5
+    assert _cjk_text_nodes(collect_evidence(root, source=html)) == cjk
