@@ -1,7 +1,7 @@
 """Metadata and encoding benchmark: newsstem vs trafilatura on the labelled pages, one run.
 
     python tests/benchmarks/metadata.py [--repeat N] [--verbose] [--show-held-out]
-        [--held-out | --headlines | --author-precision | --corpus-encodings]
+        [--held-out | --headlines | --author-precision | --corpus-encodings | --scaling]
 
 Labelled set: tests/fixtures/metadata/labels.jsonl (57 pages of 43 sites from the
 Mozilla, CleanPortalEval and L3S corpora; expected values read off each page, see
@@ -45,6 +45,13 @@ decodings.
 ``--author-precision`` runs :func:`extract_metadata` on every corpus page and counts, by
 half, the pages with authors, their sources, and the names that
 :func:`author_names.doubt` finds not plausibly a person's (listed; organisations apart).
+
+``--scaling`` times :func:`extract_metadata` and readability's extraction (CPU
+seconds, one call) on synthetic pages of 5,000 to 40,000 paragraphs (an endless live
+blog, an archive page, a forum dump): ``<p>`` after ``<p>`` in an ``<article>``, and
+each in its own ``<div>`` with a link in every 50th, a byline first. The time per
+1,000 paragraphs should stay about the same as the page grows; a step that walks the
+tree once per element shows as a column that doubles with each row. No corpora needed.
 
 ``--held-out`` scores 12 more pages (holdout.jsonl) labelled after the extractor
 was frozen, read from ../shared/corpora (or $NEWSSTEM_CORPORA).
@@ -527,6 +534,41 @@ def author_precision(verbose: bool, show_held_out: bool = False) -> int:
     return 0
 
 
+SCALING_SIZES = (5_000, 10_000, 20_000, 40_000)
+
+
+def scaling_page(paragraphs: int, in_divs: bool) -> str:
+    """A page of ``paragraphs`` paragraphs (see ``--scaling``)."""
+    parts = ["<html><head><title>T</title></head><body><article><h1>Headline</h1>",
+             '<p class="byline">By Jane Smith</p>']
+    for i in range(paragraphs):
+        if not in_divs:
+            parts.append(f"<p>Some sentence number {i} with words.</p>")
+        elif i % 50 == 0:
+            parts.append(f'<div><p>Some sentence {i} with <a href="/x/{i}">a link</a>.</p></div>')
+        else:
+            parts.append(f"<div><p>Some sentence number {i} with words.</p></div>")
+    parts.append("</article></body></html>")
+    return "".join(parts)
+
+
+def scaling() -> int:
+    """CPU seconds of one extract_metadata and one readability extract per page size."""
+    print("CPU seconds of one call on a synthetic page of N paragraphs (ms per 1,000 paragraphs)")
+    print(f"{'page':<16}{'N':>7}{'extract_metadata':>26}{'readability':>24}")
+    for name, in_divs in (("<p> in article", False), ("<div><p>, links", True)):
+        for size in SCALING_SIZES:
+            html = scaling_page(size, in_divs)
+            cells = []
+            for call in (extract_metadata, extract):
+                start = time.process_time()
+                call(html)
+                seconds = time.process_time() - start
+                cells.append(f"{seconds:8.2f} s ({1000 * seconds / (size / 1000):6.1f} ms)")
+            print(f"{name:<16}{size:>7}{cells[0]:>26}{cells[1]:>24}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="calls per page and tool (timing)")
@@ -544,8 +586,13 @@ def main() -> int:
     parser.add_argument("--author-precision", action="store_true",
                         help="authors of every corpus page by half, with the names that are "
                              "not plausibly a person's (listed)")
+    parser.add_argument("--scaling", action="store_true",
+                        help="seconds of extract_metadata and readability on synthetic pages of "
+                             "5,000 to 40,000 paragraphs (should grow linearly)")
     args = parser.parse_args()
     warnings.simplefilter("ignore")  # dateparser's tz-name warnings from htmldate
+    if args.scaling:
+        return scaling()
     uses_corpora = args.held_out or args.corpus_encodings or args.headlines or args.author_precision
     if uses_corpora and not CORPORA.is_dir():
         print(f"corpora not found at {CORPORA}: skipped")
