@@ -978,6 +978,50 @@ def _clean_conditionally(
         )
         if reason:
             _remove(element, reason, removals)
+    # So is a paragraph written as such a list: lines split by <br>s, each one link and
+    # at most a dash or bullet beside it ("- <a>Title</a><br>- <a>Title</a><br>...",
+    # a blog's related posts set as one <p>): judged by its links like the list it reads as.
+    for element in list(article.iter("p")):
+        if _link_lines(element) < _LINK_LINES or link_density(element) <= _TITLES_LINK_DENSITY:
+            continue
+        reason = _fishy(element, flags, options, False, element in fielded, element in headed)
+        if reason:
+            _remove(element, "lines of links", removals)
+
+
+# A paragraph of at least this many lines, each a link, reads as a list of links.
+_LINK_LINES = 3
+
+
+def _link_lines(paragraph: Element) -> int:
+    """How many lines (split by ``<br>``) ``paragraph`` has, each holding one link and
+    no word outside it; 0 when a line with words says anything else."""
+    lines: list[list[int]] = [[0, 0]]  # per line: links, letters outside the links
+
+    def outside(text: str | None) -> None:
+        lines[-1][1] += sum(character.isalnum() for character in text or "")
+
+    def walk(node: Element) -> None:
+        outside(node.text)
+        for child in node:
+            if not isinstance(child.tag, str):
+                pass
+            elif child.tag == "br":
+                lines.append([0, 0])
+            elif child.tag == "a":
+                lines[-1][0] += 1
+            else:
+                walk(child)
+            outside(child.tail)
+
+    walk(paragraph)
+    count = 0
+    for links, letters in lines:
+        if links == 1 and letters == 0:
+            count += 1
+        elif links or letters:
+            return 0
+    return count
 
 
 # An <ol> of more links than this share of its text is a list of titles (its numbers, the
