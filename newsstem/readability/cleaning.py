@@ -990,20 +990,16 @@ def _clean_conditionally(
 
 
 # A paragraph of at least this many lines, each a link, reads as a list of links.
-_LINK_LINES = 3
+_LINK_LINES = 4
 
 
 def _link_lines(paragraph: Element) -> int:
     """How many lines (split by ``<br>``) ``paragraph`` has, each holding one link and
     no word outside it; 0 when a line with words says anything else."""
-    # per line: links, letters outside the links, a mark (a dash, a bullet) before its link
-    lines: list[list[int]] = [[0, 0, 0]]
+    lines: list[list[int]] = [[0, 0]]  # per line: links, letters outside the links
 
     def outside(text: str | None) -> None:
-        line = lines[-1]
-        line[1] += sum(character.isalnum() for character in text or "")
-        if not line[0] and (text or "").strip():
-            line[2] = 1
+        lines[-1][1] += sum(character.isalnum() for character in text or "")
 
     def walk(node: Element) -> None:
         outside(node.text)
@@ -1011,7 +1007,7 @@ def _link_lines(paragraph: Element) -> int:
             if not isinstance(child.tag, str):
                 pass
             elif child.tag == "br":
-                lines.append([0, 0, 0])
+                lines.append([0, 0])
             elif child.tag == "a":
                 lines[-1][0] += 1
             else:
@@ -1020,8 +1016,8 @@ def _link_lines(paragraph: Element) -> int:
 
     walk(paragraph)
     count = 0
-    for links, letters, marked in lines:
-        if links == 1 and letters == 0 and marked:
+    for links, letters in lines:
+        if links == 1 and letters == 0:
             count += 1
         elif links or letters:
             return 0
