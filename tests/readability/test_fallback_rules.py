@@ -1132,3 +1132,14 @@ def test_a_numbered_list_of_other_stories_in_the_story_is_not_read():
     assert "Bethany Police Chief Phil Cole has said" in body
     assert "Drought-hit cattlemen: Ethanol hurting us" not in body
     assert "Romney eager to put summer behind him" not in body
+
+
+def test_a_paragraph_of_link_lines_after_the_story_is_not_read():
+    # Discover Magazine's Bad Astronomy blog, 2012: after the post, a "Related Posts:"
+    # label and one <p> of six lines split by <br>s, each "- <a>Title</a>": a list of
+    # links written as a paragraph, judged by the conditional cleaning like one.
+    body = body_of("related-posts-as-link-lines")
+    assert body.startswith("The engineers and scientists at JPL released the first color")
+    assert "Oh, the things we do." in body
+    assert "Curiosity landing site: the whole mess" not in body
+    assert "Humans send their Curiosity to Mars!" not in body
