@@ -982,6 +982,8 @@ def _clean_conditionally(
     # at most a dash or bullet beside it ("- <a>Title</a><br>- <a>Title</a><br>...",
     # a blog's related posts set as one <p>): judged by its links like the list it reads as.
     for element in list(article.iter("p")):
+        if next(element.iter("br"), None) is None:  # one line (most paragraphs): read no text
+            continue
         if _link_lines(element) < _LINK_LINES or link_density(element) <= _TITLES_LINK_DENSITY:
             continue
         reason = _fishy(element, flags, options, False, element in fielded, element in headed)
