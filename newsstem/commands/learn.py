@@ -52,6 +52,7 @@ from newsstem.layout.patterns import (
     load_pattern_file,
     pattern_file_name,
     save_pattern_file,
+    site_file,
 )
 from newsstem.layout.redesign import Relearned, patterns_key, relearn
 from newsstem.layout.report import ROLE_COLOURS, site_report, write_report
@@ -350,8 +351,14 @@ def _check_writable(directory: str, what: str, option: str) -> None:
         )
 
 
+def _old_file(directory: str, site: str) -> Path:
+    """The site's pattern file in ``directory``: ``<site>.json`` or the file renamed by hand
+    that :func:`save_pattern_file` writes over (it may not exist)."""
+    return site_file(Path(directory), site) or Path(directory) / pattern_file_name(site)
+
+
 def _old_patterns(directory: str, site: str) -> PatternSet | None:
-    path = Path(directory) / pattern_file_name(site)
+    path = _old_file(directory, site)
     if not path.exists():
         return None
     try:
@@ -414,7 +421,7 @@ def _report(
         print(_nothing_written(site, len(pattern_set.patterns)))
         return False
     if keep_old:  # as NEWSSTEM_RELEARN: a file no better than the old one is not written
-        print(f"  not better than the old file: {Path(out) / pattern_file_name(site)} kept "
+        print(f"  not better than the old file: {_old_file(out, site)} kept "
               "(--force writes the new one)")
         return True
     path = save_pattern_file(pattern_set, out)

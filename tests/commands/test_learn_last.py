@@ -103,3 +103,22 @@ def test_learn_last_keeps_a_file_the_new_patterns_do_not_beat(crawled):
 
     alone = scrapy("learn", site_name, *inputs, "--out", str(out), "--force")
     assert alone.returncode == 2 and "--force goes with --since or --last" in alone.stderr
+
+
+def test_learn_last_reads_the_old_file_renamed_by_hand(crawled):
+    # the site's file renamed by hand (save_pattern_file writes over it): --last looked
+    # for <site>.json only, found no old file, and wrote the patterns of the last pages
+    # over the renamed one unjudged, the bbc layout they lack lost without a word
+    site_name, inputs, out, path = _learn_from_both_crawls(crawled, "patterns-renamed")
+    renamed = path.rename(out / "by-hand.json")
+    before = renamed.read_bytes()
+
+    again = scrapy("learn", site_name, *inputs, "--out", str(out), "--last", "12")
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert f"not better than the old file: {renamed} kept" in again.stdout, again.stdout
+    assert renamed.read_bytes() == before and not path.exists()
+
+    forced = scrapy("learn", site_name, *inputs, "--out", str(out), "--last", "12", "--force")
+    assert forced.returncode == 0, forced.stdout + forced.stderr
+    assert f"written to {renamed}" in forced.stdout and not path.exists()
+    assert sorted(_layouts(renamed).values(), key=sorted) == [{"bbc"}, {"msnbc"}]
