@@ -21,7 +21,6 @@ from newsstem.layout.patterns import (
     PatternFileError,
     PatternSet,
     load_patterns_dir,
-    pattern_file_name,
     save_pattern_file,
 )
 from newsstem.layout.redesign import relearn
@@ -352,11 +351,12 @@ class Relearn:
                 "again from all its pages to get them back", site, ", ".join(relearned.dropped),
             )
         if self.shared_store is not None:
-            self.publish(relearned.pattern_set)
+            self.publish(relearned.pattern_set, path)
         return "written"
 
-    def publish(self, pattern_set: PatternSet) -> None:
-        """Publish a file written in the shared Redis URL store, for the other workers."""
+    def publish(self, pattern_set: PatternSet, path: Path) -> None:
+        """Publish the file written at ``path`` in the shared Redis URL store, for the other
+        workers."""
         site, shown = pattern_set.site, hide_password(self.shared_store or "")
         try:
             held = publish(self.shared_store or "", pattern_set)
@@ -365,7 +365,7 @@ class Relearn:
             logger.warning(
                 "newsstem: %s: its new pattern file cannot be published for the other "
                 "workers (%s): they read the site with their own files (copy %s to their "
-                "patterns directories)", site, error, pattern_file_name(site),
+                "patterns directories)", site, error, path,
             )
             return
         if held.published:
