@@ -195,11 +195,21 @@ def site_file(directory: Path, site: str) -> Path | None:
     :func:`pattern_file_name` (renamed by hand), else None."""
     if (directory / pattern_file_name(site)).exists():
         return None
+    # A file that holds neither the site's name as written nor a JSON escape is of
+    # another site: not parsed (a first learning of a site beside 500 files of 100 kB
+    # parsed them all, 1.4 s a site)
+    written = json.dumps(site, ensure_ascii=False)
     for path in sorted(directory.glob("*.json")):
         try:
-            if load_pattern_file(path).site == site:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):  # (not a pattern file: a crawl would say
+            continue  # so at its start)
+        if written not in text and "\\" not in text:
+            continue
+        try:
+            if loads(text, source=str(path)).site == site:
                 return path
-        except PatternFileError:  # (not a pattern file: a crawl would say so at its start)
+        except PatternFileError:  # (the same)
             continue
     return None
 

@@ -121,6 +121,21 @@ def test_a_site_file_renamed_by_hand_is_written_over_not_doubled(tmp_path, msnbc
     assert set(load_patterns_dir(tmp_path)) == {"tv.msnbc.com"}
 
 
+def test_a_renamed_site_file_is_found_with_its_site_name_escaped_or_among_other_sites(
+    tmp_path, msnbc_set
+):
+    # site_file parses only the files holding the site's name as written or a JSON
+    # escape: a name written "tv.msnbc\u002ecom" by hand is the site's all the same,
+    # and files of other sites are not it
+    for other in ("bbc.co.uk", "msnbc.com"):
+        save_pattern_file(replace(msnbc_set, site=other), tmp_path)
+    assert site_file(tmp_path, "tv.msnbc.com") is None
+    text = dumps(msnbc_set).replace('"tv.msnbc.com"', '"tv.msnbc\\u002ecom"', 1)
+    assert '"tv.msnbc.com"' not in text
+    (tmp_path / "by-hand.json").write_text(text, encoding="utf-8")
+    assert site_file(tmp_path, "tv.msnbc.com") == tmp_path / "by-hand.json"
+
+
 def test_a_directory_holds_one_file_per_site(tmp_path, msnbc_set):
     assert load_patterns_dir(tmp_path / "missing") == {}
     save_pattern_file(msnbc_set, tmp_path)
