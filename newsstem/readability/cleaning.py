@@ -969,8 +969,14 @@ def _clean_conditionally(
     # numbered lists of other stories, "the five most-read stories"), is judged after
     # the boxes around it, as Readability judges the <ul>s it cleans: a box condemned with
     # its list takes the list's note with it. A numbered list of the story's steps says
-    # more than its links and stays (a sentence an item with a link or two).
+    # more than its links and stays (a sentence an item with a link or two). In document
+    # order: a numbered box of titles goes whole, its lists with it, and is not judged
+    # without them; a list inside a box gone is not judged again (NBC's ol.stories in
+    # its ol.grid was logged removed twice).
+    gone: set[Element] = set()
     for element in list(article.iter("ol")):
+        if gone and not gone.isdisjoint(element.iterancestors("ol")):
+            continue
         if element in introduced or link_density(element) <= _TITLES_LINK_DENSITY:
             continue
         reason = _fishy(
@@ -978,6 +984,7 @@ def _clean_conditionally(
         )
         if reason:
             _remove(element, reason, removals)
+            gone.add(element)
     # So is a paragraph written as such a list: lines split by <br>s, each one link and
     # at most a dash or bullet beside it ("- <a>Title</a><br>- <a>Title</a><br>...",
     # a blog's related posts set as one <p>): judged by its links like the list it reads as.
