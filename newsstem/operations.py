@@ -150,11 +150,12 @@ class RunSummary:
             )
         if self.articles == 0 and self.rules_rejected and not self.followed:
             # -a rules='+/news/' on a site whose articles are elsewhere: one page fetched,
-            # nothing exported, and no word of the rules
+            # nothing exported, and no word of the rules (links off the site are counted
+            # as offsite, before the rules judge: not "all the links found")
             lines.append(
                 f"  no link followed: the URL rules rejected all {self.rules_rejected} links "
-                "found (-a rules or NEWSSTEM_URL_RULES: the first rule that matches decides, "
-                "a URL no rule matches is rejected)"
+                "to the site found (-a rules or NEWSSTEM_URL_RULES: the first rule that "
+                "matches decides, a URL no rule matches is rejected)"
             )
         if self.finish_reason == "shutdown" and self.jobdir is not None:
             # a Ctrl-C mid-crawl: the summary read like a finished crawl's
