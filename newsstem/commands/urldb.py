@@ -118,7 +118,7 @@ class Command(ScrapyCommand):
         for url in rest if action == "show" else ():
             # `show www.site.com/a.html` said "not in the store" (exit 1) of a page the
             # crawl had exported: a crawl records URLs with their scheme
-            if not is_crawlable_scheme(url) or not site_of(url):
+            if not _is_page_url(url):
                 raise UsageError(
                     f"show: {url!r} is not an http(s) URL with a host; the store knows URLs "
                     "as a crawl fetched them, scheme included (https://site/a.html)",
@@ -337,3 +337,12 @@ def _size(size: int) -> str:
             return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
         value /= 1024
     raise AssertionError("unreachable")
+
+
+def _is_page_url(url: str) -> bool:
+    """An http(s) URL with a host, as a crawl records them (``http://[::1/a``, which
+    urlsplit cannot read, is not: it ended `show` in a traceback)."""
+    try:
+        return is_crawlable_scheme(url) and bool(site_of(url))
+    except ValueError:
+        return False
