@@ -158,3 +158,14 @@ def test_nan_is_out_of_every_range(name):
 
     with pytest.raises(UsageError, match=f"{name} must be .*, not 'nan'"):
         check_setting_types(Settings({name: "nan"}))
+
+
+@pytest.mark.parametrize("name", ["DEPTH_LIMIT", "DOWNLOAD_MAXSIZE"])
+def test_zero_depth_limit_and_download_maxsize_stay_valid(name):
+    # Scrapy's "no limit" for both: the check of negative values (e1d162f) must not refuse it
+    from scrapy.settings import Settings
+
+    from newsstem.deployment import check_setting_types
+
+    check_setting_types(Settings({name: "0"}))
+    check_setting_types(Settings({name: 0}))
