@@ -12,6 +12,12 @@ from support.httpserver import FixtureSite
 FIXTURES = Path(__file__).parent / "fixtures"
 LAYOUT_FIXTURES = Path(__file__).parent / "layout" / "fixtures"
 
+# The conftest.py files of tests/*/ hold fixtures, no doctests: --doctest-modules imported
+# each as the module `conftest`, and two of them clashed when their directories ran in one
+# command. Relative to this directory, so it holds from any working directory (an
+# --ignore-glob in pyproject.toml's addopts is read relative to the one pytest starts in).
+collect_ignore_glob = ["*/conftest.py"]
+
 
 def _unused_port() -> int:
     """A port nothing listens on (bound, then released): links to it must never be followed."""
