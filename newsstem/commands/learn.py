@@ -43,6 +43,7 @@ from scrapy.exceptions import UsageError
 from newsstem import defaults, render
 from newsstem.archive import ArchivedPage, ArchiveError, html_pages_by_site
 from newsstem.deployment import check_setting_types
+from newsstem.distributed.connection import DistributedError, urldb_of
 from newsstem.discovery import SinceError, parse_since
 from newsstem.encoding import decode_html
 from newsstem.layout.learn import LearnOptions, LearnResult, TrainingPage, learn
@@ -228,12 +229,13 @@ def list_published(settings: BaseSettings, args: list[str], opts: argparse.Names
 
 
 def _publish_store(settings: BaseSettings, option: str = "--publish") -> str:
-    """The Redis URL store of ``--publish`` (``NEWSSTEM_URLDB``); a UsageError when it is
-    not one (unset, SQLite: one machine, nothing to share with)."""
-    uri = str(settings.get("NEWSSTEM_URLDB", defaults.NEWSSTEM_URLDB) or "").strip()
+    """The Redis URL store of ``--publish`` (``NEWSSTEM_URLDB``, or the Redis of
+    ``NEWSSTEM_DISTRIBUTED`` as in a worker); a UsageError when it is not one (unset,
+    SQLite: one machine, nothing to share with)."""
     try:
+        uri = urldb_of(settings)  # NEWSSTEM_DISTRIBUTED's Redis too, as a worker's
         backend = parse_uri(uri).backend if uri else None
-    except StoreError as error:
+    except (StoreError, DistributedError) as error:
         raise UsageError(f"learn: {option}: {error}", print_help=False) from None
     if backend != "redis":
         now = f"it is {hide_password(uri)!r}" if uri else "it is not set"

@@ -8,6 +8,7 @@ import time
 from typing import TYPE_CHECKING
 
 import redis
+from scrapy.settings import SETTINGS_PRIORITIES
 
 from newsstem import defaults
 from newsstem.backoff import Backoff
@@ -40,6 +41,37 @@ STATS_PREFIX = "newsstem/distributed"
 
 class DistributedError(Exception):
     """Distributed mode cannot work: bad URL, Redis unreachable; the message says what to do."""
+
+
+def urldb_of(settings: BaseSettings) -> str:
+    """The URL store a crawl with these settings uses, for commands that run no crawl
+    (``scrapy learn --publish``): ``NEWSSTEM_URLDB``, or, when it is left at its default
+    and ``NEWSSTEM_DISTRIBUTED`` is set, the distributed Redis, where
+    :class:`~newsstem.distributed.DistributedMode` puts the store of every worker (the
+    add-on is applied to crawls only). Raises :class:`DistributedError` as
+    :func:`distributed_url` does.
+
+    >>> from scrapy.settings import Settings
+    >>> urldb_of(Settings({"NEWSSTEM_DISTRIBUTED": "redis://h:6379/0"}))
+    'redis://h:6379/0'
+    >>> urldb_of(Settings({"NEWSSTEM_DISTRIBUTED": "redis://h:6379/0",
+    ...                    "NEWSSTEM_URLDB": "redis://other:6379/1"}))
+    'redis://other:6379/1'
+    >>> urldb_of(Settings({}))
+    'sqlite:///newsstem-urldb.sqlite'
+    >>> given = Settings({"NEWSSTEM_DISTRIBUTED": "redis://h:6379/0"})
+    >>> given.set("NEWSSTEM_URLDB", "sqlite:///newsstem-urldb.sqlite", priority="cmdline")
+    >>> urldb_of(given)  # -s NEWSSTEM_URLDB=<the default>: a worker keeps it too
+    'sqlite:///newsstem-urldb.sqlite'
+    """
+    urldb = settings.get("NEWSSTEM_URLDB", defaults.NEWSSTEM_URLDB)
+    # the add-on's test (newsstem.distributed.addon): the default at "project" priority or
+    # below, which its settings.set(..., priority="project") replaces (-s keeps its value)
+    if urldb == defaults.NEWSSTEM_URLDB and (
+        settings.getpriority("NEWSSTEM_URLDB") or 0
+    ) <= SETTINGS_PRIORITIES["project"]:
+        urldb = distributed_url(settings) or urldb
+    return str(urldb or "").strip()
 
 
 def distributed_url(settings: BaseSettings) -> str:

@@ -9,13 +9,16 @@ pages and their hub page (tests/layout/fixtures/msnbc, served over real HTTP on
 from __future__ import annotations
 
 import dataclasses
+import os
+import subprocess
+import sys
 import uuid
 
 import pytest
-from support.crawl import run_crawl, scrapy
+from support.crawl import REPO, run_crawl, scrapy
 from support.redisserver import free_port
 
-from newsstem.layout.patterns import load_pattern_file, loads, pattern_file_name
+from newsstem.layout.patterns import PatternSet, load_pattern_file, loads, pattern_file_name
 from newsstem.layout.redesign import patterns_key
 from newsstem.sharedpatterns import publish
 from newsstem.urldb import open_store
@@ -166,3 +169,23 @@ def test_a_publication_the_store_fails_is_said_and_exit_status_1(archive, redis_
     assert "WRONGTYPE" in line and "copy the file to the other machines" in line, line
     assert "Traceback" not in result.stderr
     assert load_pattern_file(path).site == site  # written all the same
+
+
+def test_published_finds_the_store_of_newsstem_distributed(redis_server):
+    # the one setting of a distributed crawl: its workers' URL store is that Redis
+    # (NEWSSTEM_URLDB left at its default), which learn reads as they do (--publish too:
+    # the same _publish_store)
+    store = f"{redis_server.url}?prefix=dist-{uuid.uuid4().hex[:8]}"
+    own = PatternSet("example.com", (), learned_at="2026-11-01T06:00:00.000000Z")
+    assert publish(store, own).published
+    # not scrapy(): its test settings give NEWSSTEM_URLDB="" with -s
+    listed = subprocess.run(
+        [sys.executable, "-m", "scrapy", "learn", "--published", "-s",
+         f"NEWSSTEM_DISTRIBUTED={store}"],
+        check=False, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
+        capture_output=True, text=True, timeout=120,
+    )
+    assert listed.returncode == 0, listed.stdout + listed.stderr
+    lines = listed.stdout.splitlines()
+    assert lines[0] == f"1 pattern file published in {store}:", listed.stdout
+    assert lines[2].split()[:3] == ["example.com", "1", own.learned_at], listed.stdout
