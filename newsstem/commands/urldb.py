@@ -7,7 +7,8 @@
     scrapy urldb prune --older-than 30d       remove entries not seen for 30 days
               [--dry-run] [--wait SECONDS]
 
-``--urldb URI`` picks a store (default: the ``NEWSSTEM_URLDB`` setting).
+``--urldb URI`` picks a store (default: the ``NEWSSTEM_URLDB`` setting, or, when it is
+left at its default, the Redis of ``NEWSSTEM_DISTRIBUTED``, as for a crawl).
 ``prune`` takes the store's exclusive lease: it refuses to run while a crawl
 holds the store (or waits for it with ``--wait``), and crawls do not start
 while it runs. ``stats`` and ``show`` only read: they leave a store of an older schema
@@ -28,7 +29,7 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from w3lib.url import canonicalize_url
 
-from newsstem import defaults
+from newsstem.distributed.connection import DistributedError, urldb_of
 from newsstem.rules import is_crawlable_scheme, site_of, strip_tracking
 from newsstem.spiders.news import tracking_params
 from newsstem.urldb import (
@@ -79,14 +80,18 @@ class Command(ScrapyCommand):
             "text), or the URL when given too); "
             "'prune --older-than 30d' removes the entries whose URL was not seen for that long "
             "(units s m h d w), and refuses while a crawl holds the store unless --wait is "
-            "given. The store is NEWSSTEM_URLDB, or --urldb URI."
+            "given. The store is --urldb URI, or NEWSSTEM_URLDB (at its default with "
+            "NEWSSTEM_DISTRIBUTED set: that Redis, as a crawl's)."
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
         one_line_errors(parser, {"--older-than": OLDER_THAN_FORM})
         parser.add_argument(
-            "--urldb", metavar="URI", help="the store (NEWSSTEM_URLDB if not given)"
+            "--urldb",
+            metavar="URI",
+            help="the store (if not given: NEWSSTEM_URLDB, or the Redis of "
+            "NEWSSTEM_DISTRIBUTED when NEWSSTEM_URLDB is left at its default)",
         )
         parser.add_argument(
             "--older-than",
@@ -144,12 +149,16 @@ class Command(ScrapyCommand):
                 raise UsageError(f"--older-than: {exc}", print_help=False) from None
             if not opts.wait >= 0:  # (NaN too: it would wait for ever)
                 raise UsageError("--wait must be >= 0", print_help=False)
-        uri = (
-            opts.urldb
-            if opts.urldb is not None
-            else self.settings.get("NEWSSTEM_URLDB", defaults.NEWSSTEM_URLDB)
-        )
-        uri = str(uri or "").strip()  # blank is off, as in the crawl (UrlDbOptions)
+        if opts.urldb is not None:
+            uri = str(opts.urldb).strip()  # blank is off, as in the crawl (UrlDbOptions)
+        else:
+            # the store a crawl with these settings uses: with NEWSSTEM_DISTRIBUTED (the one
+            # setting of a worker) and NEWSSTEM_URLDB at its default, that Redis (the
+            # add-on that points a crawl at it is not applied to this command)
+            try:
+                uri = urldb_of(self.settings)
+            except DistributedError as exc:
+                raise UsageError(str(exc), print_help=False) from None
         if not uri:
             raise UsageError(
                 "the URL store is switched off (NEWSSTEM_URLDB is empty); give --urldb URI",

@@ -417,3 +417,34 @@ def test_stats_of_a_redis_prefix_without_a_store_writes_no_layout_record(redis_s
     assert stats.returncode == 0, stats.stderr
     assert fields(stats.stdout)["URLs"].split()[0] == "0"
     assert list(redis_server.client().scan_iter(match=f"{prefix}:*")) == []
+
+
+def test_without_urldb_the_store_of_newsstem_distributed_is_the_workers_one(redis_server,
+                                                                           tmp_path):
+    # a machine set up as a distributed worker: NEWSSTEM_DISTRIBUTED only, NEWSSTEM_URLDB at
+    # its default; its crawls record in that Redis (the add-on, applied to crawls only), so
+    # `scrapy urldb` reads and prunes that store, not the local SQLite default (which showed
+    # nothing, or an old store of that machine, and prune removed the wrong entries)
+    store = f"{redis_server.url}?prefix=dist-{time.monotonic_ns()}&lease_ttl=60"
+    with open_store(store) as opened:
+        opened.mark_seen([url_key(u) for u in OLD + RECENT], NOW - 40 * DAY)
+        opened.mark_seen([url_key(u) for u in RECENT], NOW - 10 * DAY)
+    worker = ("-s", f"NEWSSTEM_DISTRIBUTED={store}")
+    stats = urldb("stats", *worker)
+    assert stats.returncode == 0, stats.stdout + stats.stderr
+    assert fields(stats.stdout)["URLs"].split()[0] == "12", stats.stdout
+    pruned = urldb("prune", "--older-than", "30d", *worker)
+    assert pruned.returncode == 0, pruned.stdout + pruned.stderr
+    assert "removed 7 entries" in pruned.stdout, pruned.stdout
+    with open_store(store) as opened:
+        assert set(opened.lookup([url_key(u) for u in OLD + RECENT])) == {
+            url_key(u) for u in RECENT
+        }
+    # NEWSSTEM_URLDB given (-s) keeps its store, as in a crawl
+    missing = tmp_path / "none.sqlite"
+    given = urldb("stats", *worker, "-s", f"NEWSSTEM_URLDB=sqlite:///{missing}")
+    assert given.returncode == 1 and str(missing) in given.stderr, given.stderr
+    # a NEWSSTEM_DISTRIBUTED that is no Redis URL is a usage error, not a traceback
+    bad = urldb("stats", "-s", "NEWSSTEM_DISTRIBUTED=127.0.0.1:6379")
+    assert bad.returncode == 2 and "is not a Redis URL" in bad.stderr, bad.stderr
+    assert "Traceback" not in bad.stderr
