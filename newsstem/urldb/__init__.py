@@ -99,7 +99,10 @@ def parse_uri(uri: str) -> StoreUri:
         return StoreUri("sqlite", path)
     if uri.startswith(REDIS_SCHEMES):
         return StoreUri("redis", uri)
-    raise StoreError(f"URL store URI {uri!r} is not one newsstem knows; use {_EXAMPLES}")
+    # (hidden: a URI of another database may carry its password, and this goes to logs)
+    raise StoreError(
+        f"URL store URI {hide_password(uri)!r} is not one newsstem knows; use {_EXAMPLES}"
+    )
 
 
 def hide_password(url: str) -> str:

@@ -205,6 +205,10 @@ BAD_STORES = {
     "unreachable redis": (lambda t: f"redis://127.0.0.1:{free_port()}/0", "cannot reach"),
     "unknown scheme": (lambda t: "mysql://db/urls", "is not one newsstem knows"),
     "bare path": (lambda t: "urldb.sqlite", "is not one newsstem knows"),
+    "unknown scheme, password": (  # the password of another database kept out of the log
+        lambda t: "postgres://user:secret@127.0.0.1/db",
+        "'postgres://user:***@127.0.0.1/db' is not one newsstem knows",
+    ),
     "port not a number": (lambda t: "redis://127.0.0.1:port/0", "port is not a number"),
     "port not a number, password": (
         lambda t: "redis://:s3cret@127.0.0.1:port/0", "redis://:***@127.0.0.1:port/0"
