@@ -84,11 +84,15 @@ def distributed_url(settings: BaseSettings) -> str:
     Traceback (most recent call last):
     ...
     newsstem.distributed.connection.DistributedError: NEWSSTEM_DISTRIBUTED '127.0.0.1:6379' is not a Redis URL; write redis://host:port/db (or rediss://, unix:///path.sock?db=N)
+    >>> distributed_url(Settings({"NEWSSTEM_DISTRIBUTED": "amqp://user:secret@127.0.0.1/"}))
+    Traceback (most recent call last):
+    ...
+    newsstem.distributed.connection.DistributedError: NEWSSTEM_DISTRIBUTED 'amqp://user:***@127.0.0.1/' is not a Redis URL; write redis://host:port/db (or rediss://, unix:///path.sock?db=N)
     """
     url = str(settings.get("NEWSSTEM_DISTRIBUTED", defaults.NEWSSTEM_DISTRIBUTED) or "").strip()
     if url and not url.startswith(REDIS_SCHEMES):
         raise DistributedError(
-            f"NEWSSTEM_DISTRIBUTED {url!r} is not a Redis URL; write redis://host:port/db "
+            f"NEWSSTEM_DISTRIBUTED {hide_password(url)!r} is not a Redis URL; write redis://host:port/db "
             "(or rediss://, unix:///path.sock?db=N)"
         )
     return url
