@@ -33,7 +33,7 @@ from newsstem.layout.patterns import (
     save_pattern_file,
 )
 from newsstem.layout.redesign import patterns_key
-from newsstem.urldb import StoreError, hide_password, open_store, parse_uri
+from newsstem.urldb import StoreError, hide_password, open_store, redis_store
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
@@ -62,11 +62,7 @@ def shared_patterns_store(settings: BaseSettings) -> str | None:
     """
     if not settings.getbool("NEWSSTEM_SHARED_PATTERNS", defaults.NEWSSTEM_SHARED_PATTERNS):
         return None
-    uri = str(settings.get("NEWSSTEM_URLDB", defaults.NEWSSTEM_URLDB) or "").strip()
-    try:
-        return uri if uri and parse_uri(uri).backend == "redis" else None
-    except StoreError:  # (the URL store's middleware says so before the crawl starts)
-        return None
+    return redis_store(settings.get("NEWSSTEM_URLDB", defaults.NEWSSTEM_URLDB))
 
 
 def is_newer(published: PublishedPatterns, local: PatternSet | None) -> bool:

@@ -52,6 +52,7 @@ __all__ = [
     "open_store",
     "parse_age",
     "parse_uri",
+    "redis_store",
     "text_key",
     "url_key",
 ]
@@ -103,6 +104,23 @@ def parse_uri(uri: str) -> StoreUri:
     raise StoreError(
         f"URL store URI {hide_password(uri)!r} is not one newsstem knows; use {_EXAMPLES}"
     )
+
+
+def redis_store(uri: object) -> str | None:
+    """``uri`` (a ``NEWSSTEM_URLDB`` value) when it names a Redis URL store, the one that
+    workers on several machines share; None for SQLite, none ("") or a URI that is not
+    valid (the URL store's middleware says so when a crawl starts).
+
+    >>> redis_store(" redis://127.0.0.1:7000/0 "), redis_store("sqlite:///urldb.sqlite")
+    ('redis://127.0.0.1:7000/0', None)
+    >>> redis_store(""), redis_store(None), redis_store("postgres://h/db")
+    (None, None, None)
+    """
+    text = str(uri or "").strip()
+    try:
+        return text if text and parse_uri(text).backend == "redis" else None
+    except StoreError:
+        return None
 
 
 def hide_password(url: str) -> str:
