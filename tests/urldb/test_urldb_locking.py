@@ -104,34 +104,12 @@ def test_a_fork_while_another_thread_takes_a_lock_leaves_the_child_no_copy(tmp_p
 
     t, t_errors = _in_thread(take)
     assert pause.reached.wait(BOUND_SECONDS)
-    child_forked_r, child_forked_w = os.pipe()
-    child_may_end_r, child_may_end_w = os.pipe()
-    pause.resume_when_waiting_on_a_lock()
-    try:
-        pid = os.fork()
-    finally:
-        sys.setprofile(None)
-    if pid == 0:  # the child: past its fork handlers, lives on until the parent has looked
-        try:
-            os.close(child_forked_r)
-            os.close(child_may_end_w)
-            os.write(child_forked_w, b"f")
-            os.read(child_may_end_r, 1)
-        finally:
-            os._exit(0)
-    try:
-        os.close(child_forked_w)
-        os.close(child_may_end_r)
-        assert os.read(child_forked_r, 1) == b"f"
-        os.close(child_forked_r)
-        pause.resume()
-        t.join(BOUND_SECONDS)
-        assert not t.is_alive() and t_errors == []
+
+    def no_copy_in_the_child() -> None:
         taken[0].release()
         hold(path, exclusive=True).release()  # the living child holds no copy of it
-    finally:
-        os.close(child_may_end_w)
-        os.waitpid(pid, 0)
+
+    _fork_while_paused(pause, t, t_errors, no_copy_in_the_child)
 
 
 def test_a_release_racing_another_release_leaves_a_lock_taken_again_held(tmp_path):
@@ -167,10 +145,10 @@ def test_a_release_racing_another_release_leaves_a_lock_taken_again_held(tmp_pat
     hold(path, exclusive=True).release()
 
 
-def _fork_and_check_no_copy(pause: Pause, thread, errors, path) -> None:
+def _fork_while_paused(pause: Pause, thread, errors, check) -> None:
     """Fork while ``thread`` is paused (resuming it first if it holds the lock a fork
-    waits for), let it end, and check that the living child keeps no copy of the locked
-    ``path``: a lock of the file is to be had once the thread has closed its own."""
+    waits for), let it end, and run ``check`` while the child lives on: the locks the
+    thread took or closed are to be had, the child keeping no copy of them."""
     child_forked_r, child_forked_w = os.pipe()
     child_may_end_r, child_may_end_w = os.pipe()
     pause.resume_when_waiting_on_a_lock()
@@ -194,14 +172,19 @@ def _fork_and_check_no_copy(pause: Pause, thread, errors, path) -> None:
         pause.resume()
         thread.join(BOUND_SECONDS)
         assert not thread.is_alive() and errors == []
-        fd = os.open(path, os.O_WRONLY)
-        try:
-            assert feeds._lock(fd), "the forked child holds the -O file's lock"
-        finally:
-            os.close(fd)
+        check()
     finally:
         os.close(child_may_end_w)
         os.waitpid(pid, 0)
+
+
+def _no_copy_of(path) -> None:
+    """A lock of the -O file ``path`` is to be had (no forked child holds a copy)."""
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        assert feeds._lock(fd), "the forked child holds the -O file's lock"
+    finally:
+        os.close(fd)
 
 
 def test_a_fork_while_another_thread_claims_an_o_feed_file_leaves_the_child_no_copy(tmp_path):
@@ -219,7 +202,7 @@ def test_a_fork_while_another_thread_claims_an_o_feed_file_leaves_the_child_no_c
 
     t, t_errors = _in_thread(open_and_store)
     assert pause.reached.wait(BOUND_SECONDS)
-    _fork_and_check_no_copy(pause, t, t_errors, path)
+    _fork_while_paused(pause, t, t_errors, lambda: _no_copy_of(path))
 
 
 def test_a_fork_while_another_thread_closes_an_o_feed_file_leaves_the_child_no_copy(tmp_path):
@@ -240,5 +223,5 @@ def test_a_fork_while_another_thread_closes_an_o_feed_file_leaves_the_child_no_c
 
     t, t_errors = _in_thread(store)
     assert pause.reached.wait(BOUND_SECONDS)
-    _fork_and_check_no_copy(pause, t, t_errors, path)
+    _fork_while_paused(pause, t, t_errors, lambda: _no_copy_of(path))
     assert path.read_bytes() == b'{"url": "a"}\n'
