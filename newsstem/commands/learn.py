@@ -185,7 +185,7 @@ class Command(ScrapyCommand):
                 written = _report(site, result, out, seconds)
                 learned_any |= written
             if publishing is not None and written:
-                publishing.publish(Path(out) / pattern_file_name(site))
+                publishing.publish(_old_file(out, site))  # (renamed by hand: written there)
             if opts.report:
                 reports.append(site_report(site, result, by_site[site]))
         if opts.report:

@@ -70,6 +70,22 @@ def test_learn_publish_puts_the_file_written_in_the_store(archive, redis_server,
     assert not publish(store, load_pattern_file(path_b)).published
 
 
+def test_learn_publish_publishes_a_site_file_renamed_by_hand(archive, redis_server, tmp_path):
+    # learn writes over the site's file under its own name (one file per site): that is
+    # the file published, not a <site>.json that is not there
+    site, _ = archive
+    store = f"{redis_server.url}?prefix=renamed-{uuid.uuid4().hex[:8]}"
+    first, path = learn_and_publish(archive, tmp_path / "out", store)
+    assert first.returncode == 0, first.stdout + first.stderr
+    renamed = path.rename(path.with_name("by-hand.json"))
+    again, _ = learn_and_publish(archive, tmp_path / "out", store)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert sorted(p.name for p in (tmp_path / "out").glob("*.json")) == ["by-hand.json"]
+    with open_store(store) as opened:
+        held, text = opened.published_pattern_text(site)
+    assert held.version == 2 and text == renamed.read_text(encoding="utf-8")
+
+
 def test_a_file_learned_later_in_the_store_stays_and_learn_says_so(
     archive, redis_server, tmp_path
 ):
