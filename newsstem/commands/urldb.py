@@ -90,8 +90,8 @@ class Command(ScrapyCommand):
         parser.add_argument(
             "--urldb",
             metavar="URI",
-            help="the store (if not given: NEWSSTEM_URLDB, or the Redis of "
-            "NEWSSTEM_DISTRIBUTED when NEWSSTEM_URLDB is left at its default)",
+            help="the store; default NEWSSTEM_URLDB, or the Redis of NEWSSTEM_DISTRIBUTED "
+            "when NEWSSTEM_URLDB is left at its default",
         )
         parser.add_argument(
             "--older-than",
