@@ -35,8 +35,9 @@ def first_line(name: str) -> str:
 
 @pytest.fixture
 def corpora(tmp_path: Path, monkeypatch) -> Path:
-    """A corpora folder of one corpus laid out as ../shared/corpora's, found through
-    $NEWSSTEM_CORPORA."""
+    """A corpora folder of one corpus (index.jsonl, html/, gold/) built in ``tmp_path``
+    from the repository's msnbc fixtures and found through $NEWSSTEM_CORPORA: nothing
+    outside the repository is read (a clone without ../shared runs it)."""
     folder = tmp_path / CORPUS
     (folder / "html").mkdir(parents=True)
     (folder / "gold").mkdir()
