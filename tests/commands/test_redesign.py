@@ -11,6 +11,7 @@ pages by the new patterns; the old pages still extract well.
 from __future__ import annotations
 
 import json
+import uuid
 from html import escape
 from pathlib import Path
 
@@ -276,8 +277,6 @@ def test_workers_of_two_machines_add_up_their_counts_in_the_shared_redis_store(
     # pages, fewer than NEWSSTEM_REDESIGN_MIN_PAGES, 10). With the counts in files, each
     # machine would count its 6 pages forever and no worker would say the layout
     # changed; kept in the shared store, the second worker's crawl judges the 12 pages.
-    import uuid
-
     site_name, before, _, _, _, _ = redesign
     store = f"{redis_server.url}?prefix=workers-{uuid.uuid4().hex[:8]}"
     halves = {"w1": ARTICLES[:5], "w2": ARTICLES[5:10]}
@@ -316,8 +315,6 @@ def test_a_site_learned_again_by_one_worker_is_read_by_its_new_patterns_on_anoth
     # after, crawls the other half: it must load the published file at its start and read
     # the new layout by pattern. (Before, it read them all with the fallback, layout A's
     # file in its directory, until someone copied the new file by hand.)
-    import uuid
-
     site_name, before, _, _, _, _ = redesign
     store = f"{redis_server.url}?prefix=shared-{uuid.uuid4().hex[:8]}"
     halves = {"w1": ARTICLES[:6], "w2": ARTICLES[6:]}

@@ -5,16 +5,26 @@ warning. (tests/commands/test_redesign.py runs two crawls of two "machines" end 
 
 from __future__ import annotations
 
+import gzip
 import logging
 import time
 import uuid
 
 from scrapy.statscollectors import MemoryStatsCollector
 from scrapy.utils.test import get_crawler
+from support.crawl import scrapy
 
 from newsstem.items import Page
 from newsstem.layout.learn import TrainingPage, learn
-from newsstem.layout.patterns import PatternLibrary, PatternSet, load_pattern_file, loads
+from newsstem.layout.patterns import (
+    PatternLibrary,
+    PatternSet,
+    dumps,
+    load_pattern_file,
+    load_patterns_dir,
+    loads,
+    save_pattern_file,
+)
 from newsstem.layout.redesign import patterns_key
 from newsstem.pipelines import ExtractionPipeline
 from newsstem.sharedpatterns import SharedPatterns, publish
@@ -144,10 +154,6 @@ def test_scrapy_extract_stays_offline_with_a_redis_url_store_given(own_redis, tm
     # they are: a Redis URL store given with -s (which outranks the command's own
     # NEWSSTEM_URLDB "") must not load a published file into the directory. (It did:
     # the published file was written there and the stat counted it.)
-    import gzip
-
-    from support.crawl import scrapy
-
     assert publish(own_redis.url, pattern_set("2026-11-02T06:00:00.000000Z")).published
     archive = tmp_path / "empty.warc.gz"
     archive.write_bytes(gzip.compress(b""))
@@ -164,8 +170,6 @@ def test_scrapy_extract_stays_offline_with_a_redis_url_store_given(own_redis, tm
 def test_a_published_file_of_another_site_is_not_loaded(redis_server, tmp_path, caplog):
     # A valid pattern file published under the wrong site (a hand-set hash) would read
     # example.com's pages by another site's patterns: one warning, nothing loaded or written.
-    from newsstem.layout.patterns import dumps
-
     uri = f"{redis_server.url}?prefix=other-{uuid.uuid4().hex[:8]}"
     other = PatternSet("other.example", (), learned_at="2026-11-02T06:00:00.000000Z")
     with open_store(uri) as store:
@@ -185,8 +189,6 @@ def test_a_file_loaded_replaces_the_sites_own_file_under_another_name(
     # A worker keeps the site's file under a name of its own (copied by hand): a published
     # file learned later must replace it there, not be written beside it as <site>.json
     # (two files of one site: the next crawl would stop at its start, a usage error).
-    from newsstem.layout.patterns import load_patterns_dir, save_pattern_file
-
     uri = f"{redis_server.url}?prefix=renamed-{uuid.uuid4().hex[:8]}"
     old, new = pattern_set("2026-11-01T06:00:00.000000Z"), pattern_set(
         "2026-11-02T06:00:00.000000Z", matched=0.8)
