@@ -528,6 +528,7 @@ def test_a_long_run_of_white_space_is_split_from_its_start_alone():
     assert _SPLIT.split("a  ,  b and  c") == ["a", "b", "c"]
     assert clean_names("[서울=연합뉴스] " * 3000 + "김철수 기자") == ["김철수"]
 
+
 def test_a_korean_byline_element_with_the_name_in_its_own_element():
     # "홍길동 | 기자" once the element's pieces are joined: 기자 is the role, no name
     page = '<html lang="ko"><body><h1>제목</h1><p class="byline"><b>홍길동</b> 기자</p>'
@@ -795,36 +796,42 @@ def test_the_site_s_name_listed_beside_a_writer_is_no_writer():
     assert extract_metadata(page + "<body><p>본문.</p></body></html>").authors == ["한겨레"]
 
 
-def test_an_english_by_alone_in_its_element_opens_the_byline_line():
+@pytest.mark.parametrize(
+    ("body", "authors"),
+    [
+        pytest.param(
+            '<h1>Expect Some New Changes Coming To The Overwatch PTR Soon</h1>'
+            '<div class="at-date">By <a href="/reporters/alessia-amherst">Alessia Amherst</a> ,'
+            ' <span>Apr 08, 2017 05:25 AM EDT</span></div>',
+            ["Alessia Amherst"], id="itechpost",
+        ),
+        pytest.param(
+            '<h1 class="headline">Steelers\' Batch likely to start</h1><table border="0"><tr>'
+            '<td valign="top"><span class=boldgrey> By <A class=\'headlinelink3\' '
+            'HREF="mailto:jharris@tribweb.com"><b>John Harris</b></A><BR> TRIBUNE-REVIEW<BR>'
+            '</span><span class=\'greytext\'><I>Saturday, December 29, 2007</I></span></td>'
+            '</tr></table>',
+            ["John Harris"], id="tribune",
+        ),
+        pytest.param(
+            '<div><h1>Mentions of Climate Change Removed from EPA\'s Climate Change Page</h1>'
+            '<div><h4>By <span>Sean Breslin</span></h4><h4>20 hours ago</h4>'
+            '<h4>weather.com</h4></div></div>',
+            ["Sean Breslin"], id="weather",
+        ),
+        pytest.param(
+            '<ul id="commentlisting"><li id="tree_40750985" class="comment full">'
+            '<div id="comment_40750985" class="cw"><div class="commentTop newcomment">'
+            '<div class="details"><span class="by"><span class="byby">by </span>Anonymous'
+            ' Coward</span></div></div></div></li></ul>',
+            [], id="slashdot-comment",
+        ),
+    ],
+)
+def test_an_english_by_alone_in_its_element_opens_the_byline_line(body, authors):
     """Cut-down real tuning pages: itechpost.com (chaos overwatch (4)) writes "By" as the
     text of the byline's element and the writer as a link after it; the Pittsburgh
     Tribune-Review (l3s 0fe18218) ends the line of its writer with a ``<br>`` before the
     paper's name; weather.com (chaos climate (3)) puts the name in a ``<span>``. A
     comment's "by" on Slashdot (dragnet 232) is a comment's signature, no byline."""
-    itechpost = (
-        '<h1>Expect Some New Changes Coming To The Overwatch PTR Soon</h1>'
-        '<div class="at-date">By <a href="/reporters/alessia-amherst">Alessia Amherst</a> ,'
-        ' <span>Apr 08, 2017 05:25 AM EDT</span></div>'
-    )
-    assert extract_metadata(_page("", itechpost)).authors == ["Alessia Amherst"]
-    tribune = (
-        '<h1 class="headline">Steelers\' Batch likely to start</h1><table border="0"><tr>'
-        '<td valign="top"><span class=boldgrey> By <A class=\'headlinelink3\' '
-        'HREF="mailto:jharris@tribweb.com"><b>John Harris</b></A><BR> TRIBUNE-REVIEW<BR>'
-        '</span><span class=\'greytext\'><I>Saturday, December 29, 2007</I></span></td>'
-        '</tr></table>'
-    )
-    assert extract_metadata(_page("", tribune)).authors == ["John Harris"]
-    weather = (
-        '<div><h1>Mentions of Climate Change Removed from EPA\'s Climate Change Page</h1>'
-        '<div><h4>By <span>Sean Breslin</span></h4><h4>20 hours ago</h4>'
-        '<h4>weather.com</h4></div></div>'
-    )
-    assert extract_metadata(_page("", weather)).authors == ["Sean Breslin"]
-    slashdot = (
-        '<ul id="commentlisting"><li id="tree_40750985" class="comment full">'
-        '<div id="comment_40750985" class="cw"><div class="commentTop newcomment">'
-        '<div class="details"><span class="by"><span class="byby">by </span>Anonymous'
-        ' Coward</span></div></div></div></li></ul>'
-    )
-    assert extract_metadata(_page("", slashdot)).authors == []
+    assert extract_metadata(_page("", body)).authors == authors
