@@ -4,10 +4,14 @@ one redesigned, 7 of its 13 articles read by the fallback, and no word of it).""
 from __future__ import annotations
 
 import json
+import logging
 import sys
+import uuid
+
+from scrapy.utils.test import get_crawler
 
 from newsstem.extraction import PageExtraction
-from newsstem.layout.patterns import PatternSet, dumps
+from newsstem.layout.patterns import PatternLibrary, PatternSet, dumps
 from newsstem.layout.redesign import (
     CountsFile,
     SiteCounts,
@@ -15,6 +19,9 @@ from newsstem.layout.redesign import (
     layout_change,
     patterns_key,
 )
+from newsstem.pipelines import ExtractionPipeline, _SharedCounts
+from newsstem.urldb import open_store
+from newsstem.urldb.redis_store import RedisRedesignCounts
 
 PATTERNS = PatternSet("example.com", (), parameters={"matched": 1.0})
 
@@ -127,11 +134,6 @@ def test_counts_in_a_shared_redis_store_add_up_across_workers(redis_server):
     # file) share a Redis URL store: the counts are kept there, each worker's crawl adds
     # its own in one atomic script, and the window is judged by the crawl that brings it
     # to the least number of pages, since the earliest start of the crawls counted.
-    import uuid
-
-    from newsstem.urldb import open_store
-    from newsstem.urldb.redis_store import RedisRedesignCounts
-
     half = {"example.com": crawl(hubs=1, by_pattern=0, by_fallback=5)}  # 6 pages
     sets = {"example.com": PATTERNS}
     uri = f"{redis_server.url}?prefix=redesign-{uuid.uuid4().hex[:8]}"
@@ -174,14 +176,6 @@ def test_a_shared_store_unreachable_at_the_crawls_end_is_one_warning(own_redis, 
     # store was opened), then before the crawl's end opens it. Each is one warning, the
     # sites this crawl read enough pages of are judged on them alone, the others wait for
     # later crawls, and no counts file is written in the store's place.
-    import logging
-
-    from scrapy.utils.test import get_crawler
-
-    from newsstem.layout.patterns import PatternLibrary
-    from newsstem.pipelines import ExtractionPipeline, _SharedCounts
-    from newsstem.urldb import open_store
-
     read = {"example.com": crawl(hubs=1, by_pattern=0, by_fallback=5),  # 6 pages: too few
             "example.org": crawl(hubs=1, by_pattern=0, by_fallback=11)}  # 12: judged
     sets = {site: PATTERNS for site in read}
