@@ -91,13 +91,11 @@ def publish(uri: str, pattern_set: PatternSet) -> PublishedPatterns:
     afterwards (``published``: this file; else one learned later, which stays). Raises
     :class:`~newsstem.urldb.StoreError` when the store cannot be reached."""
     text = dumps(pattern_set)
-    store: RedisUrlStore = open_store(uri)  # type: ignore[assignment]  (a Redis URI)
-    try:
+    store: RedisUrlStore
+    with open_store(uri) as store:  # type: ignore[assignment]  (a Redis URI)
         return store.publish_patterns(
             pattern_set.site, patterns_key(loads(text)), pattern_set.learned_at, text
         )
-    finally:
-        store.close()
 
 
 class Loaded(NamedTuple):

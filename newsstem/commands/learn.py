@@ -205,13 +205,11 @@ def list_published(settings: BaseSettings, args: list[str], opts: argparse.Names
                          print_help=False)
     uri = _publish_store(settings, "--published")
     shown = hide_password(uri)
+    store: RedisUrlStore
     try:
-        store: RedisUrlStore = open_store(uri)  # type: ignore[assignment]  (a Redis URI)
-        try:
+        with open_store(uri) as store:  # type: ignore[assignment]  (a Redis URI)
             index = store.published_patterns()
             by = store.published_by(sorted(index))
-        finally:
-            store.close()
     except StoreError as error:
         print(f"learn: --published: the URL store cannot be reached ({error})",
               file=sys.stderr)
