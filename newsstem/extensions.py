@@ -24,7 +24,7 @@ from newsstem.layout.patterns import (
     save_pattern_file,
 )
 from newsstem.layout.redesign import relearn
-from newsstem.sharedpatterns import publish, shared_patterns_store
+from newsstem.sharedpatterns import LOADED_WHEN, publish, shared_patterns_store
 from newsstem.urldb import StoreError, hide_password
 
 if TYPE_CHECKING:
@@ -371,9 +371,8 @@ class Relearn:
         if held.published:
             self.stats.inc_value("newsstem/shared_patterns/published")
             logger.info(
-                "newsstem: %s: its new pattern file is published in %s (version %d): the "
-                "other workers load it at their next crawl start, or within "
-                "NEWSSTEM_SHARED_PATTERNS_CHECK seconds", site, shown, held.version,
+                "newsstem: %s: its new pattern file is published in %s (version %d): %s",
+                site, shown, held.version, LOADED_WHEN,
             )
             return
         self.stats.inc_value("newsstem/shared_patterns/not_published")

@@ -45,7 +45,15 @@ logger = logging.getLogger(__name__)
 # The longest wait between two looks at the store while it does not answer (seconds).
 MAX_WAIT = 600.0
 
-__all__ = ["Loaded", "SharedPatterns", "is_newer", "publish", "shared_patterns_store"]
+#: when the other workers read a file published (said by ``NEWSSTEM_RELEARN`` and
+#: ``scrapy learn --publish``): :class:`SharedPatterns` looks at a crawl's start and then
+#: every ``NEWSSTEM_SHARED_PATTERNS_CHECK`` seconds
+LOADED_WHEN = ("the other workers load it at their next crawl start, or within "
+               "NEWSSTEM_SHARED_PATTERNS_CHECK seconds")
+
+__all__ = [
+    "LOADED_WHEN", "Loaded", "SharedPatterns", "is_newer", "publish", "shared_patterns_store"
+]
 
 
 def shared_patterns_store(settings: BaseSettings) -> str | None:

@@ -58,7 +58,7 @@ from newsstem.layout.patterns import (
 from newsstem.layout.redesign import Relearned, patterns_key, relearn
 from newsstem.layout.report import ROLE_COLOURS, site_report, write_report
 from newsstem.paths import unwritable_directory
-from newsstem.sharedpatterns import publish
+from newsstem.sharedpatterns import LOADED_WHEN, publish
 from newsstem.text import counted
 from newsstem.urldb import StoreError, hide_password, open_store, parse_uri
 from newsstem.usage_errors import one_line_errors
@@ -284,9 +284,7 @@ class _Publishing:
 def _published_line(shown: str, pattern_set: PatternSet, held: PublishedPatterns) -> str:
     """What became of a file ``--publish`` published: taken, or which file stays and why."""
     if held.published:
-        return (f"published in {shown} (version {held.version}): the other workers load "
-                "it at their next crawl start, or within NEWSSTEM_SHARED_PATTERNS_CHECK "
-                "seconds")
+        return f"published in {shown} (version {held.version}): {LOADED_WHEN}"
     stays = f"version {held.version} published in {shown} stays"
     if held.key == patterns_key(pattern_set):
         return f"not published: it is the file published already ({stays})"
