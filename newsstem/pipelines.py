@@ -15,7 +15,7 @@ from newsstem import defaults
 from newsstem.deployment import bundled_pattern_sets
 from newsstem.extraction import GUARD_NEAREST, GUARD_REPLACED, PageExtraction, extract_page
 from newsstem.items import Article, Page
-from newsstem.layout.patterns import MatchOptions, PatternLibrary, SitePatterns, load_patterns_dir
+from newsstem.layout.patterns import MatchOptions, PatternLibrary, load_patterns_dir
 from newsstem.layout.redesign import (
     Counts,
     CountsFile,
@@ -132,10 +132,7 @@ class ExtractionPipeline:
         current = {site: found.pattern_set for site, found in self.patterns.sites.items()}
         for loaded in self.shared.check(current):
             loaded_site = loaded.pattern_set.site
-            others = list(self.patterns.sites.values())  # (one block parser for all)
-            self.patterns.sites[loaded_site] = SitePatterns(
-                loaded.pattern_set, self.match_options, others[0].parser if others else None
-            )
+            self.patterns.put(loaded.pattern_set, self.match_options)
             counted = self.sites.pop(loaded_site, None)  # read by the old file: not counted
             self.stats.inc_value("newsstem/shared_patterns/loaded")
             logger.info(

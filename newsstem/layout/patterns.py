@@ -1108,6 +1108,14 @@ class PatternLibrary:
     ) -> PatternLibrary:
         return cls.from_sets(load_patterns_dir(directory), options)
 
+    def put(self, pattern_set: PatternSet, options: MatchOptions | None = None) -> None:
+        """Match the pages of ``pattern_set.site`` by it from now on, in place of the
+        site's patterns if it had some (one block parser for all, as :meth:`from_sets`)."""
+        shared = next(iter(self.sites.values()), None)
+        self.sites[pattern_set.site] = SitePatterns(
+            pattern_set, options, shared.parser if shared is not None else None
+        )
+
     def __contains__(self, site: str) -> bool:
         return site in self.sites
 
