@@ -51,9 +51,8 @@ from newsstem.layout.patterns import (
     PatternFileError,
     PatternSet,
     load_pattern_file,
-    pattern_file_name,
+    pattern_file_path,
     save_pattern_file,
-    site_file,
 )
 from newsstem.layout.redesign import Relearned, patterns_key, relearn
 from newsstem.layout.report import ROLE_COLOURS, site_report, write_report
@@ -352,7 +351,7 @@ def _check_writable(directory: str, what: str, option: str) -> None:
 def _old_file(directory: str, site: str) -> Path:
     """The site's pattern file in ``directory``: ``<site>.json`` or the file renamed by hand
     that :func:`save_pattern_file` writes over (it may not exist)."""
-    return site_file(Path(directory), site) or Path(directory) / pattern_file_name(site)
+    return pattern_file_path(directory, site)
 
 
 def _old_patterns(directory: str, site: str) -> PatternSet | None:

@@ -88,6 +88,7 @@ __all__ = [
     "load_pattern_file",
     "load_patterns_dir",
     "pattern_file_name",
+    "pattern_file_path",
     "save_pattern_file",
     "site_file",
     "word_set",
@@ -181,13 +182,18 @@ def save_pattern_file(pattern_set: PatternSet, directory: str | Path) -> Path:
     place, since a second file of one site would stop the next crawl (one file per site)."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
-    path = site_file(directory, pattern_set.site) or directory / pattern_file_name(
-        pattern_set.site
-    )
+    path = pattern_file_path(directory, pattern_set.site)
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(dumps(pattern_set), encoding="utf-8")
     tmp.replace(path)
     return path
+
+
+def pattern_file_path(directory: str | Path, site: str) -> Path:
+    """The path :func:`save_pattern_file` writes ``site``'s file to in ``directory``: the
+    file renamed by hand (:func:`site_file`) or ``<site>.json`` (it may not exist)."""
+    directory = Path(directory)
+    return site_file(directory, site) or directory / pattern_file_name(site)
 
 
 def site_file(directory: Path, site: str) -> Path | None:
