@@ -1004,7 +1004,8 @@ _LINK_LINES = 4
 
 def _link_lines(paragraph: Element) -> int:
     """How many lines (split by ``<br>``) ``paragraph`` has, each holding one link and
-    no word outside it; 0 when a line with words says anything else."""
+    no word outside it (blank lines not counted); 0 when a line that is not blank holds
+    two links or more, or a letter or digit outside a link."""
     lines: list[list[int]] = [[0, 0]]  # per line: links, letters outside the links
 
     def outside(text: str | None) -> None:

@@ -77,7 +77,8 @@ def teaser_units(selected: Iterable[Element], options: Options) -> list[Element]
 
 
 def _teaser_prose(roots: list[Element], options: Options) -> tuple[float, float]:
-    """The prose inside teasers and the prose of the whole selection (0, 0 without 3+)."""
+    """The prose inside teasers and the prose of the whole selection (0, 0 without
+    :func:`_teasers`)."""
     teasers = _teasers(roots, options)
     if not teasers:
         return 0.0, 0.0
@@ -85,7 +86,8 @@ def _teaser_prose(roots: list[Element], options: Options) -> tuple[float, float]
 
 
 def _teasers(roots: list[Element], options: Options) -> list[tuple[Element, float]]:
-    """The teasers of the selection with their prose; none when fewer than 3."""
+    """The teasers of the selection with their prose; none when it has fewer than
+    ``listing_min_teasers`` headline links or teasers."""
     headlines = [h for root in roots for h in root.iter(*HEADINGS) if _is_headline_link(h)]
     if len(headlines) < options.listing_min_teasers:
         return []
