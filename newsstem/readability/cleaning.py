@@ -1011,20 +1011,28 @@ def _link_lines(paragraph: Element) -> int:
     def outside(text: str | None) -> None:
         lines[-1][1] += sum(character.isalnum() for character in text or "")
 
-    def walk(node: Element) -> None:
-        outside(node.text)
-        for child in node:
-            if not isinstance(child.tag, str):
-                pass
-            elif child.tag == "br":
-                lines.append([0, 0])
-            elif child.tag == "a":
-                lines[-1][0] += 1
-            else:
-                walk(child)
-            outside(child.tail)
-
-    walk(paragraph)
+    # A loop over a stack, not calls: a paragraph may be nested deeper than Python's
+    # call stack (each element's tail is read once its children are)
+    outside(paragraph.text)
+    stack = [(paragraph, iter(paragraph))]
+    while stack:
+        node, children = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+            if stack:
+                outside(node.tail)
+            continue
+        tag = child.tag
+        if isinstance(tag, str) and tag != "br" and tag != "a":
+            outside(child.text)
+            stack.append((child, iter(child)))
+            continue
+        if tag == "br":
+            lines.append([0, 0])
+        elif tag == "a":
+            lines[-1][0] += 1
+        outside(child.tail)
     count = 0
     for links, letters in lines:
         if links == 1 and letters == 0:

@@ -1143,3 +1143,14 @@ def test_a_paragraph_of_link_lines_after_the_story_is_not_read():
     assert "Oh, the things we do." in body
     assert "Curiosity landing site: the whole mess" not in body
     assert "Humans send their Curiosity to Mars!" not in body
+
+
+def test_a_paragraph_of_lines_nested_deeper_than_the_call_stack_is_read():
+    # A <p> of lines whose text sits in 3,000 nested <span>s (as huge_tree keeps them):
+    # counting its lines of links may not need a call per level (it raised RecursionError).
+    story = "<p>" + "A sentence of the story, long enough to be read as one. " * 20 + "</p>"
+    deep = "<p>First line<br>" + "<span>" * 3000 + "Deep line" + "</span>" * 3000 + "</p>"
+    html = f"<html><body><article><h1>Title</h1>{story * 5}{deep}</article></body></html>"
+    result = extract(html, url="http://example.com/story")
+    assert result is not None
+    assert "A sentence of the story, long enough" in result.body
