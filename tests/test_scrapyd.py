@@ -56,8 +56,18 @@ def project(tmp_path_factory, news_site, site_name):
 
 @pytest.fixture(scope="module")
 def scrapyd(tmp_path_factory, project):
-    server = Scrapyd(tmp_path_factory.mktemp("scrapyd")).start()
-    deployed = deploy(project, server)
+    # The caller's PYTHONPATH names another checkout, whose newsstem cannot be imported:
+    # the jobs must run the egg whatever the environment the tests run in (a PYTHONPATH
+    # set to a clone made them import the clone's newsstem, without the egg's patterns/).
+    other = tmp_path_factory.mktemp("other-checkout")
+    (other / "newsstem").mkdir()
+    (other / "newsstem" / "__init__.py").write_text(
+        'raise ImportError("the job imported the PYTHONPATH checkout, not the egg")\n'
+    )
+    with pytest.MonkeyPatch.context() as environment:
+        environment.setenv("PYTHONPATH", str(other))
+        server = Scrapyd(tmp_path_factory.mktemp("scrapyd")).start()
+        deployed = deploy(project, server)
     try:
         assert deployed.returncode == 0, deployed.stderr + deployed.stdout
         assert json.loads(deployed.stdout)["status"] == "ok", deployed.stdout

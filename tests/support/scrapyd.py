@@ -3,12 +3,19 @@
 scrapyd runs jobs with the Python it runs on: it is started with this
 interpreter (``python -m scrapyd``), whose environment has newsstem's
 dependencies, as a production scrapyd's virtualenv must.
+
+scrapyd hands its own environment to every job, and a job puts the egg at the *end* of
+``sys.path`` (pkg_resources' ``Distribution.activate``): a ``PYTHONPATH`` naming a
+checkout, as the test's caller may have set, would make the job import that checkout's
+newsstem (and its pattern files) instead of the egg's. So scrapyd, and scrapyd-deploy,
+are started with :func:`clean_environment`, whatever the caller's.
 """
 
 from __future__ import annotations
 
 import base64
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -26,6 +33,16 @@ START_TIMEOUT = 30.0
 # What scrapyd-deploy needs to build the egg: the package, the pattern files, packaging.
 PROJECT_FILES = ("newsstem", "patterns", "setup.py", "pyproject.toml", "requirements.txt",
                  "README.md", "scrapy.cfg")
+
+
+def clean_environment() -> dict[str, str]:
+    """The caller's environment without what would choose the code or settings a job runs
+    instead of the egg: ``PYTHONPATH`` and the ``SCRAPY_*``, ``SCRAPYD_*`` and
+    ``NEWSSTEM_*`` variables."""
+    return {
+        name: value for name, value in os.environ.items()
+        if name != "PYTHONPATH" and not name.startswith(("SCRAPY_", "SCRAPYD_", "NEWSSTEM_"))
+    }
 
 
 @dataclass
@@ -64,6 +81,7 @@ class Scrapyd:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "scrapyd", "--nodaemon", "--pidfile=", "-l", str(self.log)],
                 cwd=self.directory,
+                env=clean_environment(),
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
@@ -172,4 +190,4 @@ def deploy(project: Path, server: Scrapyd, version: str = "v1",
     script = Path(sys.executable).with_name("scrapyd-deploy")
     command = [str(script)] if script.exists() else [sys.executable, "-m", "scrapyd_client.deploy"]
     return subprocess.run([*command, "test", "--version", version], cwd=project, check=False,
-                          capture_output=True, text=True, timeout=180)
+                          env=clean_environment(), capture_output=True, text=True, timeout=180)
