@@ -52,7 +52,7 @@ def test_the_file_learned_last_wins_whatever_order_workers_publish_in(redis_serv
             found, text = store.published_pattern_text(SITE)
         assert index[SITE] == found
         assert found.key == patterns_key(winner) == patterns_key(loads(text))
-        held[tuple(map(id, order))] = found.key
+        held[tuple(map(id, order))] = [r.published for r in results], found.version
         # refused: the store says which file stays
         for one, result in zip(order, results):
             if not result.published:
@@ -60,7 +60,13 @@ def test_the_file_learned_last_wins_whatever_order_workers_publish_in(redis_serv
         # publishing the same file again changes nothing
         again = publish(uri, winner)
         assert not again.published and again.key == found.key
-    assert len(set(held.values())) == 1
+    # each file was taken only if learned after every one taken before it in its order
+    # (then the greater key), and the version counts the files taken
+    assert list(held.values()) == [
+        ([True, True, winner is tie], 2 + (winner is tie)),  # early, late, tie
+        ([True, winner is late, False], 1 + (winner is late)),  # tie, late, early
+        ([True, False, winner is tie], 1 + (winner is tie)),  # late, early, tie
+    ]
 
 
 def article(n: int, template: str) -> str:
