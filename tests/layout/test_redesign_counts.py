@@ -8,10 +8,13 @@ import logging
 import sys
 import uuid
 
+from scrapy.statscollectors import MemoryStatsCollector
 from scrapy.utils.test import get_crawler
 
 from newsstem.extraction import PageExtraction
-from newsstem.layout.patterns import PatternLibrary, PatternSet, dumps
+from newsstem.items import Page
+from newsstem.layout.learn import TrainingPage, learn
+from newsstem.layout.patterns import PatternLibrary, PatternSet, dumps, save_pattern_file
 from newsstem.layout.redesign import (
     CountsFile,
     SiteCounts,
@@ -97,13 +100,38 @@ def test_counts_of_small_crawls_add_up_in_the_counts_file_until_judged(tmp_path,
     ]
 
 
+def _story(site: str, n: int, layout: str) -> Page:
+    """An article of ``site`` in one of two layouts, as the crawl's spider yields it."""
+    words = " ".join(f"word{n}x{i}" for i in range(120))
+    if layout == "old":
+        html = (f"<html><head><title>Story {n}</title></head><body><div id=nav><a href=/>"
+                f"Home</a></div><div class=post><h1>Story number {n}</h1><div class=text>"
+                f"<p>{words}.</p><p>More {words}.</p></div></div></body></html>")
+    else:  # redesigned: no pattern of the old layout matches
+        html = (f"<html><head><title>Story {n}</title></head><body><header><a href=/>Home"
+                f"</a></header><main><article class=story><h2 class=headline>Story number "
+                f"{n}</h2><section class=story-body><p>{words}.</p><p>More {words}.</p>"
+                f"</section></article></main></body></html>")
+    return Page(f"http://{site}/{layout}/{n}", site, html, "utf-8", 1, "2026-11-02T06:00:00Z")
+
+
 def test_a_crawls_end_digests_each_sites_pattern_set_once(tmp_path):
     # (stop 42: judge_sites digested each site's pattern set twice, to take its window and
     # to keep or judge it). The digest is a pure function of the pattern set, loaded once
     # at the crawl's start: digesting it twice changes no result, file, stat or log line,
     # only the time taken, so no output can tell. The digests made are counted here as the
     # interpreter's profile hook sees them: real calls of patterns_key (and of dumps, the
-    # serialisation it hashes), nothing replaced.
+    # serialisation it hashes), nothing replaced, along the path a crawl takes: the
+    # pipeline made from the crawler's settings (pattern files learned into the patterns
+    # directory, the counts file beside them), its pages, and its end.
+    for site in ("a.example", "b.example"):
+        pages = [TrainingPage(page.url, page.html, [f"Story number {n}"])
+                 for n in range(8) if (page := _story(site, n, "old"))]
+        save_pattern_file(learn(site, pages).pattern_set, tmp_path)
+    crawler = get_crawler(settings_dict={
+        "NEWSSTEM_PATTERNS_DIR": str(tmp_path), "NEWSSTEM_REDESIGN_MIN_PAGES": 10,
+    })
+    crawler.stats = MemoryStatsCollector(crawler)
     digests: list[str] = []
     serialised: list[str] = []
 
@@ -113,19 +141,26 @@ def test_a_crawls_end_digests_each_sites_pattern_set_once(tmp_path):
         elif event == "call" and frame.f_code is dumps.__code__:
             serialised.append(frame.f_locals["pattern_set"].site)
 
-    sets = {site: PatternSet(site, (), parameters={"matched": 1.0})
-            for site in ("a.example", "b.example")}
-    crawled = {"a.example": crawl(hubs=1, by_pattern=0, by_fallback=11),  # judged
-               "b.example": crawl(hubs=1, by_pattern=2, by_fallback=1),  # kept for later
-               "c.example": crawl(hubs=0, by_pattern=0, by_fallback=12)}  # no patterns
-    counts_file = CountsFile(tmp_path / ".redesign-counts")
     previous = sys.getprofile()  # (a profiler's, under pytest-profiling: given back)
     sys.setprofile(profile)
     try:
-        judged = judge_sites(crawled, sets, "2026-11-01T06:00:00Z", counts_file, min_pages=10)
+        pipeline = ExtractionPipeline.from_crawler(crawler)
+        pipeline.open_spider()
+        for n in range(12):  # a.example redesigned: judged on this crawl's 12 pages
+            assert pipeline.process_item(_story("a.example", 100 + n, "new")).method == (
+                "readability")
+        for n in range(3):  # b.example unchanged, too few pages: kept for later crawls
+            assert pipeline.process_item(_story("b.example", 100 + n, "old")).method.startswith(
+                "pattern:b.example/")
+        pipeline.process_item(_story("c.example", 1, "old"))  # no patterns
+        pipeline.close_spider()
     finally:
         sys.setprofile(previous)
-    assert set(judged) == {"a.example"} and set(counts_file.windows) == {"b.example"}
+    stats = crawler.stats.get_stats()
+    assert "newsstem/patterns/a.example/layout_changed" in stats
+    assert "newsstem/patterns/b.example/layout_changed" not in stats
+    kept = json.loads((tmp_path / ".redesign-counts").read_text())
+    assert "b.example" in json.dumps(kept) and "a.example" not in json.dumps(kept)
     assert digests == serialised == ["a.example", "b.example"]
 
 
