@@ -112,7 +112,6 @@ class HeldLock:
 class _Flock(HeldLock):
     def __init__(self, path: Path, exclusive: bool) -> None:
         assert fcntl is not None
-        # (explicit acquire/release, not ``with``: the threads test sees the wait)
         FORK_LOCK.acquire()
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)

@@ -2,18 +2,22 @@
 
 The races are made deterministic by pausing one thread at a real call it makes (a
 profile hook at its ``os.close`` or ``fcntl.flock``) until the other thread has done its
-part, or until the other is about to wait on a lock (it would wait for the paused one;
-the locking code acquires its lock by an explicit call, which the hook sees, and the
-hook resumes the paused thread only if that holds the lock).
+part, or until the other waits on :data:`~newsstem.urldb.locking.FORK_LOCK` (it would
+wait for the paused one). That wait is seen from a watching thread, in the other's frame
+(:func:`sys._current_frames`): it stands on a line of the locking code that takes
+FORK_LOCK, however that line takes it (an ``acquire()`` call or a ``with``), while the
+lock is held; a lock that is free leaves the paused thread paused.
 (The fork test comes first: without the fix the release test leaves a lock object whose
 descriptor number was closed under it, which a later fork would close in its child.)
 """
 
 from __future__ import annotations
 
+import linecache
 import os
 import sys
 import threading
+import time
 
 import pytest
 
@@ -59,19 +63,35 @@ class Pause:
     def resume(self) -> None:
         self.go.set()
 
-    def resume_when_waiting_on_a_lock(self) -> None:
-        """In the calling thread from now on: resume the paused thread when newsstem's
-        locking code in this one is about to acquire the lock the paused one holds (one
-        that is free leaves it paused: without the fix the race is then always lost)."""
+    def resume_when_waiting_on_the_fork_lock(self, ident: int | None = None) -> None:
+        """From now on, resume the paused thread when the thread ``ident`` (the calling
+        one by default) waits to take FORK_LOCK while it is held (by the paused one; a
+        lock that is free leaves it paused: without the fix the race is then always
+        lost). Watched from a thread of its own, until the paused thread is resumed."""
+        ident = threading.get_ident() if ident is None else ident
 
-        def profile(frame, event, arg):
-            if _called_in_locking(frame, event, arg, "acquire"):
-                if locking.FORK_LOCK.acquire(blocking=False):
-                    locking.FORK_LOCK.release()
-                else:
-                    self.go.set()
+        def watch() -> None:
+            deadline = time.monotonic() + BOUND_SECONDS
+            while not self.go.is_set() and time.monotonic() < deadline:
+                frame = sys._current_frames().get(ident)
+                if frame is not None and _takes_the_fork_lock(frame):
+                    if locking.FORK_LOCK.acquire(blocking=False):
+                        locking.FORK_LOCK.release()
+                    else:
+                        self.go.set()
+                        return
+                time.sleep(0.001)
 
-        sys.setprofile(profile)
+        threading.Thread(target=watch, daemon=True).start()
+
+
+def _takes_the_fork_lock(frame) -> bool:
+    """Whether ``frame`` stands on a line of newsstem's locking code (locking or feeds)
+    that takes FORK_LOCK: ``FORK_LOCK.acquire(...)`` or ``with FORK_LOCK``."""
+    if frame.f_code.co_filename not in (locking.__file__, feeds.__file__):
+        return False
+    line = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
+    return line.startswith("with FORK_LOCK") or "FORK_LOCK.acquire(" in line
 
 
 def _in_thread(target) -> tuple[threading.Thread, list[BaseException]]:
@@ -129,7 +149,7 @@ def test_a_release_racing_another_release_leaves_a_lock_taken_again_held(tmp_pat
     taken_again: list[locking.HeldLock] = []
 
     def release_and_take_again_a() -> None:
-        pause.resume_when_waiting_on_a_lock()
+        pause.resume_when_waiting_on_the_fork_lock()
         lock.release()
         taken_again.append(hold(path, exclusive=True))
         pause.resume()
@@ -151,11 +171,8 @@ def _fork_while_paused(pause: Pause, thread, errors, check) -> None:
     thread took or closed are to be had, the child keeping no copy of them."""
     child_forked_r, child_forked_w = os.pipe()
     child_may_end_r, child_may_end_w = os.pipe()
-    pause.resume_when_waiting_on_a_lock()
-    try:
-        pid = os.fork()
-    finally:
-        sys.setprofile(None)
+    pause.resume_when_waiting_on_the_fork_lock()
+    pid = os.fork()
     if pid == 0:
         try:
             os.close(child_forked_r)
