@@ -336,8 +336,28 @@ class TestSqliteStore(StoreContract):
     def test_the_leases_hold_with_sqlites_lock_where_there_is_no_fcntl(self, monkeypatch):
         from newsstem.urldb import locking
 
+        fcntl = pytest.importorskip("fcntl")  # (to look for a flock: none is to be held)
         monkeypatch.setattr(locking, "fcntl", None)
         self.test_leases_are_shared_by_crawls_and_exclusive_for_prune()
+        # and what holds a crawl's lease is SQLite's lock on <store>.lock, not a flock
+        # (the contract above passes with either: it does not say which it ran on)
+        with self.open() as store:
+            lease = store.lease(exclusive=False)
+            lock_file = Path(f"{self.uri.removeprefix('sqlite:///')}.lock")
+            try:
+                fd = os.open(lock_file, os.O_RDWR)
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # no flock on it
+                finally:
+                    os.close(fd)
+                db = sqlite3.connect(lock_file, timeout=0, isolation_level=None)
+                try:
+                    with pytest.raises(sqlite3.OperationalError, match="locked"):
+                        db.execute("BEGIN EXCLUSIVE")
+                finally:
+                    db.close()
+            finally:
+                lease.release()
 
     def test_the_file_is_a_wal_database_that_passes_integrity_check(self, tmp_path):
         with self.open() as store:
