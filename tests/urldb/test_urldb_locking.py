@@ -1,4 +1,6 @@
-"""newsstem.urldb.locking: a flock taken, released and inherited by threads and forks.
+"""newsstem.urldb.locking: a flock taken, released and inherited by threads and forks, on
+the paths a crawl takes: the SQLite URL store's lease (a crawl's shared, a prune's
+exclusive) and the ``-O`` feed file.
 
 The races are made deterministic by pausing one thread at a real call it makes (a
 profile hook at its ``os.close`` or ``fcntl.flock``) until the other thread has done its
@@ -21,8 +23,8 @@ import time
 
 import pytest
 
-from newsstem.urldb import feeds, locking
-from newsstem.urldb.locking import LockBusy, hold
+from newsstem.urldb import StoreBusy, feeds, locking, open_store
+from newsstem.urldb.store import Lease
 
 pytestmark = pytest.mark.skipif(locking.fcntl is None, reason="flock needs fcntl")
 
@@ -110,48 +112,56 @@ def _in_thread(target) -> tuple[threading.Thread, list[BaseException]]:
     return thread, errors
 
 
-def test_a_fork_while_another_thread_takes_a_lock_leaves_the_child_no_copy(tmp_path):
-    # Thread T has opened the lock file and is about to flock it when the main thread
-    # forks: the child must not keep T's descriptor (it would hold the lock after the
-    # parent released it, as long as the child lives).
-    path = tmp_path / "store.lock"
+@pytest.fixture
+def store(tmp_path):
+    """A SQLite URL store: its lease is the flock a crawl (shared) or a prune (exclusive)
+    takes on ``<store>.lock``."""
+    with open_store(f"sqlite:///{tmp_path / 'urldb.sqlite'}") as opened:
+        yield opened
+
+
+def test_a_fork_while_another_thread_takes_a_lease_leaves_the_child_no_copy(store):
+    # Thread T, starting a crawl, has opened the store's lock file and is about to flock
+    # it when the main thread forks: the child must not keep T's descriptor (it would hold
+    # the crawl's lease after the crawl released it, as long as the child lives: a prune
+    # would be refused).
     pause = Pause(at="flock")
-    taken: list[locking.HeldLock] = []
+    taken: list[Lease] = []
 
     def take() -> None:
         pause.install()
-        taken.append(hold(path, exclusive=False))
+        taken.append(store.lease(exclusive=False))
 
     t, t_errors = _in_thread(take)
     assert pause.reached.wait(BOUND_SECONDS)
 
     def no_copy_in_the_child() -> None:
         taken[0].release()
-        hold(path, exclusive=True).release()  # the living child holds no copy of it
+        store.lease(exclusive=True).release()  # a prune: the living child holds no copy
 
     _fork_while_paused(pause, t, t_errors, no_copy_in_the_child)
 
 
-def test_a_release_racing_another_release_leaves_a_lock_taken_again_held(tmp_path):
-    # Thread B releases a lock and is about to close its descriptor when thread A
-    # releases it too and takes the file again (the lowest free descriptor: the number
-    # B is closing). B's close must not drop A's new lock, nor fail.
-    path = tmp_path / "store.lock"
-    lock = hold(path, exclusive=True)
+def test_a_release_racing_another_release_leaves_a_lease_taken_again_held(store):
+    # Thread B releases a lease and is about to close its descriptor when thread A
+    # releases it too (twice is harmless) and takes the lease again (the lowest free
+    # descriptor: the number B is closing). B's close must not drop A's new lease, nor
+    # fail.
+    lease = store.lease(exclusive=True)
     pause = Pause(at="close")
 
     def release_b() -> None:
         pause.install()
-        lock.release()
+        lease.release()
 
     b, b_errors = _in_thread(release_b)
     assert pause.reached.wait(BOUND_SECONDS)
-    taken_again: list[locking.HeldLock] = []
+    taken_again: list[Lease] = []
 
     def release_and_take_again_a() -> None:
         pause.resume_when_waiting_on_the_fork_lock()
-        lock.release()
-        taken_again.append(hold(path, exclusive=True))
+        lease.release()
+        taken_again.append(store.lease(exclusive=True))
         pause.resume()
 
     a, a_errors = _in_thread(release_and_take_again_a)
@@ -159,10 +169,10 @@ def test_a_release_racing_another_release_leaves_a_lock_taken_again_held(tmp_pat
     b.join(BOUND_SECONDS)
     assert not a.is_alive() and not b.is_alive()
     assert a_errors == [] and b_errors == []
-    with pytest.raises(LockBusy):
-        hold(path, exclusive=True).release()
+    with pytest.raises(StoreBusy):
+        store.lease(exclusive=False).release()  # a crawl: A's lease is still held
     taken_again[0].release()
-    hold(path, exclusive=True).release()
+    store.lease(exclusive=True).release()
 
 
 def _fork_while_paused(pause: Pause, thread, errors, check) -> None:
