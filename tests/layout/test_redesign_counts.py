@@ -125,8 +125,8 @@ def test_a_crawls_end_digests_each_sites_pattern_set_once(tmp_path):
     # pipeline made from the crawler's settings (pattern files learned into the patterns
     # directory, the counts file beside them), its pages, and its end.
     for site in ("a.example", "b.example"):
-        pages = [TrainingPage(page.url, page.html, [f"Story number {n}"])
-                 for n in range(8) if (page := _story(site, n, "old"))]
+        stories = [_story(site, n, "old") for n in range(8)]
+        pages = [TrainingPage(s.url, s.html, [f"Story number {n}"]) for n, s in enumerate(stories)]
         save_pattern_file(learn(site, pages).pattern_set, tmp_path)
     crawler = get_crawler(settings_dict={
         "NEWSSTEM_PATTERNS_DIR": str(tmp_path), "NEWSSTEM_REDESIGN_MIN_PAGES": 10,
