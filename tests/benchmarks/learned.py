@@ -6,6 +6,7 @@
     python tests/benchmarks/learned.py --worst 30 --diff   # and, on tuning pages, the lines why
     python tests/benchmarks/learned.py --choices --half tune   # how the guard chose, per outcome
     python tests/benchmarks/learned.py --redesign      # the redesign scenario only
+    python tests/benchmarks/learned.py --check-sites -v   # never-tuned sites (l3s, mozilla)
 
 **Protocol** (issue 11): for each site of ``../shared/corpora`` with at least
 ``--min-pages`` pages (dragnet's 83 sites, cleanportal's 4, the chaos hosts with 5+),
@@ -25,6 +26,21 @@ headline). ``--no-anchors`` learns without any anchor text. Titles are scored ag
 the labelled headline too, and on dragnet against the gold text's first line where one
 of the page's own title statements says it (:func:`scored_headline`; never an anchor
 text, so learning does not depend on it).
+
+**Check sites** (``--check-sites [FILE]``, issue 11): the same protocol on sites the layout
+code was never tuned on: the pages of l3s (Google News, 2008) and mozilla that
+``tests/benchmarks/check_sites.tsv`` places on one site each (from evidence in the page
+itself: canonical, og:url, ``<base>``, share links, the domain its links point to; every
+site checked by hand, see the file's header), sites of ``--min-pages`` pages or more. Each
+page is read under the address a crawl of its site would give it, ``http://SITE/ID``
+(mozilla's pages all share one placeholder URL). The sets are reported per corpus and
+overall (half ``check``: these sites are in neither half); the pages are also pooled by
+the fixed extraction half of their corpus (:func:`corpora.halves`, by page id there:
+the readability fallback's rules were tuned on the tuning half's pages, so on the
+held-out half's pages neither path was tuned). Titles are scored as on dragnet (no
+headline is labelled): against the gold text's first line where the page's own title
+statements say it. ``--diff`` shows none of these pages (they are in no tuning half). No
+product rule reads the file. The redesign scenario is not run with it.
 
 **Redesign scenario** (``--redesign``): every site whose pages fall into two article
 layouts of 4 pages or more (two templates, as a site has before and after a redesign).
@@ -63,7 +79,7 @@ import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repo, when run as a script
@@ -128,13 +144,16 @@ def labelled_headline(page: CorpusPage, meta: dict | None) -> str | None:
     return None
 
 
-def scored_headline(page: CorpusPage, meta: dict | None) -> str | None:
-    """The headline titles are scored against: the labelled one, else (dragnet) the gold
-    text's first line where one of the page's own title statements says it (the heading,
-    JSON-LD, og:title, the ``<title>`` alone or with an affix): the headline a reader sees,
-    where the page names it. Not used as anchor text (learning is unchanged by it)."""
+def scored_headline(
+    page: CorpusPage, meta: dict | None, gold_first_line: bool = False
+) -> str | None:
+    """The headline titles are scored against: the labelled one, else (dragnet, and the
+    check sites with ``gold_first_line``) the gold text's first line where one of the page's
+    own title statements says it (the heading, JSON-LD, og:title, the ``<title>`` alone or
+    with an affix): the headline a reader sees, where the page names it. Not used as anchor
+    text (learning is unchanged by it)."""
     labelled = labelled_headline(page, meta)
-    if labelled or page.corpus != "dragnet":
+    if labelled or not (gold_first_line or page.corpus == "dragnet"):
         return labelled
     from newsstem.metadata.evidence import collect_evidence, parse_html
     from newsstem.metadata.headline import _agrees, comparable, headline_candidates
@@ -186,6 +205,69 @@ def sites_of(
     return found
 
 
+# The check sites (issue 11): pages of corpora without a usable site field, placed on the
+# site each names (made and checked by hand: see the file's header). Benchmark data only.
+CHECK_SITES = Path(__file__).resolve().with_name("check_sites.tsv")
+CHECK_HALF = "check"
+
+
+def read_check_sites(path: Path) -> dict[str, dict[str, str]]:
+    """Corpus -> page id -> site, from a check-sites file (tab-separated: corpus, page id,
+    site, then notes; lines starting with ``#`` are comments)."""
+    sites: dict[str, dict[str, str]] = defaultdict(dict)
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            corpus, page_id, site = line.split("\t")[:3]
+            sites[corpus][page_id] = site
+    return dict(sites)
+
+
+def check_sites_of(
+    root: Path, path: Path, min_pages: int, extraction_half: dict[str, str]
+) -> list[tuple[str, str, list[CorpusPage], str]]:
+    """(corpus, site, pages, "check") of every site of the check-sites file with at least
+    ``min_pages`` pages, each page under the address a crawl of its site gives it
+    (``http://SITE/ID``); ``extraction_half`` is filled with each page's fixed half of its
+    corpus (corpus/id -> half). Corpora absent from ``root`` are skipped with a message."""
+    found = []
+    present = set(corpus_names(root))
+    for corpus, wanted in sorted(read_check_sites(path).items()):
+        if corpus not in present:
+            print(f"check sites: corpus {corpus} not found under {root}: skipped")
+            continue
+        pages = load_corpus(root, corpus)
+        half_of = halves(pages)
+        by_site: dict[str, list[CorpusPage]] = defaultdict(list)
+        for page in pages:
+            site = wanted.get(page.id)
+            if site:
+                by_site[site].append(replace(page, url=f"http://{site}/{page.id}", site=site))
+                extraction_half[f"{corpus}/{page.id}"] = half_of[page.id]
+        missing = set(wanted) - {p.id for p in pages}
+        if missing:
+            print(f"check sites: {len(missing)} page ids of {corpus} not in the corpus")
+        for site, site_pages in sorted(by_site.items()):
+            if len(site_pages) >= min_pages:
+                found.append((corpus, site, site_pages, CHECK_HALF))
+    return found
+
+
+def report_extraction_halves(sites: list["SiteResult"], extraction_half: dict[str, str]) -> None:
+    """The check sites' pages pooled by the fixed extraction half of their corpus."""
+    print("\ncheck sites' pages by the extraction half of their corpus (the fallback's rules "
+          "were tuned on the tuning half):")
+    print(f"  {'set':<24}{'pages':>6}{'learned':>9}{'fallback':>9}{'diff':>10}")
+    corpora = sorted({s.corpus for s in sites})
+    for corpus in [*corpora, None]:
+        for half in HALVES:
+            pages = [r for s in sites if corpus in (None, s.corpus) for r in s.pages
+                     if extraction_half.get(f"{s.corpus}/{r.page.id}") == half]
+            if pages:
+                learned, fallback = f1(pages, learned_of), f1(pages, fallback_of)
+                print(f"  {(corpus or 'all') + ' ' + half:<24}{len(pages):>6}{learned:>9.5f}"
+                      f"{fallback:>9.5f}{learned - fallback:>+10.5f}")
+
+
 def run_site(
     corpus: str, site: str, pages: list[CorpusPage], half: str, metas: dict, use_anchors: bool,
     fallback_cache: dict,
@@ -198,7 +280,7 @@ def run_site(
     result = SiteResult(corpus, site, half)
     labelled = [labelled_headline(p, metas.get(p.id)) for p in pages]
     anchors = [(anchor_text(p, h),) if use_anchors else () for p, h in zip(pages, labelled)]
-    headlines = [scored_headline(p, metas.get(p.id)) for p in pages]
+    headlines = [scored_headline(p, metas.get(p.id), half == CHECK_HALF) for p in pages]
     training = [TrainingPage(p.url or p.id, p.html, a) for p, a in zip(pages, anchors)]
 
     def fallback(page: TrainingPage):
@@ -508,6 +590,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--redesign", action="store_true", help="the redesign scenario only")
     parser.add_argument("--title-misses", action="store_true",
                         help="list the tuning sites' pages whose exported title is wrong")
+    parser.add_argument("--check-sites", nargs="?", const=CHECK_SITES, type=Path, metavar="FILE",
+                        help="the never-tuned check sites of FILE (default "
+                             "tests/benchmarks/check_sites.tsv) instead of the corpora's sites")
     args = parser.parse_args(argv)
     root = corpora_root()
     if root is None:
@@ -521,7 +606,14 @@ def main(argv: list[str] | None = None) -> int:
     fallback_cache: dict = {}
     results = []
     started = time.perf_counter()
-    for corpus, site, pages, half in sites_of(root, corpora, args.min_pages):
+    extraction_half: dict[str, str] = {}
+    if args.check_sites:
+        found = check_sites_of(root, args.check_sites, args.min_pages, extraction_half)
+    else:
+        found = sites_of(root, corpora, args.min_pages)
+    for corpus, site, pages, half in found:
+        if args.corpus and corpus not in args.corpus:
+            continue
         if args.site and site not in args.site or args.half and half != args.half:
             continue
         results.append(
@@ -531,9 +623,11 @@ def main(argv: list[str] | None = None) -> int:
         print("no site with enough pages")
         return 0
     report(results, args.verbose, args.worst, args.title_misses, args.diff)
+    if args.check_sites:
+        report_extraction_halves(results, extraction_half)
     if args.choices:
         choices(results)
-    if not (args.site or args.half):
+    if not (args.site or args.half or args.check_sites):
         redesigns(root, corpora, metas)
     print(f"\n{time.perf_counter() - started:.0f} s in all")
     return 0
