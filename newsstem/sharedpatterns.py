@@ -10,9 +10,15 @@ crawl loads the published files newer than its own at its start, and while it ru
 patterns directory in place of the old ones.
 
 Which file is newer is decided the same way everywhere, whatever order workers publish
-in: the one learned last (``learned_at``), then, on a tie, the greater patterns key. A
+in, and whatever the machines' clocks say: the one learned last on the Redis server's
+clock (its ``stamp``: the file's ``learned_at`` plus how far the server's clock was ahead
+of the publisher's when it published, a second or more:
+:data:`~newsstem.urldb.redis_store.CLOCK_TOLERANCE_US`), then, on a tie, the greater patterns key. A
 worker's own file that is newer than the published one (learned by hand since, edited
-after its ``learned_at``) is kept: only a published file learned later replaces it.
+after its ``learned_at``) is kept: only a published file learned later replaces it. The
+worker's file is put on the server's clock the same way: the stamp the store gave it when
+it was published (a file loaded from the store), else its ``learned_at`` plus how far the
+server's clock is ahead of the worker's (a file learned on this machine).
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -73,36 +79,50 @@ def shared_patterns_store(settings: BaseSettings) -> str | None:
     return redis_store(settings.get("NEWSSTEM_URLDB", defaults.NEWSSTEM_URLDB))
 
 
-def is_newer(published: PublishedPatterns, local: PatternSet | None) -> bool:
+def is_newer(
+    published: PublishedPatterns, local: PatternSet | None, local_stamp: int | None = None
+) -> bool:
     """Whether a published file replaces a worker's own: it has none, or the published
-    one is another file learned later.
+    one is another file learned later: its stamp (the server's clock) after
+    ``local_stamp``, the worker's file on the server's clock (None: unknown, a file
+    without ``learned_at``: the published one wins). A file published by a newsstem of
+    before stamps has none: it is compared by ``learned_at``, as that newsstem did.
 
     >>> from newsstem.layout.patterns import PatternSet
     >>> from newsstem.urldb.redis_store import PublishedPatterns
     >>> own = PatternSet("example.com", (), learned_at="2026-11-01T06:00:00.000000Z")
-    >>> is_newer(PublishedPatterns(1, "2026-11-02T06:00:00.000000Z", "0123"), own)
+    >>> is_newer(PublishedPatterns(1, "2026-11-01T05:00:00.000000Z", "0123", stamp=20), own, 10)
     True
-    >>> is_newer(PublishedPatterns(1, "2026-10-30T06:00:00.000000Z", "0123"), own)
+    >>> is_newer(PublishedPatterns(1, "2026-11-02T06:00:00.000000Z", "0123", stamp=5), own, 10)
     False
-    >>> is_newer(PublishedPatterns(1, "2026-11-02T06:00:00.000000Z", patterns_key(own)), own)
+    >>> is_newer(PublishedPatterns(1, "2026-11-02T06:00:00.000000Z", "0123"), own, 10)
+    True
+    >>> is_newer(PublishedPatterns(1, "2026-11-02T06:00:00.000000Z", patterns_key(own),
+    ...                            stamp=20), own, 10)
     False
     """
     if local is None:
         return True
     if published.key == patterns_key(local):
         return False
-    return published.learned_at > local.learned_at
+    if published.stamp is None:  # published by a newsstem of before stamps
+        return published.learned_at > local.learned_at
+    return local_stamp is None or published.stamp > local_stamp
 
 
-def publish(uri: str, pattern_set: PatternSet) -> PublishedPatterns:
+def publish(
+    uri: str, pattern_set: PatternSet, clock: Callable[[], float] = time.time
+) -> PublishedPatterns:
     """Publish a site's pattern file in the Redis URL store ``uri``: what the store holds
-    afterwards (``published``: this file; else one learned later, which stays). Raises
-    :class:`~newsstem.urldb.StoreError` when the store cannot be reached."""
+    afterwards (``published``: this file; else one learned later, which stays). ``clock``
+    is the clock the file's ``learned_at`` was taken by (this machine's): the file is
+    ordered on the Redis server's clock. Raises :class:`~newsstem.urldb.StoreError` when
+    the store cannot be reached."""
     text = dumps(pattern_set)
     store: RedisUrlStore
     with open_store(uri) as store:  # type: ignore[assignment]  (a Redis URI)
         return store.publish_patterns(
-            pattern_set.site, patterns_key(loads(text)), pattern_set.learned_at, text
+            pattern_set.site, patterns_key(loads(text)), pattern_set.learned_at, text, clock
         )
 
 
@@ -123,8 +143,12 @@ class SharedPatterns:
     reached is one warning (an INFO line when it answers again), and the crawl goes on with
     the files it has, looking again after 2, 4, 8 … intervals (at most :data:`MAX_WAIT`); a published file that does not load is one warning, and is left out."""
 
-    def __init__(self, uri: str, patterns_dir: str | None, interval: float) -> None:
+    def __init__(
+        self, uri: str, patterns_dir: str | None, interval: float,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.uri = uri
+        self.clock = clock  # this machine's clock, that its own files were learned by
         self.shown = hide_password(uri)
         self.patterns_dir = patterns_dir or None
         self.interval = interval
@@ -144,13 +168,19 @@ class SharedPatterns:
             self._failed(error)
             return []
         loaded: list[Loaded] = []
+        offset: list[int] = []  # the server's clock ahead of this machine's (µs), once
         try:
             for site, published in sorted(store.published_patterns().items()):
                 local = current.get(site)
-                if published.key in self.refused or not is_newer(published, local):
+                if published.key in self.refused or (
+                    local is not None and published.key == patterns_key(local)
+                ):
+                    continue
+                own = self._stamp(store, site, local, offset)
+                if not is_newer(published, local, own):
                     continue
                 found = store.published_pattern_text(site)
-                if found is None or not is_newer(found[0], local):
+                if found is None or not is_newer(found[0], local, own):
                     continue
                 pattern_set = self._load(site, *found)
                 if pattern_set is not None:
@@ -165,6 +195,31 @@ class SharedPatterns:
         finally:
             store.close()
         return loaded
+
+    def _stamp(
+        self, store: RedisUrlStore, site: str, local: PatternSet | None, offset: list[int]
+    ) -> int | None:
+        """The worker's file of ``site`` on the server's clock: the stamp the store gave it
+        (loaded from the store), else its ``learned_at`` moved by how far the server's
+        clock is ahead of this machine's (learned here); None: no file, no ``learned_at``."""
+        # (imported here: the module imported at this one's import would hide the package's
+        # redis_store() from modules importing it after: newsstem.pipelines)
+        from newsstem.urldb.redis_store import clock_ahead, epoch_microseconds
+
+        if local is None:
+            return None
+        stamp = store.published_stamp(site, patterns_key(local))
+        if stamp is not None:
+            return stamp
+        learned = epoch_microseconds(local.learned_at)
+        if learned is None:
+            return None
+        if not offset:
+            before = self.clock()
+            server = store.server_time()
+            own = (before + self.clock()) / 2
+            offset.append(clock_ahead(round(server * 1_000_000), round(own * 1_000_000)))
+        return learned + offset[0]
 
     def _load(self, site: str, published: PublishedPatterns, text: str) -> PatternSet | None:
         source = f"the pattern file of {site} published in {self.shown} (version " \

@@ -22,7 +22,8 @@ the recent pages better than the old file does; ``--force`` writes it anyway.
 
 ``--publish`` also publishes each file written in the Redis URL store (``NEWSSTEM_URLDB``)
 for the workers of every machine to load, as a crawl's ``NEWSSTEM_RELEARN`` does
-(:func:`newsstem.sharedpatterns.publish`: the file learned last wins). A file the store
+(:func:`newsstem.sharedpatterns.publish`: the file learned last on the Redis server's
+clock wins). A file the store
 refuses (it holds this file already, or one learned later, which stays) is one line and
 not an error; a store that cannot be reached is said before anything is learned, and a
 publication that fails part-way is one line and exit status 1.
@@ -287,11 +288,14 @@ def _published_line(shown: str, pattern_set: PatternSet, held: PublishedPatterns
     stays = f"version {held.version} published in {shown} stays"
     if held.key == patterns_key(pattern_set):
         return f"not published: it is the file published already ({stays})"
-    if held.learned_at == pattern_set.learned_at:
+    same = held.stamp == held.offered if held.stamp is not None else \
+        held.learned_at == pattern_set.learned_at  # (published by a newsstem of before stamps)
+    if same:
         why = "learned at the same instant, it has the greater key (the same winner on " \
             "every worker)"
     else:
-        why = f"it was learned later ({held.learned_at}, this file {pattern_set.learned_at})"
+        why = (f"it was learned later ({held.learned_at}, this file {pattern_set.learned_at}, "
+               "each by its machine's clock; the store orders them on its own)")
     return (f"not published: {stays}: {why}; the crawls on the store, this machine's too, "
             "read that one")
 

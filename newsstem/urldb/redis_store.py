@@ -32,9 +32,11 @@ can share a Redis database with scrapy-redis queues):
     the other workers (``NEWSSTEM_SHARED_PATTERNS``): the index, a hash of site -> JSON
     ``{"key", "learned_at", "version"}``, and per site a hash of the file's ``json``
     text, its ``key`` (:func:`newsstem.layout.redesign.patterns_key`), ``learned_at``,
-    ``version`` (1, 2, … at each publication) and ``by`` (host and PID of the worker).
-    Written by one script (:meth:`RedisUrlStore.publish_patterns`): the file learned
-    last wins. ``prune`` and ``stats`` leave them alone.
+    ``version`` (1, 2, … at each publication), ``by`` (host and PID of the worker) and
+    ``stamp:<key>`` for each file published there (its learned_at on the server's clock,
+    in microseconds; the index entry has the current one's ``stamp``). Written by one
+    script (:meth:`RedisUrlStore.publish_patterns`): the file learned last on the server's
+    clock wins. ``prune`` and ``stats`` leave them alone.
 
 Every batch runs in one Lua script, so it is atomic and concurrent writers
 merge their marks (earliest first_seen, latest last_seen, exports kept).
@@ -49,8 +51,10 @@ import logging
 import os
 import socket
 import struct
+import time
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -262,23 +266,52 @@ redis.call('HSET', KEYS[1], site, cjson.encode(window))
 return {0}
 """
 # KEYS: the site's published patterns hash, the index hash. ARGV: the site, the file's
-# patterns key, its learned_at (ISO 8601 UTC, microseconds), its JSON text, the worker
-# publishing it. The file learned last wins (learned_at, then the greater key on a tie:
-# the same winner whatever order workers publish in); one the store holds already, or one
-# learned before the store's, is refused. Returns {1 published / 0 refused, the version
-# held, its learned_at, its key}.
+# patterns key, its learned_at (ISO 8601 UTC, microseconds; kept for people), its JSON
+# text, the worker publishing it, its learned_at in microseconds since the epoch ('' when
+# it has none) and the publisher's clock now, in microseconds. The file's stamp is its
+# learned_at on the Redis server's clock: learned_at + (server TIME - publisher's now),
+# so that machines whose clocks disagree are ordered alike. The file of the latest stamp
+# wins (then the greater key on a tie: the same winner whatever order workers publish in);
+# one the store holds already, or one learned before the store's, is refused. A file
+# published by a newsstem without stamps (no 'stamp:<key>' field) is compared by
+# learned_at as that newsstem did. Every key published keeps its stamp ('stamp:<key>'),
+# so a worker holding a file loaded from the store compares it without clocks. Returns
+# {1 published / 0 refused, the version held, its learned_at, its key, its stamp ('' for
+# none), this file's stamp}.
 _PUBLISH_PATTERNS = """
+local t = redis.call('TIME')
+local stamp = 0
+if ARGV[6] ~= '' then
+  local ahead = tonumber(t[1]) * 1000000 + tonumber(t[2]) - tonumber(ARGV[7])
+  if math.abs(ahead) < tonumber(ARGV[8]) then ahead = 0 end
+  stamp = tonumber(ARGV[6]) + ahead
+end
+local mine = string.format('%.0f', stamp)
 local at = redis.call('HGET', KEYS[1], 'learned_at')
 local key = redis.call('HGET', KEYS[1], 'key')
-if at and key and (at > ARGV[3] or (at == ARGV[3] and key >= ARGV[2])) then
-  return {0, tonumber(redis.call('HGET', KEYS[1], 'version')) or 0, at, key}
+if at and key then
+  local held = redis.call('HGET', KEYS[1], 'stamp:' .. key)
+  local refused
+  if key == ARGV[2] then
+    refused = true
+  elseif held then
+    local h = tonumber(held)
+    refused = h > stamp or (h == stamp and key > ARGV[2])
+  else
+    refused = at > ARGV[3] or (at == ARGV[3] and key >= ARGV[2])
+  end
+  if refused then
+    return {0, tonumber(redis.call('HGET', KEYS[1], 'version')) or 0, at, key, held or '',
+            mine}
+  end
 end
 local version = redis.call('HINCRBY', KEYS[1], 'version', 1)
 redis.call('HSET', KEYS[1], 'key', ARGV[2], 'learned_at', ARGV[3], 'json', ARGV[4],
-           'by', ARGV[5])
+           'by', ARGV[5], 'stamp:' .. ARGV[2], mine)
 redis.call('HSET', KEYS[2], ARGV[1],
-           cjson.encode({key = ARGV[2], learned_at = ARGV[3], version = version}))
-return {1, version, ARGV[3], ARGV[2]}
+           cjson.encode({key = ARGV[2], learned_at = ARGV[3], version = version,
+                         stamp = mine}))
+return {1, version, ARGV[3], ARGV[2], mine, mine}
 """
 # KEYS: holders, pruning. ARGV: holder id, ttl ms.
 _NOW_MS = "local t = redis.call('TIME') local now = t[1] * 1000 + math.floor(t[2] / 1000)\n"
@@ -691,25 +724,32 @@ class RedisUrlStore(UrlStore):
     # -- published pattern files ------------------------------------------------
 
     def publish_patterns(
-        self, site: str, key: str, learned_at: str, text: str
+        self, site: str, key: str, learned_at: str, text: str,
+        clock: Callable[[], float] = time.time,
     ) -> PublishedPatterns:
         """Publish the pattern file of a site (its JSON ``text``, its patterns ``key``,
-        when it was ``learned_at``) for the other workers, in one atomic script: the file
-        learned last wins (``learned_at``, then the greater ``key``). What the store holds
-        afterwards, and whether it is this file (``published``)."""
+        when it was ``learned_at`` by ``clock``, this machine's) for the other workers, in
+        one atomic script: the file learned last on the Redis server's clock wins (its
+        ``stamp``: ``learned_at`` plus how far the server's clock is ahead of ``clock``
+        now, unless that is under :data:`CLOCK_TOLERANCE_US`; then the greater ``key``). What the store holds afterwards, and whether it
+        is this file (``published``)."""
         self._writable("publish patterns")
+        learned = epoch_microseconds(learned_at)
         result = self._run(
             self._scripts["publish_patterns"],
             [f"{self._patterns_key}:{site}", self._patterns_key],
-            [site, key, learned_at, text, f"{socket.gethostname()} {os.getpid()}"],
+            [site, key, learned_at, text, f"{socket.gethostname()} {os.getpid()}",
+             "" if learned is None else learned, round(clock() * 1_000_000),
+             CLOCK_TOLERANCE_US],
         )
         return PublishedPatterns(
-            int(result[1]), _text(result[2]), _text(result[3]), published=bool(result[0])
+            int(result[1]), _text(result[2]), _text(result[3]), published=bool(result[0]),
+            stamp=_stamp(result[4]), offered=_stamp(result[5]),
         )
 
     def published_patterns(self) -> dict[str, PublishedPatterns]:
-        """The index of the published pattern files: site -> version, learned_at, key (an
-        entry that is not what :meth:`publish_patterns` writes is left out)."""
+        """The index of the published pattern files: site -> version, learned_at, key,
+        stamp (an entry that is not what :meth:`publish_patterns` writes is left out)."""
         try:
             index = self.client.hgetall(self._patterns_key)
         except redis.RedisError as exc:
@@ -719,23 +759,45 @@ class RedisUrlStore(UrlStore):
             try:
                 entry = json.loads(value)
                 found[_text(site)] = PublishedPatterns(
-                    int(entry["version"]), str(entry["learned_at"]), str(entry["key"])
+                    int(entry["version"]), str(entry["learned_at"]), str(entry["key"]),
+                    stamp=_stamp(entry.get("stamp")),
                 )
-            except (ValueError, TypeError, KeyError):
+            except (ValueError, TypeError, KeyError, AttributeError):
                 continue
         return found
 
     def published_pattern_text(self, site: str) -> tuple[PublishedPatterns, str] | None:
         """The published pattern file of a site and its JSON text, or None."""
+        name = f"{self._patterns_key}:{site}"
         try:
             version, learned_at, key, text = self.client.hmget(
-                f"{self._patterns_key}:{site}", ["version", "learned_at", "key", "json"]
+                name, ["version", "learned_at", "key", "json"]
             )
+            stamp = None if key is None else self.client.hget(name, b"stamp:" + key)
         except redis.RedisError as exc:
             raise StoreError(f"URL store {self.uri}: {exc}") from exc
         if None in (version, learned_at, key, text):
             return None
-        return PublishedPatterns(int(version), _text(learned_at), _text(key)), _text(text)
+        return PublishedPatterns(
+            int(version), _text(learned_at), _text(key), stamp=_stamp(stamp)
+        ), _text(text)
+
+    def published_stamp(self, site: str, key: str) -> int | None:
+        """The stamp (:meth:`publish_patterns`) of the file of ``site`` whose patterns key
+        is ``key``, if the store published it, now or before (a worker's file loaded from
+        the store), else None."""
+        try:
+            return _stamp(self.client.hget(f"{self._patterns_key}:{site}", f"stamp:{key}"))
+        except redis.RedisError as exc:
+            raise StoreError(f"URL store {self.uri}: {exc}") from exc
+
+    def server_time(self) -> float:
+        """The Redis server's clock: seconds since the epoch."""
+        try:
+            seconds, microseconds = self.client.time()
+        except redis.RedisError as exc:
+            raise StoreError(f"URL store {self.uri}: {exc}") from exc
+        return seconds + microseconds / 1_000_000
 
     def published_by(self, sites: Sequence[str]) -> dict[str, str]:
         """Who published each site's file (``by``: host and PID), for the sites that have
@@ -797,6 +859,50 @@ class PublishedPatterns(NamedTuple):
     learned_at: str
     key: str  # newsstem.layout.redesign.patterns_key() of the file
     published: bool = False  # (publish_patterns) the store took the file given
+    # its learned_at on the Redis server's clock, in microseconds since the epoch (what
+    # orders the files: clocks of machines may disagree); None: published by a newsstem
+    # of before stamps (ordered by learned_at then)
+    stamp: int | None = None
+    offered: int | None = None  # (publish_patterns) the stamp of the file given
+
+
+#: a clock that differs from the Redis server's by less (microseconds) is taken as right
+#: when a pattern file is stamped: the difference measured holds the network's delay,
+#: and would order files learned within milliseconds of each other by their publishing
+CLOCK_TOLERANCE_US = 1_000_000
+
+
+def clock_ahead(server_us: int, own_us: int) -> int:
+    """How far the server's clock is ahead of a machine's (microseconds; 0 under
+    :data:`CLOCK_TOLERANCE_US`), as the publishing script reckons it."""
+    ahead = server_us - own_us
+    return 0 if abs(ahead) < CLOCK_TOLERANCE_US else ahead
+
+
+def epoch_microseconds(iso: str) -> int | None:
+    """An ISO 8601 UTC instant (a ``learned_at``) in microseconds since the epoch, or None
+    (empty, or not a time).
+
+    >>> epoch_microseconds("1970-01-01T00:00:01.000002Z"), epoch_microseconds("")
+    (1000002, None)
+    """
+    try:
+        when = datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    delta = when - datetime(1970, 1, 1, tzinfo=timezone.utc)
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def _stamp(value: object) -> int | None:
+    if isinstance(value, bytes):
+        value = value.decode("ascii", "replace")
+    try:
+        return int(str(value)) if value not in (None, "") else None
+    except ValueError:
+        return None
 
 
 def _text(value: bytes | str) -> str:

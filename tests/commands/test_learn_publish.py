@@ -103,7 +103,7 @@ def test_a_file_learned_later_in_the_store_stays_and_learn_says_so(
     [line] = [line for line in result.stdout.splitlines() if "published" in line]
     assert line.startswith(f"  not published: version 2 published in {redis_server.url}"), line
     assert (f"stays: it was learned later (2999-01-01T00:00:00.000000Z, this file "
-            f"{mine.learned_at})") in line, line
+            f"{mine.learned_at}, each by its machine's clock") in line, line
     with open_store(store) as opened:
         held, _ = opened.published_pattern_text(site)
     assert held.version == 2 and held.key == patterns_key(later)

@@ -6,9 +6,11 @@ warning. (tests/commands/test_redesign.py runs two crawls of two "machines" end 
 from __future__ import annotations
 
 import gzip
+import json
 import logging
 import time
 import uuid
+from datetime import datetime, timezone
 
 from scrapy.statscollectors import MemoryStatsCollector
 from scrapy.utils.test import get_crawler
@@ -206,3 +208,110 @@ def test_a_file_loaded_replaces_the_sites_own_file_under_another_name(
     assert sorted(sets) == [SITE, "other.example"]
     assert patterns_key(sets[SITE]) == patterns_key(new)
     assert [one.path for one in loaded] == [renamed]
+
+
+HOURS_AHEAD = 3 * 3600.0
+
+
+def fast_clock() -> float:
+    """The clock of a machine set three hours ahead."""
+    return time.time() + HOURS_AHEAD
+
+
+def learned_by(clock) -> PatternSet:
+    """A file of SITE learned now, stamped by ``clock`` (as learn() stamps by its machine's)."""
+    at = datetime.fromtimestamp(clock(), timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return pattern_set(at, matched=round(0.5 + (time.time() % 1000) / 10_000, 6))
+
+
+# Real time between two learnings: well above the noise of measuring a clock's offset
+# (one call to the store on a loaded machine)
+APART = 0.5
+
+
+def test_the_file_learned_later_wins_whatever_the_machines_clocks_say(redis_server):
+    # Machine A's clock runs three hours ahead; it learns the site first, machine B (clock
+    # right) learns it after. B's file must win in either publishing order, though A's
+    # learned_at is the later string. (Ordered by learned_at, A's file won and B's was
+    # refused, until A's clock came back or B learned again three hours later.)
+    for b_first in (False, True):
+        uri = f"{redis_server.url}?prefix=skew-{uuid.uuid4().hex[:8]}"
+        a_file = learned_by(fast_clock)
+        time.sleep(APART)
+        b_file = learned_by(time.time)
+        assert a_file.learned_at > b_file.learned_at  # the strings say A is later
+        if b_first:
+            assert publish(uri, b_file).published
+            held = publish(uri, a_file, clock=fast_clock)
+            assert not held.published and held.key == patterns_key(b_file)
+            assert held.stamp > held.offered  # B's stamp, after A's
+        else:
+            assert publish(uri, a_file, clock=fast_clock).published
+            assert publish(uri, b_file).published
+        with open_store(uri) as store:
+            found, _ = store.published_pattern_text(SITE)
+            index = store.published_patterns()
+        assert found.key == patterns_key(b_file) and index[SITE] == found
+        assert found.learned_at == b_file.learned_at  # kept as learned, for people
+        # the stamp is B's learned_at on the server's clock (the same machine's here)
+        assert abs(found.stamp - epoch_us(b_file.learned_at)) < 1_000_000
+
+
+def epoch_us(iso: str) -> int:
+    when = datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    return round(when.timestamp() * 1_000_000)
+
+
+def test_workers_load_the_file_learned_later_whatever_their_clocks_say(redis_server, tmp_path):
+    uri = f"{redis_server.url}?prefix=skewload-{uuid.uuid4().hex[:8]}"
+    # A (ahead) learns and publishes; a worker with a right clock loads it (version 1)
+    a_file = learned_by(fast_clock)
+    assert publish(uri, a_file, clock=fast_clock).published
+    time.sleep(APART)
+    # meanwhile a worker whose clock is ahead learns the site on its own machine
+    fast_own = learned_by(fast_clock)
+    time.sleep(APART)
+    b_file = learned_by(time.time)  # B (right clock) learns later still, and publishes
+    assert publish(uri, b_file).published
+    time.sleep(APART)
+    fast_later = learned_by(fast_clock)  # and the fast worker learns once more after that
+
+    # the worker holding A's file (loaded from the store) loads B's: the store knows the
+    # stamp of A's file, no clock involved (its learned_at, three hours ahead, said no)
+    loaded = SharedPatterns(uri, str(tmp_path / "w1"), 0).check({SITE: a_file})
+    assert [patterns_key(one.pattern_set) for one in loaded] == [patterns_key(b_file)]
+    # the fast worker's own file, learned before B's in real time, is replaced; the one
+    # learned after is kept: its learned_at is put on the server's clock by its own
+    fast = SharedPatterns(uri, str(tmp_path / "w2"), 0, clock=fast_clock)
+    assert [patterns_key(one.pattern_set) for one in fast.check({SITE: fast_own})] == [
+        patterns_key(b_file)
+    ]
+    assert SharedPatterns(uri, str(tmp_path / "w3"), 0, clock=fast_clock).check(
+        {SITE: fast_later}
+    ) == []
+    # a worker with a right clock holding a file it learned after B's keeps it too
+    time.sleep(APART)
+    assert SharedPatterns(uri, str(tmp_path / "w4"), 0).check({SITE: learned_by(time.time)}) == []
+
+
+def test_a_file_published_before_stamps_is_compared_by_learned_at(redis_server, tmp_path):
+    # A store written by a newsstem of before stamps: the site's hash and its index entry
+    # without a stamp. Files are then compared by learned_at, as that newsstem did.
+    uri = f"{redis_server.url}?prefix=old-{uuid.uuid4().hex[:8]}"
+    old = pattern_set("2026-11-02T06:00:00.000000Z")
+    with open_store(uri) as store:
+        name = f"{store._patterns_key}:{SITE}"
+        store.client.hset(name, mapping={"key": patterns_key(old), "version": 1,
+                                          "learned_at": old.learned_at, "json": dumps(old),
+                                          "by": "old 1"})
+        store.client.hset(store._patterns_key, SITE, json.dumps(
+            {"key": patterns_key(old), "learned_at": old.learned_at, "version": 1}))
+        assert store.published_patterns()[SITE].stamp is None
+    before = pattern_set("2026-11-01T06:00:00.000000Z", matched=0.7)
+    after = pattern_set("2026-11-03T06:00:00.000000Z", matched=0.6)
+    shared = SharedPatterns(uri, str(tmp_path), 0)
+    assert [one.pattern_set for one in shared.check({SITE: before})] == [old]
+    assert shared.check({SITE: after}) == []
+    assert not publish(uri, before).published
+    held = publish(uri, after)
+    assert held.published and held.version == 2 and held.stamp is not None
