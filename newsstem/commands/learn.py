@@ -27,6 +27,9 @@ clock wins). A file the store
 refuses (it holds this file already, or one learned later, which stays) is one line and
 not an error; a store that cannot be reached is said before anything is learned, and a
 publication that fails part-way is one line and exit status 1.
+
+``--published`` lists the files the store holds; ``--unpublish SITE`` deletes the site's
+(its hash and index entry, atomically): the workers that loaded it keep their copy.
 """
 
 from __future__ import annotations
@@ -76,7 +79,8 @@ class Command(ScrapyCommand):
     def syntax(self) -> str:
         return (
             "[SITE] --input ARCHIVE [--input ARCHIVE ...] [--out DIR] "
-            "[--since DATE | --last N [--force]] [--report DIR] [--publish] | --published"
+            "[--since DATE | --last N [--force]] [--report DIR] [--publish] | --published | "
+            "--unpublish SITE"
         )
 
     def short_desc(self) -> str:
@@ -120,6 +124,11 @@ class Command(ScrapyCommand):
             "each with its site, version, when it was learned and by whom; learns nothing",
         )
         parser.add_argument(
+            "--unpublish", metavar="SITE",
+            help="delete the pattern file of SITE published in the Redis URL store, so that "
+            "crawls load none for it; learns nothing",
+        )
+        parser.add_argument(
             "--publish", action="store_true",
             help="also publish each file written in the Redis URL store (NEWSSTEM_URLDB) "
             "for the workers of every machine to load; the file learned last wins",
@@ -129,6 +138,9 @@ class Command(ScrapyCommand):
         assert self.settings is not None
         if opts.published:
             self.exitcode = list_published(self.settings, args, opts)
+            return
+        if opts.unpublish is not None:
+            self.exitcode = unpublish(self.settings, args, opts)
             return
         since = _check_arguments(args, opts)
         out = opts.out or self.settings.get(
@@ -197,12 +209,7 @@ class Command(ScrapyCommand):
 def list_published(settings: BaseSettings, args: list[str], opts: argparse.Namespace) -> int:
     """``--published``: the pattern files published in the Redis URL store, one line
     each (site, version, learned at, published by); the exit status."""
-    given = [f"--{name}" for name in ("input", "out", "report", "since", "last", "force",
-                                      "publish") if getattr(opts, name) not in (None, [], False)]
-    if args or given:
-        raise UsageError(f"learn: --published lists the store's pattern files and learns "
-                         f"nothing: give it alone (not {' '.join([*args, *given])})",
-                         print_help=False)
+    _alone("--published", "lists the store's pattern files", args, opts)
     uri = _publish_store(settings, "--published")
     shown = hide_password(uri)
     store: RedisUrlStore
@@ -223,6 +230,45 @@ def list_published(settings: BaseSettings, args: list[str], opts: argparse.Names
     for site, held in sorted(index.items()):
         print(f"  {site:<{width}}  {held.version:7d}  {held.learned_at:<27}  "
               f"{by.get(site, '-')}")
+    return 0
+
+
+def _alone(option: str, does: str, args: list[str], opts: argparse.Namespace) -> None:
+    """UsageError when ``option``, which learns nothing, is given other arguments."""
+    others = [name for name in ("input", "out", "report", "since", "last", "force", "publish",
+                                "published", "unpublish") if f"--{name}" != option]
+    given = [f"--{name}" for name in others if getattr(opts, name) not in (None, [], False)]
+    if args or given:
+        raise UsageError(f"learn: {option} {does} and learns nothing: give it alone (not "
+                         f"{' '.join([*args, *given])})", print_help=False)
+
+
+def unpublish(settings: BaseSettings, args: list[str], opts: argparse.Namespace) -> int:
+    """``--unpublish SITE``: delete the site's pattern file published in the Redis URL
+    store (its hash and its index entry, atomically), saying what was deleted; the exit
+    status (1: nothing was published for SITE, or the store fails)."""
+    _alone("--unpublish", "deletes a published pattern file", args, opts)
+    site = opts.unpublish
+    uri = _publish_store(settings, "--unpublish")
+    shown = hide_password(uri)
+    store: RedisUrlStore
+    try:
+        with open_store(uri) as store:  # type: ignore[assignment]  (a Redis URI)
+            removed = store.unpublish_patterns(site)
+    except StoreError as error:
+        print(f"learn: --unpublish: the URL store cannot be reached or failed ({error}): "
+              "nothing deleted", file=sys.stderr)
+        return 1
+    if removed is None:
+        print(f"learn: --unpublish: no pattern file of {site} is published in {shown}: "
+              "nothing deleted (scrapy learn --published lists those that are)",
+              file=sys.stderr)
+        return 1
+    held, by = removed
+    print(f"deleted the pattern file of {site} published in {shown} (version "
+          f"{held.version}, learned at {held.learned_at or '?'}, key {held.key}"
+          f"{f', published by {by}' if by else ''}): crawls load none for {site} from now "
+          "on; the workers that loaded it keep their copy in their patterns directory")
     return 0
 
 

@@ -313,6 +313,16 @@ redis.call('HSET', KEYS[2], ARGV[1],
                          stamp = mine}))
 return {1, version, ARGV[3], ARGV[2], mine, mine}
 """
+# KEYS: the site's published patterns hash, the index hash. ARGV: the site. Deletes both
+# (the stamps of the keys published before go too); returns the hash's version,
+# learned_at, key and by, then the index entry (false for each one that was not there).
+_UNPUBLISH_PATTERNS = """
+local held = redis.call('HMGET', KEYS[1], 'version', 'learned_at', 'key', 'by')
+local entry = redis.call('HGET', KEYS[2], ARGV[1])
+redis.call('DEL', KEYS[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+return {held[1], held[2], held[3], held[4], entry}
+"""
 # KEYS: holders, pruning. ARGV: holder id, ttl ms.
 _NOW_MS = "local t = redis.call('TIME') local now = t[1] * 1000 + math.floor(t[2] / 1000)\n"
 _ACQUIRE_SHARED = (
@@ -460,6 +470,7 @@ class RedisUrlStore(UrlStore):
                 "release": _RELEASE,
                 "redesign_counts": _REDESIGN_COUNTS,
                 "publish_patterns": _PUBLISH_PATTERNS,
+                "unpublish_patterns": _UNPUBLISH_PATTERNS,
             }.items()
         }
 
@@ -798,6 +809,27 @@ class RedisUrlStore(UrlStore):
         except redis.RedisError as exc:
             raise StoreError(f"URL store {self.uri}: {exc}") from exc
         return seconds + microseconds / 1_000_000
+
+    def unpublish_patterns(self, site: str) -> tuple[PublishedPatterns, str] | None:
+        """Delete the published pattern file of a site, its hash and its index entry, in one
+        atomic script: what was published (and by whom: host and PID, or ``""``), or None
+        when nothing was. A worker that loaded the file keeps its copy."""
+        self._writable("unpublish patterns")
+        version, learned_at, key, by, entry = self._run(
+            self._scripts["unpublish_patterns"],
+            [f"{self._patterns_key}:{site}", self._patterns_key], [site],
+        )
+        if key is None and entry is not None:  # the index entry alone (a hash deleted by hand)
+            try:
+                held = json.loads(entry)
+                version, learned_at, key = held["version"], held["learned_at"], held["key"]
+            except (ValueError, TypeError, KeyError):
+                key = "?"
+        if key is None:
+            return None
+        return PublishedPatterns(
+            int(version or 0), _text(learned_at or ""), _text(key)
+        ), _text(by or "")
 
     def published_by(self, sites: Sequence[str]) -> dict[str, str]:
         """Who published each site's file (``by``: host and PID), for the sites that have

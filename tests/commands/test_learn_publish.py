@@ -20,7 +20,7 @@ from support.redisserver import free_port
 
 from newsstem.layout.patterns import PatternSet, load_pattern_file, loads, pattern_file_name
 from newsstem.layout.redesign import patterns_key
-from newsstem.sharedpatterns import publish
+from newsstem.sharedpatterns import SharedPatterns, publish
 from newsstem.urldb import open_store
 
 
@@ -205,3 +205,70 @@ def test_published_finds_the_store_of_newsstem_distributed(redis_server):
     lines = listed.stdout.splitlines()
     assert lines[0] == f"1 pattern file published in {store}:", listed.stdout
     assert lines[2].split()[:3] == ["example.com", "1", own.learned_at], listed.stdout
+
+
+def test_unpublish_deletes_the_sites_file_and_its_index_entry(archive, redis_server, tmp_path):
+    site, _ = archive
+    store = f"{redis_server.url}?prefix=unpub-{uuid.uuid4().hex[:8]}"
+    learned, path = learn_and_publish(archive, tmp_path / "a", store)
+    assert learned.returncode == 0, learned.stdout + learned.stderr
+    mine = load_pattern_file(path)
+    other = PatternSet("example.com", (), learned_at="2026-11-01T06:00:00.000000Z")
+    assert publish(store, other).published
+    with open_store(store) as opened:
+        by = opened.client.hget(f"{opened._patterns_key}:{site}", "by").decode()
+
+    result = scrapy("learn", "--unpublish", site, settings={"NEWSSTEM_URLDB": store})
+    assert result.returncode == 0, result.stdout + result.stderr
+    [line] = result.stdout.splitlines()
+    assert line.startswith(f"deleted the pattern file of {site} published in {store} "
+                           f"(version 1, learned at {mine.learned_at}, key "
+                           f"{patterns_key(mine)}, published by {by}): "), line
+    assert "the workers that loaded it keep their copy" in line, line
+    with open_store(store) as opened:
+        assert list(opened.published_patterns()) == ["example.com"]  # the other stays
+        assert opened.published_pattern_text(site) is None
+        assert not opened.client.exists(f"{opened._patterns_key}:{site}")
+    assert path.exists()  # the file learned here is not touched
+    # a crawl on the store loads only the other site's file now
+    loaded = SharedPatterns(store, str(tmp_path / "w"), 0).check({})
+    assert [one.pattern_set.site for one in loaded] == ["example.com"]
+
+    again = scrapy("learn", "--unpublish", site, settings={"NEWSSTEM_URLDB": store})
+    assert again.returncode == 1, again.stdout + again.stderr
+    assert again.stdout == ""
+    [line] = again.stderr.splitlines()
+    assert line == (f"learn: --unpublish: no pattern file of {site} is published in {store}: "
+                    "nothing deleted (scrapy learn --published lists those that are)")
+    # published again afterwards: version 1 of a new history
+    assert publish(store, mine).version == 1
+
+
+@pytest.mark.parametrize("urldb", ["", "sqlite:///urldb.sqlite"])
+def test_unpublish_without_a_redis_store_is_a_usage_error_naming_the_setting(urldb):
+    result = scrapy("learn", "--unpublish", "example.com", settings={"NEWSSTEM_URLDB": urldb})
+    assert result.returncode == 2, result.stdout + result.stderr
+    [line] = result.stderr.splitlines()
+    assert "learn: --unpublish needs the Redis URL store the workers share: " in line, line
+    assert ("it is not set" if not urldb else f"it is {urldb!r}") in line, line
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [["--unpublish", "example.com", "--input", "x.warc.gz"],
+     ["--unpublish", "example.com", "--published"],
+     ["--unpublish", "example.com", "other.example"]],
+)
+def test_unpublish_with_other_arguments_is_one_usage_error_line(arguments, redis_server):
+    result = scrapy("learn", *arguments, settings={"NEWSSTEM_URLDB": redis_server.url})
+    assert result.returncode == 2, result.stdout + result.stderr
+    [line] = result.stderr.splitlines()
+    assert "and learns nothing: give it alone (not " in line, line
+
+
+def test_unpublish_on_a_store_that_does_not_answer_is_exit_status_1():
+    store = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    result = scrapy("learn", "--unpublish", "example.com", settings={"NEWSSTEM_URLDB": store})
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "learn: --unpublish: the URL store cannot be reached or failed (" in result.stderr
+    assert "nothing deleted" in result.stderr and "Traceback" not in result.stderr
