@@ -70,7 +70,8 @@ class ExtractionPipeline:
     they were learned later (:class:`newsstem.sharedpatterns.SharedPatterns`): at the
     crawl's start, and every ``NEWSSTEM_SHARED_PATTERNS_CHECK`` seconds while it runs (a
     site's pages read before are not counted for the redesign check then: they were read
-    by the old file). ``newsstem/shared_patterns/loaded``.
+    by the old file, and its ``newsstem/patterns/<site>/…`` counts start again: those
+    pages go to ``…/before_load``). ``newsstem/shared_patterns/loaded``.
     """
 
     def __init__(
@@ -134,6 +135,8 @@ class ExtractionPipeline:
             loaded_site = loaded.pattern_set.site
             self.patterns.put(loaded.pattern_set, self.match_options)
             counted = self.sites.pop(loaded_site, None)  # read by the old file: not counted
+            if counted is not None and counted.pages:
+                self._restart_site_stats(loaded_site, counted.pages)
             self.stats.inc_value("newsstem/shared_patterns/loaded")
             logger.info(
                 "newsstem: %s: loaded the patterns another worker learned again and "
@@ -143,8 +146,22 @@ class ExtractionPipeline:
                 if loaded.replaced is not None else "",
                 f"; written to {loaded.path}" if loaded.path is not None else "",
                 f"; the {counted.pages} pages read before are not counted for the redesign "
-                "check" if counted is not None and counted.pages else "",
+                f"check, and its stats count again ({counted.pages} in newsstem/patterns/"
+                f"{loaded_site}/before_load)" if counted is not None and counted.pages else "",
             )
+
+    def _restart_site_stats(self, site: str, pages: int) -> None:
+        """A site switched to a loaded file mid-crawl: its counts (``newsstem/patterns/
+        <site>/matched`` …) start again, so that they describe the pages read with the file
+        the crawl reads it with, the pages its redesign check judges (``matched_rate`` was
+        already of those: ``matched`` and ``unmatched`` of both files disagreed with it);
+        the ``pages`` read with the old file go to ``…/before_load``."""
+        prefix = f"newsstem/patterns/{site}/"
+        names = {prefix + name for name in _SITE_COUNTS}
+        stats = self.stats.get_stats()
+        if names & stats.keys():
+            self.stats.set_stats({k: v for k, v in stats.items() if k not in names})
+        self.stats.inc_value(f"{prefix}before_load", pages)
 
     def process_item(self, item: object) -> object:
         if not isinstance(item, Page):
@@ -283,6 +300,11 @@ class ExtractionPipeline:
     def _drop(self, reason: str, page: Page, detail: str) -> NoReturn:
         self.stats.inc_value(f"newsstem/dropped/{reason}")
         raise DropItem(f"not an article ({detail}): {page.url}", log_level="DEBUG")
+
+
+# The per-site counts of _count_match, started again when a site switches files mid-crawl
+_SITE_COUNTS = ("matched", "unmatched", "matched_rate", "articles_matched_rate", "disagreed",
+                "too_short", "nearest")
 
 
 def redesign_counts_path(settings: BaseSettings) -> Path | None:

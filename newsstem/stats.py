@@ -63,6 +63,11 @@ STATS: tuple[Stat, ...] = (
          "matched an article pattern, and the guard (the fallback read the page too: the "
          "pattern was unsure of blocks it never learned) changed its text or used the "
          "fallback's article"),
+        ("newsstem/patterns/<site>/before_load",
+         "pages of the site read with its previous pattern file before the crawl loaded one "
+         "published by another worker in its place (NEWSSTEM_SHARED_PATTERNS): the site's "
+         "counts above start again then, so that they and its redesign check are of the "
+         "pages read with the file the crawl ends with"),
         ("newsstem/patterns/<site>/layout_changed",
          "set when the crawl ends, for a site whose pages stopped fitting its patterns (a "
          "redesign): why, in words; the run summary names the site. Judged on the pages "

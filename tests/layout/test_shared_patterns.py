@@ -315,3 +315,34 @@ def test_a_file_published_before_stamps_is_compared_by_learned_at(redis_server, 
     assert not publish(uri, before).published
     held = publish(uri, after)
     assert held.published and held.version == 2 and held.stamp is not None
+
+
+def test_a_site_switched_mid_crawl_counts_its_pages_again_in_its_stats(redis_server, tmp_path):
+    # The site's pages read with the old file (two matched, one not) are not counted with
+    # those read with the loaded one: matched / unmatched / matched_rate agree again (the
+    # rate was already the new file's alone; matched and unmatched added both files').
+    old, new = learned("a"), learned("b")
+    uri = f"{redis_server.url}?prefix=switch-{uuid.uuid4().hex[:8]}"
+    stats = MemoryStatsCollector(get_crawler())
+    pipeline = ExtractionPipeline(
+        stats, 200, False, PatternLibrary.from_sets({SITE: old}),
+        shared=SharedPatterns(uri, str(tmp_path), 3600),
+    )
+    pipeline.open_spider()
+    assert pipeline.process_item(page(30, "a")).method.startswith("pattern:")
+    assert pipeline.process_item(page(31, "a")).method.startswith("pattern:")
+    assert pipeline.process_item(page(32, "b")).method == "readability"
+    prefix = f"newsstem/patterns/{SITE}"
+    assert stats.get_value(f"{prefix}/unmatched") == 1
+    assert publish(uri, new).published
+    pipeline.shared.next_check = 0.0  # (the next item looks at the store)
+    assert pipeline.process_item(page(33, "b")).method.startswith(f"pattern:{SITE}/")
+    assert pipeline.process_item(page(34, "b")).method.startswith(f"pattern:{SITE}/")
+    assert stats.get_value("newsstem/shared_patterns/loaded") == 1
+    assert stats.get_value(f"{prefix}/matched") == 2
+    assert stats.get_value(f"{prefix}/unmatched") is None
+    assert stats.get_value(f"{prefix}/matched_rate") == 1.0
+    assert stats.get_value(f"{prefix}/before_load") == 3
+    assert pipeline.sites[SITE].pages == 2  # the redesign check's pages: the same two
+    methods = [name for name in stats.get_stats() if name.startswith("newsstem/method/")]
+    assert sum(stats.get_value(name) for name in methods) == 5  # methods: every page
