@@ -29,7 +29,7 @@ from newsstem.metadata import MetadataOptions, extract_metadata
 from newsstem.metadata.headline import SiteNames
 from newsstem.rules import canonical_elsewhere, copy_of
 from newsstem.sharedpatterns import SharedPatterns, shared_patterns_store
-from newsstem.urldb import StoreError, open_store, redis_store
+from newsstem.urldb import StoreError, open_store, redis_store_uri
 from newsstem.urldb.store import TEXT, text_key, url_key
 
 if TYPE_CHECKING:
@@ -357,7 +357,7 @@ def redesign_counts_store(settings: BaseSettings) -> str | None:
     """
     if not settings.get("NEWSSTEM_REDESIGN_COUNTS", defaults.NEWSSTEM_REDESIGN_COUNTS):
         return None
-    return redis_store(settings.get("NEWSSTEM_URLDB", defaults.NEWSSTEM_URLDB))
+    return redis_store_uri(settings.get("NEWSSTEM_URLDB", defaults.NEWSSTEM_URLDB))
 
 
 def _counts_store_failed(error: StoreError) -> None:

@@ -39,7 +39,8 @@ from newsstem.layout.patterns import (
     save_pattern_file,
 )
 from newsstem.layout.redesign import patterns_key
-from newsstem.urldb import StoreError, hide_password, open_store, redis_store
+from newsstem.urldb import StoreError, hide_password, open_store, redis_store_uri
+from newsstem.urldb.redis_store import clock_ahead, epoch_microseconds
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
@@ -76,7 +77,7 @@ def shared_patterns_store(settings: BaseSettings) -> str | None:
     """
     if not settings.getbool("NEWSSTEM_SHARED_PATTERNS", defaults.NEWSSTEM_SHARED_PATTERNS):
         return None
-    return redis_store(settings.get("NEWSSTEM_URLDB", defaults.NEWSSTEM_URLDB))
+    return redis_store_uri(settings.get("NEWSSTEM_URLDB", defaults.NEWSSTEM_URLDB))
 
 
 def is_newer(
@@ -202,10 +203,6 @@ class SharedPatterns:
         """The worker's file of ``site`` on the server's clock: the stamp the store gave it
         (loaded from the store), else its ``learned_at`` moved by how far the server's
         clock is ahead of this machine's (learned here); None: no file, no ``learned_at``."""
-        # (imported here: the module imported at this one's import would hide the package's
-        # redis_store() from modules importing it after: newsstem.pipelines)
-        from newsstem.urldb.redis_store import clock_ahead, epoch_microseconds
-
         if local is None:
             return None
         stamp = store.published_stamp(site, patterns_key(local))

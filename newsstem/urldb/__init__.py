@@ -52,7 +52,7 @@ __all__ = [
     "open_store",
     "parse_age",
     "parse_uri",
-    "redis_store",
+    "redis_store_uri",
     "text_key",
     "url_key",
 ]
@@ -106,14 +106,14 @@ def parse_uri(uri: str) -> StoreUri:
     )
 
 
-def redis_store(uri: object) -> str | None:
+def redis_store_uri(uri: object) -> str | None:
     """``uri`` (a ``NEWSSTEM_URLDB`` value) when it names a Redis URL store, the one that
     workers on several machines share; None for SQLite, none ("") or a URI that is not
     valid (the URL store's middleware says so when a crawl starts).
 
-    >>> redis_store(" redis://127.0.0.1:7000/0 "), redis_store("sqlite:///urldb.sqlite")
+    >>> redis_store_uri(" redis://127.0.0.1:7000/0 "), redis_store_uri("sqlite:///urldb.sqlite")
     ('redis://127.0.0.1:7000/0', None)
-    >>> redis_store(""), redis_store(None), redis_store("postgres://h/db")
+    >>> redis_store_uri(""), redis_store_uri(None), redis_store_uri("postgres://h/db")
     (None, None, None)
     """
     text = str(uri or "").strip()
