@@ -11,6 +11,7 @@ import zipfile
 import pytest
 from support.crawl import REPO, run_crawl
 from support.newssite import GeneratedNewsSite
+from support.scrapyd import copy_project
 
 from newsstem.deployment import bundled_pattern_sets, installed_project_data_dir
 from newsstem.layout.learn import TrainingPage, learn
@@ -102,6 +103,52 @@ def test_a_directory_of_the_job_overrides_the_shipped_file_of_its_site(tmp_path,
     assert shipped.startswith(f"['{SITE}/1'")
     assert overridden == f"['{SITE}/edited']"
     assert off == "None"
+
+
+# The PEP 517 hook pip and `python -m build` call, with setuptools' deprecation warnings as
+# errors: before stop 43, pyproject's `license = { text = "MIT" }` warned that builds would stop
+# being supported in 2027 (every `pip install -e .` printed it).
+BUILD_WHEEL = (
+    "import sys, warnings\n"
+    "from setuptools import build_meta\n"
+    "from setuptools.warnings import SetuptoolsDeprecationWarning\n"
+    "warnings.simplefilter('error', SetuptoolsDeprecationWarning)\n"
+    "print(build_meta.build_wheel(sys.argv[1]))\n"
+)
+
+
+def build(project, *command) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, *command], cwd=project, capture_output=True,
+                          text=True, timeout=180, check=False)
+
+
+def test_the_wheel_builds_without_deprecation_and_declares_the_spdx_license(tmp_path):
+    project = copy_project(tmp_path / "checkout")
+    result = build(project, "-c", BUILD_WHEEL, str(tmp_path / "dist"))
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "deprecated" not in result.stderr, result.stderr[-3000:]
+    with zipfile.ZipFile(tmp_path / "dist" / result.stdout.split()[-1]) as wheel:
+        names = wheel.namelist()
+        metadata = wheel.read(next(n for n in names if n.endswith(".dist-info/METADATA")))
+    assert "License-Expression: MIT" in metadata.decode().splitlines()
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names), names
+
+
+def test_the_egg_scrapyd_deploy_builds_carries_the_license_and_the_pattern_files(
+    tmp_path, pattern_text
+):
+    project = copy_project(tmp_path / "checkout")
+    (project / "patterns" / pattern_file_name(SITE)).write_text(pattern_text)
+    # what scrapyd-deploy runs (its output hidden unless --debug)
+    result = build(project, "setup.py", "bdist_egg", "-d", str(tmp_path / "eggs"))
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "project.license" not in result.stderr, result.stderr[-3000:]
+    with zipfile.ZipFile(next((tmp_path / "eggs").glob("newsstem-*.egg"))) as egg:
+        names = egg.namelist()
+        metadata = egg.read("EGG-INFO/PKG-INFO").decode().splitlines()
+    assert "License-Expression: MIT" in metadata
+    assert f"newsstem/patterns/{pattern_file_name(SITE)}" in names
+    assert "newsstem/spiders/news.py" in names
 
 
 def test_a_scrapyd_job_keeps_its_data_in_scrapyds_directory(tmp_path, monkeypatch):

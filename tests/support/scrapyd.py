@@ -32,7 +32,7 @@ from support.redisserver import free_port
 START_TIMEOUT = 30.0
 # What scrapyd-deploy needs to build the egg: the package, the pattern files, packaging.
 PROJECT_FILES = ("newsstem", "patterns", "setup.py", "pyproject.toml", "requirements.txt",
-                 "README.md", "scrapy.cfg")
+                 "README.md", "LICENSE", "scrapy.cfg")
 
 
 def clean_environment() -> dict[str, str]:
