@@ -119,7 +119,10 @@ class Command(BaseRunSpiderCommand):
         super().process_options(args, opts)
         assert self.settings is not None
         if args:
-            raise UsageError(f"extract: unexpected argument {args[0]!r}", print_help=False)
+            # learn takes its SITE alone, extract with --site: the one told the other's way
+            hint = "" if args[0].startswith("-") else f"; a site is given with --site {args[0]}"
+            raise UsageError(f"extract: unexpected argument {args[0]!r}{hint}",
+                             print_help=False)
         if not opts.input:
             raise UsageError(
                 "extract: give the archive to read: --input crawl.warc.gz", print_help=False

@@ -351,7 +351,9 @@ def _check_arguments(args: list[str], opts: argparse.Namespace) -> str | None:
     8601 UTC), if given."""
     unknown = next((arg for arg in args if arg.startswith("-")), None)
     if unknown is not None:  # Scrapy leaves unknown options in args: not a SITE
-        raise UsageError(f"learn: unknown option {unknown!r}", print_help=False)
+        hint = ("; the site is given alone, not as --site: scrapy learn SITE --input ARCHIVE"
+                if unknown.split("=")[0] == "--site" else "")
+        raise UsageError(f"learn: unknown option {unknown!r}{hint}", print_help=False)
     if len(args) > 1:
         raise UsageError("learn: give at most one SITE", print_help=False)
     if not opts.input:

@@ -235,7 +235,11 @@ def test_a_corrupt_pattern_file_stops_the_crawl_with_a_clear_error(msnbc_site, t
         # "no HTML page of site '--dry-run'", "give at most one SITE" (a new user, stop 36)
         (["learn", "--input", "missing.warc.gz", "--dry-run"], "learn: unknown option '--dry-run'"),
         (["learn", "--input", "missing.warc.gz", "--site", "example.com"],
-         "learn: unknown option '--site'"),
+         "learn: unknown option '--site'; the site is given alone, not as --site: "
+         "scrapy learn SITE --input ARCHIVE"),
+        # learn's way of naming the site, given to extract: "unexpected argument" alone
+        (["extract", "example.com", "--input", "missing.warc.gz", "-O", "x.jsonl"],
+         "extract: unexpected argument 'example.com'; a site is given with --site example.com"),
         # Scrapy took '--depth' for a second spider, after its start-up log: "running 'scrapy
         # crawl' with more than one spider is not supported" (a new user, stop 36)
         (["crawl", "news", "-a", "start_url=http://127.0.0.1:9/", "--depth", "2"],
