@@ -230,7 +230,10 @@ class Worker:
                 scope = spider.scope_from(arguments)  # type: ignore[attr-defined]
             except (StartMessageError, UsageError) as exc:
                 self.stats.inc_value(f"{STATS_PREFIX}/rejected_messages")
-                logger.error("newsstem: start message %r rejected: %s", message[:500], exc)
+                # as pushed, not as the bytes redis-py returns (b'{"start_url": ...}')
+                shown = message.decode("utf-8", "replace") if isinstance(message, bytes) \
+                    else message
+                logger.error("newsstem: start message %r rejected: %s", shown[:500], exc)
                 continue
             self.stats.inc_value(f"{STATS_PREFIX}/start_messages")
             spider.log_scope(scope)  # type: ignore[attr-defined]

@@ -126,7 +126,7 @@ def test_a_redis_error_reading_start_messages_is_one_error_line_and_a_clean_stop
     assert 2 <= stats["newsstem/distributed/redis_errors"] <= 4  # after 0, 1, 3 s: backoff
 
 
-def test_a_worker_reads_start_messages_again_once_redis_answers(redis_db, monkeypatch):
+def test_a_worker_reads_start_messages_again_once_redis_answers(redis_db, monkeypatch, caplog):
     from scrapy.exceptions import DontCloseSpider
     from scrapy.utils.test import get_crawler
 
@@ -161,5 +161,7 @@ def test_a_worker_reads_start_messages_again_once_redis_answers(redis_db, monkey
         worker.spider_idle(spider)
     assert client.llen(START_KEY) == 0
     assert crawler.stats.get_value("newsstem/distributed/rejected_messages") == 1
+    # the message as it was pushed: the log said "start message b'not a url' rejected"
+    assert "newsstem: start message 'not a url' rejected: " in caplog.text
     assert crawler.stats.get_value("newsstem/distributed/redis_errors") == 4
     worker.spider_closed(spider, "finished")
