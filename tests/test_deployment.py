@@ -118,6 +118,12 @@ BUILD_WHEEL = (
 
 
 def build(project, *command) -> subprocess.CompletedProcess:
+    from importlib.metadata import version
+
+    installed = version("setuptools")
+    # older ones stop on pyproject's license string, with a schema error, not this line
+    assert int(installed.split(".")[0]) >= 77, (
+        f"setuptools {installed} cannot build newsstem: pip install -r requirements-dev.txt")
     return subprocess.run([sys.executable, *command], cwd=project, capture_output=True,
                           text=True, timeout=180, check=False)
 
