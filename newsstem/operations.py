@@ -104,6 +104,10 @@ class RunSummary:
     # exported articles the URL store did not record (newsstem/urldb/unmarked): the next
     # crawl exports them again
     unmarked: int = 0
+    # the crawl had no feed output (-o/-O, FEEDS) and no pipeline said it stores the
+    # articles (NEWSSTEM_URLDB_MARK_AFTER=item_scraped): its articles are in no file (a
+    # scrapyd job scheduled without FEEDS, scrapyd's items_dir empty: "exported: 24", no file)
+    no_feed: bool = False
     # links the URL rules rejected (newsstem/links/rejected/rules), links followed
     # (newsstem/links/followed): a crawl whose rules rejected every link said nothing of it
     rules_rejected: int = 0
@@ -135,6 +139,9 @@ class RunSummary:
             f"  pages fetched: {self.pages}",
             not_exported,
         ]
+        if self.no_feed and self.articles:
+            lines.insert(2, "  written to no file: the crawl had no feed output (-o/-O or FEEDS; "
+                            "a scrapyd job: FEEDS, or scrapyd's items_dir)")
         if self.url_store:
             lines.append(
                 f"  known URLs skipped (URL store): {self.skipped_known}"
@@ -272,12 +279,13 @@ def summarize(
     jobdir: str | None = "",
     url_store: bool = True,
     queued: int | None = None,
+    no_feed: bool = False,
 ) -> RunSummary:
     """The summary of a run from its stats and its count of successful page responses
     (``offline``: an extraction of archives, which fetches nothing; ``jobdir``: the
     crawl's ``JOBDIR``, "" without one, None for a queue shared with other workers;
     ``url_store``: the crawl used a URL store; ``queued``: the requests left in its
-    scheduler, None if not known).
+    scheduler, None if not known; ``no_feed``: the articles were written to no feed).
 
     >>> s = summarize({"downloader/exception_type_count/twisted.internet.error.DNSLookupError": 2,
     ...                "robotstxt/response_count": 0, "finish_reason": "finished"}, pages=0)
@@ -327,6 +335,7 @@ def summarize(
         jobdir=jobdir,
         queued=queued,
         url_store=url_store,
+        no_feed=no_feed,
         unwritten=unwritten,
         unmarked=int(stats.get("newsstem/urldb/unmarked", 0)),
         failed=_by_suffix(stats, "newsstem/errors/"),
@@ -390,6 +399,7 @@ class RunReport:
         # dequeued, never as enqueued, by this run's scheduler stats (None: not known)
         self._resumed: int | None = 0
         self.queued: int | None = None  # left in the scheduler when the spider closed
+        self.no_feed = False  # no -o/-O or FEEDS, no pipeline storing the articles
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RunReport:
@@ -404,6 +414,10 @@ class RunReport:
         crawler.signals.connect(report.response_received, signal=signals.response_received)
         crawler.signals.connect(report.engine_stopped, signal=signals.engine_stopped)
         report._crawler = crawler
+        from newsstem import defaults
+
+        report.no_feed = not settings.getdict("FEEDS") and settings.get(
+            "NEWSSTEM_URLDB_MARK_AFTER", defaults.NEWSSTEM_URLDB_MARK_AFTER) != "item_scraped"
         crawler.signals.connect(report.engine_started, signal=signals.engine_started)
         crawler.signals.connect(report.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(report.spider_closed, signal=signals.spider_closed)
@@ -445,7 +459,7 @@ class RunReport:
     def engine_stopped(self) -> None:
         self.summary = summarize(
             self.stats.get_stats(), self.pages, self.offline, self.jobdir, self.url_store,
-            self.queued,
+            self.queued, self.no_feed,
         )
         for name, value in self.summary.stats().items():
             self.stats.set_value(name, value)

@@ -9,7 +9,7 @@ from scrapy import Spider
 from scrapy.crawler import Crawler
 from scrapy.statscollectors import MemoryStatsCollector
 from scrapy.utils.test import get_crawler
-from support.crawl import run_crawl
+from support.crawl import run_crawl, scrapy
 from support.httpserver import serve, shut_down
 from support.redisserver import free_port
 
@@ -191,6 +191,24 @@ def test_a_run_that_exports_nothing_because_all_was_known_says_how_to_export_aga
     assert hint in summarize(known, pages=1).lines()
     assert hint not in summarize(FINISHED, pages=13).lines()  # it exported some
     assert hint not in summarize({"finish_reason": "finished"}, pages=1).lines()
+
+
+def test_a_crawl_with_no_feed_says_its_articles_are_in_no_file(tmp_path, site):
+    # a scrapyd job scheduled as docs/unattended.md's first example (no FEEDS, scrapyd's
+    # items_dir empty by default) said "articles exported: 24" and wrote them nowhere
+    line = "  written to no file: the crawl had no feed output (-o/-O or FEEDS"
+    result = scrapy("crawl", "news", "-a", f"start_url={site.url}/index.html")
+    assert result.returncode == 0, result.stderr
+    summary = result.stderr[result.stderr.index("newsstem run summary"):]
+    exported, written = summary.splitlines()[1:3]
+    assert exported.startswith("  articles exported: ") and exported != "  articles exported: 0"
+    assert written.startswith(line), summary
+    # a pipeline storing the articles, or a feed: no such line
+    stored = scrapy("crawl", "news", "-a", f"start_url={site.url}/index.html",
+                    settings={"NEWSSTEM_URLDB_MARK_AFTER": "item_scraped"})
+    assert "newsstem run summary" in stored.stderr and line not in stored.stderr
+    fed = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html")
+    assert fed.items and "newsstem run summary" in fed.log and line not in fed.log
 
 
 def test_a_crawl_without_a_url_store_has_no_line_about_it(tmp_path, site):
