@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 
+from newsstem import defaults
+
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Callable
 
@@ -414,8 +416,6 @@ class RunReport:
         crawler.signals.connect(report.response_received, signal=signals.response_received)
         crawler.signals.connect(report.engine_stopped, signal=signals.engine_stopped)
         report._crawler = crawler
-        from newsstem import defaults
-
         report.no_feed = not settings.getdict("FEEDS") and settings.get(
             "NEWSSTEM_URLDB_MARK_AFTER", defaults.NEWSSTEM_URLDB_MARK_AFTER) != "item_scraped"
         crawler.signals.connect(report.engine_started, signal=signals.engine_started)
