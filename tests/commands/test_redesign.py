@@ -346,8 +346,8 @@ def test_a_site_learned_again_by_one_worker_is_read_by_its_new_patterns_on_anoth
     # the second worker: loaded it at its start, and read every new page by pattern
     assert second.stats["newsstem/shared_patterns/loaded"] == 1, second.log
     loaded = [line for line in second.log.splitlines()
-              if "loaded the patterns another worker learned again" in line]
-    assert len(loaded) == 1 and "(version 1, learned at " in loaded[0], second.log
+              if "loaded the pattern file published" in line]
+    assert len(loaded) == 1 and "version 1, learned at " in loaded[0], second.log
     assert f"in place of those learned at {before.learned_at}" in loaded[0]
     assert (dirs["w2"] / file_name).read_bytes() == learned  # written to its directory
     for item in second.items:

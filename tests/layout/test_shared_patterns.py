@@ -128,7 +128,8 @@ def test_a_crawl_that_runs_on_loads_a_file_published_after_its_start(
     assert stats.get_value("newsstem/shared_patterns/loaded") == 1
     assert pipeline.sites[SITE].pages == 1  # the two pages read by the old file: gone
     assert patterns_key(load_pattern_file(tmp_path / f"{SITE}.json")) == patterns_key(new)
-    lines = [r.getMessage() for r in caplog.records if "loaded the patterns" in r.getMessage()]
+    lines = [r.getMessage() for r in caplog.records
+             if "loaded the pattern file published" in r.getMessage()]
     assert len(lines) == 1 and "the 2 pages read before are not counted" in lines[0]
     time.sleep(CHECK + 0.1)
     pipeline.process_item(page(23, "b"))  # looked again: nothing newer
@@ -171,7 +172,7 @@ def test_scrapy_extract_stays_offline_with_a_redis_url_store_given(own_redis, tm
                               "NEWSSTEM_PATTERNS_DIR": str(patterns)})
     assert result.returncode == 0, result.stderr
     assert "newsstem/shared_patterns/loaded" not in result.stderr, result.stderr
-    assert "loaded the patterns another worker" not in result.stderr
+    assert "loaded the pattern file published" not in result.stderr
     assert not (patterns / f"{SITE}.json").exists()
 
 
