@@ -250,7 +250,17 @@ def _htmldate(
     dayfirst: bool = False,
     now: datetime | None = None,
 ) -> PageDate | None:
-    found = find_date(root, extensive_search=extensive, original_date=True, url=url)
+    # the page without its other content first (a teaser's or a profile's date is
+    # not the article's); the whole page where that holds no date (a comment's date
+    # is the page's last clue)
+    detached = _detach_other_content(root)
+    try:
+        found = find_date(root, extensive_search=extensive, original_date=True, url=url)
+    finally:
+        for parent, index, element in detached:  # back in document order
+            parent.insert(index, element)
+    if found is None and detached:
+        found = find_date(root, extensive_search=extensive, original_date=True, url=url)
     date = parse_date(found, now) if isinstance(found, str) else None
     if date is not None and not dayfirst and _read_day_first(root, url, date.value):
         swapped = PageDate(date.value.replace(month=date.value.day, day=date.value.month),
@@ -259,6 +269,43 @@ def _htmldate(
         # publication day says the page writes day first after all
         return parse_date(swapped.isoformat(), now) or date
     return date
+
+
+# Elements of other content whose dates are not the article's: a teaser's or a
+# recommendation's, a comment's, a sidebar's, a user's profile card ("Joined October
+# 2011" with the day in its tooltip).
+_OTHER_DATES = re.compile(
+    r"(?:^|[\s_-])(?:related|comments?|sidebar|teaser|promo\w*|recommend\w*|profile\w*)"
+    r"(?:$|[\s_-])",
+    re.I,
+)
+
+
+def _detach_other_content(root: HtmlElement) -> list[tuple[HtmlElement, int, HtmlElement]]:
+    """Take out of the tree, for htmldate, the outermost elements of the body named
+    (class or id) as other content, but for those holding an ``<h1>`` (a wrapper such
+    as ``content-sidebar-wrap`` around the story). htmldate, asked for the original
+    date, passes over a story's ``<time class="updated">`` and takes a rail teaser's
+    bare ``<time>10/02/16 11:21am</time>``, or the tooltip of a profile card's
+    "Joined October 2011". Returns (parent, index, element) in document order, to
+    put them back."""
+    detached: list[tuple[HtmlElement, int, HtmlElement]] = []
+    body = root.find("body")
+    if body is None:
+        return detached
+    taken: set[HtmlElement] = set()
+    for element in body.iter(etree.Element):
+        if not _OTHER_DATES.search(f"{element.get('class', '')} {element.get('id', '')}"):
+            continue
+        if any(ancestor in taken for ancestor in element.iterancestors()) or (
+                element.find(".//h1") is not None):
+            continue
+        taken.add(element)
+        parent = element.getparent()
+        detached.append((parent, parent.index(element), element))
+    for parent, _index, element in reversed(detached):  # later siblings first
+        parent.remove(element)
+    return detached
 
 
 _MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")

@@ -213,3 +213,53 @@ def test_a_swapped_htmldate_date_in_the_future_is_read_day_first_after_all():
     may, december = (datetime(2026, m, 1, tzinfo=timezone.utc) for m in (5, 12))
     assert _htmldate(root, None, True, now=may).isoformat() == "2026-04-10"
     assert _htmldate(root, None, True, now=december).isoformat() == "2026-10-04"
+
+
+# Mercury's deadspin.com/1476389931786 fixture, trimmed: the story's <time> is classed
+# "updated" (htmldate, asked for the original date, passes it over) and the left rail's
+# teaser of another story has a bare <time>, which htmldate took (10/02/16).
+_DEADSPIN = (
+    "<html lang='en-US'><body><div class='post-wrapper'><article class='post'>"
+    "<h1 class='headline'>The Nationals Are Stuck With Danny Espinosa Tonight</h1>"
+    "<div class='meta__text'><div class='meta__byline author'><a>Chris Thompson</a></div>"
+    "<time class='meta__time updated' datetime='2016-10-13T12:34:00-04:00'>"
+    "<a class='js_entry-link js_publish_time' title='10/13/16 12:34pm'>Today 12:34pm</a>"
+    "</time></div><div class='post-content'><p>Danny Espinosa will start at shortstop."
+    "</p></div></article></div>"
+    "<section class='sidebar'><div class='sidebar__content'>"
+    "<div class='leftrailmodule--promotion'><a><div class='meta meta--source'>"
+    "<strong>Deadspin</strong> · Chris Thompson</div><h4 class='headline'>The "
+    "Already-Enormous Body Count: Today's Guide To Ignoring The NFL</h4>"
+    "<div class='meta meta--time'><time>10/02/16 11:21am</time></div></a></div>"
+    "</div></section></body></html>"
+)
+
+
+def test_htmldate_does_not_read_a_teasers_date_in_a_sidebar():
+    metadata = extract_metadata(_DEADSPIN, "http://deadspin.com/")
+    assert metadata.sources["published"] == "htmldate"
+    assert metadata.published == "2016-10-13"
+
+
+def test_htmldate_does_not_read_a_profile_cards_joined_date():
+    # Mercury's twitter.com/tweet fixture, trimmed: the author's profile card (its
+    # "Joined October 2011" has the day in a tooltip) comes before the tweet
+    page = (
+        "<html lang='en'><body><div class='ProfileHeaderCard'>"
+        "<h2 class='ProfileHeaderCard-screenname'>@KingBeyonceStan</h2>"
+        "<div class='ProfileHeaderCard-joinDate'><span class='ProfileHeaderCard-joinDateText "
+        "js-tooltip' title='3:06 PM - 20 Oct 2011'>Joined October 2011</span></div></div>"
+        "<div class='permalink-tweet-container'><p class='tweet-text'>Beyonce has a tour."
+        "</p><span class='metadata'><span>8:27 AM - 21 Jun 2016</span></span></div>"
+        "</body></html>"
+    )
+    assert extract_metadata(page).published == "2016-06-21"
+
+
+def test_a_comments_date_stays_the_last_clue():
+    # (the metadata fixtures' pixnet and Mercury's prospectmagazine.co.uk: the story's
+    # date is in no form htmldate reads, the first comment's is the same day)
+    page = ("<html lang='en'><body><div class='story'><p>Story.</p></div>"
+            "<ol class='comments'><li class='comment'><div class='comment_date'>"
+            "January 19, 2017 at 15:31</div>Nice.</li></ol></body></html>")
+    assert extract_metadata(page).published == "2017-01-19"
