@@ -778,19 +778,21 @@ class RedisUrlStore(UrlStore):
         return found
 
     def published_pattern_text(self, site: str) -> tuple[PublishedPatterns, str] | None:
-        """The published pattern file of a site and its JSON text, or None."""
-        name = f"{self._patterns_key}:{site}"
+        """The published pattern file of a site and its JSON text, or None. Read in one
+        command (the hash whole: its stamps are one short field per publication), so that
+        the stamp is the file's even if the site is unpublished or published again
+        meanwhile."""
         try:
-            version, learned_at, key, text = self.client.hmget(
-                name, ["version", "learned_at", "key", "json"]
-            )
-            stamp = None if key is None else self.client.hget(name, b"stamp:" + key)
+            held = self.client.hgetall(f"{self._patterns_key}:{site}")
         except redis.RedisError as exc:
             raise StoreError(f"URL store {self.uri}: {exc}") from exc
+        version, learned_at, key, text = (
+            held.get(name) for name in (b"version", b"learned_at", b"key", b"json")
+        )
         if None in (version, learned_at, key, text):
             return None
         return PublishedPatterns(
-            int(version), _text(learned_at), _text(key), stamp=_stamp(stamp)
+            int(version), _text(learned_at), _text(key), stamp=_stamp(held.get(b"stamp:" + key))
         ), _text(text)
 
     def published_stamp(self, site: str, key: str) -> int | None:

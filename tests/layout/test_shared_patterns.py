@@ -347,3 +347,35 @@ def test_a_site_switched_mid_crawl_counts_its_pages_again_in_its_stats(redis_ser
     assert pipeline.sites[SITE].pages == 2  # the redesign check's pages: the same two
     methods = [name for name in stats.get_stats() if name.startswith("newsstem/method/")]
     assert sum(stats.get_value(name) for name in methods) == 5  # methods: every page
+
+
+def test_a_published_file_is_read_with_its_own_stamp_while_the_site_is_unpublished(
+    redis_server,
+):
+    # The file, its key and its stamp are read in one command: a site unpublished between
+    # two reads made the file look published by a newsstem of before stamps (stamp None:
+    # then compared by learned_at, by the machines' clocks, which the stamps are to avoid).
+    uri = f"{redis_server.url}?prefix=race-{uuid.uuid4().hex[:8]}"
+    held = publish(uri, pattern_set("2026-11-02T06:00:00.000000Z"))
+    assert held.published and held.stamp is not None
+
+    class UnpublishedAfterTheFirstRead:
+        def __init__(self, client):
+            self.client, self.done = client, False
+
+        def __getattr__(self, name):
+            call = getattr(self.client, name)
+
+            def read(*args, **kwargs):
+                result = call(*args, **kwargs)
+                if not self.done:
+                    self.done = True
+                    with open_store(uri) as other:  # an operator's learn --unpublish
+                        assert other.unpublish_patterns(SITE) is not None
+                return result
+            return read
+
+    with open_store(uri) as store:
+        store.client = UnpublishedAfterTheFirstRead(store.client)
+        found = store.published_pattern_text(SITE)
+    assert found is None or found[0].stamp == held.stamp, found
