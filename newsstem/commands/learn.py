@@ -248,7 +248,10 @@ def unpublish(settings: BaseSettings, args: list[str], opts: argparse.Namespace)
     store (its hash and its index entry, atomically), saying what was deleted; the exit
     status (1: nothing was published for SITE, or the store fails)."""
     _alone("--unpublish", "deletes a published pattern file", args, opts)
-    site = opts.unpublish
+    site = opts.unpublish.strip()
+    if not site:  # (--unpublish "": no site is named so)
+        raise UsageError("learn: --unpublish needs the name of a site, as `scrapy learn "
+                         "--published` lists it", print_help=False)
     uri = _publish_store(settings, "--unpublish")
     shown = hide_password(uri)
     store: RedisUrlStore
@@ -268,7 +271,9 @@ def unpublish(settings: BaseSettings, args: list[str], opts: argparse.Namespace)
     print(f"deleted the pattern file of {site} published in {shown} (version "
           f"{held.version}, learned at {held.learned_at or '?'}, key {held.key}"
           f"{f', published by {by}' if by else ''}): crawls load none for {site} from now "
-          "on; the workers that loaded it keep their copy in their patterns directory")
+          "on, until a file of it is published again (scrapy learn --publish, or a worker "
+          "that learns it again at a crawl's end, NEWSSTEM_RELEARN); the workers that loaded "
+          "it keep their copy in their patterns directory")
     return 0
 
 

@@ -225,6 +225,9 @@ def test_unpublish_deletes_the_sites_file_and_its_index_entry(archive, redis_ser
                            f"(version 1, learned at {mine.learned_at}, key "
                            f"{patterns_key(mine)}, published by {by}): "), line
     assert "the workers that loaded it keep their copy" in line, line
+    assert f"crawls load none for {site} from now on, until a file of it is published " \
+        "again (scrapy learn --publish, or a worker that learns it again at a crawl's end, " \
+        "NEWSSTEM_RELEARN)" in line, line
     with open_store(store) as opened:
         assert list(opened.published_patterns()) == ["example.com"]  # the other stays
         assert opened.published_pattern_text(site) is None
@@ -256,6 +259,7 @@ def test_unpublish_without_a_redis_store_is_a_usage_error_naming_the_setting(url
 @pytest.mark.parametrize(
     "arguments",
     [["--unpublish", "example.com", "--input", "x.warc.gz"],
+     ["--unpublish", " "],
      ["--unpublish", "example.com", "--published"],
      ["--unpublish", "example.com", "other.example"]],
 )
@@ -263,7 +267,11 @@ def test_unpublish_with_other_arguments_is_one_usage_error_line(arguments, redis
     result = scrapy("learn", *arguments, settings={"NEWSSTEM_URLDB": redis_server.url})
     assert result.returncode == 2, result.stdout + result.stderr
     [line] = result.stderr.splitlines()
-    assert "and learns nothing: give it alone (not " in line, line
+    if arguments[1].strip():
+        assert "and learns nothing: give it alone (not " in line, line
+    else:  # (it deleted nothing, and once said no file of " " was published: exit 1)
+        assert ("learn: --unpublish needs the name of a site, as `scrapy learn "
+                "--published` lists it") in line, line
 
 
 def test_unpublish_on_a_store_that_does_not_answer_is_exit_status_1():
