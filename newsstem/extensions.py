@@ -379,6 +379,6 @@ class Relearn:
         logger.warning(
             "newsstem: %s: its new pattern file (learned at %s) is not published: %s holds "
             "one learned later (at %s, version %d; ordered on the store's clock), which "
-            "stays; this worker loads it at its next crawl start", site, pattern_set.learned_at, shown, held.learned_at,
-            held.version,
+            "stays; this worker loads it at its next crawl start", site, pattern_set.learned_at,
+            shown, held.learned_at, held.version,
         )

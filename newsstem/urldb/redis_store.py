@@ -742,8 +742,8 @@ class RedisUrlStore(UrlStore):
         when it was ``learned_at`` by ``clock``, this machine's) for the other workers, in
         one atomic script: the file learned last on the Redis server's clock wins (its
         ``stamp``: ``learned_at`` plus how far the server's clock is ahead of ``clock``
-        now, unless that is under :data:`CLOCK_TOLERANCE_US`; then the greater ``key``). What the store holds afterwards, and whether it
-        is this file (``published``)."""
+        now, unless that is under :data:`CLOCK_TOLERANCE_US`; then the greater ``key``).
+        What the store holds afterwards, and whether it is this file (``published``)."""
         self._writable("publish patterns")
         learned = epoch_microseconds(learned_at)
         result = self._run(
