@@ -101,14 +101,21 @@ def is_newer(
     >>> is_newer(PublishedPatterns(1, "2026-11-02T06:00:00.000000Z", patterns_key(own),
     ...                            stamp=20), own, 10)
     False
+
+    Of two files learned at the same instant, the greater key wins, as in the store
+    (``patterns_key(own)`` is ``"4808…"``):
+
+    >>> [is_newer(PublishedPatterns(1, "", key, stamp=10), own, 10) for key in ("0123", "ffff")]
+    [False, True]
     """
     if local is None:
         return True
-    if published.key == patterns_key(local):
+    key = patterns_key(local)
+    if published.key == key:
         return False
     if published.stamp is None:  # published by a newsstem of before stamps
-        return published.learned_at > local.learned_at
-    return local_stamp is None or published.stamp > local_stamp
+        return (published.learned_at, published.key) > (local.learned_at, key)
+    return local_stamp is None or (published.stamp, published.key) > (local_stamp, key)
 
 
 def publish(

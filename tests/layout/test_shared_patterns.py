@@ -379,3 +379,32 @@ def test_a_published_file_is_read_with_its_own_stamp_while_the_site_is_unpublish
         store.client = UnpublishedAfterTheFirstRead(store.client)
         found = store.published_pattern_text(SITE)
     assert found is None or found[0].stamp == held.stamp, found
+
+
+def test_a_worker_loads_the_file_the_store_keeps_of_two_learned_at_the_same_instant(
+    redis_server, tmp_path,
+):
+    # A file edited by hand keeps its learned_at (another key): of the two, the store keeps
+    # the greater key whatever order they come in; a worker holding the other must load
+    # it, or it keeps its own for good while the others read the store's (and its own,
+    # published, is refused).
+    for stamped in (True, False):  # (False: a store written before stamps)
+        uri = f"{redis_server.url}?prefix=tie-{uuid.uuid4().hex[:8]}"
+        one = pattern_set("2026-11-02T06:00:00.000000Z", matched=0.7)
+        other = pattern_set("2026-11-02T06:00:00.000000Z", matched=0.8)
+        kept, lost = sorted((one, other), key=patterns_key, reverse=True)
+        if stamped:
+            assert publish(uri, lost).published and publish(uri, kept).published
+            assert not publish(uri, lost).published
+        else:
+            with open_store(uri) as store:
+                store.client.hset(f"{store._patterns_key}:{SITE}", mapping={
+                    "key": patterns_key(kept), "version": 1, "learned_at": kept.learned_at,
+                    "json": dumps(kept), "by": "old 1"})
+                store.client.hset(store._patterns_key, SITE, json.dumps(
+                    {"key": patterns_key(kept), "learned_at": kept.learned_at, "version": 1}))
+        shared = SharedPatterns(uri, str(tmp_path / f"w{stamped}"), 0)
+        assert [patterns_key(one.pattern_set) for one in shared.check({SITE: lost})] == [
+            patterns_key(kept)
+        ]
+        assert SharedPatterns(uri, str(tmp_path / f"k{stamped}"), 0).check({SITE: kept}) == []
