@@ -408,3 +408,32 @@ def test_a_worker_loads_the_file_the_store_keeps_of_two_learned_at_the_same_inst
             patterns_key(kept)
         ]
         assert SharedPatterns(uri, str(tmp_path / f"k{stamped}"), 0).check({SITE: kept}) == []
+
+
+def test_a_crawls_new_file_refused_by_the_store_is_one_warning_and_a_stat(
+    redis_server, tmp_path, caplog,
+):
+    # (NEWSSTEM_RELEARN's publication at a crawl's end, when the store holds a file of the
+    # site learned later: the path no test ran)
+    from newsstem.extensions import Relearn
+
+    uri = f"{redis_server.url}?prefix=refused-{uuid.uuid4().hex[:8]}"
+    later = pattern_set("2026-11-03T06:00:00.000000Z")
+    mine = pattern_set("2026-11-02T06:00:00.000000Z", matched=0.7)
+    assert publish(uri, later).published
+    stats = MemoryStatsCollector(get_crawler())
+    relearn = Relearn("", str(tmp_path), stats, 200, uri)
+    with caplog.at_level(logging.INFO, logger="newsstem.extensions"):
+        relearn.publish(mine, save_pattern_file(mine, tmp_path))
+    assert stats.get_value("newsstem/shared_patterns/not_published") == 1
+    assert stats.get_value("newsstem/shared_patterns/published") is None
+    [record] = [r for r in caplog.records if r.name == "newsstem.extensions"]
+    assert record.levelno == logging.WARNING
+    assert record.getMessage() == (
+        f"newsstem: {SITE}: its new pattern file (learned at {mine.learned_at}) is not "
+        f"published: {uri} holds one learned later (at {later.learned_at}, "
+        "version 1; ordered on the store's clock), which stays; this worker loads it at its "
+        "next crawl start"
+    )
+    with open_store(uri) as store:
+        assert store.published_pattern_text(SITE)[0].key == patterns_key(later)
