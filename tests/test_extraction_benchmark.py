@@ -9,7 +9,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent / "benchmarks"))
 
-from extraction import hash_names, hashed_name  # noqa: E402 - found through the path above
+from corpora import CorpusPage  # noqa: E402 - found through the path above
+from extraction import (  # noqa: E402
+    CorpusRun,
+    Output,
+    Run,
+    hash_names,
+    hashed_name,
+    page_language,
+    report_languages,
+)
 
 from newsstem.readability import extract  # noqa: E402
 
@@ -52,3 +61,30 @@ def test_a_hashed_page_reads_the_same_story_without_the_names():
     hashed = hash_names(page)
     assert "content" not in hashed and "footer" not in hashed
     assert extract(hashed, body_html=False).body == extract(page, body_html=False).body
+
+
+def _page(page_id: str, gold: str, language: str | None = None) -> CorpusPage:
+    return CorpusPage("c", page_id, None, page_id, b"", "", gold, language)
+
+
+def test_a_page_language_is_the_corpus_tag_else_the_gold_detected_else_unknown():
+    german = "Der Minister sagt, dass die Stadt nicht mit dem Plan und der Arbeit auf dem Weg ist."
+    assert page_language(_page("a", german)) == "de"
+    assert page_language(_page("b", german, "pt-BR")) == "pt"  # the corpus's tag wins
+    assert page_language(_page("c", "東京は晴れです。明日も晴れるでしょう。気温は二十度です。")) == "ja"
+    assert page_language(_page("d", "OK")) == "?"
+
+
+def test_the_language_table_scores_each_language_and_half_and_cjk_on_characters(capsys):
+    pages = [_page("ja", "東京は晴れです。明日も晴れるでしょう。気温は二十度です。", "ja"),
+             _page("en", "The minister said that the plan was not ready for the city.", "en")]
+    outputs = {"ja": Output("東京は晴れです。"), "en": Output("The minister said that the plan")}
+    runs = {"newsstem": Run(outputs), "trafilatura": Run({p.id: Output(p.gold) for p in pages})}
+    report_languages([CorpusRun("c", pages, {"ja": "tune", "en": "held-out"}, runs)])
+    rows = {tuple(cell.strip() for cell in line.split("|")[1:4]): line
+            for line in capsys.readouterr().out.splitlines() if line.startswith("| ")}
+    assert ("ja", "tune", "characters") in rows and ("en", "held-out", "tokens") in rows
+    assert ("en", "held-out", "characters") not in rows
+    # (a Japanese sentence is one token: on tokens the cut page scores nothing)
+    assert rows[("ja", "tune", "tokens")].endswith("| 0.000 | 1.000 | -1.000 |")
+    assert rows[("ja", "tune", "characters")].endswith("| 0.308 | 1.000 | -0.692 |")

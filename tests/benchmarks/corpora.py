@@ -44,6 +44,7 @@ class CorpusPage:
     raw: bytes  # the page as fetched
     html: str  # decoded as the crawler would
     gold: str
+    language: str | None = None  # the corpus's own tag of the page's language (fundus)
 
 
 def corpora_location() -> Path:
@@ -81,6 +82,7 @@ def _pages(folder: Path, name: str) -> Iterator[CorpusPage]:
                 raw=raw,
                 html=decode_html(raw)[0],
                 gold=(folder / entry["gold"]).read_text(encoding="utf-8"),
+                language=(entry.get("meta") or {}).get("language") or None,
             )
 
 

@@ -29,6 +29,14 @@ against the saved run (the extractors not run now are taken from the file, so a 
 to newsstem is measured in seconds with the peers' saved outputs), and the pages that
 changed most.
 
+``--by-language`` adds one more table: F1 per language of the page and half, over all
+the corpora run (:func:`page_language`: the corpus's own tag where it has one, as
+fundus's ``meta.language``, else :func:`newsstem.metadata.language.detect_language`
+of the gold text, its primary subtag; ``?`` where the gold is too short or too mixed
+to tell). Languages whose pages are mostly CJK get a second row scored on characters.
+It tells whether a language loses more than its corpus does; as everywhere, rules are
+designed from the tuning rows alone.
+
 ``--hash-names`` rewrites every ``class`` and ``id`` value of every page before any
 extractor reads it (:func:`hash_names`): each class token and each id becomes ``x``
 and eight digits of a hash of it, the same name the same hash, so the page keeps its
@@ -81,6 +89,7 @@ import json
 import re
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,6 +100,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # corpora.py beside th
 from corpora import HALVES, CorpusPage, corpora_root, corpus_names, halves, load_corpus
 
 from newsstem.evaluation import CorpusScore, score_corpus, score_page
+from newsstem.metadata.language import detect_language
 from newsstem.readability import extract as newsstem_extract
 from newsstem.readability.render import html_text
 from newsstem.text import cjk_count, meaningful_length
@@ -448,6 +458,49 @@ def report_comparison(corpora: list[CorpusRun], saved: dict[str, dict], count: i
                         print(f"      {delta:+.3f} {half:<8} {page_id}")
 
 
+def page_language(page: CorpusPage) -> str:
+    """The page's language: the corpus's tag, else the primary subtag of
+    :func:`detect_language` of its gold, else ``?``."""
+    if page.language:
+        return page.language.split("-")[0].lower()
+    detected = detect_language(page.gold)
+    return detected.tag.split("-")[0] if detected else "?"
+
+
+def report_languages(corpora: list[CorpusRun]) -> None:
+    """One Markdown table: F1 per language and half over every corpus run, the corpora the
+    pages come from, and (for languages most of whose pages are CJK) F1 on characters."""
+    names = list(corpora[0].runs)
+    pages: dict[tuple[str, str], list[tuple[CorpusRun, CorpusPage]]] = {}
+    for corpus in corpora:
+        for page in corpus.pages:
+            pages.setdefault((page_language(page), corpus.half[page.id]), []).append((corpus, page))
+    count = {lang: sum(len(v) for (l, _), v in pages.items() if l == lang) for lang, _ in pages}
+    print("\nF1 per language of the page (corpus tag, else detected from the gold):")
+    print("| language | half | unit | pages | corpora | " + " | ".join(names)
+          + (f" | {OURS} - {PEER} |" if OURS in names and PEER in names else " |"))
+    print("| --- | --- | --- | --- | --- | " + " | ".join("---" for _ in names)
+          + (" | --- |" if OURS in names and PEER in names else " |"))
+    for language in sorted(count, key=lambda lang: (-count[lang], lang)):
+        for half in HALVES:
+            chosen = pages.get((language, half), [])
+            if not chosen:
+                continue
+            where = Counter(corpus.name for corpus, _ in chosen)
+            units = [False] + ([True] if 2 * sum(is_cjk(p.gold) for _, p in chosen)
+                               > len(chosen) else [])
+            for by_character in units:
+                f1 = {n: score_corpus(((c.runs[n].outputs[p.id].text, p.gold)
+                                       for c, p in chosen), by_character=by_character).f1
+                      for n in names}
+                margin = (f" | {f1[OURS] - f1[PEER]:+.3f}" if OURS in f1 and PEER in f1
+                          else "")
+                print(f"| {language} | {half} | {'characters' if by_character else 'tokens'}"
+                      f" | {len(chosen)} | "
+                      + " ".join(f"{n} {k}" for n, k in where.most_common()) + " | "
+                      + " | ".join(f"{f1[n]:.3f}" for n in names) + f"{margin} |")
+
+
 def _saved_run(outputs: dict, extractor: str, pages: list[CorpusPage]) -> Run:
     run = Run()
     for page in pages:
@@ -502,6 +555,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show-held-out", action="store_true",
                         help="list held-out pages too (--per-page, the worst pages): to "
                         "report on a rule, not to design one")
+    parser.add_argument("--by-language", action="store_true",
+                        help="add a table of F1 per language of the page and half")
     parser.add_argument("--hash-names", action="store_true",
                         help="replace every class and id of every page by a hash of it "
                         "before the extractors run (a site whose names say nothing)")
@@ -538,6 +593,8 @@ def main(argv: list[str] | None = None) -> int:
             report_pages(corpus, args.show_held_out)
         done.append(corpus)
     report_summary(done)
+    if args.by_language:
+        report_languages(done)
     if saved:
         report_comparison(done, saved, args.worst)
     if args.save:
