@@ -32,8 +32,8 @@ changed most.
 ``--by-language`` adds one more table: F1 per language of the page and half, over all
 the corpora run (:func:`page_language`: the corpus's own tag where it has one, as
 fundus's ``meta.language``, else :func:`newsstem.metadata.language.detect_language`
-of the gold text, its primary subtag; ``?`` where the gold is too short or too mixed
-to tell). Languages whose pages are mostly CJK get a second row scored on characters.
+of the gold text, else the language newsstem's metadata gives the page, its markup
+checked against the gold; the primary subtag; ``?`` where none of them tells). Languages whose pages are mostly CJK get a second row scored on characters.
 It tells whether a language loses more than its corpus does; as everywhere, rules are
 designed from the tuning rows alone.
 
@@ -100,6 +100,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # corpora.py beside th
 from corpora import HALVES, CorpusPage, corpora_root, corpus_names, halves, load_corpus
 
 from newsstem.evaluation import CorpusScore, score_corpus, score_page
+from newsstem.metadata import extract_metadata
 from newsstem.metadata.language import detect_language
 from newsstem.readability import extract as newsstem_extract
 from newsstem.readability.render import html_text
@@ -460,11 +461,18 @@ def report_comparison(corpora: list[CorpusRun], saved: dict[str, dict], count: i
 
 def page_language(page: CorpusPage) -> str:
     """The page's language: the corpus's tag, else the primary subtag of
-    :func:`detect_language` of its gold, else ``?``."""
+    :func:`detect_language` of its gold, else of the page's
+    :func:`~newsstem.metadata.extract_metadata` language (its markup, checked against
+    the gold), else ``?``."""
     if page.language:
         return page.language.split("-")[0].lower()
     detected = detect_language(page.gold)
-    return detected.tag.split("-")[0] if detected else "?"
+    if detected:
+        return detected.tag.split("-")[0]
+    # (a gold too short to tell: the page's language as newsstem's metadata finds it,
+    # its markup checked against the gold)
+    found = extract_metadata(page.html, page.url, text=page.gold).language
+    return found.split("-")[0].lower() if found else "?"
 
 
 def report_languages(corpora: list[CorpusRun]) -> None:
@@ -476,7 +484,7 @@ def report_languages(corpora: list[CorpusRun]) -> None:
         for page in corpus.pages:
             pages.setdefault((page_language(page), corpus.half[page.id]), []).append((corpus, page))
     count = {lang: sum(len(v) for (l, _), v in pages.items() if l == lang) for lang, _ in pages}
-    print("\nF1 per language of the page (corpus tag, else detected from the gold):")
+    print("\nF1 per language of the page (the corpus tag, else the gold's, else the page's):")
     print("| language | half | unit | pages | corpora | " + " | ".join(names)
           + (f" | {OURS} - {PEER} |" if OURS in names and PEER in names else " |"))
     print("| --- | --- | --- | --- | --- | " + " | ".join("---" for _ in names)
