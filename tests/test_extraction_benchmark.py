@@ -63,8 +63,8 @@ def test_a_hashed_page_reads_the_same_story_without_the_names():
     assert extract(hashed, body_html=False).body == extract(page, body_html=False).body
 
 
-def _page(page_id: str, gold: str, language: str | None = None) -> CorpusPage:
-    return CorpusPage("c", page_id, None, page_id, b"", "", gold, language)
+def _page(page_id: str, gold: str, language: str | None = None, html: str = "") -> CorpusPage:
+    return CorpusPage("c", page_id, None, page_id, b"", html, gold, language)
 
 
 def test_a_page_language_is_the_corpus_tag_else_the_gold_detected_else_unknown():
@@ -73,6 +73,8 @@ def test_a_page_language_is_the_corpus_tag_else_the_gold_detected_else_unknown()
     assert page_language(_page("b", german, "pt-BR")) == "pt"  # the corpus's tag wins
     assert page_language(_page("c", "東京は晴れです。明日も晴れるでしょう。気温は二十度です。")) == "ja"
     assert page_language(_page("d", "OK")) == "?"
+    # (a gold too short to tell: the page's own language, as newsstem's metadata reads it)
+    assert page_language(_page("e", "Kurz", html='<html lang="de-AT"><p>Kurz</p></html>')) == "de"
 
 
 def test_the_language_table_scores_each_language_and_half_and_cjk_on_characters(capsys):
