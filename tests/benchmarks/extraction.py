@@ -33,7 +33,8 @@ changed most.
 the corpora run (:func:`page_language`: the corpus's own tag where it has one, as
 fundus's ``meta.language``, else :func:`newsstem.metadata.language.detect_language`
 of the gold text, else the language newsstem's metadata gives the page, its markup
-checked against the gold; the primary subtag; ``?`` where none of them tells). Languages whose pages are mostly CJK get a second row scored on characters.
+checked against the gold; the primary subtag; ``?`` where none of them tells).
+Languages whose pages are mostly CJK get a second row scored on characters.
 It tells whether a language loses more than its corpus does; as everywhere, rules are
 designed from the tuning rows alone.
 
