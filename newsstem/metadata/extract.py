@@ -294,7 +294,9 @@ def _detach_other_content(root: HtmlElement) -> list[tuple[HtmlElement, int, Htm
     if body is None:
         return detached
     taken: set[HtmlElement] = set()
-    for element in body.iter(etree.Element):
+    # the body's own class names the page's layout ("has-sidebar", "no-sidebar"), not
+    # other content: taking it hid the whole page from the first read
+    for element in body.iterdescendants(etree.Element):
         if not _OTHER_DATES.search(f"{element.get('class', '')} {element.get('id', '')}"):
             continue
         if any(ancestor in taken for ancestor in element.iterancestors()) or (

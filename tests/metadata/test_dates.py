@@ -263,3 +263,17 @@ def test_a_comments_date_stays_the_last_clue():
             "<ol class='comments'><li class='comment'><div class='comment_date'>"
             "January 19, 2017 at 15:31</div>Nice.</li></ol></body></html>")
     assert extract_metadata(page).published == "2017-01-19"
+
+
+def test_a_body_classed_has_sidebar_is_read_by_htmldate_first():
+    # WordPress themes class the body by its layout ("has-sidebar", "no-sidebar"): taken
+    # for other content, the whole body was hidden from htmldate's first read, which then
+    # took the head's dateModified (the only date it holds) over the story's day
+    page = ("<html lang='en'><head><script type='application/ld+json'>{\"@type\": "
+            "\"NewsArticle\", \"dateModified\": \"2020-05-05T10:00:00Z\"}</script></head>"
+            "<body class='single has-sidebar'><div class='story'><h2>Hi</h2><p class='byline'>"
+            "Posted <span class='date'>October 13, 2016</span></p><p>Story.</p></div>"
+            "</body></html>")
+    metadata = extract_metadata(page)
+    assert metadata.sources["published"] == "htmldate"
+    assert metadata.published == "2016-10-13"
