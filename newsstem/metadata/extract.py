@@ -257,8 +257,8 @@ def _htmldate(
     try:
         found = find_date(root, extensive_search=extensive, original_date=True, url=url)
     finally:
-        for parent, index, element in detached:  # back in document order
-            parent.insert(index, element)
+        for placeholder, element in detached:  # the element back, its tail with it
+            placeholder.getparent().replace(placeholder, element)
     if found is None and detached:
         found = find_date(root, extensive_search=extensive, original_date=True, url=url)
     date = parse_date(found, now) if isinstance(found, str) else None
@@ -281,19 +281,20 @@ _OTHER_DATES = re.compile(
 )
 
 
-def _detach_other_content(root: HtmlElement) -> list[tuple[HtmlElement, int, HtmlElement]]:
+def _detach_other_content(root: HtmlElement) -> list[tuple[HtmlElement, HtmlElement]]:
     """Take out of the tree, for htmldate, the outermost elements of the body named
     (class or id) as other content, but for those holding an ``<h1>`` (a wrapper such
     as ``content-sidebar-wrap`` around the story). htmldate, asked for the original
     date, passes over a story's ``<time class="updated">`` and takes a rail teaser's
     bare ``<time>10/02/16 11:21am</time>``, or the tooltip of a profile card's
-    "Joined October 2011". Returns (parent, index, element) in document order, to
-    put them back."""
-    detached: list[tuple[HtmlElement, int, HtmlElement]] = []
+    "Joined October 2011". Each is replaced by an empty comment holding its tail (the
+    text after it is its parent's: "<a class='author-profile'>…</a> on October 13,
+    2016" keeps its day). Returns (placeholder, element) pairs, to put them back."""
+    detached: list[tuple[HtmlElement, HtmlElement]] = []
     body = root.find("body")
     if body is None:
         return detached
-    taken: set[HtmlElement] = set()
+    taken: dict[HtmlElement, None] = {}  # an ordered set
     # the body's own class names the page's layout ("has-sidebar", "no-sidebar"), not
     # other content: taking it hid the whole page from the first read
     for element in body.iterdescendants(etree.Element):
@@ -302,11 +303,12 @@ def _detach_other_content(root: HtmlElement) -> list[tuple[HtmlElement, int, Htm
         if any(ancestor in taken for ancestor in element.iterancestors()) or (
                 element.find(".//h1") is not None):
             continue
-        taken.add(element)
-        parent = element.getparent()
-        detached.append((parent, parent.index(element), element))
-    for parent, _index, element in reversed(detached):  # later siblings first
-        parent.remove(element)
+        taken[element] = None
+    for element in taken:  # document order
+        placeholder = etree.Comment()
+        placeholder.tail = element.tail
+        element.getparent().replace(element, placeholder)  # the element's tail goes with it
+        detached.append((placeholder, element))
     return detached
 
 

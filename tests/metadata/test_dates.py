@@ -277,3 +277,41 @@ def test_a_body_classed_has_sidebar_is_read_by_htmldate_first():
     metadata = extract_metadata(page)
     assert metadata.sources["published"] == "htmldate"
     assert metadata.published == "2016-10-13"
+
+
+def test_the_text_after_other_content_is_still_read_by_htmldate():
+    # the tail of a detached element is its parent's text: taken out with the author's
+    # profile link, the story's day went with it and the head's dateModified won
+    page = ("<html lang='en'><head><script type='application/ld+json'>{\"@type\": "
+            "\"NewsArticle\", \"dateModified\": \"2020-05-05T10:00:00Z\"}</script></head>"
+            "<body><div class='story'><h2>Hi</h2><p>Story text of some length.</p>"
+            "<div class='meta'><a class='author-profile' href='/u/x'>Jane Roe</a> | "
+            "2016-10-13</div><p>More story.</p></div></body></html>")
+    metadata = extract_metadata(page)
+    assert metadata.sources["published"] == "htmldate"
+    assert metadata.published == "2016-10-13"
+
+
+def test_htmldate_leaves_the_tree_as_it_found_it_even_when_it_raises(monkeypatch):
+    from lxml import html as lxml_html
+
+    from newsstem.metadata import extract as module
+    from newsstem.metadata.extract import _htmldate
+
+    page = ("<html><body><div>a<div class='teaser'>T<div class='related'>in</div>t0</div>"
+            "tail1<div class='related'>R</div>tail2<p>p<span class='profile'>P</span></p>"
+            "<div class='comments'>C</div></div></body></html>")
+    root = lxml_html.fromstring(page)
+    before = lxml_html.tostring(root)
+    seen = []
+
+    def failing(tree, **_options):
+        seen.append(lxml_html.tostring(tree))
+        raise ValueError("htmldate failed")
+
+    monkeypatch.setattr(module, "find_date", failing)
+    with pytest.raises(ValueError):
+        _htmldate(root, None, True)
+    assert seen == [b"<html><body><div>a<!---->tail1<!---->tail2<p>p<!----></p><!----></div>"
+                    b"</body></html>"]
+    assert lxml_html.tostring(root) == before
