@@ -416,8 +416,10 @@ class RunReport:
         crawler.signals.connect(report.response_received, signal=signals.response_received)
         crawler.signals.connect(report.engine_stopped, signal=signals.engine_stopped)
         report._crawler = crawler
-        report.no_feed = not settings.getdict("FEEDS") and settings.get(
-            "NEWSSTEM_URLDB_MARK_AFTER", defaults.NEWSSTEM_URLDB_MARK_AFTER) != "item_scraped"
+        # FEED_URI: Scrapy's deprecated one-feed setting, which it still exports to
+        report.no_feed = not settings.getdict("FEEDS") and not settings.get("FEED_URI") and (
+            settings.get("NEWSSTEM_URLDB_MARK_AFTER", defaults.NEWSSTEM_URLDB_MARK_AFTER)
+            != "item_scraped")
         crawler.signals.connect(report.engine_started, signal=signals.engine_started)
         crawler.signals.connect(report.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(report.spider_closed, signal=signals.spider_closed)

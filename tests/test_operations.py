@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from http.server import BaseHTTPRequestHandler
 
+import pytest
 from scrapy import Spider
 from scrapy.crawler import Crawler
 from scrapy.statscollectors import MemoryStatsCollector
@@ -209,6 +210,19 @@ def test_a_crawl_with_no_feed_says_its_articles_are_in_no_file(tmp_path, site):
     assert "newsstem run summary" in stored.stderr and line not in stored.stderr
     fed = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html")
     assert fed.items and "newsstem run summary" in fed.log and line not in fed.log
+
+
+@pytest.mark.filterwarnings("ignore:The `FEED_URI`")
+def test_a_feed_of_scrapys_deprecated_feed_uri_is_a_feed():
+    # Scrapy 2.19 still exports to FEED_URI (a crawl given -s FEED_URI=out.jl wrote its
+    # articles, and the summary said "written to no file")
+    def no_feed(settings: dict) -> bool:
+        return RunReport.from_crawler(get_crawler(settings_dict=settings)).no_feed
+
+    assert no_feed({})
+    assert not no_feed({"FEED_URI": "out.jl", "FEED_FORMAT": "jsonlines"})
+    assert not no_feed({"FEEDS": {"out.jl": {"format": "jsonlines"}}})
+    assert not no_feed({"NEWSSTEM_URLDB_MARK_AFTER": "item_scraped"})
 
 
 def test_a_crawl_without_a_url_store_has_no_line_about_it(tmp_path, site):
