@@ -22,10 +22,29 @@ parser print the message alone, with the command's help to see. Exit status 2 as
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Mapping
 from typing import NoReturn
 
-__all__ = ["one_line_errors"]
+__all__ = ["archive_hint", "one_line_errors"]
+
+_ARCHIVE_SUFFIXES = (".warc", ".warc.gz", ".arc", ".arc.gz")
+
+
+def archive_hint(argument: str) -> str | None:
+    """What to say of a lone argument of ``learn``/``extract`` that names an archive
+    (None if it does not): ``--input crawls/*.warc.gz`` gives the shell's second and
+    later files without an ``--input`` of their own.
+
+    >>> archive_hint("crawls/b.warc.gz")[:60]
+    'each archive takes its own --input (--input crawls/b.warc.gz'
+    >>> archive_hint("example.com") is None
+    True
+    """
+    if not (argument.lower().endswith(_ARCHIVE_SUFFIXES) or os.path.isfile(argument)):
+        return None
+    return (f"each archive takes its own --input (--input {argument}; a shell pattern after "
+            "one --input gives it only the first file)")
 
 
 def one_line_errors(

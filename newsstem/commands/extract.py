@@ -35,7 +35,7 @@ from newsstem.items import Page
 from newsstem.layout.patterns import PatternFileError, PatternLibrary
 from newsstem.paths import check_output_paths
 from newsstem.pipelines import hand_patterns, load_patterns_before_logging, log_later
-from newsstem.usage_errors import one_line_errors
+from newsstem.usage_errors import archive_hint, one_line_errors
 
 logger = logging.getLogger(__name__)
 
@@ -120,7 +120,9 @@ class Command(BaseRunSpiderCommand):
         assert self.settings is not None
         if args:
             # learn takes its SITE alone, extract with --site: the one told the other's way
-            hint = "" if args[0].startswith("-") else f"; a site is given with --site {args[0]}"
+            # (an archive: one of a shell pattern after --input)
+            hint = "" if args[0].startswith("-") else "; " + (
+                archive_hint(args[0]) or f"a site is given with --site {args[0]}")
             raise UsageError(f"extract: unexpected argument {args[0]!r}{hint}",
                              print_help=False)
         if not opts.input:

@@ -64,7 +64,7 @@ from newsstem.paths import unwritable_directory
 from newsstem.sharedpatterns import LOADED_WHEN, publish
 from newsstem.text import counted
 from newsstem.urldb import StoreError, hide_password, open_store, parse_uri
-from newsstem.usage_errors import one_line_errors
+from newsstem.usage_errors import archive_hint, one_line_errors
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
@@ -359,6 +359,9 @@ def _check_arguments(args: list[str], opts: argparse.Namespace) -> str | None:
         hint = ("; the site is given alone, not as --site: scrapy learn SITE --input ARCHIVE"
                 if unknown.split("=")[0] == "--site" else "")
         raise UsageError(f"learn: unknown option {unknown!r}{hint}", print_help=False)
+    archive = next((hint for arg in args if (hint := archive_hint(arg))), None)
+    if archive is not None:  # taken for a SITE: "no HTML page of site 'crawls/b.warc.gz'"
+        raise UsageError(f"learn: {archive}", print_help=False)
     if len(args) > 1:
         raise UsageError("learn: give at most one SITE", print_help=False)
     if not opts.input:

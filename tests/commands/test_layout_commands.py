@@ -240,6 +240,13 @@ def test_a_corrupt_pattern_file_stops_the_crawl_with_a_clear_error(msnbc_site, t
         # learn's way of naming the site, given to extract: "unexpected argument" alone
         (["extract", "example.com", "--input", "missing.warc.gz", "-O", "x.jsonl"],
          "extract: unexpected argument 'example.com'; a site is given with --site example.com"),
+        # `--input crawls/*.warc.gz`: the shell's second file is left without --input
+        (["extract", "--input", "a.warc.gz", "b.warc.gz", "-O", "x.jsonl"],
+         "extract: unexpected argument 'b.warc.gz'; each archive takes its own --input "
+         "(--input b.warc.gz; a shell pattern after one --input gives it only the first file)"),
+        (["learn", "--input", "a.warc.gz", "crawls/b.warc.gz"],
+         "learn: each archive takes its own --input (--input crawls/b.warc.gz; a shell "
+         "pattern after one --input gives it only the first file)"),
         # Scrapy took '--depth' for a second spider, after its start-up log: "running 'scrapy
         # crawl' with more than one spider is not supported" (a new user, stop 36)
         (["crawl", "news", "-a", "start_url=http://127.0.0.1:9/", "--depth", "2"],
