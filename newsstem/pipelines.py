@@ -140,8 +140,8 @@ class ExtractionPipeline:
             self.stats.inc_value("newsstem/shared_patterns/loaded")
             logger.info(
                 "newsstem: %s: loaded the pattern file published in %s (by a worker that "
-                "learned the site again, or by learn --publish; version %d, learned at %s)%s%s%s", loaded_site,
-                self.shared.shown, loaded.published.version, loaded.published.learned_at,
+                "learned the site again, or by learn --publish; version %d, learned at %s)%s%s%s",
+                loaded_site, self.shared.shown, loaded.published.version, loaded.published.learned_at,
                 f" in place of those learned at {loaded.replaced.learned_at or '(unknown)'}"
                 if loaded.replaced is not None else "",
                 f"; written to {loaded.path}" if loaded.path is not None else "",

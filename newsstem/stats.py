@@ -65,7 +65,8 @@ STATS: tuple[Stat, ...] = (
          "fallback's article"),
         ("newsstem/patterns/<site>/before_load",
          "pages of the site read with its previous pattern file before the crawl loaded one "
-         "published by another worker in its place (NEWSSTEM_SHARED_PATTERNS): the site's "
+         "published in the URL store (by another worker, or by `learn --publish`) in its "
+         "place (NEWSSTEM_SHARED_PATTERNS): the site's "
          "counts above start again then, so that they and its redesign check are of the "
          "pages read with the file the crawl ends with"),
         ("newsstem/patterns/<site>/layout_changed",
@@ -93,9 +94,9 @@ STATS: tuple[Stat, ...] = (
     *_group(
         "Shared pattern files",
         ("newsstem/shared_patterns/loaded",
-         "`NEWSSTEM_SHARED_PATTERNS`: pattern files another worker learned again and "
-         "published in the Redis URL store that this crawl loaded in place of its own "
-         "(at its start, or while it ran)"),
+         "`NEWSSTEM_SHARED_PATTERNS`: pattern files published in the Redis URL store (by "
+         "a worker that learned the site again, or by `learn --publish`) that this crawl "
+         "loaded in place of its own (at its start, or while it ran)"),
         ("newsstem/shared_patterns/published",
          "pattern files this crawl learned again (`NEWSSTEM_RELEARN`) and published in the "
          "Redis URL store for the other workers"),
