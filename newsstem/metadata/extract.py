@@ -281,7 +281,7 @@ _OTHER_DATES = re.compile(
 )
 
 
-def _detach_other_content(root: HtmlElement) -> list[tuple[HtmlElement, HtmlElement]]:
+def _detach_other_content(root: HtmlElement) -> list[tuple[etree._Element, HtmlElement]]:
     """Take out of the tree, for htmldate, the outermost elements of the body named
     (class or id) as other content, but for those holding an ``<h1>`` (a wrapper such
     as ``content-sidebar-wrap`` around the story). htmldate, asked for the original
@@ -290,7 +290,7 @@ def _detach_other_content(root: HtmlElement) -> list[tuple[HtmlElement, HtmlElem
     "Joined October 2011". Each is replaced by an empty comment holding its tail (the
     text after it is its parent's: "<a class='author-profile'>…</a> on October 13,
     2016" keeps its day). Returns (placeholder, element) pairs, to put them back."""
-    detached: list[tuple[HtmlElement, HtmlElement]] = []
+    detached: list[tuple[etree._Element, HtmlElement]] = []
     body = root.find("body")
     if body is None:
         return detached
