@@ -18,7 +18,10 @@ worker's own file that is newer than the published one (learned by hand since, e
 after its ``learned_at``) is kept: only a published file learned later replaces it. The
 worker's file is put on the server's clock the same way: the stamp the store gave it when
 it was published (a file loaded from the store), else its ``learned_at`` plus how far the
-server's clock is ahead of the worker's (a file learned on this machine).
+server's clock is ahead of the worker's (a file learned on this machine, or a copy whose
+stamp the store dropped: over :data:`~newsstem.urldb.redis_store.STAMPS_KEPT_US`, 24 hours,
+older than the current file's, so it still loses unless the clocks disagree by more).
+``scrapy learn --unpublish`` keeps the stamps: copies of a file unpublished stay ordered.
 """
 
 from __future__ import annotations

@@ -34,9 +34,11 @@ can share a Redis database with scrapy-redis queues):
     text, its ``key`` (:func:`newsstem.layout.redesign.patterns_key`), ``learned_at``,
     ``version`` (1, 2, … at each publication), ``by`` (host and PID of the worker) and
     ``stamp:<key>`` for each file published there (its learned_at on the server's clock,
-    in microseconds; the index entry has the current one's ``stamp``). Written by one
+    in microseconds; the index entry has the current one's ``stamp``) but those older than
+    the current file's by more than :data:`STAMPS_KEPT_US` (24 hours). Written by one
     script (:meth:`RedisUrlStore.publish_patterns`): the file learned last on the server's
-    clock wins. ``prune`` and ``stats`` leave them alone.
+    clock wins. ``unpublish_patterns`` deletes the file and its index entry and keeps the
+    stamps. ``prune`` and ``stats`` leave them alone.
 
 Every batch runs in one Lua script, so it is atomic and concurrent writers
 merge their marks (earliest first_seen, latest last_seen, exports kept).
@@ -275,9 +277,12 @@ return {0}
 # one the store holds already, or one learned before the store's, is refused. A file
 # published by a newsstem without stamps (no 'stamp:<key>' field) is compared by
 # learned_at as that newsstem did. Every key published keeps its stamp ('stamp:<key>'),
-# so a worker holding a file loaded from the store compares it without clocks. Returns
-# {1 published / 0 refused, the version held, its learned_at, its key, its stamp ('' for
-# none), this file's stamp}.
+# so a worker holding a file loaded from the store compares it without clocks, until the
+# stamp is older than the file published's by more than ARGV[9] (STAMPS_KEPT_US): it is
+# then deleted when a file is published (a worker holding that copy orders it by its
+# learned_at and its own clock's offset, right unless the publisher's and its clocks
+# disagree by more than that). Returns {1 published / 0 refused, the version held, its
+# learned_at, its key, its stamp ('' for none), this file's stamp}.
 _PUBLISH_PATTERNS = """
 local t = redis.call('TIME')
 local stamp = 0
@@ -305,6 +310,14 @@ if at and key then
             mine}
   end
 end
+local oldest = stamp - tonumber(ARGV[9])
+local fields = redis.call('HGETALL', KEYS[1])
+for i = 1, #fields, 2 do
+  if string.sub(fields[i], 1, 6) == 'stamp:' and tonumber(fields[i + 1]) ~= nil
+      and tonumber(fields[i + 1]) < oldest then
+    redis.call('HDEL', KEYS[1], fields[i])
+  end
+end
 local version = redis.call('HINCRBY', KEYS[1], 'version', 1)
 redis.call('HSET', KEYS[1], 'key', ARGV[2], 'learned_at', ARGV[3], 'json', ARGV[4],
            'by', ARGV[5], 'stamp:' .. ARGV[2], mine)
@@ -313,13 +326,16 @@ redis.call('HSET', KEYS[2], ARGV[1],
                          stamp = mine}))
 return {1, version, ARGV[3], ARGV[2], mine, mine}
 """
-# KEYS: the site's published patterns hash, the index hash. ARGV: the site. Deletes both
-# (the stamps of the keys published before go too); returns the hash's version,
-# learned_at, key and by, then the index entry (false for each one that was not there).
+# KEYS: the site's published patterns hash, the index hash. ARGV: the site. Deletes the
+# file (its json, key, learned_at, by and version fields) and its index entry, and keeps
+# the stamps ('stamp:<key>'), so that the workers holding a copy of the file deleted (or
+# of one before it) are still ordered on the server's clock against the next file
+# published; returns the hash's version, learned_at, key and by, then the index entry
+# (false for each one that was not there).
 _UNPUBLISH_PATTERNS = """
 local held = redis.call('HMGET', KEYS[1], 'version', 'learned_at', 'key', 'by')
 local entry = redis.call('HGET', KEYS[2], ARGV[1])
-redis.call('DEL', KEYS[1])
+redis.call('HDEL', KEYS[1], 'json', 'key', 'learned_at', 'by', 'version')
 redis.call('HDEL', KEYS[2], ARGV[1])
 return {held[1], held[2], held[3], held[4], entry}
 """
@@ -751,7 +767,7 @@ class RedisUrlStore(UrlStore):
             [f"{self._patterns_key}:{site}", self._patterns_key],
             [site, key, learned_at, text, f"{socket.gethostname()} {os.getpid()}",
              "" if learned is None else learned, round(clock() * 1_000_000),
-             CLOCK_TOLERANCE_US],
+             CLOCK_TOLERANCE_US, STAMPS_KEPT_US],
         )
         return PublishedPatterns(
             int(result[1]), _text(result[2]), _text(result[3]), published=bool(result[0]),
@@ -779,9 +795,9 @@ class RedisUrlStore(UrlStore):
 
     def published_pattern_text(self, site: str) -> tuple[PublishedPatterns, str] | None:
         """The published pattern file of a site and its JSON text, or None. Read in one
-        command (the hash whole: its stamps are one short field per publication), so that
-        the stamp is the file's even if the site is unpublished or published again
-        meanwhile."""
+        command (the hash whole: its stamps are one short field per publication of the
+        last :data:`STAMPS_KEPT_US`), so that the stamp is the file's even if the site is
+        unpublished or published again meanwhile."""
         try:
             held = self.client.hgetall(f"{self._patterns_key}:{site}")
         except redis.RedisError as exc:
@@ -813,9 +829,10 @@ class RedisUrlStore(UrlStore):
         return seconds + microseconds / 1_000_000
 
     def unpublish_patterns(self, site: str) -> tuple[PublishedPatterns, str] | None:
-        """Delete the published pattern file of a site, its hash and its index entry, in one
-        atomic script: what was published (and by whom: host and PID, or ``""``), or None
-        when nothing was. A worker that loaded the file keeps its copy."""
+        """Delete the published pattern file of a site and its index entry, in one atomic
+        script, keeping the stamps of the site's hash (a worker that loaded the file keeps
+        its copy, ordered by its stamp against the next file published): what was published
+        (and by whom: host and PID, or ``""``), or None when nothing was."""
         self._writable("unpublish patterns")
         version, learned_at, key, by, entry = self._run(
             self._scripts["unpublish_patterns"],
@@ -904,6 +921,13 @@ class PublishedPatterns(NamedTuple):
 #: when a pattern file is stamped: the difference measured holds the network's delay,
 #: and would order files learned within milliseconds of each other by their publishing
 CLOCK_TOLERANCE_US = 1_000_000
+
+#: how much older than the file published a stamp (``stamp:<key>``) of the site's hash
+#: may be and stay (microseconds: 24 hours): older ones are deleted when a file is
+#: published. A worker holding a copy whose stamp is gone orders it by its ``learned_at``
+#: put on the server's clock by its own clock's offset: it still loses to the file
+#: published unless its clock and the publisher's of that copy disagree by more than this.
+STAMPS_KEPT_US = 24 * 3600 * 1_000_000
 
 
 def clock_ahead(server_us: int, own_us: int) -> int:

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import socket
 import subprocess
 import sys
 import uuid
+from datetime import datetime, timezone
+from unittest.mock import ANY
 
 import pytest
 from support.crawl import REPO, run_crawl, scrapy
@@ -231,7 +234,10 @@ def test_unpublish_deletes_the_sites_file_and_its_index_entry(archive, redis_ser
     with open_store(store) as opened:
         assert list(opened.published_patterns()) == ["example.com"]  # the other stays
         assert opened.published_pattern_text(site) is None
-        assert not opened.client.exists(f"{opened._patterns_key}:{site}")
+        # the file goes, its stamp stays: the workers that loaded it stay ordered against
+        # the next file published on the server's clock
+        assert opened.client.hgetall(f"{opened._patterns_key}:{site}") == {
+            f"stamp:{patterns_key(mine)}".encode(): ANY}
     assert path.exists()  # the file learned here is not touched
     # a crawl on the store loads only the other site's file now
     loaded = SharedPatterns(store, str(tmp_path / "w"), 0).check({})

@@ -437,3 +437,80 @@ def test_a_crawls_new_file_refused_by_the_store_is_one_warning_and_a_stat(
     )
     with open_store(uri) as store:
         assert store.published_pattern_text(SITE)[0].key == patterns_key(later)
+
+
+def learned_at(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def stamp_fields(uri: str) -> set[str]:
+    with open_store(uri) as store:
+        held = store.client.hgetall(f"{store._patterns_key}:{SITE}")
+    return {name.decode()[len("stamp:"):] for name in held if name.startswith(b"stamp:")}
+
+
+def test_stamps_older_than_the_files_by_more_than_a_day_are_dropped_and_copies_still_lose(
+    redis_server, tmp_path,
+):
+    # One stamp a publication, forever, until this: the stamps older than the file
+    # published's by more than STAMPS_KEPT_US (24 h) go when a file is published.
+    from newsstem.urldb.redis_store import STAMPS_KEPT_US
+
+    assert STAMPS_KEPT_US == 24 * 3600 * 1_000_000
+    uri = f"{redis_server.url}?prefix=prune-{uuid.uuid4().hex[:8]}"
+    now = time.time()
+    three_days = pattern_set(learned_at(now - 3 * 86400), matched=0.61)
+    two_days = pattern_set(learned_at(now - 2 * 86400), matched=0.62)
+    # learned two hours ago on a machine three hours ahead: its learned_at is after
+    # the next file's, only its stamp orders it before
+    two_hours = pattern_set(learned_at(fast_clock() - 2 * 3600), matched=0.63)
+    latest = pattern_set(learned_at(now), matched=0.64)
+    assert publish(uri, three_days).published and publish(uri, two_days).published
+    assert stamp_fields(uri) == {patterns_key(three_days), patterns_key(two_days)}
+    assert publish(uri, two_hours, clock=fast_clock).published
+    assert stamp_fields(uri) == {patterns_key(two_hours)}  # both over a day older: gone
+    assert publish(uri, latest).published
+    assert stamp_fields(uri) == {patterns_key(two_hours), patterns_key(latest)}
+    # workers holding a copy of each file published before load the latest, whether its
+    # stamp stays (no clock involved) or went (learned_at on the worker's clock, a day
+    # and more before the latest file's stamp, even on a clock three hours ahead)
+    for index, copy in enumerate((three_days, two_days, two_hours)):
+        for clock in (time.time, fast_clock):
+            shared = SharedPatterns(uri, str(tmp_path / f"w{index}{clock is time.time}"), 0,
+                                    clock=clock)
+            assert [patterns_key(one.pattern_set) for one in shared.check({SITE: copy})] == [
+                patterns_key(latest)
+            ], (index, clock)
+
+
+def test_unpublish_keeps_the_stamps_so_copies_of_the_file_deleted_stay_ordered(
+    redis_server, tmp_path,
+):
+    # A machine three hours ahead publishes a file; a worker (right clock) loads it; the
+    # operator unpublishes it; a file learned after it (right clock) is published. The
+    # worker's copy must lose to it: by its stamp, kept by --unpublish (deleted with the
+    # file, the copy was ordered by its learned_at, three hours ahead: it stayed).
+    uri = f"{redis_server.url}?prefix=unpubstamp-{uuid.uuid4().hex[:8]}"
+    ahead = learned_by(fast_clock)
+    assert publish(uri, ahead, clock=fast_clock).published
+    [loaded] = SharedPatterns(uri, str(tmp_path / "w"), 0).check({})
+    copy = loaded.pattern_set
+    assert patterns_key(copy) == patterns_key(ahead)
+    with open_store(uri) as store:
+        removed, by = store.unpublish_patterns(SITE)
+        assert removed.key == patterns_key(ahead) and removed.version == 1 and by
+        assert store.published_patterns() == {}
+        assert store.published_pattern_text(SITE) is None
+        assert store.published_by([SITE]) == {}
+        assert store.unpublish_patterns(SITE) is None  # nothing published now
+        assert store.published_stamp(SITE, patterns_key(ahead)) is not None
+    assert stamp_fields(uri) == {patterns_key(ahead)}
+    time.sleep(APART)
+    later = learned_by(time.time)
+    assert later.learned_at < ahead.learned_at  # the strings say the copy is later
+    held = publish(uri, later)
+    assert held.published and held.version == 1  # a new history
+    assert [patterns_key(one.pattern_set)
+            for one in SharedPatterns(uri, str(tmp_path / "w2"), 0).check({SITE: copy})] == [
+        patterns_key(later)
+    ]
