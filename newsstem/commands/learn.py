@@ -29,13 +29,15 @@ not an error; a store that cannot be reached is said before anything is learned,
 publication that fails part-way is one line and exit status 1.
 
 ``--published`` lists the files the store holds; ``--unpublish SITE`` deletes the site's
-(its hash and index entry, atomically): the workers that loaded it keep their copy.
+(its file and index entry, atomically; the stamps stay): the workers that loaded it keep
+their copy, still ordered by its stamp against the next file published.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from datetime import datetime, timedelta, timezone
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -121,7 +123,8 @@ class Command(ScrapyCommand):
         parser.add_argument(
             "--published", action="store_true",
             help="list the pattern files published in the Redis URL store (NEWSSTEM_URLDB), "
-            "each with its site, version, when it was learned and by whom; learns nothing",
+            "each with its site, version, when it was learned, its stamp, that time on the "
+            "store's clock, which orders the files, and by whom; learns nothing",
         )
         parser.add_argument(
             "--unpublish", metavar="SITE",
@@ -208,7 +211,8 @@ class Command(ScrapyCommand):
 
 def list_published(settings: BaseSettings, args: list[str], opts: argparse.Namespace) -> int:
     """``--published``: the pattern files published in the Redis URL store, one line
-    each (site, version, learned at, published by); the exit status."""
+    each (site, version, learned at, stamp: when it was learned on the store's clock,
+    which orders the files, and published by); the exit status."""
     _alone("--published", "lists the store's pattern files", args, opts)
     uri = _publish_store(settings, "--published")
     shown = hide_password(uri)
@@ -226,11 +230,26 @@ def list_published(settings: BaseSettings, args: list[str], opts: argparse.Names
         return 0
     print(f"{counted(len(index), 'pattern file')} published in {shown}:")
     width = max(len("site"), *map(len, index))
-    print(f"  {'site':<{width}}  version  {'learned at':<27}  published by")
+    print(f"  {'site':<{width}}  version  {'learned at':<27}  {'stamp (server clock)':<27}  "
+          "published by")
     for site, held in sorted(index.items()):
         print(f"  {site:<{width}}  {held.version:7d}  {held.learned_at:<27}  "
-              f"{by.get(site, '-')}")
+              f"{stamp_time(held.stamp):<27}  {by.get(site, '-')}")
     return 0
+
+
+def stamp_time(stamp: int | None) -> str:
+    """A file's stamp (microseconds since the epoch on the Redis server's clock: what
+    orders the published files) as an ISO 8601 UTC time; ``-`` for a file published by a
+    newsstem of before stamps.
+
+    >>> stamp_time(1_796_000_000_000_001), stamp_time(None)
+    ('2026-11-30T00:53:20.000001Z', '-')
+    """
+    if stamp is None:
+        return "-"
+    when = datetime(1970, 1, 1, tzinfo=timezone.utc) + timedelta(microseconds=stamp)
+    return when.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def _alone(option: str, does: str, args: list[str], opts: argparse.Namespace) -> None:

@@ -148,13 +148,21 @@ def test_published_lists_the_files_in_the_store(archive, redis_server, tmp_path)
     assert listed.returncode == 0, listed.stderr
     lines = listed.stdout.splitlines()
     assert lines[0] == f"2 pattern files published in {store}:"
-    assert lines[1].split() == ["site", "version", "learned", "at", "published", "by"]
+    assert lines[1].split() == ["site", "version", "learned", "at", "stamp", "(server",
+                                "clock)", "published", "by"]
     by_site = {line.split()[0]: line.split()[1:] for line in lines[2:]}
     with open_store(store) as opened:
         raw = opened.client.hget(f"{opened._patterns_key}:{site}", "by").decode()
+        index = opened.published_patterns()
     assert sorted(by_site) == sorted([site, "example.com"])
-    assert by_site[site] == ["1", load_pattern_file(path).learned_at, *raw.split()]
+    # the stamp, the file's learned_at on the server's clock (what orders the files),
+    # as an ISO time to the microsecond, then the publisher
+    stamp = datetime.fromtimestamp(index[site].stamp // 1_000_000, timezone.utc).strftime(
+        "%Y-%m-%dT%H:%M:%S") + f".{index[site].stamp % 1_000_000:06d}Z"
+    assert by_site[site] == ["1", load_pattern_file(path).learned_at, stamp, *raw.split()]
     assert by_site["example.com"][:2] == ["1", other.learned_at]
+    assert by_site["example.com"][2].startswith(other.learned_at[:4])  # the same machine
+    assert by_site["example.com"][3:] == [socket.gethostname(), str(os.getpid())]  # (here)
 
 
 @pytest.mark.parametrize(
