@@ -6,7 +6,8 @@ propagated to ancestors, class weights, link density, best candidate and sibling
 conditional cleaning and the retry sieve; made CJK-aware (CJK punctuation counts like
 commas, lengths are weighted meaningful characters). Around it: the page's own marks
 (AdSense sections: adsection.py; JSON-LD articleBody: structured.py; its meta
-description: described.py, and the lead under its headline: lead.py), a choice between
+description, or its title's words without one: described.py, and the lead under its
+headline: lead.py), a choice between
 the best candidate and a wider one by the prose it adds and the end-of-article tool
 line (ExtractContent's block reading, seed 003: prose.py, trailer.py), and section
 fronts told apart by their teasers (listing.py). No Scrapy import: HTML in, data out.

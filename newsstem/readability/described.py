@@ -84,8 +84,11 @@ class KeyWords:
     0.6666666666666666
     """
 
-    def __init__(self, words: AbstractSet[str]) -> None:
+    def __init__(self, words: AbstractSet[str], title: str = "") -> None:
         self.words = frozenset(w for w in words if len(w) >= _MIN_KEY_WORD or not w.isascii())
+        # The page's title (casefolded) when its words are the key words, on a page
+        # without a description (extractor._judged_text, extractor._with_headline).
+        self.title = title.casefold()
 
     def __len__(self) -> int:
         return len(self.words)

@@ -11,6 +11,7 @@ adds to a stricter article is mostly links.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
@@ -69,6 +70,8 @@ from newsstem.rules import host_names
 from newsstem.text import normalize_space
 
 __all__ = ["Extraction", "extract"]
+
+_TITLE_WORD = re.compile(r"\w+")
 
 logger = logging.getLogger(__name__)
 
@@ -130,8 +133,14 @@ def extract(
     story = _headline_story(page, headline)
     # A heading of links that is the headline is a permalink, not navigation (cleaning.py).
     headline_text = normalize_space(text_of(headline)) if headline is not None else ""
+    # The title's words judge the best candidate as the description's do, on a page
+    # that describes itself in fewer words (described.py, _described_candidate).
+    key_words = KeyWords(described)
+    if len(key_words) < options.described_min_words:
+        folded = normalize_space(title).casefold()
+        key_words = KeyWords(set(_TITLE_WORD.findall(folded)), title=folded)
     attempt = _marked_attempt(page, options, headline_text) or _sieve(
-        page, options, KeyWords(described), story, headline_text
+        page, options, key_words, story, headline_text
     )
     reason = _rejection(attempt, page, options)
     if reason == "list of teasers":  # the page's feed of teasers won, its story may be elsewhere
@@ -367,7 +376,24 @@ def _grab_article(
     if story is not None:
         best = _story_candidate(best, scores, story, options)
     if described is not None and len(described) >= options.described_min_words:
-        best = _described_candidate(best, scores, described, options, measure)
+        chosen = _described_candidate(best, scores, described, options, measure)
+        if chosen is not best and described.title:
+            attempt = _around(chosen, scores, flags, options, measure, headline)
+            return _with_headline(attempt, chosen, described.title)
+        best = chosen
+    return _around(best, scores, flags, options, measure, headline)
+
+
+def _around(
+    best: Element,
+    scores: CandidateScores,
+    flags: Flags,
+    options: Options,
+    measure: Measure,
+    headline: str,
+) -> _Attempt:
+    """The attempt around ``best``, or around the higher-scoring candidate that holds it
+    when what that adds reads as prose (:func:`prose.added_prose_share`)."""
     attempt = _attempt_around(best, scores, flags, options, measure, headline)
     wider = wider_candidate(best, scores)
     if wider is None:
@@ -377,6 +403,44 @@ def _grab_article(
     if added_prose_share(narrow, wide, options) >= options.wider_prose_share:
         return alternative
     return attempt
+
+
+def _text_before(element: Element) -> str:
+    """The first text before ``element`` in the page's order (normalized), or ""."""
+    node = element
+    while True:
+        previous = node.getprevious()
+        while previous is not None:
+            text = normalize_space(previous.tail or "")
+            if text:
+                return text
+            if isinstance(previous.tag, str):
+                text = normalize_space(text_of(previous))
+                if text:
+                    return text
+            previous = previous.getprevious()
+        parent = node.getparent()
+        if parent is None:
+            return ""
+        text = normalize_space(parent.text or "")
+        if text:
+            return text
+        node = parent
+
+
+def _with_headline(attempt: _Attempt, chosen: Element, title: str) -> _Attempt:
+    """The attempt around a candidate the title's words chose, with the page's headline
+    put first when it is the text just before that candidate (the page's cleaned
+    ``title``, casefolded) and not in the attempt."""
+    headline = _text_before(chosen)
+    if not title or headline.casefold() != title or headline in attempt.text:
+        return attempt
+    paragraph = etree.Element("p")
+    paragraph.text = headline
+    attempt.article.insert(0, paragraph)
+    if attempt.article.text is not None:
+        return replace(attempt, text=element_text(attempt.article))
+    return replace(attempt, text=f"{headline}\n\n{attempt.text}" if attempt.text else headline)
 
 
 def _headline_story(page: Page, headline: Element | None) -> Element | None:
@@ -443,16 +507,47 @@ def _described_candidate(
     (described.py) and another of the top candidates holds most of them, that one: the
     densest prose of the page is not always its story (terms in a sign-up dialog, the
     next story of an endless scroll)."""
-    if described.coverage(measure.text(best)) >= options.described_far:
+    if described.coverage(_judged_text(best, described, measure)) >= options.described_far:
         return best
     above = set(best.iterancestors())
     floor = scores.get(best, 0.0) * options.described_min_score_share
     for candidate in scores.top(options.described_candidates):
         if candidate in above or is_below(candidate, best) or scores[candidate] < floor:
             continue
-        if described.coverage(measure.text(candidate)) >= options.described_near:
+        judged = _judged_text(candidate, described, measure)
+        if described.coverage(judged) >= options.described_near:
             return candidate
     return best
+
+
+_RUN = 4  # words in a row the title says: the title repeated, not the story's own words
+
+
+def _judged_text(candidate: Element, described: KeyWords, measure: Measure) -> str:
+    """The text of ``candidate`` the key words are looked for in: when the title's words
+    judge, without the runs of four words or more that repeat the title (a headline
+    holds all the title's words; the story's prose must hold them of its own).
+
+    >>> page = etree.fromstring(
+    ...     "<div><p><b>Storm hits the coast towns</b></p> <p>By A. Writer</p></div>"
+    ... )
+    >>> title = "storm hits the coast towns"
+    >>> _judged_text(page, KeyWords(set(title.split()), title=title), Measure(Options()))
+    'by a writer'
+    """
+    text = measure.text(candidate)
+    if not described.title:
+        return text
+    title = _TITLE_WORD.findall(described.title)
+    runs = {tuple(title[i : i + _RUN]) for i in range(len(title) - _RUN + 1)}
+    if not runs:
+        return text
+    words = _TITLE_WORD.findall(text.casefold())
+    repeated = [False] * len(words)
+    for i in range(len(words) - _RUN + 1):
+        if tuple(words[i : i + _RUN]) in runs:
+            repeated[i : i + _RUN] = [True] * _RUN
+    return " ".join(word for word, said in zip(words, repeated) if not said)
 
 
 def _attempt_around(

@@ -106,7 +106,9 @@ class Options:
     # --- the page's description (described.py): when the best candidate holds less than
     # 30% of the description's key words (given 5 or more) and one of the 10 top
     # candidates, not above nor below it and scoring a fifth of it, holds 60%, that one is
-    # the article. The figures are the first tried.
+    # the article. The figures are the first tried. A page whose descriptions give fewer
+    # key words is judged by its title's words alike, in the candidates' text without the
+    # runs of four words that repeat the title (extractor._judged_text).
     described_min_words: int = 5
     described_far: float = 0.3
     described_near: float = 0.6

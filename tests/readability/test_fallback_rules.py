@@ -1154,3 +1154,22 @@ def test_a_paragraph_of_lines_nested_deeper_than_the_call_stack_is_read():
     result = extract(html, url="http://example.com/story")
     assert result is not None
     assert "A sentence of the story, long enough" in result.body
+
+
+def test_the_title_s_words_judge_the_best_candidate_on_a_page_without_a_description():
+    # NHL.com, 2012 (dragnet R411, names hashed): the site's copyright notice outscores the
+    # story, and the page has no meta description; the story's own paragraphs hold the
+    # title's words ("Mahalak makes 36 saves, Noesen scores two as Whalers defeat Spirit").
+    body = body_of("title-words-judge-story-beside-notice")
+    assert body.startswith("PLYMOUTH, Mich. - Matt Mahalak made 36 saves")
+    assert "Jake Paterson finished with 35 saves for Saginaw." in body
+    assert "NHL.com is the official web site" not in body
+
+
+def test_the_headline_row_just_above_a_story_the_title_s_words_chose_stays_first():
+    # oHeraldo, 2008 (l3s): the masthead's cell with the day's date is the best candidate;
+    # the title's words choose the story's row, and the headline in its own row just
+    # above (the page's title word for word) is put first, as the sibling merge kept it.
+    body = body_of("title-words-story-below-its-headline-row")
+    assert body.startswith("13 hurt as plane crash-lands at Heathrow\n\nLONDON, JAN 17 (PTI)")
+    assert "Goa's complete online news edition" not in body
