@@ -506,16 +506,21 @@ def _described_candidate(
     """The best candidate, or, when it holds few of the words of the page's description
     (described.py) and another of the top candidates holds most of them, that one: the
     densest prose of the page is not always its story (terms in a sign-up dialog, the
-    next story of an endless scroll)."""
-    if described.coverage(_judged_text(best, described, measure)) >= options.described_far:
+    next story of an endless scroll). Judged by the title's words, a candidate that
+    holds them only where it repeats the title is not taken (:func:`_judged_text`; the
+    text without those runs is made only for a candidate that holds them at all)."""
+    if described.coverage(measure.text(best)) >= options.described_far:
         return best
     above = set(best.iterancestors())
     floor = scores.get(best, 0.0) * options.described_min_score_share
     for candidate in scores.top(options.described_candidates):
         if candidate in above or is_below(candidate, best) or scores[candidate] < floor:
             continue
-        judged = _judged_text(candidate, described, measure)
-        if described.coverage(judged) >= options.described_near:
+        if described.coverage(measure.text(candidate)) < options.described_near:
+            continue
+        if not described.title or described.coverage(
+            _judged_text(candidate, described, measure)
+        ) >= options.described_near:
             return candidate
     return best
 
@@ -536,8 +541,6 @@ def _judged_text(candidate: Element, described: KeyWords, measure: Measure) -> s
     'by a writer'
     """
     text = measure.text(candidate)
-    if not described.title:
-        return text
     title = _TITLE_WORD.findall(described.title)
     runs = {tuple(title[i : i + _RUN]) for i in range(len(title) - _RUN + 1)}
     if not runs:
