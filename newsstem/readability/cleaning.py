@@ -1005,15 +1005,20 @@ _LINK_LINES = 4
 def _link_lines(paragraph: Element) -> int:
     """How many lines (split by ``<br>``) ``paragraph`` has, each holding one link and
     no word outside it (blank lines not counted); 0 when a line that is not blank holds
-    two links or more, or a letter or digit outside a link."""
-    lines: list[list[int]] = [[0, 0]]  # per line: links, letters outside the links
+    two links or more, or a letter or digit outside a link.
 
-    def outside(text: str | None) -> None:
-        lines[-1][1] += sum(character.isalnum() for character in text or "")
-
+    (Its answer is 0 at the first letter or digit outside a link and at a line's second
+    link, so the walk stops there; a text is searched for one such character, where
+    counting them all character by character was 9% of a cleaneval-dev pass under
+    cProfile.)"""
+    search = _LETTER_OR_DIGIT.search
+    text = paragraph.text
+    if text and search(text):
+        return 0
+    links = 0  # on the current line
+    count = 0
     # A loop over a stack, not calls: a paragraph may be nested deeper than Python's
     # call stack (each element's tail is read once its children are)
-    outside(paragraph.text)
     stack = [(paragraph, iter(paragraph))]
     while stack:
         node, children = stack[-1]
@@ -1021,25 +1026,34 @@ def _link_lines(paragraph: Element) -> int:
         if child is None:
             stack.pop()
             if stack:
-                outside(node.tail)
+                tail = node.tail
+                if tail and search(tail):
+                    return 0
             continue
         tag = child.tag
         if isinstance(tag, str) and tag != "br" and tag != "a":
-            outside(child.text)
+            text = child.text
+            if text and search(text):
+                return 0
             stack.append((child, iter(child)))
             continue
         if tag == "br":
-            lines.append([0, 0])
+            if links:  # (one: a second returned at once)
+                count += 1
+            links = 0
         elif tag == "a":
-            lines[-1][0] += 1
-        outside(child.tail)
-    count = 0
-    for links, letters in lines:
-        if links == 1 and letters == 0:
-            count += 1
-        elif links or letters:
+            if links:
+                return 0
+            links = 1
+        tail = child.tail
+        if tail and search(tail):
             return 0
-    return count
+    return count + 1 if links else count
+
+
+# A character ``str.isalnum`` takes: a word character (``\w``: ``isalnum`` or "_")
+# other than "_".
+_LETTER_OR_DIGIT = re.compile(r"[^\W_]")
 
 
 # An <ol> of more links than this share of its text is a list of titles (its numbers, the
@@ -1089,7 +1103,7 @@ def _remarks_on_link(item: Element) -> bool:
             after.append(text_of(element))
             after.append(element.tail or "")
         node = node.getparent()
-    return any(character.isalnum() for character in "".join(after))
+    return _LETTER_OR_DIGIT.search("".join(after)) is not None
 
 
 def _wrappers(lists: set[Element], article: Element) -> dict[Element, list[Element]]:

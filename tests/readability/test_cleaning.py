@@ -8,8 +8,10 @@ import re
 from lxml import etree
 
 from newsstem.readability.cleaning import (
+    _LETTER_OR_DIGIT,
     _date_commas,
     _holds_text,
+    _link_lines,
     _may_hold_notice,
     assemble,
     clean_article,
@@ -269,3 +271,65 @@ def test_date_commas_are_the_matches_findall_finds():
     for _ in range(20_000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randrange(25)))
         assert _date_commas(text) == len(findall(text)), text
+
+
+def test_letter_or_digit_is_what_isalnum_takes():
+    # (every code point: the pattern _link_lines and _remarks_on_link search with)
+    taken = [c for c in range(0x110000) if _LETTER_OR_DIGIT.match(chr(c))]
+    assert taken == [c for c in range(0x110000) if chr(c).isalnum()]
+
+
+def _plain_link_lines(paragraph: etree._Element) -> int:
+    """_link_lines as it was written first: every line's links and letters counted."""
+    lines = [[0, 0]]
+
+    def outside(text: str | None) -> None:
+        lines[-1][1] += sum(character.isalnum() for character in text or "")
+
+    def walk(node: etree._Element) -> None:
+        for child in node:
+            tag = child.tag
+            if isinstance(tag, str) and tag not in ("br", "a"):
+                outside(child.text)
+                walk(child)
+            elif tag == "br":
+                lines.append([0, 0])
+            elif tag == "a":
+                lines[-1][0] += 1
+            outside(child.tail)
+
+    outside(paragraph.text)
+    walk(paragraph)
+    count = 0
+    for links, letters in lines:
+        if links == 1 and letters == 0:
+            count += 1
+        elif links or letters:
+            return 0
+    return count
+
+
+def test_link_lines_equals_its_plain_definition():
+    """_link_lines stops at the first letter or digit outside a link and at a line's
+    second link: the same count as every line's links and letters counted."""
+    rng = random.Random(58)
+    texts = [None, "", " ", "\n", "- ", "_", "—", "ab", "\u0663", "\u00bd", "東"]
+
+    def element(depth: int) -> etree._Element:
+        node = etree.Element(rng.choice(["a", "a", "br", "span", "b"]))
+        node.text = rng.choice(texts)
+        if depth < 3 and node.tag != "br":
+            for _ in range(rng.randrange(5)):
+                child = element(depth + 1) if rng.random() < 0.9 else etree.Comment("c")
+                child.tail = rng.choice(texts)
+                node.append(child)
+        return node
+
+    counted = 0
+    for _ in range(20_000):
+        paragraph = element(0)
+        paragraph.tag = "p"
+        expected = _plain_link_lines(paragraph)
+        counted += expected > 0
+        assert _link_lines(paragraph) == expected, etree.tostring(paragraph)
+    assert counted > 500  # (the cases that count lines, not only the zeros)
