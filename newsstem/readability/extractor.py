@@ -144,7 +144,7 @@ def extract(
     )
     reason = _rejection(attempt, page, options)
     if reason == "list of teasers":  # the page's feed of teasers won, its story may be elsewhere
-        retried = _without_teasers(attempt, page, options, described, story, headline_text)
+        retried = _without_teasers(attempt, page, options, key_words, story, headline_text)
         if retried is not None:
             attempt, reason = retried, None
     if logger.isEnabledFor(logging.DEBUG):
@@ -182,7 +182,7 @@ def _without_teasers(
     attempt: _Attempt,
     page: Page,
     options: Options,
-    described: AbstractSet[str],
+    key_words: KeyWords,
     story: Element | None,
     headline: str,
 ) -> _Attempt | None:
@@ -195,7 +195,7 @@ def _without_teasers(
     if not units:
         return None
     with detached(units):
-        retried = _sieve(page, options, KeyWords(described), story, headline)
+        retried = _sieve(page, options, key_words, story, headline)
         if _rejection(retried, page, options):
             return None
     # A story is longer than a teaser: a teaser with no headline link (one left on a
