@@ -235,6 +235,12 @@ def _with_lead(
     ]
     if not texts:
         return attempt
+    return _put_first(attempt, texts)
+
+
+def _put_first(attempt: _Attempt, texts: list[str]) -> _Attempt:
+    """The attempt with a ``<p>`` of each of ``texts`` (normalized) put as the first
+    children of its article, and its text to match (:func:`_with_lead`, :func:`_with_headline`)."""
     for index, text in enumerate(texts):
         paragraph = etree.Element("p")
         paragraph.text = text
@@ -435,12 +441,7 @@ def _with_headline(attempt: _Attempt, chosen: Element, title: str) -> _Attempt:
     headline = _text_before(chosen)
     if not title or headline.casefold() != title or headline in attempt.text:
         return attempt
-    paragraph = etree.Element("p")
-    paragraph.text = headline
-    attempt.article.insert(0, paragraph)
-    if attempt.article.text is not None:
-        return replace(attempt, text=element_text(attempt.article))
-    return replace(attempt, text=f"{headline}\n\n{attempt.text}" if attempt.text else headline)
+    return _put_first(attempt, [headline])
 
 
 def _headline_story(page: Page, headline: Element | None) -> Element | None:
