@@ -484,7 +484,9 @@ def report_languages(corpora: list[CorpusRun]) -> None:
     for corpus in corpora:
         for page in corpus.pages:
             pages.setdefault((page_language(page), corpus.half[page.id]), []).append((corpus, page))
-    count = {lang: sum(len(v) for (l, _), v in pages.items() if l == lang) for lang, _ in pages}
+    count: Counter[str] = Counter()
+    for (language, _), chosen in pages.items():
+        count[language] += len(chosen)
     print("\nF1 per language of the page (the corpus tag, else the gold's, else the page's):")
     print("| language | half | unit | pages | corpora | " + " | ".join(names)
           + (f" | {OURS} - {PEER} |" if OURS in names and PEER in names else " |"))
