@@ -311,11 +311,12 @@ if at and key then
   end
 end
 local oldest = stamp - tonumber(ARGV[9])
-local fields = redis.call('HGETALL', KEYS[1])
-for i = 1, #fields, 2 do
-  if string.sub(fields[i], 1, 6) == 'stamp:' and tonumber(fields[i + 1]) ~= nil
-      and tonumber(fields[i + 1]) < oldest then
-    redis.call('HDEL', KEYS[1], fields[i])
+for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
+  if string.sub(field, 1, 6) == 'stamp:' then
+    local value = tonumber(redis.call('HGET', KEYS[1], field))
+    if value ~= nil and value < oldest then
+      redis.call('HDEL', KEYS[1], field)
+    end
   end
 end
 local version = redis.call('HINCRBY', KEYS[1], 'version', 1)
