@@ -200,7 +200,7 @@ class Command(ScrapyCommand):
                 written = _report(site, result, out, seconds)
                 learned_any |= written
             if publishing is not None and written:
-                publishing.publish(_old_file(out, site))  # (renamed by hand: written there)
+                publishing.publish(pattern_file_path(out, site))  # (where _report wrote it)
             if opts.report:
                 reports.append(site_report(site, result, by_site[site]))
         if opts.report:
@@ -427,14 +427,8 @@ def _check_writable(directory: str, what: str, option: str) -> None:
         )
 
 
-def _old_file(directory: str, site: str) -> Path:
-    """The site's pattern file in ``directory``: ``<site>.json`` or the file renamed by hand
-    that :func:`save_pattern_file` writes over (it may not exist)."""
-    return pattern_file_path(directory, site)
-
-
 def _old_patterns(directory: str, site: str) -> PatternSet | None:
-    path = _old_file(directory, site)
+    path = pattern_file_path(directory, site)
     if not path.exists():
         return None
     try:
@@ -497,7 +491,7 @@ def _report(
         print(_nothing_written(site, len(pattern_set.patterns)))
         return False
     if keep_old:  # as NEWSSTEM_RELEARN: a file no better than the old one is not written
-        print(f"  not better than the old file: {_old_file(out, site)} kept "
+        print(f"  not better than the old file: {pattern_file_path(out, site)} kept "
               "(--force writes the new one)")
         return True
     path = save_pattern_file(pattern_set, out)
