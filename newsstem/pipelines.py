@@ -132,22 +132,24 @@ class ExtractionPipeline:
         assert self.shared is not None
         current = {site: found.pattern_set for site, found in self.patterns.sites.items()}
         for loaded in self.shared.check(current):
-            loaded_site = loaded.pattern_set.site
+            site = loaded.pattern_set.site
             self.patterns.put(loaded.pattern_set, self.match_options)
-            counted = self.sites.pop(loaded_site, None)  # read by the old file: not counted
-            if counted is not None and counted.pages:
-                self._restart_site_stats(loaded_site, counted.pages)
+            counted = self.sites.pop(site, None)  # read by the old file: not counted
+            before = counted.pages if counted is not None else 0
+            if before:
+                self._restart_site_stats(site, before)
             self.stats.inc_value("newsstem/shared_patterns/loaded")
             logger.info(
                 "newsstem: %s: loaded the pattern file published in %s (by a worker that "
-                "learned the site again, or by learn --publish; version %d, learned at %s)%s%s%s",
-                loaded_site, self.shared.shown, loaded.published.version, loaded.published.learned_at,
+                "learned the site again, or by learn --publish; version %d, learned at "
+                "%s)%s%s%s",
+                site, self.shared.shown, loaded.published.version, loaded.published.learned_at,
                 f" in place of those learned at {loaded.replaced.learned_at or '(unknown)'}"
                 if loaded.replaced is not None else "",
                 f"; written to {loaded.path}" if loaded.path is not None else "",
-                f"; the {counted.pages} pages read before are not counted for the redesign "
-                f"check, and its stats count again ({counted.pages} in newsstem/patterns/"
-                f"{loaded_site}/before_load)" if counted is not None and counted.pages else "",
+                f"; the {before} pages read before are not counted for the redesign check, "
+                f"and its stats count again ({before} in newsstem/patterns/{site}/before_load)"
+                if before else "",
             )
 
     def _restart_site_stats(self, site: str, pages: int) -> None:
