@@ -152,7 +152,8 @@ class SharedPatterns:
     the crawl's own (:func:`is_newer`), written to ``patterns_dir`` too (the next crawl,
     ``scrapy extract`` and ``NEWSSTEM_RELEARN`` read them there). A store that cannot be
     reached is one warning (an INFO line when it answers again), and the crawl goes on with
-    the files it has, looking again after 2, 4, 8 … intervals (at most :data:`MAX_WAIT`); a published file that does not load is one warning, and is left out."""
+    the files it has, looking again after 2, 4, 8 … intervals (at most :data:`MAX_WAIT`); a
+    published file that does not load is one warning, and is left out."""
 
     def __init__(
         self, uri: str, patterns_dir: str | None, interval: float,
