@@ -132,6 +132,8 @@ def publish(
     text = dumps(pattern_set)
     store: RedisUrlStore
     with open_store(uri) as store:  # type: ignore[assignment]  (a Redis URI)
+        # the key of the file as the workers read it from ``text`` (patterns_key of what
+        # loads gives them), that they compare their own files' keys with
         return store.publish_patterns(
             pattern_set.site, patterns_key(loads(text)), pattern_set.learned_at, text, clock
         )
