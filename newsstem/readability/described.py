@@ -24,6 +24,8 @@ _DESCRIPTIONS = frozenset({"description", "og:description", "twitter:description
 # Latin words this short are mostly function words ("the", "and", "von"); words in other
 # scripts are kept whatever their length (a CJK word is one or two characters).
 _MIN_KEY_WORD = 4
+# Words in a row the title says: the title repeated, not the story's own words.
+_TITLE_RUN = 4
 
 
 def words_and_social_titles(root: Element) -> tuple[set[str], tuple[str, ...]]:
@@ -87,11 +89,35 @@ class KeyWords:
     def __init__(self, words: AbstractSet[str], title: str = "") -> None:
         self.words = frozenset(w for w in words if len(w) >= _MIN_KEY_WORD or not w.isascii())
         # The page's title (casefolded) when its words are the key words, on a page
-        # without a description (extractor._judged_text, extractor._with_headline).
+        # without a description (extractor._judged_text, extractor._with_headline), and
+        # its runs of _TITLE_RUN words, made once for the page (not once per candidate)
         self.title = title.casefold()
+        said = _WORD.findall(self.title)
+        self.title_runs = frozenset(
+            tuple(said[i : i + _TITLE_RUN]) for i in range(len(said) - _TITLE_RUN + 1)
+        )
+
+    @classmethod
+    def of_title(cls, title: str) -> KeyWords:
+        """The key words of the page's ``title`` (normalized), which judge as a
+        description's do on a page that describes itself in fewer words."""
+        folded = title.casefold()
+        return cls(set(_WORD.findall(folded)), title=folded)
 
     def __len__(self) -> int:
         return len(self.words)
+
+    def without_title_runs(self, text: str) -> str:
+        """The words of ``text`` (casefolded) but for its runs of :data:`_TITLE_RUN` words
+        or more that repeat the title; ``text`` itself without such runs in the title."""
+        if not self.title_runs:
+            return text
+        words = _WORD.findall(text.casefold())
+        repeated = [False] * len(words)
+        for i in range(len(words) - _TITLE_RUN + 1):
+            if tuple(words[i : i + _TITLE_RUN]) in self.title_runs:
+                repeated[i : i + _TITLE_RUN] = [True] * _TITLE_RUN
+        return " ".join(word for word, said in zip(words, repeated) if not said)
 
     def coverage(self, text: str) -> float:
         """Share of the key words found as words in ``text`` (0.0 without key words)."""

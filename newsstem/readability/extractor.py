@@ -11,7 +11,6 @@ adds to a stricter article is mostly links.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
@@ -70,8 +69,6 @@ from newsstem.rules import host_names
 from newsstem.text import normalize_space
 
 __all__ = ["Extraction", "extract"]
-
-_TITLE_WORD = re.compile(r"\w+")
 
 logger = logging.getLogger(__name__)
 
@@ -137,8 +134,7 @@ def extract(
     # that describes itself in fewer words (described.py, _described_candidate).
     key_words = KeyWords(described)
     if len(key_words) < options.described_min_words:
-        folded = normalize_space(title).casefold()
-        key_words = KeyWords(set(_TITLE_WORD.findall(folded)), title=folded)
+        key_words = KeyWords.of_title(title)  # (clean_title's title is normalized)
     attempt = _marked_attempt(page, options, headline_text) or _sieve(
         page, options, key_words, story, headline_text
     )
@@ -526,9 +522,6 @@ def _described_candidate(
     return best
 
 
-_RUN = 4  # words in a row the title says: the title repeated, not the story's own words
-
-
 def _judged_text(candidate: Element, described: KeyWords, measure: Measure) -> str:
     """The text of ``candidate`` the key words are looked for in: when the title's words
     judge, without the runs of four words or more that repeat the title (a headline
@@ -541,17 +534,7 @@ def _judged_text(candidate: Element, described: KeyWords, measure: Measure) -> s
     >>> _judged_text(page, KeyWords(set(title.split()), title=title), Measure(Options()))
     'by a writer'
     """
-    text = measure.text(candidate)
-    title = _TITLE_WORD.findall(described.title)
-    runs = {tuple(title[i : i + _RUN]) for i in range(len(title) - _RUN + 1)}
-    if not runs:
-        return text
-    words = _TITLE_WORD.findall(text.casefold())
-    repeated = [False] * len(words)
-    for i in range(len(words) - _RUN + 1):
-        if tuple(words[i : i + _RUN]) in runs:
-            repeated[i : i + _RUN] = [True] * _RUN
-    return " ".join(word for word, said in zip(words, repeated) if not said)
+    return described.without_title_runs(measure.text(candidate))
 
 
 def _attempt_around(
