@@ -109,7 +109,14 @@ class KeyWords:
 
     def without_title_runs(self, text: str) -> str:
         """The words of ``text`` (casefolded) but for its runs of :data:`_TITLE_RUN` words
-        or more that repeat the title; ``text`` itself without such runs in the title."""
+        or more that repeat the title; ``text`` itself without such runs in the title.
+
+        >>> KeyWords.of_title("Storm hits the coast towns").without_title_runs(
+        ...     "Storm hits the coast towns, by A. Writer")
+        'by a writer'
+        >>> KeyWords({"storm"}).without_title_runs("Storm Hits")
+        'Storm Hits'
+        """
         if not self.title_runs:
             return text
         words = _WORD.findall(text.casefold())
