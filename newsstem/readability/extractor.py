@@ -435,7 +435,7 @@ def _with_headline(attempt: _Attempt, chosen: Element, title: str) -> _Attempt:
     put first when it is the text just before that candidate (the page's cleaned
     ``title``, casefolded) and not in the attempt."""
     headline = _text_before(chosen)
-    if not title or headline.casefold() != title or headline in attempt.text:
+    if headline.casefold() != title or headline in attempt.text:
         return attempt
     return _put_first(attempt, [headline])
 
