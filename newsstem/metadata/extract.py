@@ -294,16 +294,17 @@ def _detach_other_content(root: HtmlElement) -> list[tuple[etree._Element, HtmlE
     body = root.find("body")
     if body is None:
         return detached
-    taken: dict[HtmlElement, None] = {}  # an ordered set
+    taken: list[HtmlElement] = []
     # the body's own class names the page's layout ("has-sidebar", "no-sidebar"), not
     # other content: taking it hid the whole page from the first read
     for element in body.iterdescendants(etree.Element):
         if not _OTHER_DATES.search(f"{element.get('class', '')} {element.get('id', '')}"):
             continue
-        if any(ancestor in taken for ancestor in element.iterancestors()) or (
-                element.find(".//h1") is not None):
+        # in document order, an element inside one taken is inside the last one taken
+        if taken and taken[-1] in element.iterancestors():
             continue
-        taken[element] = None
+        if element.find(".//h1") is None:
+            taken.append(element)
     for element in taken:  # document order
         placeholder = etree.Comment()
         placeholder.tail = element.tail
