@@ -112,8 +112,7 @@ class HeldLock:
 class _Flock(HeldLock):
     def __init__(self, path: Path, exclusive: bool) -> None:
         assert fcntl is not None
-        FORK_LOCK.acquire()
-        try:
+        with FORK_LOCK:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
             try:
                 fcntl.flock(fd, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
@@ -125,15 +124,10 @@ class _Flock(HeldLock):
                 raise
             self._fd: int | None = fd
             close_in_forked_child(self)
-        finally:
-            FORK_LOCK.release()
 
     def release(self) -> None:
-        FORK_LOCK.acquire()
-        try:
+        with FORK_LOCK:
             self._close()
-        finally:
-            FORK_LOCK.release()
 
     def _close(self) -> None:
         fd, self._fd = self._fd, None
