@@ -176,9 +176,9 @@ def check_setting_types(settings: BaseSettings) -> None:
             value = settings.getint(name)
         except (TypeError, ValueError):
             raise UsageError(f"{name} must be a whole number, not {settings.get(name)!r}") from None
-        if value < 0:  # -s DEPTH_LIMIT=-2 fetched the start pages only, and said nothing;
-            # DOWNLOAD_MAXSIZE=-1 cancelled every download as "larger than" it
-            raise UsageError(f"{name} must be 0 or more, not {settings.get(name)!r}")
+        # 0 or more, as newsstem's counts: -s DEPTH_LIMIT=-2 fetched the start pages only,
+        # and said nothing; DOWNLOAD_MAXSIZE=-1 cancelled every download as "larger than" it
+        _check_range(name, value, settings)
     for name in sorted(vars(defaults)):
         if (
             name.startswith("NEWSSTEM_")
