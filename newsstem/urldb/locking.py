@@ -62,15 +62,6 @@ def close_in_forked_child(holder: _ForkAware) -> None:
     _HELD.add(holder)
 
 
-def _after_fork_in_child() -> None:
-    for holder in list(_HELD):
-        try:
-            holder._close_after_fork()
-        except Exception:  # noqa: BLE001 (a child's cleanup must not stop the child)
-            pass
-    _HELD.clear()
-
-
 #: held while a flock is taken or released and across a fork (so the child sees each
 #: holder's descriptor either open and registered or closed and forgotten); a holder
 #: registered with :func:`close_in_forked_child` opens and closes its descriptor under
@@ -87,9 +78,14 @@ def _after_fork_in_parent() -> None:
     FORK_LOCK.release()
 
 
-def _after_fork_in_child_of_a_flock_holder() -> None:
+def _after_fork_in_child() -> None:
     try:
-        _after_fork_in_child()
+        for holder in list(_HELD):
+            try:
+                holder._close_after_fork()
+            except Exception:  # noqa: BLE001 (a child's cleanup must not stop the child)
+                pass
+        _HELD.clear()
     finally:
         FORK_LOCK.release()  # the child's copy, taken by this same thread before the fork
 
@@ -98,7 +94,7 @@ if hasattr(os, "register_at_fork"):  # (not on Windows, which has no fork)
     os.register_at_fork(
         before=_before_fork,
         after_in_parent=_after_fork_in_parent,
-        after_in_child=_after_fork_in_child_of_a_flock_holder,
+        after_in_child=_after_fork_in_child,
     )
 
 
