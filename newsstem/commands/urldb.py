@@ -118,19 +118,19 @@ class Command(ScrapyCommand):
                 unknown = f"unknown action {args[0]!r}{hint}; "
             raise UsageError(f"{unknown}give one of: {', '.join(ACTIONS)}", print_help=False)
         action, rest = args[0], args[1:]
-        if action == "show" and not rest:
-            raise UsageError("show needs at least one URL", print_help=False)
-        for url in rest if action == "show" else ():
-            # `show www.site.com/a.html` said "not in the store" (exit 1) of a page the
-            # crawl had exported: a crawl records URLs with their scheme
-            if not _is_page_url(url):
-                raise UsageError(
-                    f"show: {url!r} is not an http(s) URL with a host; the store knows URLs "
-                    "as a crawl fetched them, scheme included (https://site/a.html)",
-                    print_help=False,
-                )
         if action != "show" and rest:
             raise UsageError(f"{action} takes no arguments besides options", print_help=False)
+        if action == "show" and not rest:
+            raise UsageError("show needs at least one URL", print_help=False)
+        # `show www.site.com/a.html` said "not in the store" (exit 1) of a page the crawl
+        # had exported: a crawl records URLs with their scheme
+        bad = next((u for u in rest if not _is_page_url(u)), None)
+        if bad is not None:
+            raise UsageError(
+                f"show: {bad!r} is not an http(s) URL with a host; the store knows URLs "
+                "as a crawl fetched them, scheme included (https://site/a.html)",
+                print_help=False,
+            )
         age = None
         tracking: frozenset[str] = frozenset()
         if action == "show":
