@@ -536,12 +536,10 @@ class NewsSpider(Spider):
         failure has its own line; this one says what it means for ``sitemap=robots``,
         as for a robots.txt without a ``Sitemap:`` line (before, only ``download failed
         (http_404)`` was said, and nothing about the sitemaps the crawl went without)."""
-        request = getattr(failure, "request", None)
-        if request is None:
-            request = getattr(getattr(failure, "value", None), "response", None)
         self.crawler.stats.inc_value("newsstem/discovery/robots_without_sitemaps")
+        # (Scrapy gives every failure it hands an errback the request: failure.request)
         logger.warning("news: %s could not be read (see the line above): -a sitemap=robots "
-                       "reads nothing from it", getattr(request, "url", "robots.txt"))
+                       "reads nothing from it", failure.request.url)
 
     def parse_listing(self, response: Response) -> Iterable[Request]:
         """A sitemap, sitemap index or feed: request what it lists."""
