@@ -52,11 +52,23 @@ class _Resolver:
         return ["<…>"]
 
 
+def _scope_nodes(body: list[ast.stmt]):
+    """The nodes of these statements and their blocks, not those of the functions they
+    define (a name a function assigns is that function's, not the module's)."""
+    stack = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(child for child in ast.iter_child_nodes(node)
+                     if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
+
+
 def _single_assignments(body: list[ast.stmt]) -> dict[str, ast.AST]:
-    """Names assigned exactly once among these statements (and their blocks) -> the value."""
+    """Names assigned exactly once among these statements (and their blocks, not in the
+    functions they define) -> the value."""
     seen: dict[str, list[ast.AST]] = {}
     for statement in body:
-        for node in ast.walk(statement):
+        for node in _scope_nodes([statement]):
             if isinstance(node, ast.Assign) and len(node.targets) == 1:
                 target = node.targets[0]
                 if isinstance(target, ast.Name):
