@@ -114,6 +114,11 @@ class RunSummary:
     # (newsstem/links/followed): a crawl whose rules rejected every link said nothing of it
     rules_rejected: int = 0
     followed: int = 0
+    # pages at the depth limit, their links not followed (newsstem/depth/limit_pages), and
+    # that limit: the default depth 1 from a home page reaches its section pages, not the
+    # articles they list; the crawl exported nothing and said nothing of the depth
+    limit_pages: int = 0
+    depth_limit: int = 0
     outcome: str = field(default=OK)
 
     @property
@@ -165,6 +170,15 @@ class RunSummary:
                 f"  no link followed: the URL rules rejected all {self.rules_rejected} links "
                 "to the site found (-a rules or NEWSSTEM_URL_RULES: the first rule that "
                 "matches decides, a URL no rule matches is rejected)"
+            )
+        if (self.articles == 0 and self.limit_pages and not self.skipped_known
+                and self.finish_reason != "shutdown"):
+            lines.append(
+                f"  no article within depth {self.depth_limit}: the links of the "
+                + ("page" if self.limit_pages == 1 else f"{self.limit_pages} pages")
+                + " at that depth were not followed (-a depth="
+                f"{self.depth_limit + 1} goes one level deeper: a home page's articles are "
+                "often linked from its section pages only)"
             )
         if self.finish_reason == "shutdown" and self.jobdir is not None:
             # a Ctrl-C mid-crawl: the summary read like a finished crawl's
@@ -330,6 +344,8 @@ def summarize(
         offsite=int(stats.get("offsite/filtered", 0)),
         rules_rejected=int(stats.get("newsstem/links/rejected/rules", 0)),
         followed=int(stats.get("newsstem/links/followed", 0)),
+        limit_pages=int(stats.get("newsstem/depth/limit_pages", 0)),
+        depth_limit=int(stats.get("request_depth_max", 0)),
         archived=int(stats.get("newsstem/archive/read", 0)),
         older=int(stats.get("newsstem/archive/older", 0)),
         offline=offline,

@@ -130,6 +130,8 @@ STATS: tuple[Stat, ...] = (
          "links not followed: `rules`, `offsite`, `nofollow`, `scheme`"),
         ("newsstem/depth/revisited",
          "pages fetched again because they were found at a smaller depth"),
+        ("newsstem/depth/limit_pages",
+         "pages at the depth limit (`-a depth`, `DEPTH_LIMIT`): their links were not followed"),
         ("newsstem/discovery/sitemaps", "sitemaps (indexes included) read"),
         ("newsstem/discovery/feeds", "feeds read"),
         ("newsstem/discovery/sitemap_entries", "URLs the sitemaps listed (after `since`)"),

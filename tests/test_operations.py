@@ -12,6 +12,7 @@ from scrapy.statscollectors import MemoryStatsCollector
 from scrapy.utils.test import get_crawler
 from support.crawl import run_crawl, scrapy
 from support.httpserver import serve, shut_down
+from support.newssite import GeneratedNewsSite
 from support.redisserver import free_port
 
 from newsstem.commands.crawl import Command as CrawlCommand
@@ -134,6 +135,24 @@ def test_rules_that_reject_every_link_are_named_in_the_summary(tmp_path, site):
             ) in narrow.log
     good = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html", name="good")
     assert good.items and "no link followed" not in good.log
+
+
+def test_a_crawl_whose_articles_lie_beyond_the_depth_limit_says_so(tmp_path):
+    # The documented first crawl, `scrapy crawl news -a start_url=https://site/`, from the
+    # home page of a site that lists its articles on section pages: the default depth 1
+    # fetched the home and section pages, exported nothing, exit status 0, and the summary
+    # said nothing of the depth (a new user saw "articles exported: 0" and no reason)
+    site = GeneratedNewsSite(sections=2, articles_per_section=3).start()
+    try:
+        shallow = run_crawl(tmp_path, "-a", f"start_url={site.url}/", name="shallow")
+        deep = run_crawl(tmp_path, "-a", f"start_url={site.url}/", "-a", "depth=2", name="deep")
+    finally:
+        site.stop()
+    assert shallow.returncode == 0 and shallow.items == [], shallow.log
+    assert shallow.stats["newsstem/depth/limit_pages"] == 2  # the two section pages
+    assert ("  no article within depth 1: the links of the 2 pages at that depth were not "
+            "followed (-a depth=2 goes one level deeper") in shallow.log
+    assert len(deep.items) == 6 and "no article within depth" not in deep.log, deep.log
 
 
 def test_pages_refused_by_robots_txt_are_not_counted_as_errors(tmp_path, site):

@@ -651,6 +651,8 @@ class NewsSpider(Spider):
             )
         if self.follows(scope, depth):
             yield from self._follow(scope, response)
+        else:  # its links not followed: counted, for the summary of a crawl that found nothing
+            stats.inc_value("newsstem/depth/limit_pages")
 
     def _follow(self, scope: CrawlScope, response: TextResponse) -> Iterable[Request]:
         stats = self.crawler.stats
