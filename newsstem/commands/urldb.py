@@ -105,7 +105,7 @@ class Command(ScrapyCommand):
             "--wait",
             metavar="SECONDS",
             type=float,
-            default=0.0,
+            default=None,
             help="for prune, wait this long for running crawls to end (else refuse at once)",
         )
 
@@ -120,6 +120,17 @@ class Command(ScrapyCommand):
         action, rest = args[0], args[1:]
         if action != "show" and rest:
             raise UsageError(f"{action} takes no arguments besides options", print_help=False)
+        # `scrapy urldb stats --older-than 30d` printed the whole store's figures, as if
+        # they were those of the old entries: prune's options are prune's alone
+        given = [name for name, value in (("--older-than", opts.older_than),
+                                          ("--dry-run", opts.dry_run), ("--wait", opts.wait))
+                 if value not in (None, False)]
+        if action != "prune" and given:
+            raise UsageError(
+                f"{action} takes no {', '.join(given)}: only prune does "
+                "(scrapy urldb prune --older-than AGE --dry-run counts what it would remove)",
+                print_help=False,
+            )
         if action == "show" and not rest:
             raise UsageError("show needs at least one URL", print_help=False)
         # `show www.site.com/a.html` said "not in the store" (exit 1) of a page the crawl
@@ -132,6 +143,7 @@ class Command(ScrapyCommand):
                 print_help=False,
             )
         age = None
+        wait = 0.0 if opts.wait is None else opts.wait
         tracking: frozenset[str] = frozenset()
         if action == "show":
             try:
@@ -147,7 +159,7 @@ class Command(ScrapyCommand):
                 age = parse_age(opts.older_than)
             except ValueError as exc:
                 raise UsageError(f"--older-than: {exc}", print_help=False) from None
-            if not opts.wait >= 0:  # (NaN too: it would wait for ever)
+            if not wait >= 0:  # (NaN too: it would wait for ever)
                 raise UsageError("--wait must be >= 0", print_help=False)
         if opts.urldb is not None:
             uri = str(opts.urldb).strip()  # blank is off, as in the crawl (UrlDbOptions)
@@ -176,7 +188,7 @@ class Command(ScrapyCommand):
                 elif action == "show":
                     self.exitcode = self._show(store, rest, tracking)
                 else:
-                    self._prune(store, age, opts.dry_run, opts.wait)
+                    self._prune(store, age, opts.dry_run, wait)
         except StoreError as exc:
             print(f"newsstem: URL store error: {exc}", file=sys.stderr)
             self.exitcode = 1

@@ -268,6 +268,11 @@ def test_prune_that_waited_in_vain_does_not_advise_waiting(store):
         (("prune", "--older-than"), 2, "--older-than needs an age after it"),
         (("prune", "--older-than=-3d"), 2, "'-3d' is not an age such as 30d"),
         (("prune", "--older-than", "30d", "--wait", "nan"), 2, "--wait must be >= 0"),
+        # prune's options after another action were ignored: stats printed every entry's
+        # figures to one who asked for those not seen for 30 days
+        (("stats", "--older-than", "30d"), 2, "stats takes no --older-than: only prune does"),
+        (("show", "--dry-run", "--wait", "5", "https://site/a.html"), 2,
+         "show takes no --dry-run, --wait: only prune does"),
         (("stats", "--urldb", "ftp://x/y"), 1, "is not one newsstem knows"),
         (("stats", "--urldb", ""), 2, "switched off"),
     ],
