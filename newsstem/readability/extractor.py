@@ -231,22 +231,26 @@ def _with_lead(
     ]
     if not texts:
         return attempt
-    return _put_first(attempt, texts)
+    return _put_first(attempt, texts, options)
 
 
-def _put_first(attempt: _Attempt, texts: list[str]) -> _Attempt:
+def _put_first(attempt: _Attempt, texts: list[str], options: Options) -> _Attempt:
     """The attempt with a ``<p>`` of each of ``texts`` (normalized) put as the first
-    children of its article, and its text to match (:func:`_with_lead`, :func:`_with_headline`)."""
+    children of its article, and its text and length to match (:func:`_with_lead`,
+    :func:`_with_headline`: the retry sieve compares the lengths of attempts)."""
     for index, text in enumerate(texts):
         paragraph = etree.Element("p")
         paragraph.text = text
         attempt.article.insert(index, paragraph)
     if attempt.article.text is not None:
-        return replace(attempt, text=element_text(attempt.article))
-    # An article with no text before its first child (an assembled one): the <p>s of
-    # normalized text put first render as themselves, then the article as it rendered
-    # before, so its text is not rendered again.
-    return replace(attempt, text="\n\n".join([*texts, attempt.text] if attempt.text else texts))
+        text = element_text(attempt.article)
+    else:
+        # An article with no text before its first child (an assembled one): the <p>s of
+        # normalized text put first render as themselves, then the article as it rendered
+        # before, so its text is not rendered again.
+        text = "\n\n".join([*texts, attempt.text] if attempt.text else texts)
+    length = capped_weight(text, options.retry_length, options.cjk_char_weight)
+    return replace(attempt, text=text, length=length)
 
 
 def _declared(page: Page, title: str, options: Options) -> Extraction | None:
@@ -381,7 +385,7 @@ def _grab_article(
         chosen = _described_candidate(best, scores, described, options, measure)
         if chosen is not best and described.title:
             attempt = _around(chosen, scores, flags, options, measure, headline)
-            return _with_headline(attempt, chosen, described.title)
+            return _with_headline(attempt, chosen, described.title, options)
         best = chosen
     return _around(best, scores, flags, options, measure, headline)
 
@@ -430,14 +434,16 @@ def _text_before(element: Element) -> str:
         node = parent
 
 
-def _with_headline(attempt: _Attempt, chosen: Element, title: str) -> _Attempt:
+def _with_headline(
+    attempt: _Attempt, chosen: Element, title: str, options: Options
+) -> _Attempt:
     """The attempt around a candidate the title's words chose, with the page's headline
     put first when it is the text just before that candidate (the page's cleaned
     ``title``, casefolded) and not in the attempt."""
     headline = _text_before(chosen)
     if headline.casefold() != title or headline in attempt.text:
         return attempt
-    return _put_first(attempt, [headline])
+    return _put_first(attempt, [headline], options)
 
 
 def _headline_story(page: Page, headline: Element | None) -> Element | None:
