@@ -1173,3 +1173,14 @@ def test_the_headline_row_just_above_a_story_the_title_s_words_chose_stays_first
     body = body_of("title-words-story-below-its-headline-row")
     assert body.startswith("13 hurt as plane crash-lands at Heathrow\n\nLONDON, JAN 17 (PTI)")
     assert "Goa's complete online news edition" not in body
+
+
+def test_a_header_that_repeats_the_title_does_not_make_its_candidate_the_story():
+    # Balkinization, 2007 (dragnet T71, a tuning page): the post is its title in a <b>
+    # and a "Posted ... by" byline, beside a rail of book links; no meta description, so
+    # the title's words judge the best candidate. The header holds all of them only by
+    # repeating the title (described.KeyWords.without_title_runs): it is not taken as the
+    # story, and the page, mostly links, gives nothing (it gave the 183-character header).
+    result = extract((RULES / "title-run-header-beside-link-rail.html").read_text(encoding="utf-8"))
+    assert result.reason == "mostly links"
+    assert "Posted 8:11 AM by Marty Lederman" not in result.body
