@@ -1184,3 +1184,33 @@ def test_a_header_that_repeats_the_title_does_not_make_its_candidate_the_story()
     result = extract((RULES / "title-run-header-beside-link-rail.html").read_text(encoding="utf-8"))
     assert result.reason == "mostly links"
     assert "Posted 8:11 AM by Marty Lederman" not in result.body
+
+
+def test_the_retry_without_teasers_is_judged_by_the_title_s_words_too():
+    # The AccuWeather page of the test above, without a meta description, made for this
+    # test: a <title> whose words the story's prose holds (7 of 9; its own holds 3) and
+    # the feed's teasers some (4), and a sign-up box of terms (written for the test)
+    # after the feed, scoring between the feed and the story. The feed is selected and
+    # rejected as a list of teasers; the retry with the teasers out (extractor.
+    # _without_teasers) finds the box best, and the title's words choose the story
+    # instead, as in the first sieve. Judged by nothing there, the retry gave the box.
+    html = (RULES / "story-beside-teaser-feed.html").read_text(encoding="utf-8")
+    title = "Deadly Typhoon Lan slams Japan with damaging winds, flooding and mudslides"
+    assert html.count(f"<title>{title} | AccuWeather</title>") == 1
+    html = html.replace(
+        f"<title>{title} |",
+        "<title>Typhoon pounds eastern Japan with flooding, people ordered to evacuate |",
+    )
+    clauses = " ".join(
+        f"Clause {number}: by signing up, you agree that the service, its partners and"
+        " their agents may send you messages, offers and updates, and that you may"
+        " unsubscribe at any time, free of charge."
+        for number in range(5)
+    )
+    html = html.replace("</body>", f"<div><p>{clauses}</p></div></body>")
+    result = extract(html)
+    assert result.reason is None, result.reason
+    assert result.body.startswith(title)
+    assert "More than 200,000 people were ordered to evacuate" in result.body
+    assert "by signing up" not in result.body
+    assert "The Miami Dolphins will travel to Baltimore" not in result.body
