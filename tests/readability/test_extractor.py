@@ -315,3 +315,29 @@ def test_comments_longer_than_the_article_stay_out():
         body = extract(html).body
         assert body.count("The mayor opened") == 12
         assert "I was there too" not in body
+
+
+def test_the_headline_put_first_counts_in_the_attempt_s_length():
+    # The retry sieve compares attempts by length: an attempt the title's words chose,
+    # with its headline put first (extractor._with_headline), is measured with it.
+    from lxml import etree
+
+    from newsstem.readability.extractor import _finish, _with_headline
+    from newsstem.readability.measure import capped_weight
+    from newsstem.readability.options import Flags
+
+    options = Options()
+    body = etree.fromstring(
+        "<div><p>Storm hits the coast towns</p>"
+        "<div><p>Short story of the storm, a few words.</p></div></div>"
+    )
+    chosen = body[1]
+    article = etree.Element("div")
+    article.append(etree.fromstring("<p>Short story of the storm, a few words.</p>"))
+    attempt = _finish(article, Flags(), options, [chosen], True)
+    headed = _with_headline(attempt, chosen, "storm hits the coast towns", options)
+    assert headed.text.startswith("Storm hits the coast towns\n\n")
+    assert headed.length > attempt.length
+    assert headed.length == capped_weight(
+        headed.text, options.retry_length, options.cjk_char_weight
+    )
