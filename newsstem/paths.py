@@ -21,7 +21,7 @@ from w3lib.url import file_uri_to_path
 
 from newsstem import defaults
 
-__all__ = ["check_output_paths", "local_feed_path", "unwritable", "unwritable_directory"]
+__all__ = ["check_feed_options", "check_output_paths", "local_feed_path", "unwritable", "unwritable_directory"]
 
 # Scrapy fills these in a feed URI (%(time)s, %(name)s, %(batch_id)d, spider attributes):
 # the part of a path after one is not known before the crawl.
@@ -96,6 +96,23 @@ def local_feed_path(uri: str | Path) -> str | None:
     if scheme == "" or (len(scheme) == 1 and os.name == "nt"):  # a path (C:\ on Windows)
         return uri
     return None
+
+
+def check_feed_options(feeds: list[str] | None, command: str) -> None:
+    """UsageError for a ``-o``/``-O`` value that is a directory, before Scrapy reads it:
+    Scrapy takes the format from the file's extension and answered ``Unrecognized output
+    format ''``, not naming the directory. (``DIR:jsonl``, a format given, is left to
+    :func:`check_output_paths`, which says it is a directory.)"""
+    for uri in feeds or []:
+        path = local_feed_path(uri)
+        if path is None or URI_PARAMETER in path:
+            continue
+        if Path(path).is_dir() or path.endswith(("/", os.sep)):
+            raise UsageError(
+                f"{command}: cannot write the articles to {path}: it is a directory; "
+                f"give a file, as -O {os.path.join(path, 'articles.jsonl')}",
+                print_help=False,
+            )
 
 
 def check_output_paths(settings: BaseSettings, command: str) -> None:

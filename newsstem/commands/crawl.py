@@ -45,7 +45,7 @@ from newsstem.distributed.options import DistributedOptions
 from newsstem.extensions import relearn_problem
 from newsstem.layout.patterns import PatternFileError, PatternLibrary
 from newsstem.operations import EXIT_NOTHING_REACHED, RunReport
-from newsstem.paths import check_output_paths
+from newsstem.paths import check_feed_options, check_output_paths
 from newsstem.pipelines import hand_patterns, load_patterns_before_logging, log_later
 from newsstem.usage_errors import one_line_errors
 
@@ -80,6 +80,8 @@ class Command(ScrapyCrawlCommand):
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
         """Bad arguments or settings: one usage error line, before Scrapy starts (and logs
         its versions and settings)."""
+        for feeds in (opts.output, opts.overwrite_output):  # (a directory: before Scrapy)
+            check_feed_options(feeds, "crawl")
         super().process_options(args, opts)
         assert self.settings is not None
         unknown = next((arg for arg in args if arg.startswith("-") and arg != "-"), None)
@@ -104,7 +106,7 @@ class Command(ScrapyCrawlCommand):
         try:  # a corrupt pattern file: one clear line, before any request
             self._patterns, self._pattern_log = load_patterns_before_logging(self.settings)
         except PatternFileError as error:
-            raise UsageError(str(error), print_help=False) from None
+            raise UsageError(f"crawl: {error}", print_help=False) from None
         check_output_paths(self.settings, "crawl")  # -O, NEWSSTEM_STATS_FILE
         if len(args) == 1 and not (
             self._check_distributed() and self._check_url_store(opts) and self._check_archive()

@@ -33,7 +33,7 @@ from newsstem.deployment import check_setting_types
 from newsstem.encoding import decode_html
 from newsstem.items import Page
 from newsstem.layout.patterns import PatternFileError, PatternLibrary
-from newsstem.paths import check_output_paths
+from newsstem.paths import check_feed_options, check_output_paths
 from newsstem.pipelines import hand_patterns, load_patterns_before_logging, log_later
 from newsstem.usage_errors import archive_hint, one_line_errors
 
@@ -111,13 +111,24 @@ class Command(BaseRunSpiderCommand):
             help="WARC archive to read (written with -s NEWSSTEM_ARCHIVE=...); may be repeated",
         )
         parser.add_argument("--site", metavar="SITE", help="only the pages of this site")
+        # argparse took --out (learn's directory of pattern files) for Scrapy's --output
+        # and appended the articles to the file: an option is given whole
+        parser.allow_abbrev = False
         one_line_errors(parser)
 
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
         """Bad arguments or settings: one usage error line, before Scrapy starts (and logs
         its versions and settings)."""
+        for feeds in (opts.output, opts.overwrite_output):  # (a directory: before Scrapy)
+            check_feed_options(feeds, "extract")
         super().process_options(args, opts)
         assert self.settings is not None
+        if args and args[0].split("=", 1)[0] == "--out":
+            raise UsageError(
+                "extract: unknown option '--out'; the articles are written with -O FILE "
+                "(-o FILE appends; --out is learn's directory of pattern files)",
+                print_help=False,
+            )
         if args:
             # learn takes its SITE alone, extract with --site: the one told the other's way
             # (an archive: one of a shell pattern after --input)

@@ -205,6 +205,7 @@ class Command(ScrapyCommand):
                 reports.append(site_report(site, result, by_site[site]))
         if opts.report:
             print(f"report: {write_layout_report(opts.report, reports, self.settings)}")
+        _warn_unusable_files(out)
         if not learned_any or (publishing is not None and publishing.failed):
             self.exitcode = 1
 
@@ -425,6 +426,25 @@ def _check_writable(directory: str, what: str, option: str) -> None:
             f"give another {option} DIR",
             print_help=False,
         )
+
+
+def _warn_unusable_files(directory: str) -> None:
+    """A warning line per pattern file of ``directory`` that a crawl would stop on (not
+    valid JSON, a bad field, a second file of a site): learn wrote its files beside it
+    and said nothing, and every later crawl ended in exit status 2 on that file."""
+    sites: dict[str, Path] = {}
+    for path in sorted(Path(directory).glob("*.json")):
+        try:
+            site = load_pattern_file(path).site
+        except PatternFileError as error:
+            problem = str(error)
+        else:
+            if site not in sites:
+                sites[site] = path
+                continue
+            problem = f"{path}: site {site!r} already has patterns in {sites[site].name}"
+        print(f"learn: warning: {problem}; a crawl with NEWSSTEM_PATTERNS_DIR={directory} "
+              "stops on this file: mend or remove it", file=sys.stderr)
 
 
 def _old_patterns(directory: str, site: str) -> PatternSet | None:

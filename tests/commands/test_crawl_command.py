@@ -147,7 +147,8 @@ def test_a_corrupt_pattern_file_is_the_only_line(tmp_path, site):
                                {"NEWSSTEM_PATTERNS_DIR": str(patterns)})
     assert result.returncode == 2, result.stderr
     [line] = result.stderr.splitlines()
-    assert line.startswith(f"scrapy: error: {patterns / 'broken.json'}: not valid JSON")
+    # prefixed with the command, as extract's is (it began with the path alone)
+    assert line.startswith(f"scrapy: error: crawl: {patterns / 'broken.json'}: not valid JSON")
     assert site.paths(status=None) == []
 
 

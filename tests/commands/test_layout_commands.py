@@ -252,6 +252,16 @@ def test_a_corrupt_pattern_file_stops_the_crawl_with_a_clear_error(msnbc_site, t
         (["crawl", "news", "-a", "start_url=http://127.0.0.1:9/", "--depth", "2"],
          "crawl: unknown option '--depth'; spider arguments are given with -a (-a depth=VALUE)"),
         (["crawl", "news"], "news: give at least one start URL"),
+        # Scrapy's "Unrecognized output format ''", the directory unnamed
+        (["crawl", "news", "-a", "start_url=http://127.0.0.1:9/", "-O", "docs"],
+         "crawl: cannot write the articles to docs: it is a directory; give a file, "
+         "as -O docs/articles.jsonl"),
+        (["extract", "--input", "x.warc.gz", "-o", "docs/"],
+         "extract: cannot write the articles to docs/: it is a directory"),
+        # argparse took learn's --out for Scrapy's --output: the articles were appended
+        (["extract", "--input", "x.warc.gz", "--out", "x.jsonl"],
+         "extract: unknown option '--out'; the articles are written with -O FILE (-o FILE "
+         "appends; --out is learn's directory of pattern files)"),
         (["crawl", "news", "-a", "start_url=http://127.0.0.1:9/", "-a", "depth=x"],
          "news: depth must be an integer >= 0, not 'x'"),
     ],
@@ -263,6 +273,25 @@ def test_bad_arguments_are_usage_errors(arguments, message):
     [line] = result.stderr.splitlines()
     assert line.startswith("scrapy: error: ") and message in line, result.stderr
     assert line.endswith(f"(see scrapy {arguments[0]} -h)")
+
+
+def test_learn_warns_of_a_pattern_file_a_crawl_would_stop_on(learned, tmp_path):
+    # learn wrote its file beside a corrupt one and said nothing (exit status 0): every
+    # later crawl with the directory ended in exit status 2 on that file
+    _, archive, _, _ = learned
+    patterns = tmp_path / "patterns"
+    patterns.mkdir()
+    (patterns / "broken.json").write_text('{"format": "newsstem-patterns", "version": 1,')
+    (patterns / "invalid.json").write_text('{"format": "newsstem-patterns", "version": 1}')
+    result = scrapy("learn", "--input", str(archive), "--out", str(patterns))
+    assert result.returncode == 0, result.stderr
+    warnings = [line for line in result.stderr.splitlines() if "learn: warning:" in line]
+    assert [w.split(": ", 3)[2] for w in warnings] == [
+        str(patterns / "broken.json"), str(patterns / "invalid.json")], result.stderr
+    assert "not valid JSON" in warnings[0]
+    assert warnings[0].endswith(f"a crawl with NEWSSTEM_PATTERNS_DIR={patterns} stops on "
+                                "this file: mend or remove it")
+    assert len(list(patterns.glob("*.json"))) == 3  # its own file written all the same
 
 
 def test_learn_names_the_sites_it_knows(learned, msnbc_site):
