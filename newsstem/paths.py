@@ -21,7 +21,13 @@ from w3lib.url import file_uri_to_path
 
 from newsstem import defaults
 
-__all__ = ["check_feed_options", "check_output_paths", "local_feed_path", "unwritable", "unwritable_directory"]
+__all__ = [
+    "check_feed_options",
+    "check_output_paths",
+    "local_feed_path",
+    "unwritable",
+    "unwritable_directory",
+]
 
 # Scrapy fills these in a feed URI (%(time)s, %(name)s, %(batch_id)d, spider attributes):
 # the part of a path after one is not known before the crawl.
