@@ -157,3 +157,26 @@ def test_basic_auth_rejects_a_wrong_password(scrapyd):
     assert scrapyd.status("daemonstatus.json", password=scrapyd.password) == 200
     assert scrapyd.status("daemonstatus.json", password="wrong") == 401
     assert scrapyd.status("listjobs.json?project=newsstem", password="") == 401
+
+
+def test_a_job_that_cannot_start_says_why_in_its_own_log(scrapyd, news_site, tmp_path):
+    """A bad setting (exit status 2) or an unusable archive (1) stops the job before Scrapy
+    logs anything: its one line went to the job's stderr, which scrapyd writes to its own
+    log only, and the job's log (``logs_dir/.../<job>.log``, served at ``/logs/``) was
+    never made: an operator opening it found nothing (404)."""
+    arguments = {"start_url": news_site.url + "/", "depth": "2"}
+    scrapyd.schedule("typo", arguments=arguments,
+                     settings={**FAST, "NEWSSTEM_BODY_FORMT": "markdown"})
+    not_a_directory = tmp_path / "file"
+    not_a_directory.write_text("")
+    scrapyd.schedule("archive", arguments=arguments,
+                     settings={**FAST, "NEWSSTEM_ARCHIVE": f"{not_a_directory}/a.warc.gz"})
+    scrapyd.wait("typo")
+    scrapyd.wait("archive")
+    typo = scrapyd.job_log("typo")
+    assert "ERROR: scrapy: error: unknown setting NEWSSTEM_BODY_FORMT (did you mean " \
+           "NEWSSTEM_BODY_FORMAT?)" in typo, typo
+    assert len(typo.splitlines()) == 1, typo
+    archive = scrapyd.job_log("archive")
+    assert "ERROR: newsstem: archive error: " in archive, archive
+    assert len(archive.splitlines()) == 1, archive

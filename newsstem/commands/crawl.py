@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -79,7 +80,34 @@ class Command(ScrapyCrawlCommand):
 
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
         """Bad arguments or settings: one usage error line, before Scrapy starts (and logs
-        its versions and settings)."""
+        its versions and settings). With ``LOG_FILE`` given (a scrapyd job's log), the line
+        goes there too: scrapyd puts a job's stderr in its own log only, and the job's log
+        file, the one an operator opens, was never made."""
+        try:
+            self._process_options(args, opts)
+        except UsageError as error:
+            self._log_file_line(f"scrapy: error: {error}")
+            raise
+
+    def _log_file_line(self, line: str) -> None:
+        """Append ``line`` (an ERROR of a crawl that never started) to ``LOG_FILE``, if
+        given; Scrapy's logging, not yet set up, would not write it."""
+        path = self.settings.get("LOG_FILE") if self.settings is not None else None
+        if not path:
+            return
+        stamp = time.strftime("%Y-%m-%d %H:%M:%S")
+        try:
+            with open(path, "a", encoding=self.settings.get("LOG_ENCODING") or "utf-8") as log:
+                log.write(f"{stamp} [newsstem] ERROR: {line}\n")
+        except OSError:  # the line is on stderr still
+            pass
+
+    def _say(self, line: str) -> None:
+        """One line of a crawl that cannot start (exit status 1): stderr, and LOG_FILE."""
+        print(line, file=sys.stderr)
+        self._log_file_line(line)
+
+    def _process_options(self, args: list[str], opts: argparse.Namespace) -> None:
         for feeds in (opts.output, opts.overwrite_output):  # (a directory: before Scrapy)
             check_feed_options(feeds, "crawl")
         super().process_options(args, opts)
@@ -165,7 +193,7 @@ class Command(ScrapyCrawlCommand):
             if options.url:
                 connect(options.url).close()
         except DistributedError as exc:
-            print(f"newsstem: {exc}", file=sys.stderr)
+            self._say(f"newsstem: {exc}")
             return False
         return True
 
@@ -178,7 +206,7 @@ class Command(ScrapyCrawlCommand):
         try:
             check_writable(path)
         except ArchiveError as exc:
-            print(f"newsstem: archive error: {exc}", file=sys.stderr)
+            self._say(f"newsstem: archive error: {exc}")
             return False
         return True
 
@@ -194,6 +222,6 @@ class Command(ScrapyCrawlCommand):
         try:
             check_crawl(settings, opts.spargs)
         except StoreError as exc:
-            print(f"newsstem: URL store error: {exc}", file=sys.stderr)
+            self._say(f"newsstem: URL store error: {exc}")
             return False
         return True
