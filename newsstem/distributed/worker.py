@@ -237,9 +237,23 @@ class Worker:
                 continue
             self.stats.inc_value(f"{STATS_PREFIX}/start_messages")
             spider.log_scope(scope)  # type: ignore[attr-defined]
+            refused_before = self.stats.get_value("dupefilter/filtered", 0)
+            requests = 0
             for request in spider.start_requests_for(scope):  # type: ignore[attr-defined]
                 self.crawler.engine.crawl(request)
-                scheduled += 1
+                requests += 1
+            scheduled += requests
+            if requests and self.stats.get_value("dupefilter/filtered", 0) - refused_before \
+                    >= requests:  # a silent no-op otherwise: "pages fetched: 0", no reason
+                shown = message.decode("utf-8", "replace") if isinstance(message, bytes) \
+                    else message
+                logger.info(
+                    "newsstem: start message %r adds nothing: the shared filter has seen its "
+                    "start pages (this crawl fetched them, and the site had a new link less "
+                    "than NEWSSTEM_DISTRIBUTED_FORGET = %d s ago); push it again after that, "
+                    "or crawl it apart in another Redis database",
+                    shown[:500], self.options.forget_seconds,
+                )
         if messages and self.handoff is not None and self.outage.ready():
             # their start requests admitted (or kept by the scheduler, which then keeps the
             # entries too): the messages are done

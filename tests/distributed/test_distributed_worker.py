@@ -165,3 +165,27 @@ def test_a_worker_reads_start_messages_again_once_redis_answers(redis_db, monkey
     assert "newsstem: start message 'not a url' rejected: " in caplog.text
     assert crawler.stats.get_value("newsstem/distributed/redis_errors") == 4
     worker.spider_closed(spider, "finished")
+
+
+def test_a_start_message_the_shared_filter_refuses_says_so(workers, redis_db, news_site):
+    """A message for a site this crawl fetched less than NEWSSTEM_DISTRIBUTED_FORGET ago
+    adds nothing (as documented); the worker said nothing either, its summary "pages
+    fetched: 0", and an operator pushing it again saw no reason."""
+    site = news_site(sections=1, articles_per_section=2)
+    client = redis.Redis.from_url(redis_db)
+    message = json.dumps({"start_url": site.url + "/", "depth": 2})
+    first = workers("first")
+    wait_ready(first)
+    client.rpush(START_KEY, message)
+    assert first.wait() == 0, first.log()
+    assert len(first.urls()) == 2
+    assert "adds nothing" not in first.log()
+
+    again = workers("again")
+    wait_ready(again)
+    client.rpush(START_KEY, message)
+    assert again.wait() == 0, again.log()
+    assert again.urls() == []
+    assert (f"newsstem: start message {message!r} adds nothing: the shared filter has seen "
+            "its start pages") in again.log(), again.log()
+    assert "NEWSSTEM_DISTRIBUTED_FORGET = 600 s ago" in again.log()
