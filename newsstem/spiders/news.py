@@ -435,7 +435,17 @@ class NewsSpider(Spider):
         limit_text = args.pop(_DEPTH_LIMIT_KEY, None)  # in keys made by scope_from
         unknown = sorted(set(args) - set(self.ARGUMENTS))
         if unknown:
-            raise UsageError(f"news: unknown argument(s): {', '.join(unknown)}")
+            own = [name for name in unknown if name in PROCESS_ARGUMENTS]
+            close = [
+                f"{name} (did you mean {match[0]}?)" if match else name
+                for name in unknown
+                for match in [difflib.get_close_matches(name, self.ARGUMENTS, n=1, cutoff=0.75)]
+            ]
+            raise UsageError(
+                f"news: unknown argument(s): {', '.join(close)}"
+                + (f"; {', '.join(own)}: the worker's own, for all it crawls (-a or -s when "
+                   "it starts), not a start message's" if own else "")
+            )
         scope = CrawlScope.from_arguments(self.settings, **args)
         limit = None
         if scope.depth is None:

@@ -97,8 +97,12 @@ def test_a_distributed_worker_may_start_without_a_start_url_others_may_not():
 
 def test_bad_scopes_are_refused_or_counted():
     news = spider(start_url="https://a.example/")
-    with pytest.raises(UsageError, match="unknown argument"):
+    with pytest.raises(UsageError, match=r"unknown argument\(s\): dpeth \(did you mean depth\?\)"):
         news.scope_from({"start_url": "https://a.example/", "dpeth": "2"})
+    # found pushing {"refresh": 1} to a worker: say why, not just "unknown"
+    with pytest.raises(UsageError, match="refresh: the worker's own, for all it crawls "
+                                         r"\(-a or -s when it starts\), not a start message's"):
+        news.scope_from({"start_url": "https://a.example/", "refresh": "1"})
     with pytest.raises(UsageError, match="depth must be an integer"):
         news.scope_from({"start_url": "https://a.example/", "depth": "deep"})
     assert news.scope_of({SCOPE_META_KEY: "{not json"}) is None
