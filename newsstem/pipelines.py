@@ -458,8 +458,9 @@ def load_patterns(settings: BaseSettings) -> PatternLibrary:
         return PatternLibrary({})
     library = PatternLibrary.from_sets(sets, match_options(settings))
     logger.info(
-        "newsstem: layout patterns for %d site(s) (%s from the package, the others from %s): %s",
-        len(library), len(library) - len(own), directory or "-", ", ".join(sorted(library)),
+        "newsstem: layout patterns for %d site(s) (%d from the package, %d from %s): %s",
+        len(library), len(library) - len(own), len(own), directory or "-",
+        ", ".join(sorted(library)),
     )
     return library
 

@@ -102,6 +102,9 @@ def test_a_scheduled_crawl_exports_by_pattern_and_the_next_runs_only_new_article
     assert stats["newsstem/summary/articles"] == len(items) == 10
     assert stats["newsstem/summary/outcome"] == "ok"
     assert "newsstem run summary" in log
+    # said "(1 from the package, the others from patterns)", when there were none
+    assert f"layout patterns for 1 site(s) (1 from the package, 0 from patterns): {site_name}" \
+        in log
     # the default URL store: scrapyd's working dir, shared by the project's jobs
     assert (scrapyd.directory / ".scrapy" / "newsstem" / "newsstem-urldb.sqlite").is_file()
 
