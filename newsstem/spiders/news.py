@@ -28,7 +28,7 @@ from __future__ import annotations
 import difflib
 import json
 import logging
-from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
@@ -264,9 +264,15 @@ def _check_misspelt(arguments: Mapping[str, Any], known: Iterable[str]) -> None:
     for name in arguments:
         if name in names or name.startswith("_"):
             continue
-        close = difflib.get_close_matches(name, names, n=1, cutoff=0.75)
+        close = _close_name(name, names)
         if close:
-            raise UsageError(f"news: unknown argument {name!r} (did you mean {close[0]}?)")
+            raise UsageError(f"news: unknown argument {name!r} (did you mean {close}?)")
+
+
+def _close_name(name: str, known: Sequence[str]) -> str | None:
+    """The one of ``known`` that ``name`` is a typo of, if any (``depht``: ``depth``)."""
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.75)
+    return close[0] if close else None
 
 
 def _parse_depth(value: str | int | None) -> int | None:
@@ -437,9 +443,9 @@ class NewsSpider(Spider):
         if unknown:
             own = [name for name in unknown if name in PROCESS_ARGUMENTS]
             close = [
-                f"{name} (did you mean {match[0]}?)" if match else name
+                f"{name} (did you mean {match}?)" if match else name
                 for name in unknown
-                for match in [difflib.get_close_matches(name, self.ARGUMENTS, n=1, cutoff=0.75)]
+                for match in [_close_name(name, self.ARGUMENTS)]
             ]
             raise UsageError(
                 f"news: unknown argument(s): {', '.join(close)}"
