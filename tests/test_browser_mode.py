@@ -245,6 +245,39 @@ def test_a_page_that_never_settles_or_never_loads_costs_one_line(tmp_path):
 
 
 @needs_browser
+@pytest.mark.xfail(strict=True, reason="known loss, documented in docs/render.md: "
+                   "scrapy-playwright waits for the load event after every page method "
+                   "(navigation timeout = DOWNLOAD_TIMEOUT); opening the page up to "
+                   "DOMContentLoaded and window.stop() after the wait did not avoid it")
+def test_a_page_whose_image_never_arrives_is_read_not_lost(tmp_path):
+    """The article is in the page, but one image of it (a tracking pixel, an ad server)
+    never arrives, so its ``load`` event never fires: the page should be read after
+    NEWSSTEM_RENDER_WAIT; it fails at DOWNLOAD_TIMEOUT and its article is lost, where a
+    plain crawl exports it. When this passes, drop the xfail and the docs' warning."""
+    site = FixtureSite(tmp_path / "site")
+    site.root.mkdir()
+    story = "".join(f"<p>{p}</p>" for p in PARAGRAPHS)
+    site.routes["/stuck.html"] = (200, "text/html", (
+        "<html><head><title>Stuck</title></head><body><main><article><h1>Harbour plan</h1>"
+        + story + '</article></main><img src="/pixel.gif" width=1 height=1></body></html>'
+    ).encode())
+    site.routes["/pixel.gif"] = (200, "image/gif", b"GIF89a")
+    site.delays["/pixel.gif"] = 60
+    site.routes["/index.html"] = (200, "text/html",
+                                  b'<html><body><a href="/stuck.html">stuck</a></body></html>')
+    site.start()
+    try:
+        result = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html", "-a", "render=1",
+                           settings={"NEWSSTEM_RENDER_WAIT": "2", "DOWNLOAD_TIMEOUT": "10"})
+    finally:
+        site.stop()
+    assert result.returncode == 0, result.log[-2000:]
+    assert [item["url"] for item in result.items] == [f"{site.url}/stuck.html"], \
+        [line for line in result.log.splitlines() if "download failed" in line]
+    assert PARAGRAPHS[2] in result.items[0]["body"]
+
+
+@needs_browser
 def test_visual_scoring_finds_an_article_the_html_rules_refuse(tmp_path):
     """A column marked ``comment`` (an opinion page): readability leaves comments out;
     in the rendered page it is the centred, wide, tall box: method ``visual``."""
