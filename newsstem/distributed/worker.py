@@ -55,6 +55,11 @@ class StartMessageError(ValueError):
     """A start message that is not a URL nor a JSON object of spider arguments."""
 
 
+def _message_text(message: bytes | str) -> str:
+    """A start message as pushed, not as the bytes redis-py returns (b'{"start_url": ...}')."""
+    return message.decode("utf-8", "replace") if isinstance(message, bytes) else message
+
+
 def parse_start_message(data: bytes | str) -> dict[str, Any]:
     """The spider arguments of a start message.
 
@@ -67,8 +72,7 @@ def parse_start_message(data: bytes | str) -> dict[str, Any]:
     ...
     newsstem.distributed.worker.StartMessageError: not a URL nor a JSON object of spider arguments
     """
-    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
-    text = text.strip()
+    text = _message_text(data).strip()
     if not text.startswith(("{", "[", '"')):
         if not text:
             raise StartMessageError("an empty message")
@@ -230,13 +234,15 @@ class Worker:
                 scope = spider.scope_from(arguments)  # type: ignore[attr-defined]
             except (StartMessageError, UsageError) as exc:
                 self.stats.inc_value(f"{STATS_PREFIX}/rejected_messages")
-                # as pushed, not as the bytes redis-py returns (b'{"start_url": ...}')
-                shown = message.decode("utf-8", "replace") if isinstance(message, bytes) \
-                    else message
-                logger.error("newsstem: start message %r rejected: %s", shown[:500], exc)
+                logger.error(
+                    "newsstem: start message %r rejected: %s", _message_text(message)[:500], exc
+                )
                 continue
             self.stats.inc_value(f"{STATS_PREFIX}/start_messages")
             spider.log_scope(scope)  # type: ignore[attr-defined]
+            # The refusals counted while its requests are scheduled are theirs alone: the
+            # scheduler admits them synchronously, and an idle worker keeps no requests of
+            # its own (a worker that keeps some is not idle) whose refusals would count too.
             refused_before = self.stats.get_value("dupefilter/filtered", 0)
             requests = 0
             for request in spider.start_requests_for(scope):  # type: ignore[attr-defined]
@@ -245,14 +251,12 @@ class Worker:
             scheduled += requests
             if requests and self.stats.get_value("dupefilter/filtered", 0) - refused_before \
                     >= requests:  # a silent no-op otherwise: "pages fetched: 0", no reason
-                shown = message.decode("utf-8", "replace") if isinstance(message, bytes) \
-                    else message
                 logger.info(
                     "newsstem: start message %r adds nothing: the shared filter has seen its "
                     "start pages (this crawl fetched them, and the site had a new link less "
                     "than NEWSSTEM_DISTRIBUTED_FORGET = %d s ago); push it again after that, "
                     "or crawl it apart in another Redis database",
-                    shown[:500], self.options.forget_seconds,
+                    _message_text(message)[:500], self.options.forget_seconds,
                 )
         if messages and self.handoff is not None and self.outage.ready():
             # their start requests admitted (or kept by the scheduler, which then keeps the
