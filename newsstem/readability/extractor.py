@@ -249,8 +249,12 @@ def _put_first(attempt: _Attempt, texts: list[str], options: Options) -> _Attemp
         # normalized text put first render as themselves, then the article as it rendered
         # before, so its text is not rendered again.
         text = "\n\n".join([*texts, attempt.text] if attempt.text else texts)
-    length = capped_weight(text, options.retry_length, options.cjk_char_weight)
-    return replace(attempt, text=text, length=length)
+    return replace(attempt, text=text, length=_length(text, options))
+
+
+def _length(text: str, options: Options) -> float:
+    """An attempt's ``length``: the weight of its text, exact below ``retry_length``."""
+    return capped_weight(text, options.retry_length, options.cjk_char_weight)
 
 
 def _declared(page: Page, title: str, options: Options) -> Extraction | None:
@@ -607,7 +611,7 @@ def _finish(
         flags=flags,
         article=article,
         text=text,
-        length=capped_weight(text, options.retry_length, options.cjk_char_weight),
+        length=_length(text, options),
         found_candidate=found_candidate,
         removals=tuple(removals),
         selected=tuple(selected),
