@@ -309,9 +309,13 @@ def test_browser_mode_without_a_browser_stops_before_any_request(tmp_path, site)
     result = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html", "-a", "render=1",
                        settings={"NEWSSTEM_RENDER_BROWSER": "/nonexistent/chromium"})
     assert result.returncode == 2
+    # one line on stderr, and the same line in the job's LOG_FILE (a scrapyd job's log)
+    said = ("scrapy: error: newsstem: NEWSSTEM_RENDER_BROWSER '/nonexistent/chromium' "
+            "is not an executable")
     errors = [line for line in result.log.splitlines() if "error:" in line]
-    assert errors == ["scrapy: error: newsstem: NEWSSTEM_RENDER_BROWSER "
-                      "'/nonexistent/chromium' is not an executable (see scrapy crawl -h)"]
+    assert len(errors) == 2, errors
+    assert errors[0].endswith(f" [newsstem] ERROR: {said}")  # LOG_FILE
+    assert errors[1] == f"{said} (see scrapy crawl -h)"  # stderr
     assert "Traceback" not in result.log
     assert site.paths(status=None) == []
     assert result.items == []
