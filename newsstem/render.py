@@ -5,11 +5,13 @@ Only the requests of pages go through the browser (start pages, followed links, 
 entries of sitemaps and feeds): robots.txt, sitemaps and feeds are fetched as without it,
 and robots.txt, URL rules, depth, the URL store and politeness apply unchanged, since
 they act on requests before any download handler sees them. In the browser a page is
-loaded, then :data:`COLLECT_BOXES` runs in it: it waits until the document stops
-changing and the page's script has its data (no DOM mutation and no ``fetch`` or
-``XMLHttpRequest`` of the page in flight for ``NEWSSTEM_RENDER_QUIET`` ms, at most
-``NEWSSTEM_RENDER_WAIT`` seconds: a page that never settles is read as it is then), and
-measures the boxes of the page's large elements for the visual scoring of
+opened up to its ``DOMContentLoaded``, its ``load`` waited for at most
+``NEWSSTEM_RENDER_WAIT`` seconds (an image or a script that never arrives does not lose
+the page: :func:`measure_page`), then :data:`COLLECT_BOXES` runs in it: it waits until
+the document stops changing and the page's script has its data (no DOM mutation and
+no ``fetch`` or ``XMLHttpRequest`` of the page in flight for ``NEWSSTEM_RENDER_QUIET``
+ms, for the rest of ``NEWSSTEM_RENDER_WAIT``: a page that never settles is read as it is
+then), and measures the boxes of the page's large elements for the visual scoring of
 :mod:`newsstem.visual`. The rendered DOM is the response body: the pipelines, the
 archive (which marks the page ``rendered``) and the URL store see it like any page.
 
@@ -38,6 +40,7 @@ __all__ = [
     "browser_path",
     "configure",
     "for_one_page",
+    "measure_page",
     "page_meta",
     "rendered_boxes",
     "unfinished_requests",
@@ -265,10 +268,49 @@ def page_meta(settings: BaseSettings) -> dict[str, Any]:
     wait = settings.getfloat("NEWSSTEM_RENDER_WAIT", defaults.NEWSSTEM_RENDER_WAIT)
     quiet = settings.getint("NEWSSTEM_RENDER_QUIET", defaults.NEWSSTEM_RENDER_QUIET)
     arguments = {"wait": int(wait * 1000), "quiet": quiet, "minShare": 0.05}
-    measure = PageMethod("evaluate", COLLECT_BOXES, arguments)
-    # by name: request meta goes through pickle (disk and Redis queues)
+    # a module function: request meta goes through pickle (disk and Redis queues)
+    measure = PageMethod(measure_page, arguments)
+    # the page is opened up to DOMContentLoaded: measure_page waits for its load event
+    # itself, at most NEWSSTEM_RENDER_WAIT (scrapy-playwright's goto would wait for it up
+    # to DOWNLOAD_TIMEOUT, and fail the page when an image or a script never arrives)
     return {"playwright": True, PAGE_METHODS_META_KEY: [measure],
+            "playwright_page_goto_kwargs": {"wait_until": "domcontentloaded"},
             "playwright_page_init_callback": "newsstem.render.watch_requests"}
+
+
+async def measure_page(page: Any, arguments: dict[str, Any]) -> dict[str, Any]:
+    """The page method of browser mode: waits for the page's ``load`` event, at most
+    ``arguments["wait"]`` ms, then runs :data:`COLLECT_BOXES` for the rest of that wait
+    (at least one ``quiet`` time).
+
+    A page whose ``load`` never comes (an image or a script that never arrives: a stuck
+    tracker or ad server) is read as it is then, like a page that never settles: it is
+    marked loaded for scrapy-playwright, which waits for the load state after every page
+    method up to the navigation timeout (DOWNLOAD_TIMEOUT) and would otherwise fail the
+    page, its article lost. ``window.stop()`` does not do it: Chromium then reports no
+    ``load`` to Playwright. Playwright keeps a frame's load states in ``_load_states``
+    (the set its ``wait_for_load_state`` checks); tests/test_browser_mode.py fails if a
+    Playwright release changes that."""
+    import time
+
+    from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+    wait = int(arguments["wait"])
+    started = time.monotonic()
+    loaded = True
+    try:
+        await page.wait_for_load_state(timeout=max(wait, 1))
+    except PlaywrightTimeout:  # the load event did not come within the wait
+        loaded = False
+    left = wait - int((time.monotonic() - started) * 1000)
+    left = max(left, int(arguments["quiet"]))
+    result = await page.evaluate(COLLECT_BOXES, {**arguments, "wait": left})
+    if not loaded:
+        frame = getattr(page, "main_frame", None)
+        states = getattr(getattr(frame, "_impl_obj", frame), "_load_states", None)
+        if isinstance(states, set):
+            states.add("load")
+    return result
 
 
 def for_one_page(meta: dict[str, Any]) -> dict[str, Any]:

@@ -245,24 +245,25 @@ def test_a_page_that_never_settles_or_never_loads_costs_one_line(tmp_path):
 
 
 @needs_browser
-@pytest.mark.xfail(strict=True, reason="known loss, documented in docs/render.md: "
-                   "scrapy-playwright waits for the load event after every page method "
-                   "(navigation timeout = DOWNLOAD_TIMEOUT); opening the page up to "
-                   "DOMContentLoaded and window.stop() after the wait did not avoid it")
 def test_a_page_whose_image_never_arrives_is_read_not_lost(tmp_path):
-    """The article is in the page, but one image of it (a tracking pixel, an ad server)
-    never arrives, so its ``load`` event never fires: the page should be read after
-    NEWSSTEM_RENDER_WAIT; it fails at DOWNLOAD_TIMEOUT and its article is lost, where a
-    plain crawl exports it. When this passes, drop the xfail and the docs' warning."""
+    """The article is in the page, but one image and one script of it (a tracking pixel,
+    an ad server) never arrive, so its ``load`` event never fires: the page is read after
+    NEWSSTEM_RENDER_WAIT. It failed at DOWNLOAD_TIMEOUT, its article lost where a plain
+    crawl exports it: scrapy-playwright waits for the load state after every page method
+    (up to DOWNLOAD_TIMEOUT), so newsstem.render.measure_page marks the page loaded once
+    its wait is over (window.stop() leaves Playwright without a load event)."""
     site = FixtureSite(tmp_path / "site")
     site.root.mkdir()
     story = "".join(f"<p>{p}</p>" for p in PARAGRAPHS)
     site.routes["/stuck.html"] = (200, "text/html", (
         "<html><head><title>Stuck</title></head><body><main><article><h1>Harbour plan</h1>"
-        + story + '</article></main><img src="/pixel.gif" width=1 height=1></body></html>'
+        + story + '</article></main><img src="/pixel.gif" width=1 height=1>'
+        '<script async src="/ads.js"></script></body></html>'
     ).encode())
     site.routes["/pixel.gif"] = (200, "image/gif", b"GIF89a")
     site.delays["/pixel.gif"] = 60
+    site.routes["/ads.js"] = (200, "text/javascript", b"var ads = 1;")
+    site.delays["/ads.js"] = 60
     site.routes["/index.html"] = (200, "text/html",
                                   b'<html><body><a href="/stuck.html">stuck</a></body></html>')
     site.start()
