@@ -124,7 +124,7 @@ class Command(ScrapyCommand):
         # they were those of the old entries: prune's options are prune's alone
         given = [name for name, value in (("--older-than", opts.older_than),
                                           ("--dry-run", opts.dry_run), ("--wait", opts.wait))
-                 if value not in (None, False)]
+                 if value is not None and value is not False]  # (--wait 0 == False)
         if action != "prune" and given:
             raise UsageError(
                 f"{action} takes no {', '.join(given)}: only prune does "

@@ -273,6 +273,8 @@ def test_prune_that_waited_in_vain_does_not_advise_waiting(store):
         (("stats", "--older-than", "30d"), 2, "stats takes no --older-than: only prune does"),
         (("show", "--dry-run", "--wait", "5", "https://site/a.html"), 2,
          "show takes no --dry-run, --wait: only prune does"),
+        # 0.0 == False: `--wait 0`, the default's value, was taken for not given
+        (("stats", "--wait", "0"), 2, "stats takes no --wait: only prune does"),
         (("stats", "--urldb", "ftp://x/y"), 1, "is not one newsstem knows"),
         (("stats", "--urldb", ""), 2, "switched off"),
     ],
