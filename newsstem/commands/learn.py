@@ -57,6 +57,7 @@ from newsstem.layout.patterns import (
     PatternFileError,
     PatternSet,
     load_pattern_file,
+    pattern_dir_problems,
     pattern_file_path,
     save_pattern_file,
 )
@@ -432,17 +433,7 @@ def _warn_unusable_files(directory: str) -> None:
     """A warning line per pattern file of ``directory`` that a crawl would stop on (not
     valid JSON, a bad field, a second file of a site): learn wrote its files beside it
     and said nothing, and every later crawl ended in exit status 2 on that file."""
-    sites: dict[str, Path] = {}
-    for path in sorted(Path(directory).glob("*.json")):
-        try:
-            site = load_pattern_file(path).site
-        except PatternFileError as error:
-            problem = str(error)
-        else:
-            if site not in sites:
-                sites[site] = path
-                continue
-            problem = f"{path}: site {site!r} already has patterns in {sites[site].name}"
+    for problem in pattern_dir_problems(directory):  # the crawl's own checks
         print(f"learn: warning: {problem}; a crawl with NEWSSTEM_PATTERNS_DIR={directory} "
               "stops on this file: mend or remove it", file=sys.stderr)
 

@@ -87,6 +87,7 @@ __all__ = [
     "line_form",
     "load_pattern_file",
     "load_patterns_dir",
+    "pattern_dir_problems",
     "pattern_file_name",
     "pattern_file_path",
     "save_pattern_file",
@@ -297,15 +298,41 @@ def load_patterns_dir(directory: str | Path) -> dict[str, PatternSet]:
     if not directory.is_dir():
         raise PatternFileError(f"{directory}: the patterns directory is not a directory")
     sets: dict[str, PatternSet] = {}
-    for path in sorted(directory.glob("*.json")):
-        pattern_set = load_pattern_file(path)
-        if pattern_set.site in sets:
-            raise PatternFileError(
-                f"{path}: site {pattern_set.site!r} already has patterns in another file "
-                "of this directory; keep one file per site"
-            )
-        sets[pattern_set.site] = pattern_set
+    for entry in _read_patterns_dir(directory):
+        if isinstance(entry, PatternFileError):
+            raise entry
+        sets[entry.site] = entry
     return sets
+
+
+def pattern_dir_problems(directory: str | Path) -> list[PatternFileError]:
+    """Every file of ``directory`` that :func:`load_patterns_dir` (a crawl's
+    ``NEWSSTEM_PATTERNS_DIR``) would stop on, not only the first."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        return []
+    return [entry for entry in _read_patterns_dir(directory)
+            if isinstance(entry, PatternFileError)]
+
+
+def _read_patterns_dir(directory: Path) -> Iterator[PatternSet | PatternFileError]:
+    """The ``*.json`` files of ``directory`` by name: each one's pattern set, or why a
+    crawl cannot use it (unreadable, invalid, or a second file of a site)."""
+    first: dict[str, Path] = {}
+    for path in sorted(directory.glob("*.json")):
+        try:
+            pattern_set = load_pattern_file(path)
+        except PatternFileError as error:
+            yield error
+            continue
+        if pattern_set.site in first:
+            yield PatternFileError(
+                f"{path}: site {pattern_set.site!r} already has patterns in another file "
+                f"of this directory ({first[pattern_set.site].name}); keep one file per site"
+            )
+            continue
+        first[pattern_set.site] = path
+        yield pattern_set
 
 
 class _Validator:

@@ -26,6 +26,7 @@ from newsstem.layout.patterns import (
     dumps,
     load_pattern_file,
     load_patterns_dir,
+    pattern_dir_problems,
     save_pattern_file,
     site_file,
 )
@@ -144,6 +145,12 @@ def test_a_directory_holds_one_file_per_site(tmp_path, msnbc_set):
     (tmp_path / "copy.json").write_text((tmp_path / "tv.msnbc.com.json").read_text())
     with pytest.raises(PatternFileError, match="already has patterns in another file"):
         load_patterns_dir(tmp_path)
+    # learn's warnings list the same problems, every file's, the other file named
+    (tmp_path / "broken.json").write_text("{")
+    assert [str(problem).split(": ", 2)[1] for problem in pattern_dir_problems(tmp_path)] == [
+        "not valid JSON (line 1, column 2", "site 'tv.msnbc.com' already has patterns in "
+        "another file of this directory (copy.json); keep one file per site"]
+    assert pattern_dir_problems(tmp_path / "missing") == []
 
 
 def test_new_pages_of_the_layout_are_extracted(msnbc, msnbc_set):
