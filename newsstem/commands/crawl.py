@@ -68,6 +68,15 @@ def _check_browser(settings: object, argument: object) -> None:
             raise UsageError(f"newsstem: {error}", print_help=False) from None
 
 
+def _log_file_option(opts: argparse.Namespace) -> str | None:
+    """``LOG_FILE`` from ``--logfile`` or ``-s LOG_FILE=``, as Scrapy's process_options sets
+    it: the ``-O DIR`` check runs before it has (a directory would be Scrapy's "Unrecognized
+    output format ''"), and its line went to stderr only."""
+    given = [value.partition("=")[2] for value in getattr(opts, "set", None) or []
+             if value.partition("=")[0] == "LOG_FILE"]
+    return getattr(opts, "logfile", None) or (given[-1] if given else None)
+
+
 class Command(ScrapyCrawlCommand):
     # read by process_options(), handed to the crawler's pipeline; the lines loading logged
     _patterns: PatternLibrary | None = None
@@ -86,13 +95,14 @@ class Command(ScrapyCrawlCommand):
         try:
             self._process_options(args, opts)
         except UsageError as error:
-            self._log_file_line(f"scrapy: error: {error}")
+            self._log_file_line(f"scrapy: error: {error}", _log_file_option(opts))
             raise
 
-    def _log_file_line(self, line: str) -> None:
-        """Append ``line`` (an ERROR of a crawl that never started) to ``LOG_FILE``, if
-        given; Scrapy's logging, not yet set up, would not write it."""
-        path = self.settings.get("LOG_FILE") if self.settings is not None else None
+    def _log_file_line(self, line: str, path: str | None = None) -> None:
+        """Append ``line`` (an ERROR of a crawl that never started) to ``path`` or else
+        ``LOG_FILE``, if given; Scrapy's logging, not yet set up, would not write it."""
+        if not path and self.settings is not None:
+            path = self.settings.get("LOG_FILE")
         if not path:
             return
         stamp = time.strftime("%Y-%m-%d %H:%M:%S")

@@ -152,6 +152,23 @@ def test_a_corrupt_pattern_file_is_the_only_line(tmp_path, site):
     assert site.paths(status=None) == []
 
 
+@pytest.mark.parametrize("option", ["-s", "--logfile"])
+def test_a_directory_given_as_the_output_is_written_to_the_log_file_too(tmp_path, option):
+    # checked before Scrapy's process_options set LOG_FILE from -s or --logfile: the
+    # line went to stderr only, and the log file was never made
+    log = tmp_path / "crawl.log"
+    given = ["-s", f"LOG_FILE={log}"] if option == "-s" else ["--logfile", str(log)]
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", "start_url=http://127.0.0.1:9/",
+           "-O", str(tmp_path), *given]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    result = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2, result.stderr
+    [line] = log.read_text().splitlines()
+    assert line.endswith(f" [newsstem] ERROR: scrapy: error: crawl: cannot write the articles "
+                         f"to {tmp_path}: it is a directory; give a file, as -O "
+                         f"{tmp_path / 'articles.jsonl'}"), line
+
+
 def test_a_misspelt_spider_name_is_one_line_naming_the_spiders(tmp_path, site):
     # Scrapy logged its versions and settings, then a KeyError traceback (exit status 1)
     output = tmp_path / "a.jsonl"
