@@ -224,8 +224,10 @@ def test_a_bad_store_fails_at_start_with_one_clear_error(tmp_path, news_site, ca
     result = crawl(tmp_path, news_site, uri, "bad")
     assert result.returncode == 1
     errors = [line for line in result.log.splitlines() if "error" in line.lower()]
-    assert len(errors) == 1 and errors[0].startswith("newsstem: URL store error:"), result.log
-    assert message in errors[0]
+    # the one line on stderr, and its copy in the job's LOG_FILE (a scrapyd job's log)
+    assert len(errors) == 2 and errors[1].startswith("newsstem: URL store error:"), result.log
+    assert errors[0].endswith(f" [newsstem] ERROR: {errors[1]}")
+    assert message in errors[1]
     assert news_site.paths() == [], "nothing may be fetched"
     assert not result.output.exists()
     for path, content in before.items():
@@ -240,8 +242,11 @@ def test_bad_urldb_arguments_are_usage_errors(tmp_path, news_site):
     assert news_site.paths() == []
     sync = crawl(tmp_path, news_site, uri, "bad2", NEWSSTEM_URLDB_SYNC_ITEMS="many")
     assert sync.returncode == 2  # one line quoting the value, as for the other settings
-    assert sync.log.strip() == ("scrapy: error: NEWSSTEM_URLDB_SYNC_ITEMS must be a whole "
-                                "number, not 'many' (see scrapy crawl -h)"), sync.log
+    said = "scrapy: error: NEWSSTEM_URLDB_SYNC_ITEMS must be a whole number, not 'many'"
+    lines = sync.log.strip().splitlines()  # the job's LOG_FILE, then stderr
+    assert len(lines) == 2, sync.log
+    assert lines[0].endswith(f" [newsstem] ERROR: {said}")
+    assert lines[1] == f"{said} (see scrapy crawl -h)"
 
 
 def test_a_crawl_does_not_start_while_prune_holds_the_store(tmp_path, news_site, store_uri):
