@@ -10,6 +10,7 @@ usage error line.
 
 from __future__ import annotations
 
+import argparse
 import os
 import tempfile
 from pathlib import Path
@@ -104,12 +105,13 @@ def local_feed_path(uri: str | Path) -> str | None:
     return None
 
 
-def check_feed_options(feeds: list[str] | None, command: str) -> None:
-    """UsageError for a ``-o``/``-O`` value that is a directory, before Scrapy reads it:
+def check_feed_options(opts: argparse.Namespace, command: str) -> None:
+    """UsageError for a ``-o``/``-O`` value (``opts.output``, ``opts.overwrite_output``)
+    that is a directory, before Scrapy reads it:
     Scrapy takes the format from the file's extension and answered ``Unrecognized output
     format ''``, not naming the directory. (``DIR:jsonl``, a format given, is left to
     :func:`check_output_paths`, which says it is a directory.)"""
-    for uri in feeds or []:
+    for uri in [*(opts.output or []), *(opts.overwrite_output or [])]:
         path = local_feed_path(uri)
         if path is None or URI_PARAMETER in path:
             continue

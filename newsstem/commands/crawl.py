@@ -118,8 +118,7 @@ class Command(ScrapyCrawlCommand):
         self._log_file_line(line)
 
     def _process_options(self, args: list[str], opts: argparse.Namespace) -> None:
-        for feeds in (opts.output, opts.overwrite_output):  # (a directory: before Scrapy)
-            check_feed_options(feeds, "crawl")
+        check_feed_options(opts, "crawl")  # (a directory: before Scrapy reads it)
         super().process_options(args, opts)
         assert self.settings is not None
         unknown = next((arg for arg in args if arg.startswith("-") and arg != "-"), None)

@@ -119,8 +119,7 @@ class Command(BaseRunSpiderCommand):
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
         """Bad arguments or settings: one usage error line, before Scrapy starts (and logs
         its versions and settings)."""
-        for feeds in (opts.output, opts.overwrite_output):  # (a directory: before Scrapy)
-            check_feed_options(feeds, "extract")
+        check_feed_options(opts, "extract")  # (a directory: before Scrapy reads it)
         super().process_options(args, opts)
         assert self.settings is not None
         if args and args[0].split("=", 1)[0] == "--out":
