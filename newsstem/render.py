@@ -25,6 +25,7 @@ import copy
 import logging
 import os
 import shutil
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -291,8 +292,6 @@ async def measure_page(page: Any, arguments: dict[str, Any]) -> dict[str, Any]:
     ``load`` to Playwright. Playwright keeps a frame's load states in ``_load_states``
     (the set its ``wait_for_load_state`` checks); tests/test_browser_mode.py fails if a
     Playwright release changes that."""
-    import time
-
     from playwright.async_api import TimeoutError as PlaywrightTimeout
 
     wait = int(arguments["wait"])
