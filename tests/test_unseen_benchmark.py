@@ -137,6 +137,31 @@ def test_a_page_where_both_score_alike_is_listed_as_a_tie_not_a_loss(sdist: Path
     assert "  +0.000 plain:" in printed
 
 
+# A right-to-left page (Arabic): a language none of the corpora holds, read by itself.
+ARABIC = (
+    "<html dir=\"rtl\" lang=\"ar\"><head><title>المطر أخيرا</title></head><body><article>"
+    + "".join(f"<p>انتظر مزارعو الوادي المطر {n} أيام، وانخفض النهر تحت الجسر الحجري "
+              "القديم حتى عاد الماء إلى الحقول.</p>" for n in range(8))
+    + "</article></body></html>"
+)
+ARABIC_TEXT = "\n\n".join(
+    f"انتظر مزارعو الوادي المطر {n} أيام، وانخفض النهر تحت الجسر الحجري القديم حتى عاد "
+    "الماء إلى الحقول." for n in range(8)
+)
+
+
+def test_the_figures_are_given_per_language_of_the_expected_text(tmp_path: Path, capsys):
+    data = "tests/data"
+    archive = build_sdist(tmp_path / "newspaper4k-9.9.tar.gz", {
+        f"{data}/html/rain.html": ARTICLE, f"{data}/txt/rain.txt": ARTICLE_TEXT,
+        f"{data}/html/arabic_rain.html": ARABIC, f"{data}/txt/arabic_rain.txt": ARABIC_TEXT,
+    })
+    assert main([str(archive), "--extractors", "newsstem", "--no-titles", "--rounds", "1"]) == 0
+    printed = capsys.readouterr().out.split("per language of the expected text")[1]
+    assert "\n    ar    1: newsstem 1.000" in printed
+    assert "\n    en    1: newsstem " in printed  # (its headline kept: 0.992)
+
+
 def test_a_few_thai_words_do_not_make_a_page_unspaced_by_their_vowel_signs():
     # (6 Thai code points among 20 letters and digits, but 2 of them letters: the signs
     # are no meaningful characters and count on neither side of the share)

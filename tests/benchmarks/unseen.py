@@ -18,7 +18,9 @@ trafilatura and readability-lxml side by side in one run, as ``extraction.py`` r
 them (the same calls, interleaved page by page, pages/s of the extraction call alone):
 token-shingle F1 (:mod:`newsstem.evaluation`), and on characters too for the pages
 written without spaces (Chinese, Japanese, Korean as ``extraction.py`` decides it;
-Thai, Lao, Burmese and Khmer likewise). The ten pages where newsstem loses most to
+Thai, Lao, Burmese and Khmer likewise), and per language of the expected text
+(``extraction.py``'s ``page_language``: the one Arabic page, right to left, by itself).
+The ten pages where newsstem loses most to
 trafilatura are listed with what it lost (expected lines it misses) or kept (lines of
 its output the expected text lacks). Titles and authors are scored against the
 metadata where the archive has it (newsstem's headline as a crawl exports it, from
@@ -110,7 +112,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # extraction.py beside
 
 from corpora import HALVES, CorpusPage, halves
 from extraction import CJK_PAGE_SHARE, EXTRACTORS, DEFAULT_EXTRACTORS, OURS, PEER, Run
-from extraction import is_cjk, run_corpus
+from extraction import is_cjk, page_language, run_corpus
 
 from newsstem.encoding import decode_html
 from newsstem.evaluation import (
@@ -848,10 +850,31 @@ def report_texts(pairing: Pairing, runs: dict[str, Run], worst: int,
         spaced = [p for p in pages if not by_character(p.gold)]
         figures = "  ".join(f"{name} {_f1(run, spaced):.3f}" for name, run in runs.items())
         print(f"  the other {len(spaced)} pages: {figures}")
+    report_languages(pages, runs)
     ours = runs.get(OURS)
     print_speeds(runs)
     if ours is not None and PEER in runs:
         report_losses(pages, runs, worst)
+
+
+def report_languages(pages: list[CorpusPage], runs: dict[str, Run]) -> None:
+    """F1 per language of the expected text (``extraction.py``'s :func:`page_language`),
+    each extractor's, most pages first: a script or language no corpus holds (Arabic,
+    Hebrew, Persian: right to left) is read here by itself, on characters too where its
+    pages are written without spaces."""
+    by_language: dict[str, list[CorpusPage]] = {}
+    for page in pages:
+        by_language.setdefault(page_language(page), []).append(page)
+    print("  per language of the expected text (pages: F1 per extractor)")
+    for language, chosen in sorted(by_language.items(), key=lambda item: (-len(item[1]),
+                                                                          item[0])):
+        units = [False] + ([True] if 2 * sum(by_character(p.gold) for p in chosen)
+                           > len(chosen) else [])
+        for characters in units:
+            figures = "  ".join(f"{name} {_f1(run, chosen, characters):.3f}"
+                                for name, run in runs.items())
+            unit = " (characters)" if characters else ""
+            print(f"    {language:<3} {len(chosen):>3}{unit}: {figures}")
 
 
 def report_losses(pages: list[CorpusPage], runs: dict[str, Run], count: int) -> None:
