@@ -30,6 +30,23 @@ def test_real_article_matches_gold(name):
     assert score_page(result.body, gold(name)).f1 >= 0.9
 
 
+def test_persian_page_keeps_its_paragraphs_and_zero_width_non_joiners():
+    # Right to left (dir="rtl"), Persian: the three paragraphs and the figure's caption
+    # are kept, the book's navigation bars are not, and the zero-width non-joiners
+    # (U+200C) inside words stay as written (trafilatura drops them: docs/benchmarks.md).
+    result = extract(page("fa-debian-handbook"),
+                     url="https://debian-handbook.info/browse/fa-IR/stable/sect.master-plan.html")
+    assert result.reason is None
+    assert result.title == "2.2. طرح اصلی"
+    lines = result.body.split("\n\n")
+    assert lines[1].startswith("با تعامل شما، مدیریت IT مجموعه مطالعاتی عمیقی")
+    assert lines[-1].endswith("همزمان با آموزش کارکنان آن، بروزرسانی می\u200cشوند.")
+    assert "شكل 2.1. بررسی اجمالی شبکه فالکات کورپ" in lines
+    assert "محدودیت\u200cها" in result.body and result.body.count("\u200c") == 12
+    for navigation in ("Download the ebook", "قبلی", "بعدی", "خانه", "فصل 2."):
+        assert navigation not in result.body
+
+
 def test_japanese_story_in_layout_tables_is_found():
     # The gold (Mozilla's output) also keeps the site's link lists below the story;
     # the story itself must be there, and little that the gold does not have.
