@@ -41,6 +41,8 @@ __all__ = [
     "browser_path",
     "configure",
     "for_one_page",
+    "load_states",
+    "mark_loaded",
     "measure_page",
     "page_meta",
     "rendered_boxes",
@@ -286,12 +288,9 @@ async def measure_page(page: Any, arguments: dict[str, Any]) -> dict[str, Any]:
 
     A page whose ``load`` never comes (an image or a script that never arrives: a stuck
     tracker or ad server) is read as it is then, like a page that never settles: it is
-    marked loaded for scrapy-playwright, which waits for the load state after every page
-    method up to the navigation timeout (DOWNLOAD_TIMEOUT) and would otherwise fail the
-    page, its article lost. ``window.stop()`` does not do it: Chromium then reports no
-    ``load`` to Playwright. Playwright keeps a frame's load states in ``_load_states``
-    (the set its ``wait_for_load_state`` checks); tests/test_browser_mode.py fails if a
-    Playwright release changes that."""
+    marked loaded for scrapy-playwright (:func:`mark_loaded`), which waits for the load
+    state after every page method up to the navigation timeout (DOWNLOAD_TIMEOUT) and
+    would otherwise fail the page, its article lost."""
     from playwright.async_api import TimeoutError as PlaywrightTimeout
 
     wait = int(arguments["wait"])
@@ -305,11 +304,62 @@ async def measure_page(page: Any, arguments: dict[str, Any]) -> dict[str, Any]:
     left = max(left, int(arguments["quiet"]))
     result = await page.evaluate(COLLECT_BOXES, {**arguments, "wait": left})
     if not loaded:
-        frame = getattr(page, "main_frame", None)
-        states = getattr(getattr(frame, "_impl_obj", frame), "_load_states", None)
-        if isinstance(states, set):
-            states.add("load")
+        mark_loaded(page)
     return result
+
+
+# Whether the WARNING of mark_loaded was said (once per process: it is about Playwright,
+# not about a page).
+_said_no_load_states = False
+
+
+def load_states(page: Any) -> set[str] | None:
+    """The set of load states Playwright's Python client keeps for ``page``'s main frame
+    (``Frame._impl_obj._load_states``: the set ``wait_for_load_state`` checks before it
+    waits for an event), or None when this Playwright keeps none there.
+
+    Private, and the only way: no public API makes ``wait_for_load_state`` return for a
+    page whose ``load`` never fires, and scrapy-playwright (0.0.48) calls it after every
+    page method. Tried on Chromium (docs/render.md): ``window.stop()`` and CDP
+    ``Page.stopLoading`` end the page's loading (``readyState`` complete) but fire no
+    ``load``, so Chromium reports none to Playwright; CDP offline emulation does not end
+    requests in flight; removing the stuck elements does not release ``load``. The public
+    way round is ``playwright_include_page`` with the body read by newsstem after the
+    wait, which leaves every page's closing (errors included) to newsstem: not done."""
+    frame = getattr(page, "main_frame", None)
+    states = getattr(getattr(frame, "_impl_obj", None), "_load_states", None)
+    return states if isinstance(states, set) else None
+
+
+def mark_loaded(page: Any) -> bool:
+    """Mark ``page`` loaded for Playwright (:func:`load_states`); False, and one WARNING
+    line per process, when this Playwright keeps its load states elsewhere: such a page
+    then fails at DOWNLOAD_TIMEOUT (the behaviour before stop 44) instead of being read
+    after NEWSSTEM_RENDER_WAIT. tests/test_browser_mode.py checks the layout on a real
+    page, so an upgrade of Playwright that changes it fails there, not silently."""
+    global _said_no_load_states
+
+    states = load_states(page)
+    if states is not None:
+        states.add("load")
+        return True
+    if not _said_no_load_states:
+        _said_no_load_states = True
+        logger.warning(
+            "newsstem: Playwright %s keeps no Frame._load_states: a rendered page whose "
+            "load never comes (an image or a script that never arrives) fails at "
+            "DOWNLOAD_TIMEOUT instead of being read after NEWSSTEM_RENDER_WAIT "
+            "(see docs/render.md)", _playwright_version())
+    return False
+
+
+def _playwright_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("playwright")
+    except PackageNotFoundError:
+        return "(version unknown)"
 
 
 def for_one_page(meta: dict[str, Any]) -> dict[str, Any]:

@@ -251,7 +251,7 @@ def test_a_page_whose_image_never_arrives_is_read_not_lost(tmp_path):
     NEWSSTEM_RENDER_WAIT. It failed at DOWNLOAD_TIMEOUT, its article lost where a plain
     crawl exports it: scrapy-playwright waits for the load state after every page method
     (up to DOWNLOAD_TIMEOUT), so newsstem.render.measure_page marks the page loaded once
-    its wait is over (window.stop() leaves Playwright without a load event)."""
+    its wait is over (mark_loaded: the next test checks the Playwright part it needs)."""
     site = FixtureSite(tmp_path / "site")
     site.root.mkdir()
     story = "".join(f"<p>{p}</p>" for p in PARAGRAPHS)
@@ -276,6 +276,78 @@ def test_a_page_whose_image_never_arrives_is_read_not_lost(tmp_path):
     assert [item["url"] for item in result.items] == [f"{site.url}/stuck.html"], \
         [line for line in result.log.splitlines() if "download failed" in line]
     assert PARAGRAPHS[2] in result.items[0]["body"]
+
+
+@needs_browser
+def test_playwright_keeps_the_load_states_that_mark_loaded_sets(tmp_path):
+    """newsstem.render.mark_loaded (what keeps the page of the test above) writes into a
+    private set of Playwright's client, there being no public way (load_states says why).
+    On a real page: the set is where it looks, holds "load" once the page loaded, and a
+    mark is what wait_for_load_state then sees. An upgrade of Playwright that moves it
+    fails here, by name, rather than pages failing at DOWNLOAD_TIMEOUT in crawls."""
+    import asyncio
+
+    from playwright.async_api import async_playwright
+
+    from newsstem.render import LAUNCH_ARGS, load_states, mark_loaded
+
+    site = FixtureSite(tmp_path / "site")
+    site.root.mkdir()
+    site.routes["/page.html"] = (200, "text/html", b"<html><body><p>loaded</p></body></html>")
+    site.start()
+
+    async def check():
+        async with async_playwright() as playwright:
+            browser = await playwright.chromium.launch(
+                executable_path=BROWSER, headless=True, args=list(LAUNCH_ARGS))
+            try:
+                page = await browser.new_page()
+                await page.goto(f"{site.url}/page.html", wait_until="load")
+                states = load_states(page)
+                assert isinstance(states, set), "Playwright moved Frame._load_states"
+                assert {"domcontentloaded", "load"} <= states
+                states.discard("load")  # as for a page whose load never came
+                assert mark_loaded(page) and "load" in states
+                await page.wait_for_load_state(timeout=1)  # returns: no wait, no timeout
+            finally:
+                await browser.close()
+
+    try:
+        asyncio.run(check())
+    finally:
+        site.stop()
+
+
+def test_a_playwright_without_the_load_states_is_said_once(monkeypatch, caplog):
+    """A Playwright that keeps its load states elsewhere: measure_page still returns the
+    page's boxes, and the crawl says once (not per page) that such pages now fail at
+    DOWNLOAD_TIMEOUT. A stand-in page: a real Playwright of another layout is not here."""
+    pytest.importorskip("playwright")
+    import asyncio
+    import logging
+
+    from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+    from newsstem import render
+
+    class Page:  # a page whose load never comes, with no _load_states behind main_frame
+        main_frame = object()
+
+        async def wait_for_load_state(self, timeout=None):
+            raise PlaywrightTimeout("Timeout exceeded")
+
+        async def evaluate(self, script, arguments):
+            return {"width": 1, "height": 1, "boxes": [], "pending": 0}
+
+    monkeypatch.setattr(render, "_said_no_load_states", False)
+    arguments = {"wait": 1, "quiet": 1, "minShare": 0.05}
+    with caplog.at_level(logging.WARNING, logger="newsstem.render"):
+        for _ in range(2):
+            assert asyncio.run(render.measure_page(Page(), arguments))["width"] == 1
+    said = [record.getMessage() for record in caplog.records]
+    assert len(said) == 1 and "keeps no Frame._load_states" in said[0], said
+    assert said[0].endswith("fails at DOWNLOAD_TIMEOUT instead of being read after "
+                            "NEWSSTEM_RENDER_WAIT (see docs/render.md)")
 
 
 @needs_browser
