@@ -424,16 +424,25 @@ OUTLINE_BLOCKS = """
 """
 SCREENSHOT_WIDTH = 1280
 SCREENSHOT_MAX_HEIGHT = 6000
+# Seconds for taking a screenshot once the page is rendered (a tall page, a loaded machine)
+SCREENSHOT_TIMEOUT = 30.0
 
 
 class Screenshots:
     """Screenshots of pages (their HTML as archived) with blocks outlined, taken by one
-    headless Chromium; a context manager. Used by ``scrapy learn --report``."""
+    headless Chromium; a context manager. Used by ``scrapy learn --report``.
 
-    def __init__(self, browser: str, colours: dict[str, str], timeout: float = 10.0) -> None:
+    A page is shot once its ``load`` came, or when ``wait`` seconds are over
+    (``NEWSSTEM_RENDER_WAIT``): an image, a stylesheet or a script that never arrives (a
+    stuck tracker, a site gone since the crawl) is then stopped, and what has rendered is
+    shot. Fonts and media are not loaded, as in browser mode (a screenshot waits for the
+    page's fonts: one asked for after ``load`` that never arrives would cost the picture).
+    The screenshot itself has :data:`SCREENSHOT_TIMEOUT` seconds."""
+
+    def __init__(self, browser: str, colours: dict[str, str], wait: float = 5.0) -> None:
         self.browser_path = browser
         self.colours = colours
-        self.timeout_ms = int(timeout * 1000)
+        self.wait_ms = max(1, int(wait * 1000))
 
     def __enter__(self) -> Screenshots:
         """Launch the browser; :class:`RenderError` (Playwright stopped) when it cannot be."""
@@ -463,24 +472,35 @@ class Screenshots:
         """Render ``html`` (its relative links resolved against ``url``), outline the
         blocks, save a PNG at ``path``; False (and one log line) when it cannot."""
         from playwright.sync_api import Error as PlaywrightError
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
         page = self._browser.new_page(viewport={"width": SCREENSHOT_WIDTH, "height": 900})
         try:
             if url:
                 html = f'<base href="{url}">' + html
-            page.set_default_timeout(self.timeout_ms)
+            page.set_default_timeout(self.wait_ms)
+            page.route("**/*", _skip_resources)
             try:
                 page.set_content(html, wait_until="load")
-            except PlaywrightError:  # resources that never come: shoot what is there
-                pass
+            except PlaywrightTimeout:  # resources that never come: shoot what is there
+                page.evaluate("() => window.stop()")
             page.evaluate(OUTLINE_BLOCKS, {"outlines": outlines, "colours": self.colours})
             height = min(SCREENSHOT_MAX_HEIGHT, page.evaluate(
                 "() => document.documentElement.scrollHeight") or 900)
             page.screenshot(path=str(path), clip={"x": 0, "y": 0, "width": SCREENSHOT_WIDTH,
-                                                  "height": max(1, height)}, full_page=True)
+                                                  "height": max(1, height)}, full_page=True,
+                            timeout=SCREENSHOT_TIMEOUT * 1000)
             return True
         except PlaywrightError as error:
             logger.warning("newsstem: no screenshot of %s: %s", url, str(error).splitlines()[0])
             return False
         finally:
             page.close()
+
+
+def _skip_resources(route: Any) -> None:
+    """Route handler of :class:`Screenshots`: :data:`SKIPPED_RESOURCES` are not loaded."""
+    if _skipped_resource(route.request):
+        route.abort()
+    else:
+        route.fallback()

@@ -207,6 +207,65 @@ def test_a_browser_that_does_not_launch_leaves_a_report_without_screenshots(tmp_
                           f"{broken}") and err.count("\n") == 1, err
 
 
+@needs_browser
+def test_a_page_whose_resources_never_arrive_is_shot_after_the_wait(tmp_path):
+    """scrapy learn --report on two sites: the pages of one ask a real server on 127.0.0.1
+    for a font, a stylesheet, an image and a script it never answers (held until the test
+    ends). That page is shot after NEWSSTEM_RENDER_WAIT with what has rendered, the other
+    one too, and the report is written. It cost 10 s to its load, then the screenshot
+    waited 10 s for the font and failed: the picture was lost, 20 s per such page."""
+    import threading
+    from http.server import BaseHTTPRequestHandler
+
+    from scrapy.settings import Settings
+
+    from newsstem.commands.learn import write_layout_report
+    from newsstem.layout.learn import TrainingPage, learn
+    from newsstem.layout.report import site_report
+    from support.httpserver import serve, shut_down
+
+    released = threading.Event()
+    asked = []
+
+    class NeverAnswers(BaseHTTPRequestHandler):
+        def log_message(self, format, *args):
+            pass
+
+        def do_GET(self):
+            asked.append(self.path)
+            released.wait(120)  # the connection is held, no byte sent
+
+    server = serve(NeverAnswers)
+    stuck = f"http://127.0.0.1:{server.server_address[1]}"
+    head = ("<head><style>@font-face{font-family:Held;src:url(/held.woff2)}"
+            "body{font-family:Held,serif}</style><link rel=stylesheet href=/held.css></head>")
+    tail = '<img src="/held.gif" width=40 height=40><script async src="/held.js"></script>'
+    rng = random.Random(5)
+    reports = []
+    for site, url, extra in (("stuck.example", stuck, (head, tail)), ("fine.example", None, ("", ""))):
+        pages = [TrainingPage(
+            f"{url or 'http://fine.example'}/a/{n}",
+            f"<html>{extra[0]}<body><div id=nav>Home</div><h1>Story {n}</h1><div id=story>"
+            f"<p>{_paragraph(rng)}</p><p>{_paragraph(rng)}</p></div>{extra[1]}</body></html>")
+            for n in range(6)]
+        reports.append(site_report(site, learn(site, pages), pages))
+    settings = Settings({"NEWSSTEM_RENDER_BROWSER": BROWSER, "NEWSSTEM_RENDER_WAIT": "1"})
+    try:
+        started = time.monotonic()
+        path = write_layout_report(str(tmp_path / "report"), reports, settings)
+        elapsed = time.monotonic() - started
+    finally:
+        released.set()
+        shut_down(server)
+    assert "/held.gif" in asked and "/held.css" in asked  # the page did wait on them
+    page = path.read_text(encoding="utf-8")
+    shots = sorted(shot.name for shot in path.parent.glob("*.png"))
+    assert [name.split("-")[0] for name in shots] == ["fine.example", "stuck.example"], shots
+    assert all(f"src='{name}'" in page for name in shots)
+    assert all((path.parent / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for name in shots)
+    assert elapsed < 20, elapsed  # the wait (1 s) and two shots, not 20 s of timeouts
+
+
 def run_scrapy(*args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     return subprocess.run([sys.executable, "-m", "scrapy", *args], cwd=REPO, env=env,

@@ -401,11 +401,14 @@ def _check_arguments(args: list[str], opts: argparse.Namespace) -> str | None:
 def write_layout_report(directory: str, reports: list, settings: object) -> Path:
     """The report of ``--report``, with screenshots when a browser can be launched (else
     the report says why it has none, and so does a line on stderr: a user waiting for
-    pictures learns it without opening the report)."""
+    pictures learns it without opening the report). A page is shot when its ``load``
+    came or NEWSSTEM_RENDER_WAIT is over (render.Screenshots)."""
     with ExitStack() as stack:
         try:
             browser = render.browser_path(settings)  # type: ignore[arg-type]
-            screenshots = stack.enter_context(render.Screenshots(browser, ROLE_COLOURS))
+            wait = settings.getfloat(  # type: ignore[attr-defined]
+                "NEWSSTEM_RENDER_WAIT", defaults.NEWSSTEM_RENDER_WAIT)
+            screenshots = stack.enter_context(render.Screenshots(browser, ROLE_COLOURS, wait))
         except render.RenderError as error:
             print(f"learn: the report has no screenshots: {error}", file=sys.stderr)
             return write_report(directory, reports, None, str(error))
