@@ -130,7 +130,7 @@ def extract_metadata(
     _fill_language(evidence, metadata, text)
     _fill_dates(evidence, metadata, url, options)
     _fill_headline(evidence, metadata, url, title_candidates, anchor_texts,
-                   [*site_names, *publisher, *host_names(url)])
+                   [*site_names, *publisher, *host_names(url)], text or "")
     return metadata
 
 
@@ -141,12 +141,13 @@ def _fill_headline(
     title_candidates: Sequence[tuple[str, str]],
     anchor_texts: Sequence[str],
     site_names: list[str],
+    opening: str = "",
 ) -> None:
     candidates = headline_candidates(evidence)
     metadata.page_title = next((text for source, text in candidates if source == "title"), None)
     candidates += [(source, text) for source, text in title_candidates if text]
     candidates += [("anchor", text) for text in anchor_texts if text]
-    headline = decide_headline(candidates, site_names)
+    headline = decide_headline(candidates, site_names, opening)
     if headline is not None:
         metadata.headline, metadata.sources["headline"] = headline.text, headline.source
 

@@ -25,8 +25,11 @@ name, an anchor text that says "Read more". Agreement decides:
 3. otherwise the candidate most sources agree with wins; on a tie, the visible headline
    before JSON-LD, then og:title, twitter:title, the pattern's or the extraction's
    title, the ``<title>``;
-4. with no agreement at all, the first of JSON-LD headline, og:title, the
-   pattern's or the extraction's title, ``<title>`` without the site name.
+4. with no agreement at all, the one visible heading that the article's opening text
+   speaks of and that shares a word with every social and document title, where no
+   JSON-LD headline is stated (:func:`_heading_of_the_text`); else the first of JSON-LD
+   headline, og:title, the pattern's or the extraction's title, ``<title>`` without the
+   site name.
 
 The text is returned as the winning source writes it, with a known site-name affix
 removed; where the winner is the visible heading (or ``<title>``) and the page's
@@ -97,6 +100,10 @@ _OTHER = re.compile(
 # A text this many kinds of source write word for word is the headline as written
 # (found on chaos tuning pages: heading, JSON-LD and og:title saying "X - more").
 SETTLED_KINDS = 3
+# With no agreement, the visible heading whose words (this many, of four letters or more)
+# the first OPENING_CHARS characters of the article's text write is the headline.
+OPENING_WORDS = 2
+OPENING_CHARS = 600
 # At most this many visible headings are candidates (the first in page order).
 MAX_HEADINGS = 4
 # A headline is at most this long (longer texts are paragraphs marked as headings).
@@ -411,8 +418,10 @@ def _headline_like(text: str) -> bool:
 def decide_headline(
     candidates: Sequence[tuple[str, str]],
     site_names: Iterable[str] = (),
+    opening: str = "",
 ) -> Headline | None:
-    """The headline most kinds of source agree on (see the module's description).
+    """The headline most kinds of source agree on (see the module's description);
+    ``opening``, the article's text, tells the visible heading where nothing agrees.
 
     >>> decide_headline([("title", "Storm hits the coast – Daily Planet"),
     ...                  ("og:title", "Storm hits the coast"),
@@ -457,12 +466,51 @@ def decide_headline(
             best, chosen = rank, entry
     assert best is not None
     if best[1] <= 1:  # no two kinds agree: trust the sources in order
+        told = _heading_of_the_text(entries, opening)
+        if told is not None:
+            return Headline(_as_typed(told, "heading", entries), "heading", 1)
         for wanted in _ALONE:
             for source, text, _ in entries:
                 if source == wanted:
                     text = _strip_generic(text) if FAMILY[source] == "document" else text
                     return Headline(text, source, 1)
     return Headline(_as_typed(chosen[1], chosen[0], entries), chosen[0], best[1])
+
+
+def _heading_of_the_text(entries: Sequence[tuple[str, str, str]], opening: str) -> str | None:
+    """Where no two kinds of source agree and no JSON-LD headline is stated, the one
+    visible heading that the article's own text speaks of (:data:`OPENING_WORDS` of its
+    words of four letters or more in the text's first :data:`OPENING_CHARS` characters)
+    and that shares a word with each social and document title (the same story, not a
+    widget's or the site's heading), or None. Found on chaos tuning pages (CNN, Screen
+    Rant, Daily Mail, Mondaq): the heading, og:title and ``<title>`` write three wordings
+    of one story, the order without agreement took og:title, and the headline a reader
+    sees is the heading. The heading alone first (stop 34) took site banners and widget
+    headings (``Virtual Geek``, ``Save & Share this Article``): the text does not speak
+    of those."""
+    if not opening or any(source == "json-ld" for source, _, _ in entries):
+        return None
+    headings = list(dict.fromkeys(text for source, text, _ in entries if source == "heading"))
+    titles = [
+        _content_words(text) for source, text, _ in entries
+        if FAMILY.get(source) in ("social", "document")
+    ]
+    if not headings or not titles:
+        return None
+    text_words = _content_words(opening[:OPENING_CHARS])
+    told = [
+        heading for heading in headings
+        if len((words := _content_words(heading)) & text_words) >= OPENING_WORDS
+        and all(words & title for title in titles)
+    ]
+    return told[0] if len(told) == 1 else None
+
+
+_CONTENT_WORD = re.compile(r"[^\W\d_]{4,}")
+
+
+def _content_words(text: str) -> set[str]:
+    return set(_CONTENT_WORD.findall(unicodedata.normalize("NFKC", text).casefold()))
 
 
 def _settled(entries: Sequence[tuple[str, str, str]]) -> set[str]:

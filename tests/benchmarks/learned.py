@@ -298,7 +298,7 @@ def run_site(
         by_pattern = extract_page(page.html, training[index].url, patterns, anchors[index])
         alone = fallback(training[index])
         decided = extract_metadata(
-            page.html, training[index].url,
+            page.html, training[index].url, text=by_pattern.body or None,
             title_candidates=[(by_pattern.title_source, by_pattern.title)],
             site_names=learned.pattern_set.site_names,
         ).headline if headlines[index] else None

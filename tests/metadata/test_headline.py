@@ -48,7 +48,8 @@ def patterns(name: str) -> SitePatterns:
 
 def exported_title(label: dict, with_patterns: bool = True) -> tuple[str | None, dict]:
     """The title a crawl exports for the page: extraction (by the site's learned pattern
-    where the label has one), then the headline decision."""
+    where the label has one), then the headline decision, given the article's text as
+    the pipeline gives it."""
     html = page(label["name"])
     site_patterns = patterns(label["name"]) if with_patterns and "pattern_site" in label else None
     extraction = extract_page(html, label.get("url"), site_patterns, [], min_chars=0)
@@ -58,7 +59,8 @@ def exported_title(label: dict, with_patterns: bool = True) -> tuple[str | None,
     for title in label.get("other_titles", ()):
         names.add(title)
     metadata = extract_metadata(
-        html, label.get("url"), title_candidates=[(extraction.title_source, extraction.title)],
+        html, label.get("url"), text=extraction.body or None,
+        title_candidates=[(extraction.title_source, extraction.title)],
         site_names=names.names(),
     )
     return metadata.headline, {extraction.title_source: extraction.title, **metadata.sources}
@@ -246,6 +248,29 @@ def test_the_story_h1_under_a_site_bar_that_repeats_the_social_title_is_the_head
     teasers = html.replace("<p>Text.</p></article>",
                            f"</article><article><h1>{social}</h1></article>")
     assert extract_metadata(teasers).headline == "Russia’s Space Program Is Struggling"
+
+
+def test_with_no_agreement_the_heading_the_text_speaks_of_is_the_headline():
+    """The cnn-parkjisung fixture, reduced: heading, social and document titles are three
+    wordings of one story. The article's opening names the heading's words, so the heading
+    wins; a heading the text does not speak of (a site banner), or a page whose JSON-LD
+    states a headline, keeps the order without agreement."""
+    heading = "Park Ji-sung: North's inclusion in Winter Olympics would mean 'a lot' to South Korea"
+    social = "Ex-Man Utd star wants North Koreans at Winter Olympics"
+    candidates = [
+        ("og:title", social),
+        ("twitter:title", social),
+        ("heading", heading),
+        ("title", "Winter Olympics 2018: Park Ji-Sung says North Korea inclusion is crucial - CNN"),
+    ]
+    opening = "That, at least, is the sentiment of South Korea's greatest footballer Park Ji-sung."
+    assert decide_headline(candidates, ["CNN"], opening).text == heading
+    assert decide_headline(candidates, ["CNN"]).text == social  # no text: the order
+    banner = [("heading", "Winter Sports Desk") if source == "heading" else (source, text)
+              for source, text in candidates]
+    assert decide_headline(banner, ["CNN"], opening).text == social
+    stated = [*candidates, ("json-ld", "Park Ji-sung backs North Korea at the Games")]
+    assert decide_headline(stated, ["CNN"], opening).source == "json-ld"
 
 
 def test_no_candidates_no_headline():
