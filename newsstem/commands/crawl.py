@@ -20,21 +20,23 @@ After the run: a crawl that reached nothing because every request failed
 (:class:`newsstem.operations.RunReport`) exits with status 3, so cron and
 schedulers see it. A crawl stopped by force (a second Ctrl-C or SIGTERM: Scrapy
 stops at once, the engine never closes, so there is no summary) says so in one
-line and exits with status 1, not 0 as a crawl that ran.
+line (on stderr, and last in LOG_FILE) and exits with status 1, not 0 as a crawl that ran.
+The lines written to LOG_FILE here follow its LOG_FORMAT and LOG_DATEFORMAT.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
-import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.exceptions import UsageError
 from scrapy.spiderloader import get_spider_loader
+from scrapy.utils.log import get_scrapy_root_handler
 
 from newsstem import defaults
 from newsstem.archive import ArchiveError, check_writable
@@ -53,6 +55,7 @@ from newsstem.usage_errors import one_line_errors
 if TYPE_CHECKING:
     from scrapy import Spider
     from scrapy.crawler import Crawler
+    from scrapy.settings import Settings
 
 URLDB_MIDDLEWARE = "newsstem.urldb.middleware.UrlDbMiddleware"
 
@@ -68,13 +71,41 @@ def _check_browser(settings: object, argument: object) -> None:
             raise UsageError(f"newsstem: {error}", print_help=False) from None
 
 
-def _log_file_option(opts: argparse.Namespace) -> str | None:
-    """``LOG_FILE`` from ``--logfile`` or ``-s LOG_FILE=``, as Scrapy's process_options sets
-    it: the ``-O DIR`` check runs before it has (a directory would be Scrapy's "Unrecognized
-    output format ''"), and its line went to stderr only."""
-    given = [value.partition("=")[2] for value in getattr(opts, "set", None) or []
-             if value.partition("=")[0] == "LOG_FILE"]
-    return getattr(opts, "logfile", None) or (given[-1] if given else None)
+def _option_settings(settings: Settings, opts: argparse.Namespace) -> Settings:
+    """``settings`` with ``-s NAME=VALUE`` and ``--logfile`` applied, as Scrapy's
+    process_options applies them: the ``-O DIR`` check runs before it has (a directory
+    would be Scrapy's "Unrecognized output format ''"), and its line went to stderr only,
+    or to LOG_FILE in the default format, not the ``-s LOG_FORMAT`` given."""
+    settings = settings.copy()
+    for value in getattr(opts, "set", None) or []:
+        name, equals, given = value.partition("=")
+        if equals:  # (no "=": Scrapy's own usage error)
+            settings.set(name, given, priority="cmdline")
+    if getattr(opts, "logfile", None):
+        settings.set("LOG_FILE", opts.logfile, priority="cmdline")
+    return settings
+
+
+def _log_file_line(settings: Settings, line: str) -> None:
+    """Write ``line`` (an ERROR) to the crawl's ``LOG_FILE``, if it has one, in its
+    ``LOG_FORMAT`` and ``LOG_DATEFORMAT``: through Scrapy's handler of that file once the
+    crawl has run (a forced stop: Scrapy is done logging, the line is the last), else
+    appended as that handler would (a crawl that never started: Scrapy's logging, not yet
+    set up, would not write it)."""
+    path = settings.get("LOG_FILE")
+    if not path:
+        return
+    record = logging.LogRecord("newsstem", logging.ERROR, __file__, 0, line, None, None)
+    handler = get_scrapy_root_handler()
+    if isinstance(handler, logging.FileHandler) and handler.baseFilename == os.path.abspath(path):
+        handler.handle(record)  # (its file may be open in "w" mode: LOG_FILE_APPEND=False)
+        return
+    formatter = logging.Formatter(settings.get("LOG_FORMAT"), settings.get("LOG_DATEFORMAT"))
+    try:
+        with open(path, "a", encoding=settings.get("LOG_ENCODING") or "utf-8") as log:
+            log.write(formatter.format(record) + "\n")
+    except OSError:  # the line is on stderr still
+        pass
 
 
 class Command(ScrapyCrawlCommand):
@@ -95,27 +126,19 @@ class Command(ScrapyCrawlCommand):
         try:
             self._process_options(args, opts)
         except UsageError as error:
-            self._log_file_line(f"scrapy: error: {error}", _log_file_option(opts))
+            if self.settings is not None:
+                _log_file_line(_option_settings(self.settings, opts), f"scrapy: error: {error}")
             raise
 
-    def _log_file_line(self, line: str, path: str | None = None) -> None:
-        """Append ``line`` (an ERROR of a crawl that never started) to ``path`` or else
-        ``LOG_FILE``, if given; Scrapy's logging, not yet set up, would not write it."""
-        if not path and self.settings is not None:
-            path = self.settings.get("LOG_FILE")
-        if not path:
-            return
-        stamp = time.strftime("%Y-%m-%d %H:%M:%S")
-        try:
-            with open(path, "a", encoding=self.settings.get("LOG_ENCODING") or "utf-8") as log:
-                log.write(f"{stamp} [newsstem] ERROR: {line}\n")
-        except OSError:  # the line is on stderr still
-            pass
-
-    def _say(self, line: str) -> None:
-        """One line of a crawl that cannot start (exit status 1): stderr, and LOG_FILE."""
+    def _say(self, line: str, settings: Settings | None = None) -> None:
+        """One line of a crawl that cannot start (exit status 1) or that was stopped by
+        force: stderr (a terminal, scrapyd's own log), and LOG_FILE (the job's log) of
+        ``settings`` (the crawler's: a spider's ``custom_settings`` may name it), or the
+        command's."""
         print(line, file=sys.stderr)
-        self._log_file_line(line)
+        settings = settings if settings is not None else self.settings
+        if settings is not None:
+            _log_file_line(settings, line)
 
     def _process_options(self, args: list[str], opts: argparse.Namespace) -> None:
         check_feed_options(opts, "crawl")  # (a directory: before Scrapy reads it)
@@ -161,7 +184,7 @@ class Command(ScrapyCrawlCommand):
         report = self._run_report()
         if self.exitcode == 0 and report is not None and report.summary is None:
             # the engine never stopped: Scrapy's forced shutdown (a second Ctrl-C/SIGTERM)
-            print(
+            self._say(
                 "newsstem: the crawl was stopped by force (a second Ctrl-C or SIGTERM) "
                 "before its end: no run summary"
                 + (
@@ -170,7 +193,7 @@ class Command(ScrapyCrawlCommand):
                     if report.url_store
                     else ""
                 ),
-                file=sys.stderr,
+                self._crawler.settings if self._crawler is not None else None,
             )
             self.exitcode = 1
         if self.exitcode == 0 and report is not None and report.reached_nothing:

@@ -169,6 +169,26 @@ def test_a_directory_given_as_the_output_is_written_to_the_log_file_too(tmp_path
                          f"{tmp_path / 'articles.jsonl'}"), line
 
 
+def test_a_line_written_before_scrapy_logs_follows_log_format_and_log_dateformat(tmp_path):
+    # the line was written in newsstem's own format, "2026-12-01 01:02:03 [newsstem] ERROR:
+    # …", whatever -s LOG_FORMAT the job's other lines (and a log reader) follow
+    log = tmp_path / "crawl.log"
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", "start_url=http://127.0.0.1:9/",
+           "-O", str(tmp_path), "-s", f"LOG_FILE={log}",
+           "-s", "LOG_FORMAT=%(levelname)s|%(name)s|%(asctime)s|%(message)s",
+           "-s", "LOG_DATEFORMAT=%Y/%m/%d"]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    days = {time.strftime("%Y/%m/%d")}
+    result = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    days.add(time.strftime("%Y/%m/%d"))  # (run across midnight)
+    assert result.returncode == 2, result.stderr
+    [line] = log.read_text().splitlines()
+    day = line.split("|")[2]
+    assert day in days and line == (f"ERROR|newsstem|{day}|scrapy: error: crawl: cannot "
+                    f"write the articles to {tmp_path}: it is a directory; give a file, as -O "
+                    f"{tmp_path / 'articles.jsonl'}"), line
+
+
 def test_a_misspelt_spider_name_is_one_line_naming_the_spiders(tmp_path, site):
     # Scrapy logged its versions and settings, then a KeyError traceback (exit status 1)
     output = tmp_path / "a.jsonl"
@@ -278,6 +298,34 @@ def test_a_crawl_stopped_by_force_without_a_url_store_says_nothing_of_one(tmp_pa
     assert stderr.rstrip().splitlines()[-1] == (
         "newsstem: the crawl was stopped by force (a second Ctrl-C or SIGTERM) before its "
         "end: no run summary")
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_a_crawl_stopped_by_force_says_so_in_its_log_file(tmp_path, stop):
+    """A scrapyd or cron job read in its LOG_FILE Scrapy's "forcing unclean shutdown" and
+    nothing after: the line saying the crawl did not end (no summary, exit status 1) was
+    on stderr only. It is the log file's last line, in the crawl's LOG_FORMAT."""
+    log = tmp_path / "crawl.log"
+    site = GeneratedNewsSite(sections=2, articles_per_section=8, delay=1.0).start()
+    try:
+        with _crawl_process(site, tmp_path / "articles.jsonl", {
+            "LOG_FILE": str(log), "LOG_FORMAT": "%(levelname)s [%(name)s] %(message)s",
+        }) as proc:
+            _wait_for_an_article(site.article_asked)
+            for _ in range(2):
+                proc.send_signal(stop)
+                time.sleep(0.2)  # within the page in flight (1 s): the crawl has not ended
+            _, stderr = proc.communicate(timeout=60)
+    finally:
+        site.stop()
+    assert proc.returncode == 1, stderr
+    line = ("newsstem: the crawl was stopped by force (a second Ctrl-C or SIGTERM) before its "
+            "end: no run summary")
+    lines = log.read_text().splitlines()
+    assert "forcing unclean shutdown" in "\n".join(lines)
+    assert "newsstem run summary" not in "\n".join(lines)
+    assert lines[-1] == f"ERROR [newsstem] {line}", lines[-3:]
+    assert stderr.rstrip().splitlines()[-1] == line  # and on stderr, as before (scrapyd's log)
 
 
 def test_a_crawl_stopped_by_one_ctrl_c_ends_cleanly_with_its_summary(tmp_path):
