@@ -115,8 +115,9 @@ class RunSummary:
     rules_rejected: int = 0
     followed: int = 0
     # pages at the depth limit, their links not followed (newsstem/depth/limit_pages), and
-    # that limit: the default depth 1 from a home page reaches its section pages, not the
-    # articles they list; the crawl exported nothing and said nothing of the depth
+    # that limit (newsstem/depth/limit): the default depth 1 from a home page reaches its
+    # section pages, not the articles they list; the crawl exported nothing and said nothing
+    # of the depth
     limit_pages: int = 0
     depth_limit: int = 0
     outcome: str = field(default=OK)
@@ -172,7 +173,12 @@ class RunSummary:
                 "matches decides, a URL no rule matches is rejected)"
             )
         if (self.articles == 0 and self.limit_pages and not self.skipped_known
-                and self.finish_reason != "shutdown"):
+                and self.finish_reason == "finished"):
+            # only a crawl that ran out of pages. One stopped (Ctrl-C, CLOSESPIDER_PAGECOUNT,
+            # _TIMEOUT…) left pages unfetched: the depth was not why it found no article. A
+            # distributed worker (finish_reason idle) has its share of the crawl's pages,
+            # whose articles other workers may have exported, and its start messages give
+            # their own depths, not -a depth
             lines.append(
                 f"  no article within depth {self.depth_limit}: the links of the "
                 + ("page" if self.limit_pages == 1 else f"{self.limit_pages} pages")
@@ -345,7 +351,7 @@ def summarize(
         rules_rejected=int(stats.get("newsstem/links/rejected/rules", 0)),
         followed=int(stats.get("newsstem/links/followed", 0)),
         limit_pages=int(stats.get("newsstem/depth/limit_pages", 0)),
-        depth_limit=int(stats.get("request_depth_max", 0)),
+        depth_limit=int(stats.get("newsstem/depth/limit", 0)),
         archived=int(stats.get("newsstem/archive/read", 0)),
         older=int(stats.get("newsstem/archive/older", 0)),
         offline=offline,

@@ -132,6 +132,8 @@ STATS: tuple[Stat, ...] = (
          "pages fetched again because they were found at a smaller depth"),
         ("newsstem/depth/limit_pages",
          "pages at the depth limit (`-a depth`, `DEPTH_LIMIT`): their links were not followed"),
+        ("newsstem/depth/limit",
+         "the depth of those pages (the deepest, if their scopes' limits differ)"),
         ("newsstem/discovery/sitemaps", "sitemaps (indexes included) read"),
         ("newsstem/discovery/feeds", "feeds read"),
         ("newsstem/discovery/sitemap_entries", "URLs the sitemaps listed (after `since`)"),

@@ -155,6 +155,34 @@ def test_a_crawl_whose_articles_lie_beyond_the_depth_limit_says_so(tmp_path):
     assert len(deep.items) == 6 and "no article within depth" not in deep.log, deep.log
 
 
+def test_a_crawl_closed_early_or_resumed_names_the_right_depth_or_none(tmp_path):
+    """A crawl closed by CLOSESPIDER_PAGECOUNT (or _TIMEOUT, _ITEMCOUNT) left pages unfetched:
+    its summary blamed the depth ("no article within depth 1") for articles it had no time
+    to reach. Resumed from its JOBDIR, the same crawl parsed the queued pages at the limit
+    and made no request: the depth came from Scrapy's request_depth_max, so it said "no
+    article within depth 0 … (-a depth=1 goes one level deeper", the depth it had."""
+    site = GeneratedNewsSite(sections=3, articles_per_section=2, delay=0.2).start()
+    args = ("-a", f"start_url={site.url}/", "-s", f"JOBDIR={tmp_path / 'job'}",
+            "-s", "CONCURRENT_REQUESTS=1")
+    try:
+        # robots.txt, the home page, a section page: the pages of 2 sections still queued
+        closed = run_crawl(tmp_path, *args, "-s", "CLOSESPIDER_PAGECOUNT=3", name="closed")
+        resumed = run_crawl(tmp_path, *args, name="resumed")
+    finally:
+        site.stop()
+    assert closed.stats["finish_reason"] == "closespider_pagecount", closed.log
+    assert closed.stats["newsstem/depth/limit_pages"] >= 1 and closed.items == []
+    assert "no article within depth" not in closed.log, closed.log
+    assert resumed.stats["finish_reason"] == "finished" and resumed.items == [], resumed.log
+    assert "request_depth_max" not in resumed.stats  # (no request made: only the queue's)
+    pages = resumed.stats["newsstem/depth/limit_pages"]
+    assert pages + closed.stats["newsstem/depth/limit_pages"] == 3
+    assert (f"  no article within depth 1: the links of the {pages} pages at that depth"
+            if pages > 1 else "  no article within depth 1: the links of the page at that"
+            ) in resumed.log, resumed.log
+    assert "(-a depth=2 goes one level deeper" in resumed.log
+
+
 def test_pages_refused_by_robots_txt_are_not_counted_as_errors(tmp_path, site):
     # Scrapy counts the IgnoreRequest of a robots.txt refusal (and of the offsite middleware)
     # as a downloader exception: the summary must not report it as a download error too.

@@ -669,6 +669,10 @@ class NewsSpider(Spider):
             yield from self._follow(scope, response)
         else:  # its links not followed: counted, for the summary of a crawl that found nothing
             stats.inc_value("newsstem/depth/limit_pages")
+            # that depth: Scrapy's request_depth_max is of the requests this process made,
+            # 0 for a crawl resumed from JOBDIR at its last depth (or a worker given only pages
+            # at the limit), whose summary then advised "-a depth=1"
+            stats.max_value("newsstem/depth/limit", depth)
 
     def _follow(self, scope: CrawlScope, response: TextResponse) -> Iterable[Request]:
         stats = self.crawler.stats

@@ -189,3 +189,26 @@ def test_a_start_message_the_shared_filter_refuses_says_so(workers, redis_db, ne
     assert (f"newsstem: start message {message!r} adds nothing: the shared filter has seen "
             "its start pages") in again.log(), again.log()
     assert "NEWSSTEM_DISTRIBUTED_FORGET = 600 s ago" in again.log()
+
+
+def test_a_worker_does_not_blame_a_depth_for_articles_it_did_not_find(workers, redis_db,
+                                                                       news_site):
+    """A worker that exported no article while it parsed pages at their scope's depth limit
+    ended its summary on "no article within depth 1: the links of the 3 pages at that depth
+    were not followed (-a depth=2 goes one level deeper …)": one depth for start messages of
+    several (1 and 0 here), from the requests this worker made, an `-a depth` that start
+    messages do not read, and "no article" of a crawl whose other workers may have exported
+    them. A worker's pages are its share of the crawl's: it says nothing of the depth."""
+    sections = news_site(sections=2, articles_per_section=2)  # depth 1: its section pages
+    home = news_site(sections=1, articles_per_section=1)  # depth 0: its home page
+    client = redis.Redis.from_url(redis_db)
+    worker = workers("worker")
+    wait_ready(worker)
+    client.rpush(START_KEY, json.dumps({"start_url": sections.url + "/", "depth": 1}),
+                 json.dumps({"start_url": home.url + "/", "depth": 0}))
+    assert worker.wait() == 0, worker.log()
+    stats = worker.stats()
+    assert worker.urls() == [] and stats["newsstem/depth/limit_pages"] == 3, worker.log()
+    assert stats["finish_reason"] == "idle"
+    assert "newsstem run summary (idle" in worker.log()
+    assert "no article within depth" not in worker.log(), worker.log()
