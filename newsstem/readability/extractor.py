@@ -596,9 +596,11 @@ def _finish(
     text = element_text(article)
     paragraphs = text.split("\n\n")  # split once for the pre-tests below
     if has_stray_lines(text, paragraphs):  # looked for in the text: most articles have none
-        removals.extend(drop_stray_lines(article, options))
-        text = element_text(article)
-        paragraphs = text.split("\n\n")
+        dropped = drop_stray_lines(article, options)
+        if dropped:  # (it changes the tree only by what it reports: most find nothing)
+            removals.extend(dropped)
+            text = element_text(article)
+            paragraphs = text.split("\n\n")
     for may_end, cut_end, reason in _ENDS:
         if may_end(text, options, paragraphs):  # most articles are spared the walk of blocks
             blocks = article_blocks(article)
