@@ -358,3 +358,40 @@ def test_the_headline_put_first_counts_in_the_attempt_s_length():
     assert headed.length == capped_weight(
         headed.text, options.retry_length, options.cjk_char_weight
     )
+
+
+def test_an_article_is_rendered_again_after_its_stray_lines_only_when_some_went(monkeypatch):
+    # en-l3s-news (l3s, 2008): its article holds a line the pre-test reads as stray
+    # (has_stray_lines), which drop_stray_lines keeps: the article is the same tree, and
+    # its text is not rendered a second time (one render for each of its two attempts).
+    from newsstem.readability import extractor
+
+    renders, dropped = [], []
+    render, drop = extractor.element_text, extractor.drop_stray_lines
+    monkeypatch.setattr(extractor, "element_text", lambda e: renders.append(e) or render(e))
+    monkeypatch.setattr(
+        extractor, "drop_stray_lines", lambda a, o: dropped.append(r := drop(a, o)) or r
+    )
+    result = extract(page("en-l3s-news"), url="http://example.com/news/story.html")
+    assert dropped == [[]]
+    assert len(renders) == 2
+    assert score_page(result.body, gold("en-l3s-news")).f1 >= 0.9
+
+
+def test_drop_stray_lines_changes_the_tree_only_by_what_it_reports():
+    # (what lets _finish keep the text it rendered when nothing was reported removed)
+    from lxml import etree
+
+    from newsstem.readability.cleaning import drop_stray_lines
+
+    parser = etree.HTMLParser(huge_tree=True)
+    checked = 0
+    for path in sorted(FIXTURES.rglob("*.html")):
+        root = etree.fromstring(path.read_bytes(), parser)
+        for element in root.iter("div", "article", "section", "td"):
+            copy = etree.fromstring(etree.tostring(element), parser).find(".//" + element.tag)
+            before = etree.tostring(copy)
+            if not drop_stray_lines(copy, Options()):
+                assert etree.tostring(copy) == before, (path.name, element)
+                checked += 1
+    assert checked > 1_000
