@@ -90,8 +90,9 @@ def _log_file_line(settings: Settings, line: str) -> None:
     """Write ``line`` (an ERROR) to the crawl's ``LOG_FILE``, if it has one, in its
     ``LOG_FORMAT`` and ``LOG_DATEFORMAT``: through Scrapy's handler of that file once the
     crawl has run (a forced stop: Scrapy is done logging, the line is the last), else
-    appended as that handler would (a crawl that never started: Scrapy's logging, not yet
-    set up, would not write it)."""
+    written as that handler would (a crawl that never started: Scrapy's logging, not yet
+    set up, would not write it): appended, or, with ``LOG_FILE_APPEND=False``, as the
+    file's only line (Scrapy opens it in "w" mode: an older run's lines read as this one's)."""
     path = settings.get("LOG_FILE")
     if not path:
         return
@@ -102,7 +103,8 @@ def _log_file_line(settings: Settings, line: str) -> None:
         return
     formatter = logging.Formatter(settings.get("LOG_FORMAT"), settings.get("LOG_DATEFORMAT"))
     try:
-        with open(path, "a", encoding=settings.get("LOG_ENCODING") or "utf-8") as log:
+        mode = "a" if settings.getbool("LOG_FILE_APPEND", True) else "w"
+        with open(path, mode, encoding=settings.get("LOG_ENCODING") or "utf-8") as log:
             log.write(formatter.format(record) + "\n")
     except OSError:  # the line is on stderr still
         pass

@@ -189,6 +189,44 @@ def test_a_line_written_before_scrapy_logs_follows_log_format_and_log_dateformat
                     f"{tmp_path / 'articles.jsonl'}"), line
 
 
+OLD_RUN = ("2026-11-30 03:00:01 [scrapy.core.engine] INFO: Spider closed (finished)\n"
+           "2026-11-30 03:00:01 [newsstem.operations] INFO: newsstem run summary (finished, 9.0 s):\n")
+
+
+@pytest.mark.parametrize("cause, given, status, start", [
+    ("a directory as -O", ["-O", "{tmp}"], 2, "scrapy: error: crawl: cannot write the articles"),
+    ("a bad argument", ["-a", "depth=deep"], 2, "scrapy: error: "),
+    ("a bad pattern file", ["-s", "NEWSSTEM_PATTERNS_DIR={tmp}/patterns"], 2,
+     "scrapy: error: crawl: "),
+    ("an unusable URL store", ["-s", "NEWSSTEM_URLDB={tmp}/file/urls.sqlite"], 1,
+     "newsstem: URL store error: "),
+])
+@pytest.mark.parametrize("append", [False, True])
+def test_the_line_of_a_crawl_that_never_started_keeps_log_file_append(
+        tmp_path, cause, given, status, start, append):
+    """With LOG_FILE_APPEND=False Scrapy empties the job's LOG_FILE as a crawl starts; the
+    line of a crawl that never started was appended after the older run's summary, which
+    then read as this run's. It is the file's only line now; with True (Scrapy's default)
+    it comes after the older lines, as Scrapy's own would."""
+    (tmp_path / "patterns").mkdir()
+    (tmp_path / "patterns" / "broken.json").write_text('{"format": "newsstem-patterns",')
+    (tmp_path / "file").write_text("x")
+    log = tmp_path / "crawl.log"
+    log.write_text(OLD_RUN)
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", "start_url=http://127.0.0.1:9/",
+           "-s", f"LOG_FILE={log}", "-s", f"LOG_FILE_APPEND={append}",
+           *(arg.format(tmp=tmp_path) for arg in given)]
+    if "-O" not in given:
+        cmd += ["-O", str(tmp_path / "articles.jsonl")]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    result = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == status, result.stderr
+    text = log.read_text()
+    assert text.startswith(OLD_RUN) == append, text
+    [line] = text[len(OLD_RUN):].splitlines() if append else text.splitlines()
+    assert line.split(" [newsstem] ERROR: ", 1)[1].startswith(start), line
+
+
 def test_a_misspelt_spider_name_is_one_line_naming_the_spiders(tmp_path, site):
     # Scrapy logged its versions and settings, then a KeyError traceback (exit status 1)
     output = tmp_path / "a.jsonl"
