@@ -48,6 +48,20 @@ NOTHING_REACHED = "nothing_reached"
 IDLE = "idle"  # no request was made at all (a distributed worker that found no work)
 
 SUMMARY_PREFIX = "newsstem/summary"
+
+#: Scrapy's CloseSpider finish reasons -> the setting that closed the crawl, and what its
+#: value counts ({} is the value)
+CLOSESPIDER_LIMITS = {
+    "closespider_pagecount": ("CLOSESPIDER_PAGECOUNT",
+                              "closing after {} responses, robots.txt and error pages included"),
+    "closespider_itemcount": ("CLOSESPIDER_ITEMCOUNT", "closing after {} articles"),
+    "closespider_timeout": ("CLOSESPIDER_TIMEOUT", "closing {} s after the start"),
+    "closespider_errorcount": ("CLOSESPIDER_ERRORCOUNT", "closing after {} spider errors"),
+    "closespider_pagecount_no_item": (
+        "CLOSESPIDER_PAGECOUNT_NO_ITEM", "closing after {} responses in a row without an article"),
+    "closespider_timeout_no_item": (
+        "CLOSESPIDER_TIMEOUT_NO_ITEM", "closing after {} s without an article"),
+}
 _HTTP_ERROR = 400  # statuses from here on are failures, not pages
 
 
@@ -120,6 +134,9 @@ class RunSummary:
     # of the depth
     limit_pages: int = 0
     depth_limit: int = 0
+    # the value of the CLOSESPIDER_* setting that closed the crawl (its finish reason one of
+    # CLOSESPIDER_LIMITS), as a number in words: "" if not closed so
+    close_limit: str = ""
     outcome: str = field(default=OK)
 
     @property
@@ -198,6 +215,8 @@ class RunSummary:
                          "again from the start pages (-s JOBDIR=DIR keeps the queue of a "
                          "stopped crawl)")
             lines.append(f"  stopped before its end (Ctrl-C or SIGTERM): {where}")
+        elif self.finish_reason in CLOSESPIDER_LIMITS and self.close_limit:
+            lines.append(self._closed_early_line())
         kinds = []
         if self.download_errors:
             kinds.append(f"download: {detail(self.download_errors)}")
@@ -216,6 +235,27 @@ class RunSummary:
         if self.offsite:
             lines.append(f"  redirected off the site: {self.offsite}")
         return lines + self._layout_lines()
+
+    def _closed_early_line(self) -> str:
+        """A crawl closed by a CLOSESPIDER_* limit: the header said only
+        ``closespider_pagecount``; which limit, and what became of the pages not fetched."""
+        setting, counts = CLOSESPIDER_LIMITS[self.finish_reason or ""]
+        line = (f"  closed early by {setting}={self.close_limit} "
+                f"({counts.format(self.close_limit)})")
+        if self.jobdir is None:  # a distributed worker: the queue is the crawl's, shared
+            return line
+        if self.queued == 0:  # its queue ran out as it reached the limit
+            return line + ": no request was still queued, none was dropped"
+        left = ("pages were left unfetched" if self.queued is None  # (start requests unread)
+                else "1 request still queued was not fetched" if self.queued == 1
+                else f"{self.queued} requests still queued were not fetched")
+        if self.jobdir:
+            return (line + f": {left}; they are kept in JOBDIR {self.jobdir}, and the next run "
+                    "with the same JOBDIR resumes them")
+        again = ("the URL store skips the articles exported so far, the other pages are fetched "
+                 "again" if self.url_store else "its pages are fetched again")
+        return (line + f": {left}, and were dropped; a re-run starts again from the start "
+                f"pages ({again}; -s JOBDIR=DIR keeps the queue of a closed crawl)")
 
     def _export_lines(self, detail: Callable[[dict[str, int]], str]) -> tuple[str, str]:
         """The lines of the articles exported and the pages not exported, by method and
@@ -302,12 +342,14 @@ def summarize(
     url_store: bool = True,
     queued: int | None = None,
     no_feed: bool = False,
+    close_limit: str = "",
 ) -> RunSummary:
     """The summary of a run from its stats and its count of successful page responses
     (``offline``: an extraction of archives, which fetches nothing; ``jobdir``: the
     crawl's ``JOBDIR``, "" without one, None for a queue shared with other workers;
     ``url_store``: the crawl used a URL store; ``queued``: the requests left in its
-    scheduler, None if not known; ``no_feed``: the articles were written to no feed).
+    scheduler, None if not known; ``no_feed``: the articles were written to no feed;
+    ``close_limit``: the value of the CLOSESPIDER_* setting of the finish reason).
 
     >>> s = summarize({"downloader/exception_type_count/twisted.internet.error.DNSLookupError": 2,
     ...                "robotstxt/response_count": 0, "finish_reason": "finished"}, pages=0)
@@ -360,6 +402,7 @@ def summarize(
         queued=queued,
         url_store=url_store,
         no_feed=no_feed,
+        close_limit=close_limit,
         unwritten=unwritten,
         unmarked=int(stats.get("newsstem/urldb/unmarked", 0)),
         failed=_by_suffix(stats, "newsstem/errors/"),
@@ -483,7 +526,7 @@ class RunReport:
     def engine_stopped(self) -> None:
         self.summary = summarize(
             self.stats.get_stats(), self.pages, self.offline, self.jobdir, self.url_store,
-            self.queued, self.no_feed,
+            self.queued, self.no_feed, self._close_limit(),
         )
         for name, value in self.summary.stats().items():
             self.stats.set_value(name, value)
@@ -499,6 +542,14 @@ class RunReport:
                 f", {offsite} redirected off the site" if offsite else "",
                 EXIT_NOTHING_REACHED,
             )
+
+    def _close_limit(self) -> str:
+        """The value of the CLOSESPIDER_* setting that closed the crawl ("" if none did)."""
+        reason = self.stats.get_value("finish_reason")
+        if self._crawler is None or reason not in CLOSESPIDER_LIMITS:
+            return ""
+        value = self._crawler.settings.getfloat(CLOSESPIDER_LIMITS[reason][0])
+        return f"{value:g}" if value else ""
 
     @property
     def reached_nothing(self) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from http.server import BaseHTTPRequestHandler
 
 import pytest
@@ -173,6 +174,15 @@ def test_a_crawl_closed_early_or_resumed_names_the_right_depth_or_none(tmp_path)
     assert closed.stats["finish_reason"] == "closespider_pagecount", closed.log
     assert closed.stats["newsstem/depth/limit_pages"] >= 1 and closed.items == []
     assert "no article within depth" not in closed.log, closed.log
+    # the limit in words, and how many pages were left: the ones the resumed run fetches
+    [line] = [x for x in closed.log.splitlines() if x.startswith("  closed early by ")]
+    fetched = resumed.stats["newsstem/summary/pages"]
+    left = "1 request still queued was not" if fetched == 1 else f"{fetched} requests still queued were not"
+    assert line == ("  closed early by CLOSESPIDER_PAGECOUNT=3 (closing after 3 responses, "
+                    f"robots.txt and error pages included): {left} fetched; they are kept in "
+                    f"JOBDIR {tmp_path / 'job'}, and the next run with the same JOBDIR resumes "
+                    "them"), line
+    assert "closed early" not in resumed.log, resumed.log
     assert resumed.stats["finish_reason"] == "finished" and resumed.items == [], resumed.log
     assert "request_depth_max" not in resumed.stats  # (no request made: only the queue's)
     pages = resumed.stats["newsstem/depth/limit_pages"]
@@ -181,6 +191,62 @@ def test_a_crawl_closed_early_or_resumed_names_the_right_depth_or_none(tmp_path)
             if pages > 1 else "  no article within depth 1: the links of the page at that"
             ) in resumed.log, resumed.log
     assert "(-a depth=2 goes one level deeper" in resumed.log
+
+
+def test_a_crawl_closed_early_without_jobdir_says_its_queue_was_dropped_and_what_a_rerun_does(
+        tmp_path):
+    """Closed by CLOSESPIDER_ITEMCOUNT or _TIMEOUT, a crawl's summary named the reason only in
+    its header, "(closespider_itemcount, 2.0 s)": not the limit, nor that pages were left.
+    Without JOBDIR the queue is dropped; a re-run starts from the start pages again, and
+    its URL store (when it has one) skips the articles the closed run exported."""
+    site = GeneratedNewsSite(sections=3, articles_per_section=4, delay=0.2).start()
+    store = {"NEWSSTEM_URLDB": f"sqlite:///{tmp_path / 'urldb.sqlite'}"}
+    args = ("-a", f"start_url={site.url}/", "-a", "depth=2", "-s", "CONCURRENT_REQUESTS=1")
+    try:
+        first = run_crawl(tmp_path, *args, "-s", "CLOSESPIDER_ITEMCOUNT=2", settings=store,
+                          name="first")
+        site.hits.clear()
+        again = run_crawl(tmp_path, *args, "-s", "CLOSESPIDER_ITEMCOUNT=2", settings=store,
+                          name="again")
+        rerun = set(site.hits)
+        timed = run_crawl(tmp_path, *args, "-s", "CLOSESPIDER_TIMEOUT=1", name="timed")
+    finally:
+        site.stop()
+    assert first.stats["finish_reason"] == "closespider_itemcount" and first.items, first.log
+    [line] = [x for x in first.log.splitlines() if x.startswith("  closed early by ")]
+    assert re.fullmatch(
+        r"  closed early by CLOSESPIDER_ITEMCOUNT=2 \(closing after 2 articles\): \d+ requests "
+        r"still queued were not fetched, and were dropped; a re-run starts again from the "
+        r"start pages \(the URL store skips the articles exported so far, the other pages "
+        r"are fetched again; -s JOBDIR=DIR keeps the queue of a closed crawl\)", line), line
+    # what the line says of a re-run holds: the hubs again, none of the articles exported
+    assert site.hub_paths() <= rerun
+    assert not rerun & {item["url"][len(site.url):] for item in first.items}
+    assert again.stats["newsstem/urldb/skipped"] == len(first.items), again.log
+    # no URL store: nothing is skipped
+    assert timed.stats["finish_reason"] == "closespider_timeout", timed.log
+    [line] = [x for x in timed.log.splitlines() if x.startswith("  closed early by ")]
+    assert line.startswith("  closed early by CLOSESPIDER_TIMEOUT=1 (closing 1 s after the "
+                           "start): "), line
+    assert line.endswith(", and were dropped; a re-run starts again from the start pages (its "
+                         "pages are fetched again; -s JOBDIR=DIR keeps the queue of a closed "
+                         "crawl)"), line
+
+
+def test_the_closed_early_line_of_a_queue_that_ran_out_an_unknown_one_or_a_shared_one():
+    closed = {"finish_reason": "closespider_pagecount"}
+
+    def line(**given):
+        found = [x for x in summarize(closed, 3, **given).lines() if "closed early" in x]
+        return found[0] if found else None
+
+    head = ("  closed early by CLOSESPIDER_PAGECOUNT=3 (closing after 3 responses, robots.txt "
+            "and error pages included)")
+    assert line(close_limit="3", queued=0) == f"{head}: no request was still queued, none was dropped"
+    assert line(close_limit="3", jobdir="j").startswith(  # (start requests unread)
+        f"{head}: pages were left unfetched; they are kept in JOBDIR j")
+    assert line(close_limit="3", jobdir=None, queued=5) == head  # a worker's queue is shared
+    assert line() is None  # (the limit not known: the header alone, as before)
 
 
 def test_pages_refused_by_robots_txt_are_not_counted_as_errors(tmp_path, site):
