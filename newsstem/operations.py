@@ -134,6 +134,7 @@ class RunSummary:
     # of the depth
     limit_pages: int = 0
     depth_limit: int = 0
+    depth_limit_min: int = 0  # the shallowest of those pages (newsstem/depth/limit_min)
     # the value of the CLOSESPIDER_* setting that closed the crawl (its finish reason one of
     # CLOSESPIDER_LIMITS), as a number in words: "" if not closed so
     close_limit: str = ""
@@ -202,6 +203,20 @@ class RunSummary:
                 + " at that depth were not followed (-a depth="
                 f"{self.depth_limit + 1} goes one level deeper: a home page's articles are "
                 "often linked from its section pages only)"
+            )
+        if (self.articles == 0 and self.limit_pages and not self.skipped_known
+                and self.jobdir is None):
+            # a distributed worker: its start messages give their own depths (not -a depth),
+            # and other workers may have exported the articles, so no "no article within
+            # depth" and no advice; the pages whose links it did not follow, as a fact (a
+            # lone worker given too shallow messages had only newsstem/depth/limit_pages)
+            depths = (f"depth {self.depth_limit}" if self.depth_limit_min == self.depth_limit
+                      else f"depths {self.depth_limit_min} to {self.depth_limit}")
+            lines.append(
+                "  depth limit reached: the links of "
+                + ("1 page" if self.limit_pages == 1 else f"{self.limit_pages} pages")
+                + f" at {depths} were not followed (the limit of each is the depth of the "
+                "start message or -a depth it came from)"
             )
         if self.finish_reason == "shutdown" and self.jobdir is not None:
             # a Ctrl-C mid-crawl: the summary read like a finished crawl's
@@ -394,6 +409,8 @@ def summarize(
         followed=int(stats.get("newsstem/links/followed", 0)),
         limit_pages=int(stats.get("newsstem/depth/limit_pages", 0)),
         depth_limit=int(stats.get("newsstem/depth/limit", 0)),
+        depth_limit_min=int(stats.get("newsstem/depth/limit_min",
+                                      stats.get("newsstem/depth/limit", 0))),
         archived=int(stats.get("newsstem/archive/read", 0)),
         older=int(stats.get("newsstem/archive/older", 0)),
         offline=offline,

@@ -134,6 +134,9 @@ STATS: tuple[Stat, ...] = (
          "pages at the depth limit (`-a depth`, `DEPTH_LIMIT`): their links were not followed"),
         ("newsstem/depth/limit",
          "the depth of those pages (the deepest, if their scopes' limits differ)"),
+        ("newsstem/depth/limit_min",
+         "the shallowest depth of those pages (less than `newsstem/depth/limit` when the "
+         "scopes' limits differ: a distributed worker's start messages)"),
         ("newsstem/discovery/sitemaps", "sitemaps (indexes included) read"),
         ("newsstem/discovery/feeds", "feeds read"),
         ("newsstem/discovery/sitemap_entries", "URLs the sitemaps listed (after `since`)"),

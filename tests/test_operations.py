@@ -249,6 +249,17 @@ def test_the_closed_early_line_of_a_queue_that_ran_out_an_unknown_one_or_a_share
     assert line() is None  # (the limit not known: the header alone, as before)
 
 
+def test_a_worker_that_exported_articles_or_skipped_known_ones_says_nothing_of_its_depth():
+    # an article page at depth 2 of a depth-2 message is at the limit too: every worker
+    # that exported something has such pages, a line of them would be noise
+    worker = {"finish_reason": "idle", "newsstem/depth/limit_pages": 4, "newsstem/depth/limit": 2}
+    said = "depth limit reached"
+    assert any(said in x for x in summarize(worker, 5, jobdir=None).lines())
+    for more in ({"item_scraped_count": 1}, {"newsstem/urldb/skipped": 3}):
+        assert not any(said in x for x in summarize({**worker, **more}, 5, jobdir=None).lines())
+    assert not any(said in x for x in summarize(worker, 5, jobdir="").lines())  # one process
+
+
 def test_pages_refused_by_robots_txt_are_not_counted_as_errors(tmp_path, site):
     # Scrapy counts the IgnoreRequest of a robots.txt refusal (and of the offsite middleware)
     # as a downloader exception: the summary must not report it as a download error too.

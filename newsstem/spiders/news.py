@@ -673,6 +673,8 @@ class NewsSpider(Spider):
             # 0 for a crawl resumed from JOBDIR at its last depth (or a worker given only pages
             # at the limit), whose summary then advised "-a depth=1"
             stats.max_value("newsstem/depth/limit", depth)
+            # and the shallowest: a distributed worker's start messages give their own depths
+            stats.min_value("newsstem/depth/limit_min", depth)
 
     def _follow(self, scope: CrawlScope, response: TextResponse) -> Iterable[Request]:
         stats = self.crawler.stats

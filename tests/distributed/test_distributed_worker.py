@@ -212,3 +212,29 @@ def test_a_worker_does_not_blame_a_depth_for_articles_it_did_not_find(workers, r
     assert stats["finish_reason"] == "idle"
     assert "newsstem run summary (idle" in worker.log()
     assert "no article within depth" not in worker.log(), worker.log()
+    # the fact alone (newsstem/depth/limit_pages was its only sign), of both depths
+    assert stats["newsstem/depth/limit"] == 1 and stats["newsstem/depth/limit_min"] == 0
+    [line] = [x for x in worker.log().splitlines() if "depth limit reached" in x]
+    assert line == ("  depth limit reached: the links of 3 pages at depths 0 to 1 were not "
+                    "followed (the limit of each is the depth of the start message or -a "
+                    "depth it came from)"), line
+
+
+def test_a_lone_worker_given_too_shallow_start_messages_says_which_depth_it_stopped_at(
+        workers, redis_db, news_site):
+    """One worker, one start message of depth 1 at a home page whose articles are on its
+    section pages: it exported nothing, and its summary said nothing of the depth (the
+    pages at the limit were only in its stats). It says, as a fact, at what depth it did
+    not follow links."""
+    site = news_site(sections=2, articles_per_section=2)
+    client = redis.Redis.from_url(redis_db)
+    worker = workers("worker")
+    wait_ready(worker)
+    client.rpush(START_KEY, json.dumps({"start_url": site.url + "/", "depth": 1}))
+    assert worker.wait() == 0, worker.log()
+    assert worker.urls() == [] and worker.stats()["newsstem/depth/limit_pages"] == 2
+    [line] = [x for x in worker.log().splitlines() if "depth limit reached" in x]
+    assert line == ("  depth limit reached: the links of 2 pages at depth 1 were not followed "
+                    "(the limit of each is the depth of the start message or -a depth it came "
+                    "from)"), line
+    assert "no article within depth" not in worker.log()
