@@ -432,11 +432,15 @@ class Screenshots:
     """Screenshots of pages (their HTML as archived) with blocks outlined, taken by one
     headless Chromium; a context manager. Used by ``scrapy learn --report``.
 
-    A page is shot once its ``load`` came, or when ``wait`` seconds are over
-    (``NEWSSTEM_RENDER_WAIT``): an image, a stylesheet or a script that never arrives (a
-    stuck tracker, a site gone since the crawl) is then stopped, and what has rendered is
-    shot. Fonts and media are not loaded, as in browser mode (a screenshot waits for the
-    page's fonts: one asked for after ``load`` that never arrives would cost the picture).
+    A page is shot with scripts off: its archived HTML (what the layout was learned from)
+    and stylesheets. Run again, a page's script would redo a rendered archive's DOM, and
+    one that never returns (``while (true) {}``) held ``page.evaluate``, which has no
+    timeout, and the report with it. A page is shot once its ``load`` came, or when
+    ``wait`` seconds are over (``NEWSSTEM_RENDER_WAIT``): an image or a stylesheet that
+    never arrives (a stuck tracker, a site gone since the crawl) is then stopped, and what
+    has rendered is shot. Fonts and media are not loaded, as in browser mode (a screenshot
+    waits for the page's fonts: one asked for after ``load`` that never arrives would cost
+    the picture).
     The screenshot itself has :data:`SCREENSHOT_TIMEOUT` seconds."""
 
     def __init__(self, browser: str, colours: dict[str, str], wait: float = 5.0) -> None:
@@ -474,7 +478,8 @@ class Screenshots:
         from playwright.sync_api import Error as PlaywrightError
         from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-        page = self._browser.new_page(viewport={"width": SCREENSHOT_WIDTH, "height": 900})
+        page = self._browser.new_page(viewport={"width": SCREENSHOT_WIDTH, "height": 900},
+                                      java_script_enabled=False)
         try:
             if url:
                 html = f'<base href="{url}">' + html

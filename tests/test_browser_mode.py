@@ -263,10 +263,50 @@ def test_a_page_whose_resources_never_arrive_is_shot_after_the_wait(tmp_path):
     assert all((path.parent / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for name in shots)
 
 
-def run_scrapy(*args: str) -> subprocess.CompletedProcess:
+@needs_browser
+def test_a_page_whose_script_never_ends_is_shot_and_the_report_written(tmp_path):
+    """scrapy learn --report on an archive of three sites: the pages of one run
+    ``while(true){}`` in an inline script, those of another allocate until their tab dies,
+    the third is a plain page. The report is shot with scripts off, so all three pictures
+    and their links are there. The looping page held Playwright's page.evaluate (it has no
+    timeout) and the report never ended (the subprocess's timeout fails the test then);
+    the allocating one crashed its tab after half a minute and lost its picture."""
+    from scrapy.http import HtmlResponse
+
+    from newsstem.archive import WarcArchive
+
+    scripts = {"loop.example": "<script>while (true) {}</script>",
+               "crash.example": "<script>let a = []; while (true) { a.push(new Array(1e7)"
+                                ".fill(1)); }</script>",
+               "fine.example": ""}
+    archive = WarcArchive(str(tmp_path / "crawl.warc.gz"))
+    rng = random.Random(7)
+    for site, script in scripts.items():
+        for n in range(6):
+            body = (f"<html><head><title>Story {n}</title></head><body><div id=nav>Home</div>"
+                    f"<h1>Story {n}</h1>{script}<div id=story><p>{_paragraph(rng)}</p>"
+                    f"<p>{_paragraph(rng)}</p></div></body></html>")
+            archive.write_response(HtmlResponse(
+                f"http://{site}/a/{n}.html", body=body.encode(),
+                headers={"Content-Type": "text/html; charset=utf-8"}))
+    archive.close()
+    report = tmp_path / "report"
+    learned = run_scrapy("learn", "--input", str(archive.path), "--out", str(tmp_path / "out"),
+                         "--report", str(report), "-s", "NEWSSTEM_RENDER_WAIT=1",
+                         "-s", f"NEWSSTEM_RENDER_BROWSER={BROWSER}", timeout=150)
+    assert learned.returncode == 0, learned.stdout + learned.stderr
+    assert "Traceback" not in learned.stderr and "no screenshot" not in learned.stderr
+    page = (report / "index.html").read_text(encoding="utf-8")
+    shots = sorted(shot.name for shot in report.glob("*.png"))
+    assert [name.split("-")[0] for name in shots] == sorted(scripts), shots
+    assert all(f"src='{name}'" in page for name in shots)
+    assert all((report / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for name in shots)
+
+
+def run_scrapy(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     return subprocess.run([sys.executable, "-m", "scrapy", *args], cwd=REPO, env=env,
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=timeout)
 
 
 @needs_browser

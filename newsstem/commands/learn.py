@@ -10,7 +10,8 @@ it: an article or hub pattern, or the reason it was refused (the self-check).
 ``--report DIR`` also writes ``DIR/index.html``: per site and pattern, the blocks in
 page order with their role, scores and a text sample, and a screenshot of one member
 page with the blocks outlined one colour per role, taken with the browser of browser
-mode (:mod:`newsstem.render`); without one, the report says so and has no pictures.
+mode (:mod:`newsstem.render`; its archived HTML and stylesheets, no script run); without
+one, the report says so and has no pictures.
 
 ``--since DATE`` or ``--last N`` learns again from the recent pages of a site (a
 redesign): the patterns learned from them replace the old file, except the old
