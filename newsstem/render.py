@@ -21,6 +21,7 @@ at most ``NEWSSTEM_RENDER_PAGES`` at once in one browser context.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import logging
 import os
@@ -270,7 +271,9 @@ def page_meta(settings: BaseSettings) -> dict[str, Any]:
 
     wait = settings.getfloat("NEWSSTEM_RENDER_WAIT", defaults.NEWSSTEM_RENDER_WAIT)
     quiet = settings.getint("NEWSSTEM_RENDER_QUIET", defaults.NEWSSTEM_RENDER_QUIET)
-    arguments = {"wait": int(wait * 1000), "quiet": quiet, "minShare": 0.05}
+    timeout = settings.getfloat("DOWNLOAD_TIMEOUT", 180)
+    arguments = {"wait": int(wait * 1000), "quiet": quiet, "minShare": 0.05,
+                 "timeout": int(timeout * 1000)}
     # a module function: request meta goes through pickle (disk and Redis queues)
     measure = PageMethod(measure_page, arguments)
     # the page is opened up to DOMContentLoaded: measure_page waits for its load event
@@ -290,7 +293,13 @@ async def measure_page(page: Any, arguments: dict[str, Any]) -> dict[str, Any]:
     tracker or ad server) is read as it is then, like a page that never settles: it is
     marked loaded for scrapy-playwright (:func:`mark_loaded`), which waits for the load
     state after every page method up to the navigation timeout (DOWNLOAD_TIMEOUT) and
-    would otherwise fail the page, its article lost."""
+    would otherwise fail the page, its article lost.
+
+    Its script has ``arguments["timeout"]`` ms (DOWNLOAD_TIMEOUT) to give the browser
+    back: Playwright's ``page.evaluate`` has no timeout, and a page busy in a loop that
+    never ends (``while (true) {}`` once its DOM is ready) held it, its slot among
+    NEWSSTEM_RENDER_PAGES and the end of the crawl forever. Such a page fails as a
+    timeout (scrapy-playwright then closes it)."""
     from playwright.async_api import TimeoutError as PlaywrightTimeout
 
     wait = int(arguments["wait"])
@@ -302,7 +311,15 @@ async def measure_page(page: Any, arguments: dict[str, Any]) -> dict[str, Any]:
         loaded = False
     left = wait - int((time.monotonic() - started) * 1000)
     left = max(left, int(arguments["quiet"]))
-    result = await page.evaluate(COLLECT_BOXES, {**arguments, "wait": left})
+    # (a request queued in a JOBDIR or Redis by an older newsstem has no "timeout")
+    limit = max(int(arguments.get("timeout") or 180_000), left + 1000)
+    try:
+        result = await asyncio.wait_for(
+            page.evaluate(COLLECT_BOXES, {**arguments, "wait": left}), limit / 1000)
+    except asyncio.TimeoutError:
+        raise PlaywrightTimeout(
+            f"the page's script held the browser for {limit / 1000:g} s (DOWNLOAD_TIMEOUT)"
+        ) from None
     if not loaded:
         mark_loaded(page)
     return result

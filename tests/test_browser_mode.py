@@ -341,6 +341,39 @@ def test_a_page_that_never_settles_or_never_loads_costs_one_line(tmp_path):
 
 
 @needs_browser
+def test_a_page_whose_script_spins_once_its_dom_is_ready_fails_at_the_timeout(tmp_path):
+    """A page that reaches DOMContentLoaded, then runs ``while (true) {}`` while browser
+    mode reads it: Playwright's page.evaluate has no timeout, so the crawl never ended
+    (run_crawl's timeout fails the test then). The page now fails at DOWNLOAD_TIMEOUT
+    as one line, and the other page of the site is exported."""
+    site = FixtureSite(tmp_path / "site")
+    site.root.mkdir()
+    story = "<p>" + "A page whose script spins once the reader has its text. " * 20 + "</p>"
+    site.routes["/index.html"] = (200, "text/html", b'<html><body><a href="/spin.html">spin'
+                                  b'</a> <a href="/rest.html">rest</a></body></html>')
+    site.routes["/spin.html"] = (200, "text/html", (
+        "<html><body><article>" + story + "</article>"
+        "<script>setTimeout(() => { while (true) {} }, 300)</script></body></html>").encode())
+    site.routes["/rest.html"] = (200, "text/html", (
+        "<html><body><article>" + story.replace("spins", "rests") + "</article></body></html>"
+    ).encode())
+    site.start()
+    try:
+        result = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html", "-a", "render=1",
+                           settings={"NEWSSTEM_RENDER_WAIT": "2", "DOWNLOAD_TIMEOUT": "10"})
+    finally:
+        site.stop()
+    assert result.returncode == 0, result.log[-2000:]
+    assert [item["url"] for item in result.items] == [f"{site.url}/rest.html"]
+    assert "Traceback" not in result.log and "never retrieved" not in result.log
+    failed = [line for line in result.log.splitlines() if "download failed" in line]
+    assert len(failed) == 1 and failed[0].endswith(
+        f"download failed (timeout): {site.url}/spin.html: the page's script held the "
+        "browser for 10 s (DOWNLOAD_TIMEOUT)"), failed
+    assert result.stats["newsstem/errors/timeout"] == 1
+
+
+@needs_browser
 def test_a_page_whose_image_never_arrives_is_read_not_lost(tmp_path):
     """The article is in the page, but one image and one script of it (a tracking pixel,
     an ad server) never arrive, so its ``load`` event never fires: the page is read after
