@@ -460,7 +460,10 @@ class Screenshots:
     the picture).
     The screenshot itself has :data:`SCREENSHOT_TIMEOUT` seconds."""
 
-    def __init__(self, browser: str, colours: dict[str, str], wait: float = 5.0) -> None:
+    def __init__(
+        self, browser: str, colours: dict[str, str],
+        wait: float = defaults.NEWSSTEM_RENDER_WAIT,
+    ) -> None:
         self.browser_path = browser
         self.colours = colours
         self.wait_ms = max(1, int(wait * 1000))
