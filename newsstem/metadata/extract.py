@@ -97,12 +97,14 @@ def extract_metadata(
     anchor_texts: Sequence[str] = (),
     site_names: Sequence[str] = (),
 ) -> Metadata:
-    """Metadata of a page. ``text`` is the article text, if known (checks the language).
+    """Metadata of a page. ``text`` is the article text, if known (checks the language,
+    and tells the visible heading it speaks of where no headline sources agree).
 
     The headline (:mod:`newsstem.metadata.headline`) is decided from the page's own
     statements, ``title_candidates`` (``(source, text)``: the title the extraction
-    found, as ``("extraction", ...)``), the ``anchor_texts`` of links to the page, and
-    ``site_names``, the site-name affixes learned from the site's other pages.
+    found, as ``("extraction", ...)``), the ``anchor_texts`` of links to the page,
+    ``site_names``, the site-name affixes learned from the site's other pages, and
+    ``text``.
 
     Never raises on bad input: an unparsable page gives empty metadata.
 
