@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from scrapy import Request, Spider
     from scrapy.crawler import Crawler
     from scrapy.http import Response
+    from scrapy.settings import BaseSettings
     from scrapy.statscollectors import StatsCollector
 
 logger = logging.getLogger(__name__)
@@ -349,6 +350,27 @@ def _layout_changes(stats: dict[str, Any]) -> dict[str, str]:
     }
 
 
+def close_limit(settings: BaseSettings, finish_reason: object) -> str:
+    """The value of the CLOSESPIDER_* setting of ``finish_reason`` as the operator wrote it
+    ("" if the crawl was not closed by one): whole numbers in full, not ``1e+06`` (``:g``
+    made CLOSESPIDER_PAGECOUNT=1234567 "1.23457e+06", another limit).
+
+    >>> from scrapy.settings import Settings
+    >>> close_limit(Settings({"CLOSESPIDER_PAGECOUNT": 1234567}), "closespider_pagecount")
+    '1234567'
+    >>> close_limit(Settings({"CLOSESPIDER_TIMEOUT": "0.5"}), "closespider_timeout")
+    '0.5'
+    >>> close_limit(Settings({"CLOSESPIDER_TIMEOUT": 0.5}), "finished")
+    ''
+    """
+    if finish_reason not in CLOSESPIDER_LIMITS:
+        return ""
+    value = settings.getfloat(CLOSESPIDER_LIMITS[str(finish_reason)][0])
+    if not value:
+        return ""
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
 def summarize(
     stats: dict[str, Any],
     pages: int,
@@ -562,11 +584,9 @@ class RunReport:
 
     def _close_limit(self) -> str:
         """The value of the CLOSESPIDER_* setting that closed the crawl ("" if none did)."""
-        reason = self.stats.get_value("finish_reason")
-        if self._crawler is None or reason not in CLOSESPIDER_LIMITS:
+        if self._crawler is None:
             return ""
-        value = self._crawler.settings.getfloat(CLOSESPIDER_LIMITS[reason][0])
-        return f"{value:g}" if value else ""
+        return close_limit(self._crawler.settings, self.stats.get_value("finish_reason"))
 
     @property
     def reached_nothing(self) -> bool:

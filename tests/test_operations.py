@@ -9,6 +9,7 @@ from http.server import BaseHTTPRequestHandler
 import pytest
 from scrapy import Spider
 from scrapy.crawler import Crawler
+from scrapy.settings import Settings
 from scrapy.statscollectors import MemoryStatsCollector
 from scrapy.utils.test import get_crawler
 from support.crawl import run_crawl, scrapy
@@ -17,7 +18,7 @@ from support.newssite import GeneratedNewsSite
 from support.redisserver import free_port
 
 from newsstem.commands.crawl import Command as CrawlCommand
-from newsstem.operations import EXIT_NOTHING_REACHED, RunReport, summarize
+from newsstem.operations import EXIT_NOTHING_REACHED, RunReport, close_limit, summarize
 
 FINISHED = {
     "finish_reason": "finished",
@@ -247,6 +248,20 @@ def test_the_closed_early_line_of_a_queue_that_ran_out_an_unknown_one_or_a_share
         f"{head}: pages were left unfetched; they are kept in JOBDIR j")
     assert line(close_limit="3", jobdir=None, queued=5) == head  # a worker's queue is shared
     assert line() is None  # (the limit not known: the header alone, as before)
+
+
+@pytest.mark.parametrize("setting, value, said", [
+    ("CLOSESPIDER_PAGECOUNT", 1234567, "1234567"),  # (":g" said 1.23457e+06: another limit)
+    ("CLOSESPIDER_PAGECOUNT", "1000000", "1000000"),  # (1e+06)
+    ("CLOSESPIDER_TIMEOUT", 1209600, "1209600"),  # two weeks (1.2096e+06)
+    ("CLOSESPIDER_TIMEOUT", "0.5", "0.5"),
+])
+def test_the_closed_early_line_names_the_limit_as_it_was_given(setting, value, said):
+    reason = setting.lower()
+    limit = close_limit(Settings({setting: value}), reason)
+    [line] = [x for x in summarize({"finish_reason": reason}, 3, close_limit=limit).lines()
+              if "closed early" in x]
+    assert line.startswith(f"  closed early by {setting}={said} ("), line
 
 
 def test_a_worker_that_exported_articles_or_skipped_known_ones_says_nothing_of_its_depth():
