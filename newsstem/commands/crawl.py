@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.exceptions import UsageError
+from scrapy.settings import default_settings
 from scrapy.spiderloader import get_spider_loader
 from scrapy.utils.log import get_scrapy_root_handler
 
@@ -101,11 +102,20 @@ def _log_file_line(settings: Settings, line: str) -> None:
     if isinstance(handler, logging.FileHandler) and handler.baseFilename == os.path.abspath(path):
         handler.handle(record)  # (its file may be open in "w" mode: LOG_FILE_APPEND=False)
         return
-    formatter = logging.Formatter(settings.get("LOG_FORMAT"), settings.get("LOG_DATEFORMAT"))
     try:
-        mode = "a" if settings.getbool("LOG_FILE_APPEND", True) else "w"
-        with open(path, mode, encoding=settings.get("LOG_ENCODING") or "utf-8") as log:
-            log.write(formatter.format(record) + "\n")
+        append = settings.getbool("LOG_FILE_APPEND", True)
+    except ValueError:  # (LOG_FILE_APPEND=maybe: Scrapy refuses it later; the line is kept)
+        append = True
+    try:
+        text = logging.Formatter(settings.get("LOG_FORMAT"),
+                                 settings.get("LOG_DATEFORMAT")).format(record)
+    except (ValueError, TypeError, KeyError):  # a LOG_FORMAT naming no record field
+        text = logging.Formatter(default_settings.LOG_FORMAT,
+                                 default_settings.LOG_DATEFORMAT).format(record)
+    try:
+        with open(path, "a" if append else "w",
+                  encoding=settings.get("LOG_ENCODING") or "utf-8") as log:
+            log.write(text + "\n")
     except OSError:  # the line is on stderr still
         pass
 

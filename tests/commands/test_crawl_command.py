@@ -193,6 +193,25 @@ OLD_RUN = ("2026-11-30 03:00:01 [scrapy.core.engine] INFO: Spider closed (finish
            "2026-11-30 03:00:01 [newsstem.operations] INFO: newsstem run summary (finished, 9.0 s):\n")
 
 
+@pytest.mark.parametrize("odd", ["LOG_FORMAT=%(no_such_field)s", "LOG_FILE_APPEND=maybe"])
+def test_an_odd_log_setting_does_not_turn_a_usage_error_into_a_traceback(tmp_path, odd):
+    # the line was formatted with LOG_FORMAT, LOG_FILE_APPEND read as a bool: a ValueError
+    # traceback (exit status 1) instead of the usage error, on stderr and in the log file
+    log = tmp_path / "crawl.log"
+    log.write_text(OLD_RUN)
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", "start_url=http://127.0.0.1:9/",
+           "-a", "depth=deep", "-O", str(tmp_path / "a.jsonl"), "-s", f"LOG_FILE={log}",
+           "-s", odd]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    result = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert result.stderr.rstrip().splitlines()[-1].startswith("scrapy: error: "), result.stderr
+    text = log.read_text()
+    assert text.startswith(OLD_RUN), text  # (appended: Scrapy's default)
+    [line] = text[len(OLD_RUN):].splitlines()
+    assert line.split(" [newsstem] ERROR: ", 1)[1].startswith("scrapy: error: "), line
+
+
 @pytest.mark.parametrize("cause, given, status, start", [
     ("a directory as -O", ["-O", "{tmp}"], 2, "scrapy: error: crawl: cannot write the articles"),
     ("a bad argument", ["-a", "depth=deep"], 2, "scrapy: error: "),
