@@ -152,16 +152,22 @@ def test_a_corrupt_pattern_file_is_the_only_line(tmp_path, site):
     assert site.paths(status=None) == []
 
 
+def _crawl_that_never_starts(*args: str) -> subprocess.CompletedProcess:
+    """``scrapy crawl news`` of a start page no server answers, with ``args`` that stop it
+    before any request (the line it writes is what the tests below read)."""
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a",
+           "start_url=http://127.0.0.1:9/", *args]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+
+
 @pytest.mark.parametrize("option", ["-s", "--logfile"])
 def test_a_directory_given_as_the_output_is_written_to_the_log_file_too(tmp_path, option):
     # checked before Scrapy's process_options set LOG_FILE from -s or --logfile: the
     # line went to stderr only, and the log file was never made
     log = tmp_path / "crawl.log"
     given = ["-s", f"LOG_FILE={log}"] if option == "-s" else ["--logfile", str(log)]
-    cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", "start_url=http://127.0.0.1:9/",
-           "-O", str(tmp_path), *given]
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    result = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    result = _crawl_that_never_starts("-O", str(tmp_path), *given)
     assert result.returncode == 2, result.stderr
     [line] = log.read_text().splitlines()
     assert line.endswith(f" [newsstem] ERROR: scrapy: error: crawl: cannot write the articles "
@@ -173,13 +179,11 @@ def test_a_line_written_before_scrapy_logs_follows_log_format_and_log_dateformat
     # the line was written in newsstem's own format, "2026-12-01 01:02:03 [newsstem] ERROR:
     # …", whatever -s LOG_FORMAT the job's other lines (and a log reader) follow
     log = tmp_path / "crawl.log"
-    cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", "start_url=http://127.0.0.1:9/",
-           "-O", str(tmp_path), "-s", f"LOG_FILE={log}",
-           "-s", "LOG_FORMAT=%(levelname)s|%(name)s|%(asctime)s|%(message)s",
-           "-s", "LOG_DATEFORMAT=%Y/%m/%d"]
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
     days = {time.strftime("%Y/%m/%d")}
-    result = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    result = _crawl_that_never_starts(
+        "-O", str(tmp_path), "-s", f"LOG_FILE={log}",
+        "-s", "LOG_FORMAT=%(levelname)s|%(name)s|%(asctime)s|%(message)s",
+        "-s", "LOG_DATEFORMAT=%Y/%m/%d")
     days.add(time.strftime("%Y/%m/%d"))  # (run across midnight)
     assert result.returncode == 2, result.stderr
     [line] = log.read_text().splitlines()
@@ -190,7 +194,8 @@ def test_a_line_written_before_scrapy_logs_follows_log_format_and_log_dateformat
 
 
 OLD_RUN = ("2026-11-30 03:00:01 [scrapy.core.engine] INFO: Spider closed (finished)\n"
-           "2026-11-30 03:00:01 [newsstem.operations] INFO: newsstem run summary (finished, 9.0 s):\n")
+           "2026-11-30 03:00:01 [newsstem.operations] INFO: newsstem run summary (finished, "
+           "9.0 s):\n")
 
 
 @pytest.mark.parametrize("odd", ["LOG_FORMAT=%(no_such_field)s", "LOG_FILE_APPEND=maybe"])
@@ -199,11 +204,8 @@ def test_an_odd_log_setting_does_not_turn_a_usage_error_into_a_traceback(tmp_pat
     # traceback (exit status 1) instead of the usage error, on stderr and in the log file
     log = tmp_path / "crawl.log"
     log.write_text(OLD_RUN)
-    cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", "start_url=http://127.0.0.1:9/",
-           "-a", "depth=deep", "-O", str(tmp_path / "a.jsonl"), "-s", f"LOG_FILE={log}",
-           "-s", odd]
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    result = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    result = _crawl_that_never_starts("-a", "depth=deep", "-O", str(tmp_path / "a.jsonl"),
+                                      "-s", f"LOG_FILE={log}", "-s", odd)
     assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
     assert result.stderr.rstrip().splitlines()[-1].startswith("scrapy: error: "), result.stderr
     text = log.read_text()
@@ -232,13 +234,9 @@ def test_the_line_of_a_crawl_that_never_started_keeps_log_file_append(
     (tmp_path / "file").write_text("x")
     log = tmp_path / "crawl.log"
     log.write_text(OLD_RUN)
-    cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", "start_url=http://127.0.0.1:9/",
-           "-s", f"LOG_FILE={log}", "-s", f"LOG_FILE_APPEND={append}",
-           *(arg.format(tmp=tmp_path) for arg in given)]
-    if "-O" not in given:
-        cmd += ["-O", str(tmp_path / "articles.jsonl")]
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    result = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    output = [] if "-O" in given else ["-O", str(tmp_path / "articles.jsonl")]
+    result = _crawl_that_never_starts("-s", f"LOG_FILE={log}", "-s", f"LOG_FILE_APPEND={append}",
+                                      *(arg.format(tmp=tmp_path) for arg in given), *output)
     assert result.returncode == status, result.stderr
     text = log.read_text()
     assert text.startswith(OLD_RUN) == append, text
