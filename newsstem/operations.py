@@ -191,8 +191,10 @@ class RunSummary:
                 "to the site found (-a rules or NEWSSTEM_URL_RULES: the first rule that "
                 "matches decides, a URL no rule matches is rejected)"
             )
-        if (self.articles == 0 and self.limit_pages and not self.skipped_known
-                and self.finish_reason == "finished"):
+        # pages at the depth limit, and no article exported or known: the depth may be why
+        nothing_within_depth = (self.articles == 0 and self.limit_pages
+                                and not self.skipped_known)
+        if nothing_within_depth and self.finish_reason == "finished":
             # only a crawl that ran out of pages. One stopped (Ctrl-C, CLOSESPIDER_PAGECOUNT,
             # _TIMEOUT…) left pages unfetched: the depth was not why it found no article. A
             # distributed worker (finish_reason idle) has its share of the crawl's pages,
@@ -205,8 +207,7 @@ class RunSummary:
                 f"{self.depth_limit + 1} goes one level deeper: a home page's articles are "
                 "often linked from its section pages only)"
             )
-        if (self.articles == 0 and self.limit_pages and not self.skipped_known
-                and self.jobdir is None):
+        if nothing_within_depth and self.jobdir is None:
             # a distributed worker: its start messages give their own depths (not -a depth),
             # and other workers may have exported the articles, so no "no article within
             # depth" and no advice; the pages whose links it did not follow, as a fact (a
