@@ -30,6 +30,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from scrapy.settings import default_settings
+
 from newsstem import defaults
 
 if TYPE_CHECKING:
@@ -253,7 +255,8 @@ def configure(settings: BaseSettings, browser: str) -> None:
     pages = settings.getint("NEWSSTEM_RENDER_PAGES", defaults.NEWSSTEM_RENDER_PAGES)
     settings.set("PLAYWRIGHT_MAX_PAGES_PER_CONTEXT", pages, priority="project")
     settings.set("PLAYWRIGHT_MAX_CONTEXTS", 1, priority="project")
-    timeout_ms = int(settings.getfloat("DOWNLOAD_TIMEOUT", 180) * 1000)
+    timeout = settings.getfloat("DOWNLOAD_TIMEOUT", default_settings.DOWNLOAD_TIMEOUT)
+    timeout_ms = int(timeout * 1000)
     settings.set("PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT", timeout_ms, priority="project")
     settings.set("PLAYWRIGHT_ABORT_REQUEST", _skipped_resource, priority="project")
     # scrapy-playwright logs a failed page with its traceback; newsstem's DownloadErrors
@@ -271,7 +274,7 @@ def page_meta(settings: BaseSettings) -> dict[str, Any]:
 
     wait = settings.getfloat("NEWSSTEM_RENDER_WAIT", defaults.NEWSSTEM_RENDER_WAIT)
     quiet = settings.getint("NEWSSTEM_RENDER_QUIET", defaults.NEWSSTEM_RENDER_QUIET)
-    timeout = settings.getfloat("DOWNLOAD_TIMEOUT", 180)
+    timeout = settings.getfloat("DOWNLOAD_TIMEOUT", default_settings.DOWNLOAD_TIMEOUT)
     arguments = {"wait": int(wait * 1000), "quiet": quiet, "minShare": 0.05,
                  "timeout": int(timeout * 1000)}
     # a module function: request meta goes through pickle (disk and Redis queues)
@@ -312,7 +315,8 @@ async def measure_page(page: Any, arguments: dict[str, Any]) -> dict[str, Any]:
     left = wait - int((time.monotonic() - started) * 1000)
     left = max(left, int(arguments["quiet"]))
     # (a request queued in a JOBDIR or Redis by an older newsstem has no "timeout")
-    limit = max(int(arguments.get("timeout") or 180_000), left + 1000)
+    given = arguments.get("timeout") or default_settings.DOWNLOAD_TIMEOUT * 1000
+    limit = max(int(given), left + 1000)
     try:
         result = await asyncio.wait_for(
             page.evaluate(COLLECT_BOXES, {**arguments, "wait": left}), limit / 1000)
