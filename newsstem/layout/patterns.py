@@ -555,6 +555,9 @@ class _CompiledPattern:
     thin_sub: frozenset[int] = frozenset()
     # attribute tokens of the layout's elements that are never main (_refused_tokens)
     refused_tokens: frozenset[str] = frozenset()
+    # key id -> "main" or "sub": the keys this layout never saw that the site's other
+    # article layouts (learned together) have, main where one has them main
+    sibling_roles: dict[int, str] = field(default_factory=dict)
     slot_roles: tuple[str, ...] = field(init=False)  # the role of each slot
     # the usual slots, their keys and weights, and the sum of their weights
     usual_slots: tuple[int, ...] = field(init=False)
@@ -637,7 +640,7 @@ class SitePatterns:
         self._groups = tuple(
             (
                 KeyFilter.from_keys(b.key for p in patterns for b in p.blocks),
-                tuple(self._compile(p) for p in patterns),
+                tuple(self._compile(p, patterns) for p in patterns),
             )
             for patterns in groups.values()
         )
@@ -647,7 +650,9 @@ class SitePatterns:
     def site(self) -> str:
         return self.pattern_set.site
 
-    def _compile(self, pattern: LayoutPattern) -> _CompiledPattern:
+    def _compile(
+        self, pattern: LayoutPattern, learned_with: Sequence[LayoutPattern] = ()
+    ) -> _CompiledPattern:
         ids = [self._intern(b.key) for b in pattern.blocks]
         weights = [layout_weight(round(b.weight)) for b in pattern.blocks]
         roles: dict[int, list[tuple[int, str]]] = {}
@@ -668,7 +673,28 @@ class SitePatterns:
             _heaviest(ids, pattern.blocks),
             _thin_sub(ids, pattern),
             _refused_tokens(pattern),
+            self._sibling_roles(pattern, set(ids), learned_with),
         )
+
+    def _sibling_roles(
+        self, pattern: LayoutPattern, own: set[int], learned_with: Sequence[LayoutPattern]
+    ) -> dict[int, str]:
+        """The keys that ``pattern`` never saw and the site's other article patterns learned
+        with it have: "main" where one of them has the key main, else "sub". A site's
+        layouts share its templates' elements (the same story element with or without a
+        rail of teasers, a gallery's strip): where one layout learned an element, the
+        others need not guess it."""
+        roles: dict[int, str] = {}
+        if pattern.kind != "article":
+            return roles
+        for other in learned_with:
+            if other is pattern or other.kind != "article":
+                continue
+            for block in other.blocks:
+                key_id = self._intern(block.key)
+                if key_id not in own and roles.get(key_id) != "main":
+                    roles[key_id] = "main" if block.role == "main" else "sub"
+        return roles
 
     def extract(self, html: str | bytes) -> Extraction | HubPage | NoMatch:
         """Match ``html`` to the best pattern and extract its title, main and sub text."""
@@ -933,7 +959,12 @@ def _page_roles(
        element between it and the main block's, bears a token that the pattern's elements
        bear only outside the article (:func:`_refused_element`). These are guesses:
        ``known`` is False for the blocks of keys never seen (the guard may take a second
-       look at them).
+       look at them);
+    4. but a key the site's other article layouts learned (``sibling_roles``) is no guess:
+       it takes their role, main where one has it main, else sub (blogs.nfl.com's photo
+       box ``div.alignright`` in the story element, sub in its other layout, was guessed
+       main on a page of the layout that had never seen one); it stays unknown to the
+       guard.
     """
     roles_by_key = compiled.roles_by_key
     roles = ["none"] * len(ids)
@@ -956,8 +987,17 @@ def _page_roles(
             )
             roles[index] = role
     known = list(map(roles_by_key.__contains__, ids))
+    sibling_roles = compiled.sibling_roles
+    if sibling_roles:
+        # a key the site's other layout learned is no guess: it takes that layout's role
+        for i in compress(range(len(ids)), map(not_, known)):
+            role = sibling_roles.get(ids[i])
+            if role is not None:
+                roles[i] = role
     unseen = [
-        i for i in compress(range(len(ids)), map(not_, known)) if _is_prose(page.blocks[i])
+        i
+        for i in compress(range(len(ids)), map(not_, known))
+        if ids[i] not in sibling_roles and _is_prose(page.blocks[i])
     ]
     if compiled.thin_sub:
         # a paragraph in a sub block of a key one learned page voted for is read like a

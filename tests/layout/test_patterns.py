@@ -443,3 +443,48 @@ def test_a_caption_paragraph_inside_the_main_block_is_not_read_by_the_pattern(
     cannot be learned. So the credit ``（撮影・…）`` stays in the pattern's body."""
     for _, article in captioned_japanese_pages:
         assert "撮影" not in article.body
+
+
+
+def rail(index: int) -> str:
+    """A rail of teaser cards opening the page (another layout of the site: a front-page
+    rail on some of its article pages)."""
+    cards = "".join(
+        f'<div class="card-{name}"><h3><a href="/story-{index}-{name}">Story {name} of rail'
+        f" {index}</a></h3><p>What the reader will find in story {name}, told in one more"
+        f" sentence of {index * 7 + len(name)} words.</p></div>"
+        for name in (a + b for a in ("north", "south", "east", "west", "mid", "far")
+                     for b in ("top", "side", "lead", "wide", "tall", "deep", "low"))
+    )
+    return f'<div class="rail">{cards}</div>'
+
+
+def test_a_key_the_sites_other_layout_learned_is_no_guess_for_the_article(msnbc):
+    """A site in two layouts (pages with a rail of teasers and pages without): the photo
+    box (``div.photo-caption`` in the article's first paragraph) is on pages of the one,
+    learned there as not the article (the fallback leaves captions out), and new to the
+    other. In the second layout's article element it was guessed to be the article's
+    (blogs.nfl.com R514 of Dragnet's tuning half: "Is this the week Mike Vick owners can
+    trust in him? (Paul Spinelli/Associated Press)", which the gold and the fallback leave
+    out): the key the site's other layout learned takes that layout's role instead."""
+    box = photo(8).replace("wp-caption aligncenter", "photo-caption")
+
+    def with_rail(html: str, index: int) -> str:
+        return re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + rail(index), html, count=1)
+
+    def in_first_paragraph(html: str, box: str) -> str:
+        # as WordPress sets a [caption] written in the post's first paragraph
+        return re.sub(r'(<div class="entry-content">.*?<p[^>]*>)', lambda m: m.group(1) + box,
+                      html, count=1, flags=re.DOTALL)
+
+    training = [
+        TrainingPage(p.url, in_first_paragraph(p.html, box.replace("photo-8", f"photo-{i}")))
+        for i, p in enumerate(msnbc[:6])
+    ] + [TrainingPage(p.url, with_rail(p.html, i)) for i, p in enumerate(msnbc[6:10])]
+    pattern_set = learn("tv.msnbc.com", training).pattern_set
+    assert sum(p.kind == "article" for p in pattern_set.patterns) == 2
+    new_page = in_first_paragraph(with_rail(msnbc[10].html, 10), box)
+    result = SitePatterns(pattern_set).extract(new_page)
+    assert isinstance(result, Extraction)
+    assert "Associated Press" not in result.body
+    assert msnbc[10].gold.split("\n\n")[1].split()[0] in result.body
