@@ -453,8 +453,9 @@ class Screenshots:
     """Screenshots of pages (their HTML as archived) with blocks outlined, taken by one
     headless Chromium; a context manager. Used by ``scrapy learn --report``.
 
-    A page is shot with scripts off: its archived HTML (what the layout was learned from)
-    and stylesheets. Run again, a page's script would redo a rendered archive's DOM, and
+    A page is shot with scripts off: its archived HTML (what the layout was learned from),
+    served at its own URL, and stylesheets; the browser leaves it for no other page
+    (:class:`_StoredPage`: a ``<meta http-equiv="refresh">`` took it away). Run again, a page's script would redo a rendered archive's DOM, and
     one that never returns (``while (true) {}``) held ``page.evaluate``, which has no
     timeout, and the report with it. A page is shot once its ``load`` came, or when
     ``wait`` seconds are over (``NEWSSTEM_RENDER_WAIT``): an image or a stylesheet that
@@ -497,7 +498,7 @@ class Screenshots:
 
     def __call__(self, html: str, url: str | None, outlines: list[tuple[str, str, str]],
                  path: Path) -> bool:
-        """Render ``html`` (its relative links resolved against ``url``), outline the
+        """Render ``html`` at ``url`` (its relative links resolve against it), outline the
         blocks, save a PNG at ``path``; False (and one log line) when it cannot."""
         from playwright.sync_api import Error as PlaywrightError
         from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -505,12 +506,10 @@ class Screenshots:
         page = self._browser.new_page(viewport={"width": SCREENSHOT_WIDTH, "height": 900},
                                       java_script_enabled=False)
         try:
-            if url:
-                html = f'<base href="{url}">' + html
             page.set_default_timeout(self.wait_ms)
-            page.route("**/*", _skip_resources)
+            page.route("**/*", _StoredPage(page, html))
             try:
-                page.set_content(html, wait_until="load")
+                page.goto(url if _is_http(url) else NO_URL, wait_until="load")
             except PlaywrightTimeout:  # resources that never come: shoot what is there
                 page.evaluate("() => window.stop()")
             page.evaluate(OUTLINE_BLOCKS, {"outlines": outlines, "colours": self.colours})
@@ -527,9 +526,45 @@ class Screenshots:
             page.close()
 
 
-def _skip_resources(route: Any) -> None:
-    """Route handler of :class:`Screenshots`: :data:`SKIPPED_RESOURCES` are not loaded."""
-    if _skipped_resource(route.request):
-        route.abort()
-    else:
-        route.fallback()
+# Where a page archived without an http(s) URL is served from (.invalid never resolves:
+# its relative links fail at once)
+NO_URL = "http://page.invalid/"
+
+
+def _is_http(url: str | None) -> bool:
+    return bool(url) and url.split(":", 1)[0].lower() in ("http", "https")  # type: ignore[union-attr]
+
+
+class _StoredPage:
+    """Route handler of :class:`Screenshots`: the page's first navigation is answered with
+    its stored HTML (served at its own URL, so its relative links resolve as they did),
+    every later navigation of the page is aborted (``net::ERR_ABORTED``, which leaves the
+    page shown as it is, no error page): a ``<meta http-equiv="refresh">`` (obeyed with
+    scripts off, the one in ``<noscript>`` too) no longer takes the browser to another
+    page, an error page or a blank one before the picture. Frames of the page load as
+    before; :data:`SKIPPED_RESOURCES` are not loaded."""
+
+    def __init__(self, page: Any, html: str) -> None:
+        self.page = page
+        self.html: str | None = html
+
+    def __call__(self, route: Any) -> None:
+        request = route.request
+        if request.is_navigation_request() and self._main_frame(request):
+            if self.html is None:
+                route.abort("aborted")
+            else:
+                html, self.html = self.html, None
+                route.fulfill(status=200, content_type="text/html; charset=utf-8", body=html)
+        elif _skipped_resource(request):
+            route.abort()
+        else:
+            route.fallback()
+
+    def _main_frame(self, request: Any) -> bool:
+        from playwright.sync_api import Error as PlaywrightError
+
+        try:
+            return request.frame == self.page.main_frame
+        except PlaywrightError:  # a frame not created yet: a new frame, not the page
+            return False

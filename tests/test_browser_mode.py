@@ -303,6 +303,85 @@ def test_a_page_whose_script_never_ends_is_shot_and_the_report_written(tmp_path)
     assert all((report / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for name in shots)
 
 
+@needs_browser
+def test_a_page_with_a_meta_refresh_is_shot_as_it_was_stored(tmp_path):
+    """scrapy learn --report on an archive of three sites whose pages carry a zero-delay
+    ``<meta http-equiv="refresh">``: to a page of a real server on 127.0.0.1, to a port
+    where nothing listens (in ``<noscript>``, which a browser with scripts off obeys), and
+    to the page itself. Each picture is of the stored page (its height, 2400 px of story,
+    not the other page's nor an error page's) and the other server was never asked.
+    The browser followed the refresh: the first two lost their pictures ("Execution
+    context was destroyed") and the third was shot as a blank page."""
+    import socket
+    import struct
+    from http.server import BaseHTTPRequestHandler
+
+    from scrapy.http import HtmlResponse
+
+    from newsstem.archive import WarcArchive
+    from support.httpserver import serve, shut_down
+
+    asked = []
+
+    class Elsewhere(BaseHTTPRequestHandler):
+        def log_message(self, format, *args):
+            pass
+
+        def do_GET(self):
+            asked.append(self.path)
+            body = b"<html><body><p style='height:500px'>Elsewhere</p></body></html>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = serve(Elsewhere)
+    with socket.socket() as unused:  # a port where nothing listens once closed
+        unused.bind(("127.0.0.1", 0))
+        closed = unused.getsockname()[1]
+    refreshes = {
+        "away.example": '<meta http-equiv="refresh" content="0;url=http://127.0.0.1:'
+                        f'{server.server_address[1]}/elsewhere.html">',
+        "nojs.example": '<noscript><meta http-equiv="Refresh" content="0; URL='
+                        f'http://127.0.0.1:{closed}/enable-javascript"></noscript>',
+        "self.example": '<meta http-equiv="refresh" content="0">',
+    }
+    archive = WarcArchive(str(tmp_path / "crawl.warc.gz"))
+    rng = random.Random(9)
+    for site, refresh in refreshes.items():
+        for n in range(6):
+            body = (f"<!doctype html><html><head><title>Story {n}</title>{refresh}</head>"
+                    "<body style='margin:0'><div id=nav>Home</div><h1>Story {n}</h1>"
+                    f"<div id=story style='height:2400px'><p>{_paragraph(rng)}</p>"
+                    f"<p>{_paragraph(rng)}</p></div></body></html>")
+            archive.write_response(HtmlResponse(
+                f"http://{site}/a/{n}.html", body=body.encode(),
+                headers={"Content-Type": "text/html; charset=utf-8"}))
+    archive.close()
+    report = tmp_path / "report"
+    try:
+        learned = run_scrapy("learn", "--input", str(archive.path), "--out",
+                             str(tmp_path / "out"), "--report", str(report),
+                             "-s", "NEWSSTEM_RENDER_WAIT=2",
+                             "-s", f"NEWSSTEM_RENDER_BROWSER={BROWSER}", timeout=150)
+    finally:
+        shut_down(server)
+    assert learned.returncode == 0, learned.stdout + learned.stderr
+    assert "no screenshot" not in learned.stderr, learned.stderr
+    page = (report / "index.html").read_text(encoding="utf-8")
+    assert "no screenshot of this pattern" not in page
+    shots = sorted(shot.name for shot in report.glob("*.png"))
+    assert [name.split("-")[0] for name in shots] == sorted(refreshes), shots
+    assert all(f"src='{name}'" in page for name in shots)
+    for name in shots:
+        png = (report / name).read_bytes()
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+        width, height = struct.unpack(">II", png[16:24])  # the IHDR chunk
+        assert (width, height) >= (1280, 2400), (name, width, height)
+    assert asked == []  # the browser never left the stored page
+
+
 def run_scrapy(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     return subprocess.run([sys.executable, "-m", "scrapy", *args], cwd=REPO, env=env,
