@@ -382,6 +382,39 @@ def test_a_page_with_a_meta_refresh_is_shot_as_it_was_stored(tmp_path):
     assert asked == []  # the browser never left the stored page
 
 
+@needs_browser
+def test_a_page_is_shot_in_the_mode_its_doctype_says(tmp_path):
+    """A page with ``<!doctype html>`` is laid out in standards mode, one without in quirks
+    mode, as when it was crawled: a unitless ``height:3000`` (honoured only by the quirks
+    mode) makes only the second picture 3000 px tall. The HTML was given to the browser
+    after a ``<base href>``, before its doctype, which put every page in quirks mode."""
+    import struct
+
+    from scrapy.settings import Settings
+
+    from newsstem.commands.learn import write_layout_report
+    from newsstem.layout.learn import TrainingPage, learn
+    from newsstem.layout.report import site_report
+
+    rng = random.Random(11)
+    reports = []
+    for site, doctype in (("standards.example", "<!doctype html>"), ("quirks.example", "")):
+        pages = [TrainingPage(
+            f"http://{site}/a/{n}.html",
+            f"{doctype}<html><head><title>Story {n}</title></head><body style='margin:0'>"
+            f"<div id=nav>Home</div><h1>Story {n}</h1><div id=story style='height:3000'>"
+            f"<p>{_paragraph(rng)}</p><p>{_paragraph(rng)}</p></div></body></html>")
+            for n in range(6)]
+        reports.append(site_report(site, learn(site, pages), pages))
+    settings = Settings({"NEWSSTEM_RENDER_BROWSER": BROWSER, "NEWSSTEM_RENDER_WAIT": "2"})
+    path = write_layout_report(str(tmp_path / "report"), reports, settings)
+    heights = {}
+    for shot in path.parent.glob("*.png"):
+        heights[shot.name.split("-")[0]] = struct.unpack(">I", shot.read_bytes()[20:24])[0]
+    assert heights["quirks.example"] >= 3000, heights
+    assert heights["standards.example"] < 3000, heights
+
+
 def run_scrapy(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     return subprocess.run([sys.executable, "-m", "scrapy", *args], cwd=REPO, env=env,
