@@ -11,6 +11,8 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.defer import Deferred
 
+from newsstem import render
+
 if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.crawler import Crawler
@@ -132,6 +134,10 @@ class DownloadErrors:
     def process_exception(self, request: Request, exception: Exception) -> None:
         if isinstance(exception, IgnoreRequest):
             return None  # refused on purpose (robots.txt, the URL store): not a failure
+        held = render.held_for(request)
+        if held is not None:  # closed by newsstem: its script held the browser, once read
+            self._fail(request, "timeout", render.held_message(held))
+            raise IgnoreRequest("download failed (timeout)")
         kind = error_kind(exception)
         if kind == "other" and not _is_network_error(exception):
             return None  # a bug somewhere: Scrapy logs it with its traceback

@@ -22,6 +22,7 @@ at most ``NEWSSTEM_RENDER_PAGES`` at once in one browser context.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import logging
 import os
@@ -35,7 +36,7 @@ from scrapy.settings import default_settings
 from newsstem import defaults
 
 if TYPE_CHECKING:
-    from scrapy.http import Response
+    from scrapy.http import Request, Response
     from scrapy.settings import BaseSettings
 
 __all__ = [
@@ -321,12 +322,53 @@ async def measure_page(page: Any, arguments: dict[str, Any]) -> dict[str, Any]:
         result = await asyncio.wait_for(
             page.evaluate(COLLECT_BOXES, {**arguments, "wait": left}), limit / 1000)
     except asyncio.TimeoutError:
-        raise PlaywrightTimeout(
-            f"the page's script held the browser for {limit / 1000:g} s (DOWNLOAD_TIMEOUT)"
-        ) from None
+        raise PlaywrightTimeout(held_message(limit / 1000)) from None
     if not loaded:
         mark_loaded(page)
+    _close_if_held(page, result, limit / 1000)
     return result
+
+
+def held_message(seconds: float) -> str:
+    """Why a page whose script never gave the browser back failed."""
+    return f"the page's script held the browser for {seconds:g} s (DOWNLOAD_TIMEOUT)"
+
+
+# The watches of :func:`_close_if_held` running (asyncio keeps only a weak reference to a
+# task)
+_WATCHES: set[asyncio.Task] = set()
+
+
+def _close_if_held(page: Any, result: dict[str, Any], seconds: float) -> None:
+    """Close ``page`` if it is still open ``seconds`` after it was read, ``result["held"]``
+    then saying so (:func:`held_for`).
+
+    After :func:`measure_page`, scrapy-playwright takes the page's HTML with
+    ``page.content()``, which has no timeout and runs on the page's own thread: a loop
+    the page's script starts between the two calls held it, the page's slot among
+    NEWSSTEM_RENDER_PAGES and the end of the crawl forever. Closed, the page fails
+    (``page.content()`` raises) and scrapy-playwright goes on. A page closed in time (any
+    page not held) ends the watch."""
+    from playwright.async_api import Error as PlaywrightError
+
+    async def watch() -> None:
+        await asyncio.sleep(seconds)
+        if not page.is_closed():
+            result["held"] = seconds
+            with contextlib.suppress(PlaywrightError):  # the browser gone meanwhile
+                await page.close()
+
+    task = asyncio.ensure_future(watch())
+    _WATCHES.add(task)
+    task.add_done_callback(_WATCHES.discard)
+    page.once("close", lambda _page: task.cancel())
+
+
+def held_for(request: Request) -> float | None:
+    """Seconds after which a rendered page, already read, was closed because its script
+    held the browser (:func:`_close_if_held`); None for any other request."""
+    boxes = rendered_boxes(request)
+    return boxes.get("held") if boxes else None
 
 
 # Whether the WARNING of mark_loaded was said (once per process: it is about Playwright,
@@ -400,8 +442,9 @@ async def watch_requests(page: Any, request: Any) -> None:
     await page.add_init_script(WATCH_REQUESTS)
 
 
-def rendered_boxes(response: Response) -> dict[str, Any] | None:
-    """What :data:`COLLECT_BOXES` returned for a rendered response (None otherwise)."""
+def rendered_boxes(response: Response | Request) -> dict[str, Any] | None:
+    """What :data:`COLLECT_BOXES` returned for a rendered response, or its request
+    (None otherwise)."""
     methods = response.meta.get(PAGE_METHODS_META_KEY) or ()
     for method in methods:
         result = getattr(method, "result", None)

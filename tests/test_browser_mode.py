@@ -458,21 +458,44 @@ def test_a_page_whose_script_spins_once_its_dom_is_ready_fails_at_the_timeout(tm
     mode reads it: Playwright's page.evaluate has no timeout, so the crawl never ended
     (run_crawl's timeout fails the test then). The page now fails at DOWNLOAD_TIMEOUT
     as one line, and the other page of the site is exported."""
+    a_spinning_page_fails_at_the_timeout(
+        tmp_path, "<script>setTimeout(() => { while (true) {} }, 300)</script>")
+
+
+@needs_browser
+def test_a_page_whose_script_spins_once_it_is_read_fails_at_the_timeout(tmp_path):
+    """A page whose script starts ``while (true) {}`` just after browser mode has read it
+    (its boxes), before scrapy-playwright takes its HTML (``page.content()``, which has no
+    timeout): the crawl never ended. The page now fails at DOWNLOAD_TIMEOUT as one line.
+    The loop is started from the reader's own last step (its MutationObserver let go, the
+    read follows in the same task), so it lands between the two calls on any machine; a
+    timer 20 ms after the page's last DOM change plus NEWSSTEM_RENDER_QUIET did too, on a
+    loaded one."""
+    a_spinning_page_fails_at_the_timeout(
+        tmp_path, "<script>const letGo = MutationObserver.prototype.disconnect;"
+        "MutationObserver.prototype.disconnect = function () {"
+        "  setTimeout(() => { while (true) {} }, 0); return letGo.call(this); };</script>")
+
+
+def a_spinning_page_fails_at_the_timeout(tmp_path, script: str) -> None:
+    """A crawl of a site whose page /spin.html runs ``script``, its other page a plain one:
+    the spinning page fails at DOWNLOAD_TIMEOUT (10 s) in one line, the other is exported
+    (run_crawl's timeout fails the test when the crawl never ends)."""
     site = FixtureSite(tmp_path / "site")
     site.root.mkdir()
     story = "<p>" + "A page whose script spins once the reader has its text. " * 20 + "</p>"
     site.routes["/index.html"] = (200, "text/html", b'<html><body><a href="/spin.html">spin'
                                   b'</a> <a href="/rest.html">rest</a></body></html>')
     site.routes["/spin.html"] = (200, "text/html", (
-        "<html><body><article>" + story + "</article>"
-        "<script>setTimeout(() => { while (true) {} }, 300)</script></body></html>").encode())
+        "<html><body><article>" + story + "</article>" + script + "</body></html>").encode())
     site.routes["/rest.html"] = (200, "text/html", (
         "<html><body><article>" + story.replace("spins", "rests") + "</article></body></html>"
     ).encode())
     site.start()
     try:
         result = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html", "-a", "render=1",
-                           settings={"NEWSSTEM_RENDER_WAIT": "2", "DOWNLOAD_TIMEOUT": "10"})
+                           settings={"NEWSSTEM_RENDER_WAIT": "2", "DOWNLOAD_TIMEOUT": "10"},
+                           timeout=90)
     finally:
         site.stop()
     assert result.returncode == 0, result.log[-2000:]
@@ -579,6 +602,9 @@ def test_a_playwright_without_the_load_states_is_said_once(monkeypatch, caplog):
 
         async def evaluate(self, script, arguments):
             return {"width": 1, "height": 1, "boxes": [], "pending": 0}
+
+        def once(self, event, callback):  # its close ends measure_page's watch
+            pass
 
     monkeypatch.setattr(render, "_said_no_load_states", False)
     arguments = {"wait": 1, "quiet": 1, "minShare": 0.05}
@@ -689,6 +715,9 @@ def test_each_page_request_has_its_own_measure_for_the_browser_to_fill():
 
         async def wait_for_load_state(self, timeout=None):
             return None
+
+        def once(self, event, callback):  # its close ends measure_page's watch
+            pass
 
     handler = SimpleNamespace(config=SimpleNamespace(navigation_timeout_ms=None))
     for request, width in ((first, 1), (second, 2)):  # the second page measured last
