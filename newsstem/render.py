@@ -28,6 +28,7 @@ import logging
 import os
 import shutil
 import time
+import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -306,6 +307,9 @@ async def measure_page(page: Any, arguments: dict[str, Any]) -> dict[str, Any]:
     timeout (scrapy-playwright then closes it)."""
     from playwright.async_api import TimeoutError as PlaywrightTimeout
 
+    held = _HELD_BEFORE.pop(page, None)
+    if held is not None:  # opened again by scrapy-playwright after _close_if_held
+        raise PlaywrightTimeout(held_message(held))
     wait = int(arguments["wait"])
     started = time.monotonic()
     loaded = True
@@ -333,6 +337,12 @@ def held_message(seconds: float) -> str:
     """Why a page whose script never gave the browser back failed."""
     return f"the page's script held the browser for {seconds:g} s (DOWNLOAD_TIMEOUT)"
 
+
+# Pages scrapy-playwright opened again for a request whose page :func:`_close_if_held`
+# closed: it opens a new page for a request whose page was closed under it (up to
+# PLAYWRIGHT_TARGET_CLOSED_MAX_RETRIES times, 3), and each such page was held and closed
+# in its turn, four DOWNLOAD_TIMEOUTs for one page. measure_page fails them at once.
+_HELD_BEFORE: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
 
 # The watches of :func:`_close_if_held` running (asyncio keeps only a weak reference to a
 # task)
@@ -438,7 +448,12 @@ def for_one_page(meta: dict[str, Any]) -> dict[str, Any]:
 
 async def watch_requests(page: Any, request: Any) -> None:
     """scrapy-playwright's page init callback: :data:`WATCH_REQUESTS` runs in the page
-    before its scripts, so :data:`COLLECT_BOXES` knows which requests are in flight."""
+    before its scripts, so :data:`COLLECT_BOXES` knows which requests are in flight; a
+    page opened again for a request whose page was held is marked for
+    :func:`measure_page` to fail (:data:`_HELD_BEFORE`)."""
+    held = held_for(request)
+    if held is not None:
+        _HELD_BEFORE[page] = held
     await page.add_init_script(WATCH_REQUESTS)
 
 
