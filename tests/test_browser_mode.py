@@ -314,35 +314,22 @@ def test_a_page_with_a_meta_refresh_is_shot_as_it_was_stored(tmp_path):
     context was destroyed") and the third was shot as a blank page."""
     import socket
     import struct
-    from http.server import BaseHTTPRequestHandler
 
     from scrapy.http import HtmlResponse
 
     from newsstem.archive import WarcArchive
-    from support.httpserver import serve, shut_down
 
-    asked = []
-
-    class Elsewhere(BaseHTTPRequestHandler):
-        def log_message(self, format, *args):
-            pass
-
-        def do_GET(self):
-            asked.append(self.path)
-            body = b"<html><body><p style='height:500px'>Elsewhere</p></body></html>"
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-    server = serve(Elsewhere)
+    elsewhere = FixtureSite(tmp_path / "elsewhere")
+    elsewhere.root.mkdir()
+    elsewhere.routes["/elsewhere.html"] = (
+        200, "text/html", b"<html><body><p style='height:500px'>Elsewhere</p></body></html>")
+    elsewhere.start()
     with socket.socket() as unused:  # a port where nothing listens once closed
         unused.bind(("127.0.0.1", 0))
         closed = unused.getsockname()[1]
     refreshes = {
         "away.example": '<meta http-equiv="refresh" content="0;url=http://127.0.0.1:'
-                        f'{server.server_address[1]}/elsewhere.html">',
+                        f'{elsewhere.port}/elsewhere.html">',
         "nojs.example": '<noscript><meta http-equiv="Refresh" content="0; URL='
                         f'http://127.0.0.1:{closed}/enable-javascript"></noscript>',
         "self.example": '<meta http-equiv="refresh" content="0">',
@@ -366,7 +353,7 @@ def test_a_page_with_a_meta_refresh_is_shot_as_it_was_stored(tmp_path):
                              "-s", "NEWSSTEM_RENDER_WAIT=2",
                              "-s", f"NEWSSTEM_RENDER_BROWSER={BROWSER}", timeout=150)
     finally:
-        shut_down(server)
+        elsewhere.stop()
     assert learned.returncode == 0, learned.stdout + learned.stderr
     assert "no screenshot" not in learned.stderr, learned.stderr
     page = (report / "index.html").read_text(encoding="utf-8")
@@ -379,7 +366,7 @@ def test_a_page_with_a_meta_refresh_is_shot_as_it_was_stored(tmp_path):
         assert png[:8] == b"\x89PNG\r\n\x1a\n"
         width, height = struct.unpack(">II", png[16:24])  # the IHDR chunk
         assert (width, height) >= (1280, 2400), (name, width, height)
-    assert asked == []  # the browser never left the stored page
+    assert elsewhere.paths(None) == []  # the browser never left the stored page
 
 
 @needs_browser
