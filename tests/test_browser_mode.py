@@ -271,27 +271,18 @@ def test_a_page_whose_script_never_ends_is_shot_and_the_report_written(tmp_path)
     and their links are there. The looping page held Playwright's page.evaluate (it has no
     timeout) and the report never ended (the subprocess's timeout fails the test then);
     the allocating one crashed its tab after half a minute and lost its picture."""
-    from scrapy.http import HtmlResponse
-
-    from newsstem.archive import WarcArchive
-
     scripts = {"loop.example": "<script>while (true) {}</script>",
                "crash.example": "<script>let a = []; while (true) { a.push(new Array(1e7)"
                                 ".fill(1)); }</script>",
                "fine.example": ""}
-    archive = WarcArchive(str(tmp_path / "crawl.warc.gz"))
     rng = random.Random(7)
-    for site, script in scripts.items():
-        for n in range(6):
-            body = (f"<html><head><title>Story {n}</title></head><body><div id=nav>Home</div>"
-                    f"<h1>Story {n}</h1>{script}<div id=story><p>{_paragraph(rng)}</p>"
-                    f"<p>{_paragraph(rng)}</p></div></body></html>")
-            archive.write_response(HtmlResponse(
-                f"http://{site}/a/{n}.html", body=body.encode(),
-                headers={"Content-Type": "text/html; charset=utf-8"}))
-    archive.close()
+    archive = archive_of(tmp_path, {site: [
+        f"<html><head><title>Story {n}</title></head><body><div id=nav>Home</div>"
+        f"<h1>Story {n}</h1>{script}<div id=story><p>{_paragraph(rng)}</p>"
+        f"<p>{_paragraph(rng)}</p></div></body></html>" for n in range(6)]
+        for site, script in scripts.items()})
     report = tmp_path / "report"
-    learned = run_scrapy("learn", "--input", str(archive.path), "--out", str(tmp_path / "out"),
+    learned = run_scrapy("learn", "--input", str(archive), "--out", str(tmp_path / "out"),
                          "--report", str(report), "-s", "NEWSSTEM_RENDER_WAIT=1",
                          "-s", f"NEWSSTEM_RENDER_BROWSER={BROWSER}", timeout=150)
     assert learned.returncode == 0, learned.stdout + learned.stderr
@@ -315,10 +306,6 @@ def test_a_page_with_a_meta_refresh_is_shot_as_it_was_stored(tmp_path):
     import socket
     import struct
 
-    from scrapy.http import HtmlResponse
-
-    from newsstem.archive import WarcArchive
-
     elsewhere = FixtureSite(tmp_path / "elsewhere")
     elsewhere.root.mkdir()
     elsewhere.routes["/elsewhere.html"] = (
@@ -334,21 +321,16 @@ def test_a_page_with_a_meta_refresh_is_shot_as_it_was_stored(tmp_path):
                         f'http://127.0.0.1:{closed}/enable-javascript"></noscript>',
         "self.example": '<meta http-equiv="refresh" content="0">',
     }
-    archive = WarcArchive(str(tmp_path / "crawl.warc.gz"))
     rng = random.Random(9)
-    for site, refresh in refreshes.items():
-        for n in range(6):
-            body = (f"<!doctype html><html><head><title>Story {n}</title>{refresh}</head>"
-                    "<body style='margin:0'><div id=nav>Home</div><h1>Story {n}</h1>"
-                    f"<div id=story style='height:2400px'><p>{_paragraph(rng)}</p>"
-                    f"<p>{_paragraph(rng)}</p></div></body></html>")
-            archive.write_response(HtmlResponse(
-                f"http://{site}/a/{n}.html", body=body.encode(),
-                headers={"Content-Type": "text/html; charset=utf-8"}))
-    archive.close()
+    archive = archive_of(tmp_path, {site: [
+        f"<!doctype html><html><head><title>Story {n}</title>{refresh}</head>"
+        f"<body style='margin:0'><div id=nav>Home</div><h1>Story {n}</h1>"
+        f"<div id=story style='height:2400px'><p>{_paragraph(rng)}</p>"
+        f"<p>{_paragraph(rng)}</p></div></body></html>" for n in range(6)]
+        for site, refresh in refreshes.items()})
     report = tmp_path / "report"
     try:
-        learned = run_scrapy("learn", "--input", str(archive.path), "--out",
+        learned = run_scrapy("learn", "--input", str(archive), "--out",
                              str(tmp_path / "out"), "--report", str(report),
                              "-s", "NEWSSTEM_RENDER_WAIT=2",
                              "-s", f"NEWSSTEM_RENDER_BROWSER={BROWSER}", timeout=150)
@@ -400,6 +382,23 @@ def test_a_page_is_shot_in_the_mode_its_doctype_says(tmp_path):
         heights[shot.name.split("-")[0]] = struct.unpack(">I", shot.read_bytes()[20:24])[0]
     assert heights["quirks.example"] >= 3000, heights
     assert heights["standards.example"] < 3000, heights
+
+
+def archive_of(tmp_path, pages: dict[str, list[str]]) -> str:
+    """A WARC archive (its path) of the pages of each site, page N's HTML served as
+    http://SITE/a/N.html."""
+    from scrapy.http import HtmlResponse
+
+    from newsstem.archive import WarcArchive
+
+    archive = WarcArchive(str(tmp_path / "crawl.warc.gz"))
+    for site, bodies in pages.items():
+        for n, body in enumerate(bodies):
+            archive.write_response(HtmlResponse(
+                f"http://{site}/a/{n}.html", body=body.encode(),
+                headers={"Content-Type": "text/html; charset=utf-8"}))
+    archive.close()
+    return str(archive.path)
 
 
 def run_scrapy(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
