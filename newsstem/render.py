@@ -513,10 +513,11 @@ class Screenshots:
 
     A page is shot with scripts off: its archived HTML (what the layout was learned from),
     served at its own URL, and stylesheets; the browser leaves it for no other page
-    (:class:`_StoredPage`: a ``<meta http-equiv="refresh">`` took it away). Run again, a page's script would redo a rendered archive's DOM, and
-    one that never returns (``while (true) {}``) held ``page.evaluate``, which has no
-    timeout, and the report with it. A page is shot once its ``load`` came, or when
-    ``wait`` seconds are over (``NEWSSTEM_RENDER_WAIT``): an image or a stylesheet that
+    (:class:`_StoredPage`: a ``<meta http-equiv="refresh">`` took it away). Run again, a
+    page's script would redo a rendered archive's DOM, and one that never returns
+    (``while (true) {}``) held ``page.evaluate``, which has no timeout, and the report
+    with it. A page is shot once its ``load`` came, or when ``wait`` seconds are over
+    (``NEWSSTEM_RENDER_WAIT``): an image or a stylesheet that
     never arrives (a stuck tracker, a site gone since the crawl) is then stopped, and what
     has rendered is shot. Fonts and media are not loaded, as in browser mode (a screenshot
     waits for the page's fonts: one asked for after ``load`` that never arrives would cost
@@ -590,7 +591,7 @@ NO_URL = "http://page.invalid/"
 
 
 def _is_http(url: str | None) -> bool:
-    return bool(url) and url.split(":", 1)[0].lower() in ("http", "https")  # type: ignore[union-attr]
+    return url is not None and url.split(":", 1)[0].lower() in ("http", "https")
 
 
 class _StoredPage:
