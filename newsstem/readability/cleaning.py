@@ -1142,19 +1142,34 @@ def _inside_prose(article: Element, options: Options, items_are_paragraphs: bool
     """
     if next(article.iter(*_SPANNED), None) is None:
         return set()
-    order: list[Element | None] = []
-    prose: list[int] = []
     paragraphs = ("p", "div", "li") if items_are_paragraphs else ("p", "div")
-    for element in article.iter(*paragraphs, *_SPANNED):
-        if element.tag in _SPANNED:
-            order.append(element)
-        elif (element.tag == "p" or not has_block(element)) and _is_prose(element, options):
-            prose.append(len(order))
-            order.append(None)
-    if len(prose) < 2:
+    elements = list(article.iter(*paragraphs, *_SPANNED))
+    # Only the first and the last prose paragraphs bound the span: they are sought from
+    # each end, and the paragraphs between them are not read (a long article's
+    # paragraphs, most of them prose, each serialized and measured for nothing).
+    first = next(
+        (index for index, element in enumerate(elements) if _is_prose_paragraph(element, options)),
+        None,
+    )
+    if first is None:
         return set()
-    first, last = prose[0], prose[-1]
-    return {e for index, e in enumerate(order[first:last], first) if e is not None}
+    last = next(
+        index
+        for index in range(len(elements) - 1, first - 1, -1)
+        if _is_prose_paragraph(elements[index], options)
+    )
+    return {element for element in elements[first + 1 : last] if element.tag in _SPANNED}
+
+
+def _is_prose_paragraph(element: Element, options: Options) -> bool:
+    """Whether an element of :func:`_inside_prose`'s walk is a prose paragraph: a ``<p>``,
+    or a ``<div>`` or ``<li>`` without blocks, that reads as prose (not a list or table)."""
+    tag = element.tag
+    return (
+        tag not in _SPANNED
+        and (tag == "p" or not has_block(element))
+        and _is_prose(element, options)
+    )
 
 
 def _is_prose(paragraph: Element, options: Options) -> bool:
