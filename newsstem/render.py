@@ -28,7 +28,6 @@ import logging
 import os
 import shutil
 import time
-import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -307,9 +306,6 @@ async def measure_page(page: Any, arguments: dict[str, Any]) -> dict[str, Any]:
     timeout (scrapy-playwright then closes it)."""
     from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-    held = _HELD_BEFORE.pop(page, None)
-    if held is not None:  # opened again by scrapy-playwright after _close_if_held
-        raise PlaywrightTimeout(held_message(held))
     wait = int(arguments["wait"])
     started = time.monotonic()
     loaded = True
@@ -337,12 +333,6 @@ def held_message(seconds: float) -> str:
     """Why a page whose script never gave the browser back failed."""
     return f"the page's script held the browser for {seconds:g} s (DOWNLOAD_TIMEOUT)"
 
-
-# Pages scrapy-playwright opened again for a request whose page :func:`_close_if_held`
-# closed: it opens a new page for a request whose page was closed under it (up to
-# PLAYWRIGHT_TARGET_CLOSED_MAX_RETRIES times, 3), and each such page was held and closed
-# in its turn, four DOWNLOAD_TIMEOUTs for one page. measure_page fails them at once.
-_HELD_BEFORE: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
 
 # The watches of :func:`_close_if_held` running (asyncio keeps only a weak reference to a
 # task)
@@ -448,12 +438,17 @@ def for_one_page(meta: dict[str, Any]) -> dict[str, Any]:
 
 async def watch_requests(page: Any, request: Any) -> None:
     """scrapy-playwright's page init callback: :data:`WATCH_REQUESTS` runs in the page
-    before its scripts, so :data:`COLLECT_BOXES` knows which requests are in flight; a
-    page opened again for a request whose page was held is marked for
-    :func:`measure_page` to fail (:data:`_HELD_BEFORE`)."""
-    held = held_for(request)
-    if held is not None:
-        _HELD_BEFORE[page] = held
+    before its scripts, so :data:`COLLECT_BOXES` knows which requests are in flight.
+
+    scrapy-playwright opens a new page for a request whose page was closed under it (up
+    to PLAYWRIGHT_TARGET_CLOSED_MAX_RETRIES times, 3): for a page :func:`_close_if_held`
+    closed, each one was held and closed in its turn, four DOWNLOAD_TIMEOUTs for one page.
+    Such a page's navigation is aborted: it fails at once, and the site is not asked for
+    the page again (it was, by a second page failed after its DOMContentLoaded)."""
+    if held_for(request) is not None:
+        # routes run newest first: before scrapy-playwright's own
+        await page.route("**", lambda route: route.abort())
+        return
     await page.add_init_script(WATCH_REQUESTS)
 
 
