@@ -16,7 +16,9 @@ then), and measures the boxes of the page's large elements for the visual scorin
 archive (which marks the page ``rendered``) and the URL store see it like any page.
 
 scrapy-playwright manages the pages: it closes each one after its response or its error,
-at most ``NEWSSTEM_RENDER_PAGES`` at once in one browser context.
+at most ``NEWSSTEM_RENDER_PAGES`` at once in one browser context; newsstem closes one still
+open ``DOWNLOAD_TIMEOUT`` after it was read (its script holds the browser:
+:func:`_close_if_held`).
 """
 
 from __future__ import annotations
@@ -303,7 +305,8 @@ async def measure_page(page: Any, arguments: dict[str, Any]) -> dict[str, Any]:
     back: Playwright's ``page.evaluate`` has no timeout, and a page busy in a loop that
     never ends (``while (true) {}`` once its DOM is ready) held it, its slot among
     NEWSSTEM_RENDER_PAGES and the end of the crawl forever. Such a page fails as a
-    timeout (scrapy-playwright then closes it)."""
+    timeout (scrapy-playwright then closes it); one whose loop starts once it is read is
+    closed by :func:`_close_if_held`."""
     from playwright.async_api import TimeoutError as PlaywrightTimeout
 
     wait = int(arguments["wait"])
