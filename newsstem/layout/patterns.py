@@ -41,7 +41,9 @@ default; see ``_CompiledPattern.similarity``). Page blocks aligned with
 ``main`` blocks are the body;
 blocks the pattern has not seen get the role of the pattern block with the
 same key nearest to their position, so an article with more inserts than
-any learned page still comes out whole.
+any learned page still comes out whole; a key the pattern never saw takes the
+highest role the site's other article patterns learned with it give it (main,
+sub, then none), else it may be guessed main (``_page_roles``).
 """
 
 from __future__ import annotations
@@ -99,6 +101,9 @@ FORMAT = "newsstem-patterns"
 VERSION = 1
 ROLES = ("title", "main", "sub", "none")
 KINDS = ("article", "hub")
+# The role a key takes from the site's other article layouts (SitePatterns._sibling_roles):
+# the highest of theirs, their titles counted as none
+_SIBLING_RANK = {"none": 0, "sub": 1, "main": 2}
 # Below this similarity a page matches no pattern (Webstemmer's extract.py -t, 0.8 there,
 # on another measure). On cleanportal, pages of a learned layout score 0.78-1.0 (one
 # article with 200 more inserted blocks than any learned page: 0.69), index pages
@@ -555,8 +560,8 @@ class _CompiledPattern:
     thin_sub: frozenset[int] = frozenset()
     # attribute tokens of the layout's elements that are never main (_refused_tokens)
     refused_tokens: frozenset[str] = frozenset()
-    # key id -> "main" or "sub": the keys this layout never saw that the site's other
-    # article layouts (learned together) have, main where one has them main
+    # key id -> "main", "sub" or "none": the keys this layout never saw that the site's
+    # other article layouts (learned together) have, with the highest of their roles
     sibling_roles: dict[int, str] = field(default_factory=dict)
     slot_roles: tuple[str, ...] = field(init=False)  # the role of each slot
     # the usual slots, their keys and weights, and the sum of their weights
@@ -680,10 +685,12 @@ class SitePatterns:
         self, pattern: LayoutPattern, own: set[int], learned_with: Sequence[LayoutPattern]
     ) -> dict[int, str]:
         """The keys that ``pattern`` never saw and the site's other article patterns learned
-        with it have: "main" where one of them has the key main, else "sub". A site's
-        layouts share its templates' elements (the same story element with or without a
-        rail of teasers, a gallery's strip): where one layout learned an element, the
-        others need not guess it."""
+        with it have: "main" where one of them has the key main, else "sub" where one has
+        it sub, else "none" (a title or a boilerplate key of theirs: read as sub, a
+        navigation or a banner went into the sub text). A site's layouts share its
+        templates' elements (the same story element with or without a rail of teasers, a
+        gallery's strip): where one layout learned an element, the others need not guess
+        it."""
         roles: dict[int, str] = {}
         if pattern.kind != "article":
             return roles
@@ -692,8 +699,11 @@ class SitePatterns:
                 continue
             for block in other.blocks:
                 key_id = self._intern(block.key)
-                if key_id not in own and roles.get(key_id) != "main":
-                    roles[key_id] = "main" if block.role == "main" else "sub"
+                if key_id in own:
+                    continue
+                role = block.role if block.role in _SIBLING_RANK else "none"
+                if key_id not in roles or _SIBLING_RANK[role] > _SIBLING_RANK[roles[key_id]]:
+                    roles[key_id] = role
         return roles
 
     def extract(self, html: str | bytes) -> Extraction | HubPage | NoMatch:
@@ -961,10 +971,10 @@ def _page_roles(
        ``known`` is False for the blocks of keys never seen (the guard may take a second
        look at them);
     4. but a key the site's other article layouts learned (``sibling_roles``) is no guess:
-       it takes their role, main where one has it main, else sub (blogs.nfl.com's photo
-       box ``div.alignright`` in the story element, sub in its other layout, was guessed
-       main on a page of the layout that had never seen one); it stays unknown to the
-       guard.
+       it takes their role, main where one has it main, else sub where one has it sub,
+       else none (blogs.nfl.com's photo box ``div.alignright`` in the story element, sub
+       in its other layout, was guessed main on a page of the layout that had never seen
+       one); it stays unknown to the guard.
     """
     roles_by_key = compiled.roles_by_key
     roles = ["none"] * len(ids)

@@ -488,3 +488,28 @@ def test_a_key_the_sites_other_layout_learned_is_no_guess_for_the_article(msnbc)
     assert isinstance(result, Extraction)
     assert "Associated Press" not in result.body
     assert msnbc[10].gold.split("\n\n")[1].split()[0] in result.body
+
+
+def test_a_key_the_sites_other_layout_has_as_boilerplate_is_not_read_as_sub_text(msnbc):
+    """A key the site's other article layout learned as boilerplate (role ``none``: the
+    same notice on every page) keeps that role on a page of the layout that never saw it;
+    it was read as ``sub`` text, a navigation or a banner in the article's sub text."""
+    notice = ('<div class="newsletter"><p>Sign up for the evening newsletter: the day in'
+              ' television, in your inbox every weekday at six.</p></div>')
+
+    def with_rail(html: str, index: int) -> str:
+        return re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + rail(index) + notice, html,
+                      count=1)
+
+    training = [TrainingPage(p.url, p.html) for p in msnbc[:6]] + [
+        TrainingPage(p.url, with_rail(p.html, i)) for i, p in enumerate(msnbc[6:10])
+    ]
+    pattern_set = learn("tv.msnbc.com", training).pattern_set
+    articles = [p for p in pattern_set.patterns if p.kind == "article"]
+    assert len(articles) == 2
+    assert any(b.role == "none" and "newsletter" in b.key for p in articles for b in p.blocks)
+    new_page = re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + notice, msnbc[10].html, count=1)
+    result = SitePatterns(pattern_set).extract(new_page)
+    assert isinstance(result, Extraction)
+    assert not any("newsletter" in text for text in result.sub)
+    assert "newsletter" not in result.body
