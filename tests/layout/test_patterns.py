@@ -445,7 +445,6 @@ def test_a_caption_paragraph_inside_the_main_block_is_not_read_by_the_pattern(
         assert "撮影" not in article.body
 
 
-
 def rail(index: int) -> str:
     """A rail of teaser cards opening the page (another layout of the site: a front-page
     rail on some of its article pages)."""
@@ -490,15 +489,18 @@ def test_a_key_the_sites_other_layout_learned_is_no_guess_for_the_article(msnbc)
     assert msnbc[10].gold.split("\n\n")[1].split()[0] in result.body
 
 
-def test_a_key_the_sites_other_layout_has_as_boilerplate_is_not_read_as_sub_text(msnbc):
-    """A key the site's other article layout learned as boilerplate (role ``none``: the
-    same notice on every page) keeps that role on a page of the layout that never saw it;
-    it was read as ``sub`` text, a navigation or a banner in the article's sub text."""
-    notice = ('<div class="newsletter"><p>Sign up for the evening newsletter: the day in'
-              ' television, in your inbox every weekday at six.</p></div>')
+NOTICE = ('<div class="newsletter"><p>Sign up for the evening newsletter: the day in'
+          ' television, in your inbox every weekday at six.</p></div>')
+
+
+@pytest.fixture(scope="module")
+def notice_set(msnbc):
+    """tv.msnbc.com in two article layouts: pages with a rail of teasers and a newsletter
+    notice opening them (learned as ``none``: the same text on every page), pages
+    without."""
 
     def with_rail(html: str, index: int) -> str:
-        return re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + rail(index) + notice, html,
+        return re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + rail(index) + NOTICE, html,
                       count=1)
 
     training = [TrainingPage(p.url, p.html) for p in msnbc[:6]] + [
@@ -508,8 +510,47 @@ def test_a_key_the_sites_other_layout_has_as_boilerplate_is_not_read_as_sub_text
     articles = [p for p in pattern_set.patterns if p.kind == "article"]
     assert len(articles) == 2
     assert any(b.role == "none" and "newsletter" in b.key for p in articles for b in p.blocks)
-    new_page = re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + notice, msnbc[10].html, count=1)
-    result = SitePatterns(pattern_set).extract(new_page)
+    return pattern_set
+
+
+def with_notice(html: str) -> str:
+    return re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + NOTICE, html, count=1)
+
+
+def test_a_key_the_sites_other_layout_has_as_boilerplate_is_not_read_as_sub_text(
+    msnbc, notice_set
+):
+    """A key the site's other article layout learned as boilerplate (role ``none``: the
+    same notice on every page) keeps that role on a page of the layout that never saw it;
+    it was read as ``sub`` text, a navigation or a banner in the article's sub text."""
+    result = SitePatterns(notice_set).extract(with_notice(msnbc[10].html))
     assert isinstance(result, Extraction)
     assert not any("newsletter" in text for text in result.sub)
     assert "newsletter" not in result.body
+
+
+@pytest.mark.parametrize("main_first", [True, False])
+def test_a_key_the_sites_other_layouts_learned_in_two_roles_takes_the_highest(
+    msnbc, notice_set, main_first
+):
+    """Where the site's other article layouts learned a key in different roles, the page
+    of the layout that never saw it takes the highest of them (main, then sub, then
+    none), whichever layout comes first: here a third layout, the rail's with the notice
+    as main."""
+    railed = next(
+        p for p in notice_set.patterns
+        if any("newsletter" in b.key for b in p.blocks)
+    )
+    as_main = replace(
+        railed,
+        id=railed.id + "-main",
+        blocks=tuple(
+            replace(b, role="main") if "newsletter" in b.key else b for b in railed.blocks
+        ),
+    )
+    others = [p for p in notice_set.patterns if p is not railed]
+    siblings = [as_main, railed] if main_first else [railed, as_main]
+    pattern_set = replace(notice_set, patterns=tuple(others + siblings))
+    result = SitePatterns(pattern_set).extract(with_notice(msnbc[10].html))
+    assert isinstance(result, Extraction)
+    assert "evening newsletter" in result.body
