@@ -686,8 +686,8 @@ class SitePatterns:
     ) -> dict[int, str]:
         """The keys that ``pattern`` never saw and the site's other article patterns learned
         with it have: "main" where one of them has the key main, else "sub" where one has
-        it sub, else "none" (a title or a boilerplate key of theirs: read as sub, a
-        navigation or a banner went into the sub text). A site's layouts share its
+        it sub, else "none" (a title or a boilerplate key of theirs: taken as sub, a
+        navigation or a banner would go into the sub text). A site's layouts share its
         templates' elements (the same story element with or without a rail of teasers, a
         gallery's strip): where one layout learned an element, the others need not guess
         it."""
@@ -999,7 +999,8 @@ def _page_roles(
     known = list(map(roles_by_key.__contains__, ids))
     sibling_roles = compiled.sibling_roles
     if sibling_roles:
-        # a key the site's other layout learned is no guess: it takes that layout's role
+        # a key the site's other article layouts learned is no guess: it takes the highest
+        # of their roles
         for i in compress(range(len(ids)), map(not_, known)):
             role = sibling_roles.get(ids[i])
             if role is not None:
