@@ -11,6 +11,7 @@ from newsstem.readability.cleaning import (
     _LETTER_OR_DIGIT,
     _date_commas,
     _holds_text,
+    _inside_prose,
     _link_lines,
     _may_hold_notice,
     assemble,
@@ -333,3 +334,44 @@ def test_link_lines_equals_its_plain_definition():
         counted += expected > 0
         assert _link_lines(paragraph) == expected, etree.tostring(paragraph)
     assert counted > 500  # (the cases that count lines, not only the zeros)
+
+
+STORY_LINE = (
+    "The council met on Monday and voted, after a long debate, to keep the library open for"
+    " another year."
+)
+
+
+def spanned(markup: str, items_are_paragraphs: bool = False) -> set[str]:
+    """The ids (or tags) of the lists and tables :func:`_inside_prose` finds in ``markup``."""
+    article = etree.fromstring(markup)
+    found = _inside_prose(article, Options(), items_are_paragraphs)
+    return {element.get("id", element.tag) for element in found}
+
+
+def test_the_prose_spans_from_its_first_to_its_last_prose_paragraph():
+    """Lists and tables between the first and the last prose paragraphs (a ``<p>``, a
+    ``<div>`` without blocks, and in the attempt reading items as paragraphs a ``<li>``
+    without blocks) are the prose's; those before the first or after the last are not,
+    and one prose paragraph spans nothing."""
+    links = "<li><a href='/a'>Another story</a></li>"
+    assert spanned(
+        f"<div><ul id='before'>{links}</ul><p>{STORY_LINE}</p><ul id='steps'>{links}</ul>"
+        f"<p>Short.</p><table id='data'><tr><td>1</td></tr></table><div>{STORY_LINE}</div>"
+        f"<ul id='after'>{links}</ul></div>"
+    ) == {"steps", "data"}
+    # a div holding a block is no paragraph, nor a paragraph short of prose
+    assert spanned(
+        f"<div><p>{STORY_LINE}</p><ul id='inside'>{links}</ul><div><p>Short.</p>{STORY_LINE}"
+        f"<ul id='after'>{links}</ul></div></div>"
+    ) == set()
+    assert spanned(f"<div><ul id='a'>{links}</ul><p>{STORY_LINE}</p><ul id='b'>{links}</ul></div>") == set()
+    assert spanned(f"<div><p>{STORY_LINE}</p><p>{STORY_LINE}</p></div>") == set()
+    items = (
+        f"<div><ol id='first'><li>{STORY_LINE}</li><li>{STORY_LINE}</li></ol><ul id='links'>{links}</ul>"
+        f"<ol id='last'><li>{STORY_LINE}</li></ol></div>"
+    )
+    assert spanned(items) == set()
+    # the list holding the last prose item comes before it in the walk; the one holding
+    # the first, before the first
+    assert spanned(items, items_are_paragraphs=True) == {"links", "last"}
