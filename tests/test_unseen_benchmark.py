@@ -22,16 +22,26 @@ from unseen import (  # noqa: E402
 )
 from corpora import CorpusPage, halves  # noqa: E402
 
-ARTICLE = (
-    "<html><head><title>Rain at last - The Daily</title></head><body><article>"
-    "<h1>Rain at last</h1>"
-    + "".join(f"<p>The farmers of the valley counted the days of drought, {n} of them, "
-              "and the river ran low under the old stone bridge.</p>" for n in range(8))
-    + "</article></body></html>"
-)
-ARTICLE_TEXT = "\n\n".join(
-    f"The farmers of the valley counted the days of drought, {n} of them, and the river "
-    "ran low under the old stone bridge." for n in range(8)
+def article_page(
+    title: str, sentence: str, heading: str = "", html_attributes: str = ""
+) -> tuple[str, str]:
+    """A page titled ``title``: ``heading`` (if any) as its ``<h1>`` and eight paragraphs
+    (``sentence`` with ``{n}`` numbered 0 to 7); and its expected text."""
+    paragraphs = [sentence.format(n=n) for n in range(8)]
+    html = (
+        f"<html{html_attributes}><head><title>{title}</title></head><body><article>"
+        + (f"<h1>{heading}</h1>" if heading else "")
+        + "".join(f"<p>{paragraph}</p>" for paragraph in paragraphs)
+        + "</article></body></html>"
+    )
+    return html, "\n\n".join(paragraphs)
+
+
+ARTICLE, ARTICLE_TEXT = article_page(
+    "Rain at last - The Daily",
+    "The farmers of the valley counted the days of drought, {n} of them, and the river ran "
+    "low under the old stone bridge.",
+    heading="Rain at last",
 )
 FEED = '<?xml version="1.0"?>\n<rss version="2.0"><channel><title>News</title></channel></rss>'
 REDIRECT = '<html><head><meta http-equiv="refresh" content="0; url=/elsewhere"></head></html>'
@@ -138,15 +148,11 @@ def test_a_page_where_both_score_alike_is_listed_as_a_tie_not_a_loss(sdist: Path
 
 
 # A right-to-left page (Arabic): a language none of the corpora holds, read by itself.
-ARABIC = (
-    "<html dir=\"rtl\" lang=\"ar\"><head><title>المطر أخيرا</title></head><body><article>"
-    + "".join(f"<p>انتظر مزارعو الوادي المطر {n} أيام، وانخفض النهر تحت الجسر الحجري "
-              "القديم حتى عاد الماء إلى الحقول.</p>" for n in range(8))
-    + "</article></body></html>"
-)
-ARABIC_TEXT = "\n\n".join(
-    f"انتظر مزارعو الوادي المطر {n} أيام، وانخفض النهر تحت الجسر الحجري القديم حتى عاد "
-    "الماء إلى الحقول." for n in range(8)
+ARABIC, ARABIC_TEXT = article_page(
+    "المطر أخيرا",
+    "انتظر مزارعو الوادي المطر {n} أيام، وانخفض النهر تحت الجسر الحجري القديم حتى عاد الماء "
+    "إلى الحقول.",
+    html_attributes=' dir="rtl" lang="ar"',
 )
 
 
