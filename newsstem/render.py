@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from scrapy.settings import default_settings
 
 from newsstem import defaults
+from newsstem.rules import is_crawlable_scheme
 
 if TYPE_CHECKING:
     from scrapy.http import Request, Response
@@ -566,7 +567,7 @@ class Screenshots:
             page.set_default_timeout(self.wait_ms)
             page.route("**/*", _StoredPage(page, html))
             try:
-                page.goto(url if _is_http(url) else NO_URL, wait_until="load")
+                page.goto(url if url and is_crawlable_scheme(url) else NO_URL, wait_until="load")
             except PlaywrightTimeout:  # resources that never come: shoot what is there
                 page.evaluate("() => window.stop()")
             page.evaluate(OUTLINE_BLOCKS, {"outlines": outlines, "colours": self.colours})
@@ -586,10 +587,6 @@ class Screenshots:
 # Where a page archived without an http(s) URL is served from (.invalid never resolves:
 # its relative links fail at once)
 NO_URL = "http://page.invalid/"
-
-
-def _is_http(url: str | None) -> bool:
-    return url is not None and url.split(":", 1)[0].lower() in ("http", "https")
 
 
 class _StoredPage:
