@@ -510,7 +510,7 @@ _CONTENT_WORD = re.compile(r"[^\W\d_]{4,}")
 
 
 def _content_words(text: str) -> set[str]:
-    return set(_CONTENT_WORD.findall(unicodedata.normalize("NFKC", text).casefold()))
+    return set(_CONTENT_WORD.findall(comparable(text)))
 
 
 def _settled(entries: Sequence[tuple[str, str, str]]) -> set[str]:
