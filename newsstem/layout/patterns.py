@@ -997,18 +997,17 @@ def _page_roles(
             )
             roles[index] = role
     known = list(map(roles_by_key.__contains__, ids))
+    never_seen = list(compress(range(len(ids)), map(not_, known)))
     sibling_roles = compiled.sibling_roles
     if sibling_roles:
         # a key the site's other article layouts learned is no guess: it takes the highest
         # of their roles
-        for i in compress(range(len(ids)), map(not_, known)):
+        for i in never_seen:
             role = sibling_roles.get(ids[i])
             if role is not None:
                 roles[i] = role
     unseen = [
-        i
-        for i in compress(range(len(ids)), map(not_, known))
-        if ids[i] not in sibling_roles and _is_prose(page.blocks[i])
+        i for i in never_seen if ids[i] not in sibling_roles and _is_prose(page.blocks[i])
     ]
     if compiled.thin_sub:
         # a paragraph in a sub block of a key one learned page voted for is read like a
