@@ -24,7 +24,10 @@ name, an anchor text that says "Read more". Agreement decides:
    (a teaser's) counts for neither;
 3. otherwise the candidate most sources agree with wins; on a tie, the visible headline
    before JSON-LD, then og:title, twitter:title, the pattern's or the extraction's
-   title, the ``<title>``;
+   title, the ``<title>``; where that is a social or document title, no JSON-LD
+   headline is stated and the page's one visible heading writes all its words and
+   more and is spoken of by the article's opening text, that heading
+   (:func:`_heading_longer_than_the_titles`: a title shortened for sharing);
 4. with no agreement at all, the one visible heading that the article's opening text
    speaks of and that shares a word with every social and document title, where no
    JSON-LD headline is stated (:func:`_heading_of_the_text`); else the first of JSON-LD
@@ -474,7 +477,40 @@ def decide_headline(
                 if source == wanted:
                     text = _strip_generic(text) if FAMILY[source] == "document" else text
                     return Headline(text, source, 1)
+    longer = _heading_longer_than_the_titles(entries, chosen, opening)
+    if longer is not None:
+        return Headline(_as_typed(longer, "heading", entries), "heading", 1)
     return Headline(_as_typed(chosen[1], chosen[0], entries), chosen[0], best[1])
+
+
+def _heading_longer_than_the_titles(
+    entries: Sequence[tuple[str, str, str]], chosen: tuple[str, str, str], opening: str,
+) -> str | None:
+    """Where the social and document titles agree on a shortened headline and no JSON-LD
+    headline is stated, the page's one visible heading that writes every word of the
+    agreed title (of four letters or more) and more, and that the article's text speaks
+    of (:data:`OPENING_WORDS` of its words in the first :data:`OPENING_CHARS` characters),
+    or None. Found on Mercury's tuning pages (nydailynews: og:title, twitter:title, meta
+    title and ``<title>`` ``Michelle Obama: ‘We are feeling …’``, the ``h1`` ``Michelle Obama
+    suggests America has lost hope since Donald Trump’s election: ‘We are feeling …’``;
+    usmagazine's ``… Shares Pic of …`` against the ``h1`` ``… Shares Photo of … Hanging With
+    Her Mom and Now We’re Confused``): the shortened social title gives way to the
+    headline a reader sees, as issue 13 asks. A JSON-LD headline is the publisher's own
+    statement and keeps the agreement's choice (fundus's labels follow og:title there)."""
+    if not opening or FAMILY.get(chosen[0]) not in ("social", "document"):
+        return None
+    if any(source == "json-ld" for source, _, _ in entries):
+        return None
+    headings = list(dict.fromkeys(key for source, _, key in entries if source == "heading"))
+    if len(headings) != 1 or len(headings[0]) <= len(chosen[2]):
+        return None
+    text = next(text for source, text, key in entries if source == "heading")
+    words, title = _content_words(text), _content_words(chosen[1])
+    if not title or not title < words:
+        return None
+    if len(words & _content_words(opening[:OPENING_CHARS])) < OPENING_WORDS:
+        return None
+    return text
 
 
 def _heading_of_the_text(entries: Sequence[tuple[str, str, str]], opening: str) -> str | None:

@@ -273,6 +273,31 @@ def test_with_no_agreement_the_heading_the_text_speaks_of_is_the_headline():
     assert decide_headline(stated, ["CNN"], opening).source == "json-ld"
 
 
+def test_a_visible_heading_longer_than_the_agreed_social_title_is_the_headline():
+    """Mercury's nydailynews fixture, reduced: og:title, twitter:title, the meta title and
+    the ``<title>`` agree on a shortened headline, the one visible heading writes all its
+    words and more, and the article's text speaks of it: the headline a reader sees wins.
+    Not where a JSON-LD headline is stated, nor where the text does not speak of the
+    heading, nor where the heading drops a word of the titles."""
+    social = "Michelle Obama: \u2018We are feeling what not having hope feels like\u2019"
+    heading = ("Michelle Obama suggests America has lost hope since Donald Trump\u2019s "
+               "election: \u2018We are feeling what not having hope feels like\u2019")
+    candidates = [
+        ("og:title", social), ("twitter:title", social), ("meta:title", social),
+        ("heading", heading), ("heading", heading), ("title", f"{social} - NY Daily News"),
+    ]
+    opening = "Michelle Obama says America is now feeling what not having hope feels like."
+    assert decide_headline(candidates, ["NY Daily News"], opening).text == heading
+    assert decide_headline(candidates, ["NY Daily News"]).text == social  # no text
+    stated = [*candidates, ("json-ld", social)]
+    assert decide_headline(stated, ["NY Daily News"], opening).text == social
+    elsewhere = "The first lady spoke to Oprah Winfrey in an interview aired on Monday."
+    assert decide_headline(candidates, ["NY Daily News"], elsewhere).text == social
+    other = [(source, heading.replace("Michelle ", "") if source == "heading" else text)
+             for source, text in candidates]
+    assert decide_headline(other, ["NY Daily News"], opening).text == social
+
+
 def test_no_candidates_no_headline():
     assert decide_headline([]) is None
     assert decide_headline([("title", "   "), ("heading", "")]) is None
