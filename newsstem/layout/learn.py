@@ -30,7 +30,9 @@ For one site:
    drops what the site repeats even where the fallback took it (an author's note,
    a copyright line: their DiffScore is low), keeps what the fallback missed on
    one page but took on others, and leaves comment threads the fallback took on
-   one short post alone. Lines the main slots repeat on several pages and the
+   one short post alone; in a layout of variants, a main key the fallback left out
+   on the first variant's pages is not main (:func:`_unmark_other_variants_keys`).
+   Lines the main slots repeat on several pages and the
    fallback left out are the pattern's ``boilerplate``. The **title** is the short
    varying slot most similar to the anchor texts of the links to the pages
    (recorded by the spider), or to the page's ``<title>`` when a page has no
@@ -387,6 +389,8 @@ def _learn_cluster(
     _mark_main_by_evidence(scored, votes)
     _unmark_refused_slots(scored, set(found))
     mains = [s for s in scored if s.role == "main"]
+    _unmark_other_variants_keys(mains, votes, options)
+    mains = [s for s in scored if s.role == "main"]
     if not mains:
         return None, "refused: no block of the layout holds the fallback's article text"
     check = _self_check(scored, votes, articles)
@@ -724,6 +728,33 @@ def _unmark_refused_slots(scored: list[_ScoredSlot], voters: set[int]) -> None:
             if page in voters and own
         ]
         if len(votes) >= SLOT_MIN_VOTERS and sum(votes) / len(votes) < MIN_KEY_VOTE:
+            slot.role = "none"
+
+
+def _unmark_other_variants_keys(
+    mains: list[_ScoredSlot], votes: _KeyVotes, options: LearnOptions
+) -> None:
+    """In a layout of variants (:func:`_cores`: the article's core key, and another for
+    the pages that lack it), a main key that the fallback left out on the pages of the
+    first variant (:data:`SLOT_MIN_VOTERS` of them at least; mean vote under
+    :data:`MIN_KEY_VOTE`) is not main: on those pages it is the text beside their
+    article, whatever the votes of the other variant's pages (a table cell holding a wire
+    story as its own text on those, and the list of the section's other stories after the
+    paper's own story element on the others). The key's mean vote over all its pages
+    cannot tell the two apart. The other variant's pages, where that key was the article,
+    are then too short for the pattern and go to the fallback."""
+    cores = _cores(mains, options, require_prose=False)
+    if len(cores) < 2:
+        return
+    core, group = cores[0]
+    first = set(group)
+    refused = set()
+    for key in {slot.key for slot in mains} - {core.key}:
+        on = [vote for page, vote in votes.votes.get(key, {}).items() if page in first]
+        if len(on) >= SLOT_MIN_VOTERS and sum(on) / len(on) < MIN_KEY_VOTE:
+            refused.add(key)
+    for slot in mains:
+        if slot.key in refused:
             slot.role = "none"
 
 

@@ -554,3 +554,56 @@ def test_a_key_the_sites_other_layouts_learned_in_two_roles_takes_the_highest(
     result = SitePatterns(pattern_set).extract(with_notice(msnbc[10].html))
     assert isinstance(result, Extraction)
     assert "evening newsletter" in result.body
+
+
+def gazette_variant_page(number: int, wire: bool = False) -> tuple[str, str]:
+    """A page of a made-up paper whose article cell holds either the paper's own story
+    (a ``div#article`` with its headline and body, then, as the cell's own text, a list of
+    the section's other stories) or a wire story set as the cell's own text."""
+    rng = random.Random(number)
+    words = ("storm bridge council mayor river harbour school budget vote rail station "
+             "winter police road fire market court hospital").split()
+
+    def some(count: int) -> str:
+        return " ".join(rng.choice(words) for _ in range(count)).capitalize()
+
+    headline = some(5)
+    paragraphs = [some(40) + "." for _ in range(6)]
+    if wire:
+        cell = f"{headline}<br>Press Association<br>" + "<br><br>".join(paragraphs)
+    else:
+        teasers = "<br>".join(f"0{day}.01.2008: {some(5)}" for day in range(1, 5))
+        cell = (f"<div id='article'><h1>{headline}</h1><div id='articlebody'>"
+                + "".join(f"<p>{p}</p>" for p in paragraphs)
+                + f"</div></div>Today on Gazette Music<br>{teasers}")
+    boxes = "".join(
+        f"<div class='box{i}'><a href='/s{i}'>Section {i}</a> Gazette box {i} text</div>"
+        for i in range(25)
+    )
+    return (
+        f"<html><head><title>{headline} | Gazette</title></head><body>"
+        f"<div class='nav'><a href='/'>Home</a> <a href='/n'>News</a></div>{boxes}"
+        f"<table><tr><td class='side'><a href='/a'>Sport</a></td><td valign='top'>{cell}"
+        "</td></tr></table><div class='foot'>Copyright Gazette 2008</div></body></html>",
+        headline,
+    )
+
+
+def test_a_key_the_fallback_left_out_on_the_first_variants_pages_is_not_main():
+    """The cell that holds a wire story on some pages holds the list of other stories
+    beside the paper's own article on the others (check sites, guardian.co.uk's pages):
+    on the pages of the layout's first variant, the fallback left it out, so it is not
+    read with their article."""
+    pages = []
+    for number in range(1, 9):
+        html, headline = gazette_variant_page(number, wire=number > 6)
+        pages.append(TrainingPage(f"http://gazette.example/{number}", html, (headline,)))
+    pattern_set = learn("gazette.example", pages).pattern_set
+    [pattern] = pattern_set.patterns
+    assert any(b.role == "main" for b in pattern.blocks
+               if b.key.endswith("div:id=article/div:id=articlebody"))
+    assert all(b.role != "main" for b in pattern.blocks if b.key.endswith("td:valign=top:col=2"))
+    html, _ = gazette_variant_page(20)
+    result = SitePatterns(pattern_set).extract(html)
+    assert isinstance(result, Extraction)
+    assert not any("Today on Gazette Music" in text for text in result.main)
