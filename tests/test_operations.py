@@ -417,3 +417,31 @@ def test_start_read_says_the_start_requests_ended_as_the_engine_sees_them_end():
         middleware = StartRead()
         asyncio.run(read(middleware, **kwargs))
         assert middleware.read is read_to_end, kwargs
+
+
+def test_a_stopped_crawl_resumed_by_the_same_command_keeps_the_articles_of_its_o_file(tmp_path):
+    """A crawl stopped with its queue kept in JOBDIR says "the same command resumes them";
+    run again with its -O file, the resumed crawl emptied that file of the articles
+    exported before the stop, which the URL store had marked exported: lost for good.
+    Resuming, an -O JSON Lines file is appended to, so the two runs make the whole crawl."""
+    site = GeneratedNewsSite(sections=2, articles_per_section=4, delay=0.05).start()
+    # one -O file (run_crawl's crawl.jsonl) for the three runs, each with a log of its own
+    store = {"NEWSSTEM_URLDB": f"sqlite:///{tmp_path / 'urldb.sqlite'}",
+             "LOG_FILE_APPEND": "False"}
+    args = ("-a", f"start_url={site.url}/", "-a", "depth=2", "-s", f"JOBDIR={tmp_path / 'job'}",
+            "-s", "CONCURRENT_REQUESTS=1")
+    try:
+        stopped = run_crawl(tmp_path, *args, "-s", "CLOSESPIDER_ITEMCOUNT=2", settings=store)
+        resumed = run_crawl(tmp_path, *args, settings=store)
+        # a crawl that resumes nothing (its queue ran out) still overwrites, as -O says
+        again = run_crawl(tmp_path, *args, settings=store)
+    finally:
+        site.stop()
+    assert stopped.stats["finish_reason"] == "closespider_itemcount", stopped.log
+    assert 2 <= len(stopped.items) < len(site.article_urls()), stopped.log
+    assert "the next run with the same JOBDIR resumes them" in stopped.log, stopped.log
+    urls = [item["url"] for item in resumed.items]
+    assert sorted(urls) == sorted(site.article_urls()), resumed.log
+    assert "Overwriting" not in resumed.log, resumed.log
+    assert f"appending to {tmp_path / 'crawl.jsonl'} (-O) instead of emptying it" in resumed.log
+    assert again.items == [] and "appending to" not in again.log, again.log

@@ -88,6 +88,7 @@ class FeedFileRefused(OSError):
 # kill (JSON and XML need their closing bracket/tag; pickle/marshal streams are
 # not line-delimited, so a cut record cannot be found and removed).
 LINE_FORMATS = frozenset({"jsonlines", "jsonl", "jl", "csv"})
+JSON_LINES = frozenset({"jsonlines", "jsonl", "jl"})
 # Whole lines accumulate in memory up to this size before being written
 # (without a URL store nobody calls sync(); this bounds the memory).
 WRITE_BYTES = 256 * 1024
@@ -429,6 +430,21 @@ class NewsFeedExporter(_ScrapyFeedExporter):
         ):
             self.crawler.stats.inc_value(UNWRITTEN_STAT)
 
+    def open_spider(self, spider: Spider) -> None:
+        """Scrapy's, but a crawl resuming the queue a stopped crawl kept in its ``JOBDIR``
+        appends to its ``-O`` JSON Lines files (:func:`appends_on_resume`): the same
+        command, run again as the stopped crawl's summary says, emptied the file of the
+        articles exported before the stop, which the URL store then never exported again."""
+        for uri, options in list(self.feeds.items()):
+            if appends_on_resume(self.crawler, uri, options):
+                self.feeds[uri] = {**options, "overwrite": False}
+                logger.info(
+                    "Resuming the queue kept in JOBDIR %s: appending to %s (-O) instead of "
+                    "emptying it, so the articles the stopped crawl wrote there stay in it",
+                    self.crawler.settings.get("JOBDIR"), uri,
+                )
+        super().open_spider(spider)
+
     async def _close_slot(self, slot: Any, spider: Spider) -> None:
         """Scrapy's, but a refused slot is not stored: Scrapy closes a batch's slot
         (``batch_item_count``) in the call that exported its last article, before
@@ -454,6 +470,29 @@ class NewsFeedExporter(_ScrapyFeedExporter):
                 slot.storage.refuses()  # Scrapy opens an empty feed's file now
         self.slots = [slot for slot in self.slots if not _refused(slot.storage)]
         await super().close_spider(spider)
+
+
+def appends_on_resume(crawler: Crawler, uri: str, options: dict[str, Any]) -> bool:
+    """Whether the ``-O`` feed ``uri`` is appended to rather than emptied: a local JSON
+    Lines file of a crawl that resumes a queue kept in its ``JOBDIR`` (a crawl stopped
+    by Ctrl-C, SIGTERM or a CLOSESPIDER limit; not a distributed worker, whose queue is
+    the shared one). A JSON, XML or CSV file is not: a second array, document or header
+    would be appended."""
+    from newsstem.spiders.news import is_distributed
+
+    if not options.get("overwrite") or str(options.get("format")) not in JSON_LINES:
+        return False
+    path = uri[len("file://"):] if uri.startswith("file://") else uri
+    if "://" in path or path in ("-", "stdout:"):
+        return False  # stdout, S3, FTP...: nothing to append to
+    settings = crawler.settings
+    if not settings.get("JOBDIR") or is_distributed(settings):
+        return False
+    scheduler = getattr(crawler.engine, "scheduler", None)  # open before spider_opened
+    try:
+        return len(scheduler) > 0  # type: ignore[arg-type]
+    except TypeError:  # no scheduler, or one that does not count its requests
+        return False
 
 
 def _scrapys_exporter_enabled(crawler: Crawler) -> bool:

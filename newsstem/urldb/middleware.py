@@ -53,6 +53,7 @@ from newsstem.urldb.feeds import (
     DurableFileFeedStorage,
     FeedFileRefused,
     FeedPlan,
+    appends_on_resume,
     feed_storage_failed,
     feed_storage_opened,
     find_feed_exporter,
@@ -477,7 +478,8 @@ class UrlDbMiddleware:
                 plan.why,
             )
         for uri, options in self._feeds.feeds.items() if self._feeds is not None else ():
-            if options.get("overwrite") and _is_nonempty_local_file(uri):
+            if (options.get("overwrite") and _is_nonempty_local_file(uri)
+                    and not appends_on_resume(self._feeds.crawler, uri, options)):
                 logger.warning(
                     "Overwriting %s: the articles in it were marked exported and will not be "
                     "exported again. Keep each run's output (-O 'articles-%%(time)s.jsonl') or "
