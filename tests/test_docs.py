@@ -240,6 +240,23 @@ def test_command_help_has_no_false_headings_at_any_width(name, monkeypatch):
         assert headings <= {"Usage", "Options", "Global Options"}, (width, headings)
 
 
+def test_crawl_help_lists_the_spider_arguments_its_errors_send_users_to():
+    """`scrapy crawl news -a depth=x` says "... not 'x' (see scrapy crawl -h)", and `scrapy
+    crawl -h` was Scrapy's own help: not one word of depth, rules or start_url."""
+    from support.crawl import scrapy
+
+    from newsstem.spiders.news import PROCESS_ARGUMENTS, NewsSpider
+
+    bad = scrapy("crawl", "news", "-a", "start_url=http://127.0.0.1:9/", "-a", "depth=x")
+    assert bad.returncode == 2 and "(see scrapy crawl -h)" in bad.stderr, bad.stderr
+    shown = scrapy("crawl", "-h")
+    assert shown.returncode == 0, shown.stderr
+    text = " ".join(shown.stdout.split())
+    names = (*NewsSpider.ARGUMENTS, *PROCESS_ARGUMENTS)
+    assert [n for n in names if f" {n}, " not in text] == [], text
+    assert "-a NAME=VALUE" in text and "-a depth=2" in text
+
+
 # -- spider arguments, item fields and the settings the code reads
 
 PACKAGE = REPO / "newsstem"

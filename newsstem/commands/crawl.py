@@ -120,11 +120,38 @@ def _log_file_line(settings: Settings, line: str) -> None:
         pass
 
 
+#: the ``news`` spider's arguments (``-a NAME=VALUE``) as ``scrapy crawl -h`` lists them:
+#: its usage errors say "see scrapy crawl -h" (docs/spider.md has the whole table)
+SPIDER_ARGUMENTS = {
+    "start_url": "one or more http(s) start URLs, separated by spaces",
+    "depth": "links to follow from a start page (0 the start pages only; default 1)",
+    "rules": "ordered URL rules, +REGEX accepts and -REGEX rejects, the first match "
+             "decides and a URL none matches is rejected (default the start URL's "
+             "directory, media files rejected)",
+    "sitemap": "sitemap or sitemap index URLs, or the word robots",
+    "feed": "RSS or Atom feed URLs",
+    "since": "a date such as 2026-11-01, sitemap and feed entries dated before it skipped",
+    "refresh": "1 exports again the articles the URL store says were exported",
+    "render": "1 fetches pages through headless Chromium",
+}
+
+
 class Command(ScrapyCrawlCommand):
     # read by process_options(), handed to the crawler's pipeline; the lines loading logged
     _patterns: PatternLibrary | None = None
     _pattern_log: Sequence[logging.LogRecord] = ()
     _unusable = False  # the URL store, Redis or the archive cannot be used: exit status 1
+
+    def long_desc(self) -> str:
+        # (no line may end in a colon: Scrapy's help formatter makes it a heading)
+        return (
+            "Run a spider of the current project, by name, news for newsstem's crawl. "
+            "Its arguments, each given as -a NAME=VALUE; "
+            + "; ".join(f"{name}, {meaning}" for name, meaning in SPIDER_ARGUMENTS.items())
+            + ". Example, scrapy crawl news -a start_url=https://site/ -a depth=2 "
+            "-O articles.jsonl (docs/spider.md; settings with -s NAME=VALUE, "
+            "docs/reference/settings.md)."
+        )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
