@@ -139,6 +139,9 @@ class RunSummary:
     # the value of the CLOSESPIDER_* setting that closed the crawl (its finish reason one of
     # CLOSESPIDER_LIMITS), as a number in words: "" if not closed so
     close_limit: str = ""
+    # the local -O files of this run whose articles the URL store recorded and that the
+    # run the summary tells of (the same command again) would empty instead of appending to
+    replaced: tuple[str, ...] = ()
     outcome: str = field(default=OK)
 
     @property
@@ -226,11 +229,11 @@ class RunSummary:
                 where = "no request was still queued, none was dropped"
             elif self.jobdir:
                 where = (f"the requests still queued are kept in JOBDIR {self.jobdir}; "
-                         "the same command resumes them")
+                         "the same command resumes them" + self._rerun_advice())
             else:
                 where = ("the requests still queued were dropped; the same command starts "
                          "again from the start pages (-s JOBDIR=DIR keeps the queue of a "
-                         "stopped crawl)")
+                         "stopped crawl)" + self._rerun_advice())
             lines.append(f"  stopped before its end (Ctrl-C or SIGTERM): {where}")
         elif self.finish_reason in CLOSESPIDER_LIMITS and self.close_limit:
             lines.append(self._closed_early_line())
@@ -268,11 +271,21 @@ class RunSummary:
                 else f"{self.queued} requests still queued were not fetched")
         if self.jobdir:
             return (line + f": {left}; they are kept in JOBDIR {self.jobdir}, and the next run "
-                    "with the same JOBDIR resumes them")
+                    "with the same JOBDIR resumes them" + self._rerun_advice())
         again = ("the URL store skips the articles exported so far, the other pages are fetched "
                  "again" if self.url_store else "its pages are fetched again")
         return (line + f": {left}, and were dropped; a re-run starts again from the start "
-                f"pages ({again}; -s JOBDIR=DIR keeps the queue of a closed crawl)")
+                f"pages ({again}; -s JOBDIR=DIR keeps the queue of a closed crawl)"
+                + self._rerun_advice())
+
+    def _rerun_advice(self) -> str:
+        """How to run the crawl again without losing this run's articles: its -O file,
+        emptied by the same command, held articles the URL store will not export again."""
+        if not self.replaced or not self.articles:
+            return ""
+        files = " ".join(self.replaced)
+        return (f"; give that run -o {files} instead of -O (or another file): -O empties "
+                "it of this run's articles, which the URL store will not export again")
 
     def _export_lines(self, detail: Callable[[dict[str, int]], str]) -> tuple[str, str]:
         """The lines of the articles exported and the pages not exported, by method and
@@ -381,13 +394,15 @@ def summarize(
     queued: int | None = None,
     no_feed: bool = False,
     close_limit: str = "",
+    replaced: tuple[str, ...] = (),
 ) -> RunSummary:
     """The summary of a run from its stats and its count of successful page responses
     (``offline``: an extraction of archives, which fetches nothing; ``jobdir``: the
     crawl's ``JOBDIR``, "" without one, None for a queue shared with other workers;
     ``url_store``: the crawl used a URL store; ``queued``: the requests left in its
     scheduler, None if not known; ``no_feed``: the articles were written to no feed;
-    ``close_limit``: the value of the CLOSESPIDER_* setting of the finish reason).
+    ``close_limit``: the value of the CLOSESPIDER_* setting of the finish reason;
+    ``replaced``: the -O files the same command would empty, see :meth:`RunReport.replaced`).
 
     >>> s = summarize({"downloader/exception_type_count/twisted.internet.error.DNSLookupError": 2,
     ...                "robotstxt/response_count": 0, "finish_reason": "finished"}, pages=0)
@@ -443,6 +458,7 @@ def summarize(
         url_store=url_store,
         no_feed=no_feed,
         close_limit=close_limit,
+        replaced=replaced,
         unwritten=unwritten,
         unmarked=int(stats.get("newsstem/urldb/unmarked", 0)),
         failed=_by_suffix(stats, "newsstem/errors/"),
@@ -566,7 +582,7 @@ class RunReport:
     def engine_stopped(self) -> None:
         self.summary = summarize(
             self.stats.get_stats(), self.pages, self.offline, self.jobdir, self.url_store,
-            self.queued, self.no_feed, self._close_limit(),
+            self.queued, self.no_feed, self._close_limit(), self._replaced(),
         )
         for name, value in self.summary.stats().items():
             self.stats.set_value(name, value)
@@ -582,6 +598,27 @@ class RunReport:
                 f", {offsite} redirected off the site" if offsite else "",
                 EXIT_NOTHING_REACHED,
             )
+
+    def _replaced(self) -> tuple[str, ...]:
+        """The local -O files (no ``%(…)s`` in their names) of a crawl with a URL store that
+        the same command would empty: all of them, but the JSON Lines files of a crawl
+        whose queue JOBDIR kept, which a resumed crawl appends to
+        (:func:`newsstem.urldb.feeds.appends_on_resume`)."""
+        from newsstem.urldb.feeds import JSON_LINES
+
+        if self._crawler is None or not self.url_store:
+            return ()
+        files = []
+        for uri, options in self._crawler.settings.getdict("FEEDS").items():
+            uri = str(uri)
+            path = uri[len("file://"):] if uri.startswith("file://") else uri
+            if (not options.get("overwrite") or "%(" in uri or "://" in path
+                    or path in ("-", "stdout:")):
+                continue
+            if self.jobdir and str(options.get("format")) in JSON_LINES:
+                continue
+            files.append(uri)
+        return tuple(files)
 
     def _close_limit(self) -> str:
         """The value of the CLOSESPIDER_* setting that closed the crawl ("" if none did)."""

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from http.server import BaseHTTPRequestHandler
 
 import pytest
@@ -12,7 +15,7 @@ from scrapy.crawler import Crawler
 from scrapy.settings import Settings
 from scrapy.statscollectors import MemoryStatsCollector
 from scrapy.utils.test import get_crawler
-from support.crawl import run_crawl, scrapy
+from support.crawl import REPO, TEST_SETTINGS, run_crawl, scrapy
 from support.httpserver import serve, shut_down
 from support.newssite import GeneratedNewsSite
 from support.redisserver import free_port
@@ -219,7 +222,9 @@ def test_a_crawl_closed_early_without_jobdir_says_its_queue_was_dropped_and_what
         r"  closed early by CLOSESPIDER_ITEMCOUNT=2 \(closing after 2 articles\): \d+ requests "
         r"still queued were not fetched, and were dropped; a re-run starts again from the "
         r"start pages \(the URL store skips the articles exported so far, the other pages "
-        r"are fetched again; -s JOBDIR=DIR keeps the queue of a closed crawl\)", line), line
+        r"are fetched again; -s JOBDIR=DIR keeps the queue of a closed crawl\); give that run "
+        r"-o \S+/first\.jsonl instead of -O \(or another file\): -O empties it of this run's "
+        r"articles, which the URL store will not export again", line), line
     # what the line says of a re-run holds: the hubs again, none of the articles exported
     assert site.hub_paths() <= rerun
     assert not rerun & {item["url"][len(site.url):] for item in first.items}
@@ -443,5 +448,34 @@ def test_a_stopped_crawl_resumed_by_the_same_command_keeps_the_articles_of_its_o
     urls = [item["url"] for item in resumed.items]
     assert sorted(urls) == sorted(site.article_urls()), resumed.log
     assert "Overwriting" not in resumed.log, resumed.log
+    assert "give that run -o" not in stopped.log, stopped.log  # the same command is right
     assert f"appending to {tmp_path / 'crawl.jsonl'} (-O) instead of emptying it" in resumed.log
     assert again.items == [] and "appending to" not in again.log, again.log
+
+
+def test_a_stopped_crawl_without_jobdir_says_how_to_run_again_without_losing_its_articles(
+        tmp_path):
+    """Stopped without JOBDIR, a crawl said "the same command starts again from the start
+    pages": the same command's -O emptied the file of the articles this run exported, which
+    the URL store then skipped. Its summary now says to give that run -o, and -o keeps them."""
+    site = GeneratedNewsSite(sections=2, articles_per_section=4, delay=0.05).start()
+    store = {"NEWSSTEM_URLDB": f"sqlite:///{tmp_path / 'urldb.sqlite'}"}
+    args = ("-a", f"start_url={site.url}/", "-a", "depth=2", "-s", "CONCURRENT_REQUESTS=1")
+    try:
+        stopped = run_crawl(tmp_path, *args, "-s", "CLOSESPIDER_ITEMCOUNT=2", settings=store,
+                            name="stopped")
+        [line] = [x for x in stopped.log.splitlines() if x.startswith("  closed early by ")]
+        output = tmp_path / "stopped.jsonl"
+        assert line.endswith(f"; give that run -o {output} instead of -O (or another file): -O "
+                             "empties it of this run's articles, which the URL store will not "
+                             "export again"), line
+        # as the line says: the same command with -o
+        command = [sys.executable, "-m", "scrapy", "crawl", "news", *args, "-o", str(output)]
+        for key, value in {**TEST_SETTINGS, **store}.items():
+            command += ["-s", f"{key}={value}"]
+        subprocess.run(command, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
+                       capture_output=True, check=True, timeout=120)
+    finally:
+        site.stop()
+    urls = [json.loads(x)["url"] for x in output.read_text(encoding="utf-8").splitlines()]
+    assert sorted(urls) == sorted(site.article_urls())
