@@ -128,6 +128,9 @@ class RunSummary:
     # links the URL rules rejected (newsstem/links/rejected/rules), links followed
     # (newsstem/links/followed): a crawl whose rules rejected every link said nothing of it
     rules_rejected: int = 0
+    # the directories the default URL rules accepted (no -a rules nor NEWSSTEM_URL_RULES
+    # given): "the URL rules rejected" all links of a crawl given no rules said nothing
+    default_directories: tuple[str, ...] = ()
     followed: int = 0
     # pages at the depth limit, their links not followed (newsstem/depth/limit_pages), and
     # that limit (newsstem/depth/limit): the default depth 1 from a home page reaches its
@@ -189,11 +192,22 @@ class RunSummary:
             # -a rules='+/news/' on a site whose articles are elsewhere: one page fetched,
             # nothing exported, and no word of the rules (links off the site are counted
             # as offsite, before the rules judge: not "all the links found")
-            lines.append(
-                f"  no link followed: the URL rules rejected all {self.rules_rejected} links "
-                "to the site found (-a rules or NEWSSTEM_URL_RULES: the first rule that "
-                "matches decides, a URL no rule matches is rejected)"
-            )
+            if self.default_directories:
+                under = " ".join(self.default_directories)
+                site = self.default_directories[0].split("/", 1)[0]
+                lines.append(
+                    f"  no link followed: the default URL rules rejected all "
+                    f"{self.rules_rejected} links to the site found (given no -a rules, they "
+                    f"accept only the URLs under the start URL's directory, {under}; start "
+                    f"higher up, or give rules, e.g. -a rules='+^https?://{site}/' for the "
+                    "whole site)"
+                )
+            else:
+                lines.append(
+                    f"  no link followed: the URL rules rejected all {self.rules_rejected} "
+                    "links to the site found (-a rules or NEWSSTEM_URL_RULES: the first rule "
+                    "that matches decides, a URL no rule matches is rejected)"
+                )
         # pages at the depth limit, and no article exported or known: the depth may be why
         nothing_within_depth = (self.articles == 0 and self.limit_pages
                                 and not self.skipped_known)
@@ -395,6 +409,7 @@ def summarize(
     no_feed: bool = False,
     close_limit: str = "",
     replaced: tuple[str, ...] = (),
+    default_directories: tuple[str, ...] = (),
 ) -> RunSummary:
     """The summary of a run from its stats and its count of successful page responses
     (``offline``: an extraction of archives, which fetches nothing; ``jobdir``: the
@@ -402,7 +417,8 @@ def summarize(
     ``url_store``: the crawl used a URL store; ``queued``: the requests left in its
     scheduler, None if not known; ``no_feed``: the articles were written to no feed;
     ``close_limit``: the value of the CLOSESPIDER_* setting of the finish reason;
-    ``replaced``: the -O files the same command would empty, see :meth:`RunReport.replaced`).
+    ``replaced``: the -O files the same command would empty, see ``RunReport._replaced``;
+    ``default_directories``: what the default URL rules accepted, when no rules were given).
 
     >>> s = summarize({"downloader/exception_type_count/twisted.internet.error.DNSLookupError": 2,
     ...                "robotstxt/response_count": 0, "finish_reason": "finished"}, pages=0)
@@ -459,6 +475,7 @@ def summarize(
         no_feed=no_feed,
         close_limit=close_limit,
         replaced=replaced,
+        default_directories=default_directories,
         unwritten=unwritten,
         unmarked=int(stats.get("newsstem/urldb/unmarked", 0)),
         failed=_by_suffix(stats, "newsstem/errors/"),
@@ -583,6 +600,7 @@ class RunReport:
         self.summary = summarize(
             self.stats.get_stats(), self.pages, self.offline, self.jobdir, self.url_store,
             self.queued, self.no_feed, self._close_limit(), self._replaced(),
+            self._default_directories(),
         )
         for name, value in self.summary.stats().items():
             self.stats.set_value(name, value)
@@ -619,6 +637,11 @@ class RunReport:
                 continue
             files.append(uri)
         return tuple(files)
+
+    def _default_directories(self) -> tuple[str, ...]:
+        """What the default URL rules of the crawl's own scope accepted (() with rules)."""
+        scope = getattr(getattr(self._crawler, "spider", None), "scope", None)
+        return tuple(getattr(scope, "default_directories", ()) or ())
 
     def _close_limit(self) -> str:
         """The value of the CLOSESPIDER_* setting that closed the crawl ("" if none did)."""

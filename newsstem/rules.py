@@ -103,8 +103,7 @@ class UrlRules:
         [True, False, False]
         """
         rules = [UrlRule(False, re.compile(_MEDIA_RE, re.IGNORECASE))]
-        prefixes = {_directory_without_scheme(url) for url in start_urls}
-        for prefix in sorted(prefixes):
+        for prefix in default_directories(start_urls):
             rules.append(UrlRule(True, re.compile(r"^https?://" + re.escape(prefix))))
         return cls(tuple(rules))
 
@@ -128,6 +127,15 @@ def _parse_token(token: str) -> UrlRule:
     except re.error as exc:
         raise RuleError(f"URL rule {token!r} is not a valid regular expression: {exc}") from None
     return UrlRule(token[0] == "+", pattern)
+
+
+def default_directories(start_urls: Sequence[str]) -> tuple[str, ...]:
+    """The directories (without scheme) whose URLs the default rules accept.
+
+    >>> default_directories(["https://site/news/index.html", "http://site/"])
+    ('site/', 'site/news/')
+    """
+    return tuple(sorted({_directory_without_scheme(url) for url in start_urls}))
 
 
 def _directory_without_scheme(url: str) -> str:

@@ -16,7 +16,7 @@ from scrapy.settings import Settings
 from scrapy.statscollectors import MemoryStatsCollector
 from scrapy.utils.test import get_crawler
 from support.crawl import REPO, TEST_SETTINGS, run_crawl, scrapy
-from support.httpserver import serve, shut_down
+from support.httpserver import FixtureSite, serve, shut_down
 from support.newssite import GeneratedNewsSite
 from support.redisserver import free_port
 
@@ -140,6 +140,43 @@ def test_rules_that_reject_every_link_are_named_in_the_summary(tmp_path, site):
             ) in narrow.log
     good = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html", name="good")
     assert good.items and "no link followed" not in good.log
+
+
+def test_default_rules_that_reject_every_link_say_what_they_accept(tmp_path):
+    """Started from a section page (/section/news.html) whose articles lie elsewhere
+    (/2026/12/01/a.html), a crawl given no rules followed no link, and its summary blamed
+    "the URL rules ... (-a rules or NEWSSTEM_URL_RULES ...)", rules the user never gave: the
+    default ones accept only what lies under the start URL's directory."""
+    root = tmp_path / "site"
+    (root / "section").mkdir(parents=True)
+    (root / "2026" / "12" / "01").mkdir(parents=True)
+    text = " ".join(["The council voted on the new budget after a long debate."] * 6)
+    stories = ""
+    for name in ("a", "b"):
+        (root / "2026" / "12" / "01" / f"{name}.html").write_text(
+            f"<html><head><title>Story {name}</title></head><body><h1>Story {name}</h1>"
+            + f"<p>{text}</p>" * 4 + "</body></html>")
+        stories += f'<h2><a href="/2026/12/01/{name}.html">Story {name}</a></h2><p>Teaser.</p>'
+    (root / "section" / "news.html").write_text(
+        f"<html><head><title>News</title></head><body>{stories}</body></html>")
+    site = FixtureSite(root).start()
+    host = site.url[len("http://"):]
+    try:
+        section = run_crawl(tmp_path, "-a", f"start_url={site.url}/section/news.html",
+                            name="section")
+        whole = run_crawl(tmp_path, "-a", f"start_url={site.url}/section/news.html",
+                          "-a", f"rules=+^https?://{host}/", name="whole")
+    finally:
+        site.stop()
+    rejected = section.stats["newsstem/links/rejected/rules"]
+    assert rejected == 2 and section.items == [], section.log
+    assert (f"  no link followed: the default URL rules rejected all {rejected} links to the "
+            "site found (given no -a rules, they accept only the URLs under the start URL's "
+            f"directory, {host}/section/; start higher up, or give rules, e.g. "
+            f"-a rules='+^https?://{host}/' for the whole site)") in section.log, section.log
+    # the rule it suggests follows them
+    assert sorted(item["url"] for item in whole.items) == [
+        f"{site.url}/2026/12/01/a.html", f"{site.url}/2026/12/01/b.html"], whole.log
 
 
 def test_a_crawl_whose_articles_lie_beyond_the_depth_limit_says_so(tmp_path):

@@ -57,6 +57,7 @@ from newsstem.items import Page
 from newsstem.rules import (
     RuleError,
     UrlRules,
+    default_directories,
     is_crawlable_scheme,
     same_site,
     site_of,
@@ -175,6 +176,9 @@ class CrawlScope:
     # DEPTH_LIMIT of the process that made the scope, when -a depth was not given
     depth_limit: int | None = None
     key: str = ""  # names the scope in request meta (NewsSpider.scope_from)
+    # no -a rules nor NEWSSTEM_URL_RULES: the directories the default rules accept
+    # (without scheme, "site/news/"), for the run summary; () when rules were given
+    default_directories: tuple[str, ...] = ()
 
     @classmethod
     def from_arguments(
@@ -226,6 +230,7 @@ class CrawlScope:
         return cls(
             tuple(urls), sites, _parse_depth(depth), url_rules,
             tuple(sitemaps), tuple(feeds), robots_sitemaps, cutoff,
+            default_directories=() if spec else default_directories(prefixes),
         )
 
 
