@@ -622,16 +622,15 @@ class RunReport:
         the same command would empty: all of them, but the JSON Lines files of a crawl
         whose queue JOBDIR kept, which a resumed crawl appends to
         (:func:`newsstem.urldb.feeds.appends_on_resume`)."""
-        from newsstem.urldb.feeds import JSON_LINES
+        from newsstem.urldb.feeds import JSON_LINES, local_feed_path
 
         if self._crawler is None or not self.url_store:
             return ()
         files = []
         for uri, options in self._crawler.settings.getdict("FEEDS").items():
             uri = str(uri)
-            path = uri[len("file://"):] if uri.startswith("file://") else uri
-            if (not options.get("overwrite") or "%(" in uri or "://" in path
-                    or path in ("-", "stdout:")):
+            if (not options.get("overwrite") or "%(" in uri
+                    or local_feed_path(uri) is None):
                 continue
             if self.jobdir and str(options.get("format")) in JSON_LINES:
                 continue

@@ -482,9 +482,9 @@ def appends_on_resume(crawler: Crawler, uri: str, options: dict[str, Any]) -> bo
 
     if not options.get("overwrite") or str(options.get("format")) not in JSON_LINES:
         return False
-    path = uri[len("file://"):] if uri.startswith("file://") else uri
-    if "://" in path or path in ("-", "stdout:"):
-        return False  # stdout, S3, FTP...: nothing to append to
+    path = local_feed_path(uri)
+    if path is None or "%(" in path:
+        return False  # stdout, S3, FTP...: nothing to append to; %(time)s: a new file
     settings = crawler.settings
     if not settings.get("JOBDIR") or is_distributed(settings):
         return False
@@ -493,6 +493,23 @@ def appends_on_resume(crawler: Crawler, uri: str, options: dict[str, Any]) -> bo
         return len(scheduler) > 0  # type: ignore[arg-type]
     except TypeError:  # no scheduler, or one that does not count its requests
         return False
+
+
+def local_feed_path(uri: str) -> str | None:
+    """The path of the local file a feed URI writes to, None for stdout and remote URIs
+    (S3, FTP...): the one reading of a feed URI of :func:`appends_on_resume`, the run
+    summary's -O files and the URL store's "Overwriting" warning.
+
+    >>> local_feed_path("file:///tmp/a%20b.jsonl"), local_feed_path("out/a.jsonl")
+    ('/tmp/a b.jsonl', 'out/a.jsonl')
+    >>> local_feed_path("s3://bucket/a.jsonl"), local_feed_path("stdout:"), local_feed_path("-")
+    (None, None, None)
+    """
+    if uri.startswith("file:"):
+        return file_uri_to_path(uri)
+    if "://" in uri or uri in ("-", "stdout:"):
+        return None
+    return uri
 
 
 def _scrapys_exporter_enabled(crawler: Crawler) -> bool:

@@ -57,6 +57,7 @@ from newsstem.urldb.feeds import (
     feed_storage_failed,
     feed_storage_opened,
     find_feed_exporter,
+    local_feed_path,
     plan_feeds,
 )
 from newsstem.urldb.store import COPY
@@ -782,8 +783,8 @@ def _runs_before(
 
 
 def _is_nonempty_local_file(uri: str) -> bool:
-    path = uri[len("file://") :] if uri.startswith("file://") else uri
-    if "://" in path or path in ("-", "stdout:"):
+    path = local_feed_path(uri)
+    if path is None:
         return False
     try:
         return Path(path).stat().st_size > 0

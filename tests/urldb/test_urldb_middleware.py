@@ -250,3 +250,15 @@ def test_the_article_whose_feed_file_cannot_be_opened_is_not_recorded(tmp_path, 
         assert store.lookup([url_key(u) for u in urls]) == {}, "nothing recorded"
         assert stats.get_value("newsstem/urldb/exported") is None
         assert stats.get_value("newsstem/urldb/unmarked") == 2
+
+
+def test_the_overwriting_warning_reads_a_file_uri_as_scrapy_writes_it(tmp_path):
+    """-O file:///dir/a%20b.jsonl writes dir/a b.jsonl (Scrapy decodes the URI); the check
+    behind the "Overwriting" warning cut "file://" off and looked for dir/a%20b.jsonl, so an
+    -O file of articles the URL store marked exported was emptied without a word."""
+    from newsstem.urldb.middleware import _is_nonempty_local_file
+
+    (tmp_path / "a b.jsonl").write_text('{"url": "https://site/a"}\n', encoding="utf-8")
+    uri = (tmp_path / "a b.jsonl").as_uri()
+    assert "%20" in uri and _is_nonempty_local_file(uri)
+    assert not _is_nonempty_local_file((tmp_path / "new.jsonl").as_uri())
