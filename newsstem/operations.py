@@ -297,8 +297,9 @@ class RunSummary:
         emptied by the same command, held articles the URL store will not export again."""
         if not self.replaced or not self.articles:
             return ""
-        files = " ".join(self.replaced)
-        return (f"; give that run -o {files} instead of -O (or another file): -O empties "
+        # one -o per file: `-o a.json b.xml` would take b.xml for a spider's name
+        files = " ".join(f"-o {name}" for name in self.replaced)
+        return (f"; give that run {files} instead of -O (or another file): -O empties "
                 "it of this run's articles, which the URL store will not export again")
 
     def _export_lines(self, detail: Callable[[dict[str, int]], str]) -> tuple[str, str]:

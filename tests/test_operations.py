@@ -60,6 +60,15 @@ def test_a_summary_counts_what_an_operator_looks_for():
     assert summary.stats()["newsstem/summary/dropped"] == 8
 
 
+def test_a_stopped_crawl_with_two_o_files_advises_one_o_for_each():
+    """`-O a.json -O b.xml`, stopped: the advice read "give that run -o a.json b.xml", and
+    Scrapy takes the second file for a spider's name; each file needs its own -o."""
+    summary = summarize({**FINISHED, "finish_reason": "shutdown"}, pages=13, jobdir="",
+                        url_store=True, replaced=("a.json", "b.xml"))
+    [line] = [x for x in summary.lines() if x.startswith("  stopped before its end")]
+    assert "; give that run -o a.json -o b.xml instead of -O (or another file)" in line, line
+
+
 def test_an_extraction_summary_shows_only_what_applies_to_archives():
     # scrapy extract fetches nothing: its summary said "known URLs skipped (URL store): 0",
     # "errors: 0" and "robots.txt refused: 0" (stop 33)
