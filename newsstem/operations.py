@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from scrapy import signals
 
@@ -74,6 +74,14 @@ def _by_suffix(stats: dict[str, Any], prefix: str) -> dict[str, int]:
         if name.startswith(prefix) and isinstance(value, (int, float)) and value
     }
     return dict(sorted(found.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+class OutputFile(NamedTuple):
+    """An -O file of the run summary's advice: its URI, and whether -o can append to it
+    (JSON Lines; a JSON, XML or CSV file appended to is no longer one document)."""
+
+    uri: str
+    appendable: bool
 
 
 @dataclass(frozen=True)
@@ -144,7 +152,7 @@ class RunSummary:
     close_limit: str = ""
     # the local -O files of this run whose articles the URL store recorded and that the
     # run the summary tells of (the same command again) would empty instead of appending to
-    replaced: tuple[str, ...] = ()
+    replaced: tuple[OutputFile, ...] = ()
     outcome: str = field(default=OK)
 
     @property
@@ -298,9 +306,15 @@ class RunSummary:
         if not self.replaced or not self.articles:
             return ""
         # one -o per file: `-o a.json b.xml` would take b.xml for a spider's name
-        files = " ".join(f"-o {name}" for name in self.replaced)
-        return (f"; give that run {files} instead of -O (or another file): -O empties "
-                "it of this run's articles, which the URL store will not export again")
+        # one -o per file: `-o a.jsonl b.jsonl` would take b.jsonl for a spider's name
+        appended = " ".join(f"-o {f.uri}" for f in self.replaced if f.appendable)
+        others = " ".join(f.uri for f in self.replaced if not f.appendable)
+        advice = [f"{appended} instead of -O (or another file)"] if appended else []
+        if others:  # `-o a.json` would add a second array to the file, not more articles
+            advice.append(f"another -O file than {others} (-o would append a second JSON "
+                          "array, XML document or CSV header to it)")
+        return (f"; give that run {', and '.join(advice)}: -O empties it of this run's "
+                "articles, which the URL store will not export again")
 
     def _export_lines(self, detail: Callable[[dict[str, int]], str]) -> tuple[str, str]:
         """The lines of the articles exported and the pages not exported, by method and
@@ -409,7 +423,7 @@ def summarize(
     queued: int | None = None,
     no_feed: bool = False,
     close_limit: str = "",
-    replaced: tuple[str, ...] = (),
+    replaced: tuple[OutputFile, ...] = (),
     default_directories: tuple[str, ...] = (),
 ) -> RunSummary:
     """The summary of a run from its stats and its count of successful page responses
@@ -618,7 +632,7 @@ class RunReport:
                 EXIT_NOTHING_REACHED,
             )
 
-    def _replaced(self) -> tuple[str, ...]:
+    def _replaced(self) -> tuple[OutputFile, ...]:
         """The local -O files (no ``%(…)s`` in their names) of a crawl with a URL store that
         the same command would empty: all of them, but the JSON Lines files of a crawl
         whose queue JOBDIR kept, which a resumed crawl appends to
@@ -633,9 +647,10 @@ class RunReport:
             if (not options.get("overwrite") or "%(" in uri
                     or local_feed_path(uri) is None):
                 continue
-            if self.jobdir and str(options.get("format")) in JSON_LINES:
+            json_lines = str(options.get("format")) in JSON_LINES
+            if self.jobdir and json_lines:
                 continue
-            files.append(uri)
+            files.append(OutputFile(uri, appendable=json_lines))
         return tuple(files)
 
     def _default_directories(self) -> tuple[str, ...]:

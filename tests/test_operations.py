@@ -21,7 +21,13 @@ from support.newssite import GeneratedNewsSite
 from support.redisserver import free_port
 
 from newsstem.commands.crawl import Command as CrawlCommand
-from newsstem.operations import EXIT_NOTHING_REACHED, RunReport, close_limit, summarize
+from newsstem.operations import (
+    EXIT_NOTHING_REACHED,
+    OutputFile,
+    RunReport,
+    close_limit,
+    summarize,
+)
 
 FINISHED = {
     "finish_reason": "finished",
@@ -60,13 +66,23 @@ def test_a_summary_counts_what_an_operator_looks_for():
     assert summary.stats()["newsstem/summary/dropped"] == 8
 
 
-def test_a_stopped_crawl_with_two_o_files_advises_one_o_for_each():
-    """`-O a.json -O b.xml`, stopped: the advice read "give that run -o a.json b.xml", and
-    Scrapy takes the second file for a spider's name; each file needs its own -o."""
-    summary = summarize({**FINISHED, "finish_reason": "shutdown"}, pages=13, jobdir="",
-                        url_store=True, replaced=("a.json", "b.xml"))
-    [line] = [x for x in summary.lines() if x.startswith("  stopped before its end")]
-    assert "; give that run -o a.json -o b.xml instead of -O (or another file)" in line, line
+def test_a_stopped_crawl_advises_o_for_each_json_lines_file_and_another_file_for_json():
+    """`-O a.jsonl -O b.jsonl`, stopped: the advice read "give that run -o a.jsonl b.jsonl",
+    and Scrapy takes the second file for a spider's name; each file needs its own -o. And
+    `-o c.json` appends a second JSON array to c.json, which no JSON reader then reads."""
+    def advice(*files):
+        summary = summarize({**FINISHED, "finish_reason": "shutdown"}, pages=13, jobdir="",
+                            url_store=True, replaced=files)
+        [line] = [x for x in summary.lines() if x.startswith("  stopped before its end")]
+        return line.split("stopped crawl)", 1)[1]
+
+    assert advice(OutputFile("a.jsonl", True), OutputFile("b.jsonl", True)) == (
+        "; give that run -o a.jsonl -o b.jsonl instead of -O (or another file): -O empties it "
+        "of this run's articles, which the URL store will not export again")
+    assert advice(OutputFile("a.jsonl", True), OutputFile("c.json", False)) == (
+        "; give that run -o a.jsonl instead of -O (or another file), and another -O file than "
+        "c.json (-o would append a second JSON array, XML document or CSV header to it): -O "
+        "empties it of this run's articles, which the URL store will not export again")
 
 
 def test_an_extraction_summary_shows_only_what_applies_to_archives():
