@@ -558,7 +558,7 @@ class RunReport:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RunReport:
-        from newsstem.spiders.news import is_distributed
+        from newsstem.distributed.connection import is_distributed
 
         settings = crawler.settings
         report = cls(

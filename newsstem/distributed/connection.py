@@ -74,6 +74,19 @@ def urldb_of(settings: BaseSettings) -> str:
     return str(urldb or "").strip()
 
 
+def is_distributed(settings: BaseSettings) -> bool:
+    """Whether ``NEWSSTEM_DISTRIBUTED`` names a Redis server, unchecked (a worker's queue
+    is the shared one: no JOBDIR of its own); :func:`distributed_url` checks it.
+
+    >>> from scrapy.settings import Settings
+    >>> is_distributed(Settings({"NEWSSTEM_DISTRIBUTED": " "})), is_distributed(Settings({}))
+    (False, False)
+    """
+    return bool(
+        str(settings.get("NEWSSTEM_DISTRIBUTED", defaults.NEWSSTEM_DISTRIBUTED) or "").strip()
+    )
+
+
 def distributed_url(settings: BaseSettings) -> str:
     """``NEWSSTEM_DISTRIBUTED``, checked: "" (a single process) or a Redis URL.
 

@@ -51,6 +51,7 @@ from newsstem.discovery import (
     parse_since,
     parse_sitemap,
 )
+from newsstem.distributed.connection import is_distributed
 from newsstem.dupefilter import REVISIT_META_KEY
 from newsstem.encoding import decode_html, looks_binary
 from newsstem.items import Page
@@ -740,13 +741,6 @@ def _rejection(scope: CrawlScope, url: str) -> str | None:
     if not scope.rules.accepts(url):
         return "rules"
     return None
-
-
-def is_distributed(settings: BaseSettings) -> bool:
-    """Whether ``NEWSSTEM_DISTRIBUTED`` names a Redis server (newsstem.distributed)."""
-    return bool(
-        str(settings.get("NEWSSTEM_DISTRIBUTED", defaults.NEWSSTEM_DISTRIBUTED) or "").strip()
-    )
 
 
 def _argument_text(value: Any) -> str | None:

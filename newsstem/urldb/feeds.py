@@ -478,7 +478,7 @@ def appends_on_resume(crawler: Crawler, uri: str, options: dict[str, Any]) -> bo
     by Ctrl-C, SIGTERM or a CLOSESPIDER limit; not a distributed worker, whose queue is
     the shared one). A JSON, XML or CSV file is not: a second array, document or header
     would be appended."""
-    from newsstem.spiders.news import is_distributed
+    from newsstem.distributed.connection import is_distributed
 
     if not options.get("overwrite") or str(options.get("format")) not in JSON_LINES:
         return False
