@@ -200,7 +200,16 @@ class RunSummary:
             # -a rules='+/news/' on a site whose articles are elsewhere: one page fetched,
             # nothing exported, and no word of the rules (links off the site are counted
             # as offsite, before the rules judge: not "all the links found")
-            if self.default_directories:
+            if self.default_directories and all(
+                    directory.count("/") == 1 for directory in self.default_directories):
+                # the start URLs' directories are their sites': only the media rule rejects
+                lines.append(
+                    f"  no link followed: the default URL rules rejected all "
+                    f"{self.rules_rejected} links to the site found (given no -a rules, they "
+                    "reject media and document files, images, PDFs, archives…, and accept "
+                    "the rest of the start URL's site)"
+                )
+            elif self.default_directories:
                 under = " ".join(self.default_directories)
                 site = self.default_directories[0].split("/", 1)[0]
                 lines.append(

@@ -204,6 +204,20 @@ def test_default_rules_that_reject_every_link_say_what_they_accept(tmp_path):
         f"{site.url}/2026/12/01/a.html", f"{site.url}/2026/12/01/b.html"], whole.log
 
 
+def test_default_rules_from_a_home_page_that_reject_every_link_blame_the_media_rule():
+    """From a home page the default rules accept the whole site: only their media rule
+    rejects a link to it, and the summary said "start higher up", from the site's root."""
+    stats = {**FINISHED, "item_scraped_count": 0, "newsstem/links/rejected/rules": 3,
+             "newsstem/links/followed": 0}
+    stats = {k: v for k, v in stats.items() if not k.startswith("newsstem/method/")}
+    lines = summarize(stats, pages=1, default_directories=("site/",)).lines()
+    assert ("  no link followed: the default URL rules rejected all 3 links to the site found "
+            "(given no -a rules, they reject media and document files, images, PDFs, "
+            "archives…, and accept the rest of the start URL's site)") in lines, lines
+    lines = summarize(stats, pages=1, default_directories=("site/news/",)).lines()
+    assert any("start higher up" in line for line in lines), lines
+
+
 def test_a_crawl_whose_articles_lie_beyond_the_depth_limit_says_so(tmp_path):
     # The documented first crawl, `scrapy crawl news -a start_url=https://site/`, from the
     # home page of a site that lists its articles on section pages: the default depth 1
