@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from http.server import BaseHTTPRequestHandler
 
 import pytest
@@ -15,7 +12,7 @@ from scrapy.crawler import Crawler
 from scrapy.settings import Settings
 from scrapy.statscollectors import MemoryStatsCollector
 from scrapy.utils.test import get_crawler
-from support.crawl import REPO, TEST_SETTINGS, run_crawl, scrapy
+from support.crawl import run_crawl, scrapy
 from support.httpserver import FixtureSite, serve, shut_down
 from support.newssite import GeneratedNewsSite
 from support.redisserver import free_port
@@ -546,12 +543,7 @@ def test_a_stopped_crawl_without_jobdir_says_how_to_run_again_without_losing_its
                              "empties it of this run's articles, which the URL store will not "
                              "export again"), line
         # as the line says: the same command with -o
-        command = [sys.executable, "-m", "scrapy", "crawl", "news", *args, "-o", str(output)]
-        for key, value in {**TEST_SETTINGS, **store}.items():
-            command += ["-s", f"{key}={value}"]
-        subprocess.run(command, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
-                       capture_output=True, check=True, timeout=120)
+        again = run_crawl(tmp_path, *args, settings=store, name="stopped", append=True)
     finally:
         site.stop()
-    urls = [json.loads(x)["url"] for x in output.read_text(encoding="utf-8").splitlines()]
-    assert sorted(urls) == sorted(site.article_urls())
+    assert sorted(item["url"] for item in again.items) == sorted(site.article_urls()), again.log

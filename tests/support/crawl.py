@@ -34,14 +34,16 @@ class CrawlResult:
 
 
 def run_crawl(tmp_path: Path, *args: str, settings: dict | None = None, timeout: float = 120,
-              name: str = "crawl") -> CrawlResult:
-    """``scrapy crawl news <args> -O <tmp>/<name>.jsonl``, returning items, stats and log."""
+              name: str = "crawl", append: bool = False) -> CrawlResult:
+    """``scrapy crawl news <args> -O <tmp>/<name>.jsonl`` (``-o`` with ``append``: the items
+    are then the file's, earlier runs' too), returning items, stats and log."""
     output = tmp_path / f"{name}.jsonl"
     stats_file = tmp_path / f"{name}.stats.json"
     log_file = tmp_path / f"{name}.log"
     merged = {**TEST_SETTINGS, "NEWSSTEM_STATS_FILE": str(stats_file), "LOG_FILE": str(log_file),
               **(settings or {})}
-    cmd = [sys.executable, "-m", "scrapy", "crawl", "news", *args, "-O", str(output)]
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "news", *args, "-o" if append else "-O",
+           str(output)]
     for key, value in merged.items():
         cmd += ["-s", f"{key}={value}"]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
