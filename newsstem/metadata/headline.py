@@ -496,7 +496,9 @@ def _heading_longer_than_the_titles(
     usmagazine's ``… Shares Pic of …`` against the ``h1`` ``… Shares Photo of … Hanging With
     Her Mom and Now We’re Confused``): the shortened social title gives way to the
     headline a reader sees, as issue 13 asks. A JSON-LD headline is the publisher's own
-    statement and keeps the agreement's choice (fundus's labels follow og:title there)."""
+    statement and keeps the agreement's choice (fundus's labels follow og:title there).
+    A heading that is the title and an affix after a separator (``… | Weather``) is the
+    title with a section's name, not a longer headline."""
     if not opening or FAMILY.get(chosen[0]) not in ("social", "document"):
         return None
     if any(source == "json-ld" for source, _, _ in entries):
@@ -505,6 +507,8 @@ def _heading_longer_than_the_titles(
     if len(headings) != 1 or len(headings[0]) <= len(chosen[2]):
         return None
     text = next(text for source, text, key in entries if source == "heading")
+    if _agrees(chosen[2], headings[0], text):  # the title with a section's affix
+        return None
     words, title = _content_words(text), _content_words(chosen[1])
     if not title or not title < words:
         return None

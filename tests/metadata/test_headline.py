@@ -298,6 +298,42 @@ def test_a_visible_heading_longer_than_the_agreed_social_title_is_the_headline()
     assert decide_headline(other, ["NY Daily News"], opening).text == social
 
 
+def test_a_longer_heading_gives_way_only_to_its_own_conditions():
+    """Each condition of ``_heading_longer_than_the_titles`` on its own (review of stop
+    47): the agreed title is a social or document title, the heading is one text, no
+    JSON-LD headline (of any wording) is stated, the title has words to write, the
+    heading is longer than the title (not the title with an affix, nor its words in
+    other case), and the article's text speaks of it."""
+    social = "Rain at last for the valley farmers"
+    heading = "Rain at last for the valley farmers as the drought of three summers ends"
+    opening = "Rain fell at last on the valley farmers this week, ending a long drought."
+    base = [("og:title", social), ("title", social), ("heading", heading)]
+    assert decide_headline(base, [], opening).text == heading
+    # the agreed title is the pattern's and the anchors', not a social or document one
+    other_kinds = [("pattern", social), ("anchor", social), ("heading", heading)]
+    assert decide_headline(other_kinds, [], opening).text == social
+    # two visible headings: which one a reader sees is not known
+    two = [*base, ("heading", "Farmers count the cost of three dry summers in the valley")]
+    assert decide_headline(two, [], opening).text == social
+    # a JSON-LD headline of its own wording is the publisher's statement
+    stated = [*base, ("json-ld", "Valley drought over")]
+    assert decide_headline(stated, [], opening).source != "heading"
+    # a title without a word of four letters or more has nothing to be written
+    short = [("og:title", "Why I do it"), ("title", "Why I do it"),
+             ("heading", "Why I do it: my years of farming in the valley")]
+    farm = "Farming in the valley has been my life for thirty years."
+    assert decide_headline(short, [], farm).text == "Why I do it"
+    # more words but not longer: the title's words in a shorter heading
+    wordy = "Rain: at last, for the valley and for all of the farmers of it"
+    terse = [("og:title", wordy), ("title", wordy), ("heading", "Rain last valley farmers ends")]
+    assert decide_headline(terse, [], opening).source == "og:title"
+    # the title with a section's name after a separator, and the title in capitals
+    affixed = [("og:title", social), ("title", social), ("heading", f"{social} | Weather")]
+    assert decide_headline(affixed, [], opening).text == social
+    capitals = [("og:title", social), ("title", social), ("heading", social.upper())]
+    assert decide_headline(capitals, [], opening).agreement == 3  # the agreement's choice
+
+
 def test_no_candidates_no_headline():
     assert decide_headline([]) is None
     assert decide_headline([("title", "   "), ("heading", "")]) is None
