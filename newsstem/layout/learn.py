@@ -734,9 +734,10 @@ def _unmark_refused_slots(scored: list[_ScoredSlot], voters: set[int]) -> None:
 def _unmark_other_variants_keys(
     mains: list[_ScoredSlot], votes: _KeyVotes, options: LearnOptions
 ) -> None:
-    """In a layout of variants (:func:`_cores`: the article's core key, and another for
-    the pages that lack it), a main key that the fallback left out on the pages of the
-    first variant (:data:`SLOT_MIN_VOTERS` of them at least; mean vote under
+    """In a layout of variants (:func:`_cores`: the article's core key, the one holding
+    the most varying text, and another for the pages that lack it), a main key that
+    the fallback left out on the pages of the first variant (:data:`SLOT_MIN_VOTERS`
+    of them at least; mean vote under
     :data:`MIN_KEY_VOTE`) is not main: on those pages it is the text beside their
     article, whatever the votes of the other variant's pages (a table cell holding a wire
     story as its own text on those, and the list of the section's other stories after the
