@@ -8,9 +8,11 @@ import os
 import random
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from support.crawl import REPO, run_crawl
@@ -28,6 +30,7 @@ except RenderError as error:  # .ci/run installs Debian's chromium; a user's mac
 
 needs_browser = pytest.mark.skipif(BROWSER is None, reason="no Chromium to launch: "
                                    "apt-get install chromium (CI installs it)")
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 PARAGRAPHS = [
     "The council met on Tuesday evening to discuss the new plan for the harbour, which has "
@@ -166,7 +169,7 @@ def test_learn_reports_each_pattern_with_a_screenshot(tmp_path):
     for pattern_id in pattern_ids:
         assert f"<h3 id='{pattern_id}'>" in page
     shots = sorted(report.glob("*.png"))
-    assert shots and all(shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for shot in shots)
+    assert shots and all(is_png(shot) for shot in shots)
     assert f"src='{shots[0].name}'" in page
     assert "main</td>" in page and "No screenshots" not in page
 
@@ -260,7 +263,7 @@ def test_a_page_whose_resources_never_arrive_is_shot_after_the_wait(tmp_path):
     shots = sorted(shot.name for shot in path.parent.glob("*.png"))
     assert [name.split("-")[0] for name in shots] == ["fine.example", "stuck.example"], shots
     assert all(f"src='{name}'" in page for name in shots)
-    assert all((path.parent / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for name in shots)
+    assert all(is_png(path.parent / name) for name in shots)
 
 
 @needs_browser
@@ -281,17 +284,9 @@ def test_a_page_whose_script_never_ends_is_shot_and_the_report_written(tmp_path)
         f"<h1>Story {n}</h1>{script}<div id=story><p>{_paragraph(rng)}</p>"
         f"<p>{_paragraph(rng)}</p></div></body></html>" for n in range(6)]
         for site, script in scripts.items()})
-    report = tmp_path / "report"
-    learned = run_scrapy("learn", "--input", str(archive), "--out", str(tmp_path / "out"),
-                         "--report", str(report), "-s", "NEWSSTEM_RENDER_WAIT=1",
-                         "-s", f"NEWSSTEM_RENDER_BROWSER={BROWSER}", timeout=150)
-    assert learned.returncode == 0, learned.stdout + learned.stderr
-    assert "Traceback" not in learned.stderr and "no screenshot" not in learned.stderr
-    page = (report / "index.html").read_text(encoding="utf-8")
-    shots = sorted(shot.name for shot in report.glob("*.png"))
-    assert [name.split("-")[0] for name in shots] == sorted(scripts), shots
-    assert all(f"src='{name}'" in page for name in shots)
-    assert all((report / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for name in shots)
+    learned, report = learn_with_report(tmp_path, archive, wait=1)
+    assert "Traceback" not in learned.stderr
+    assert_one_shot_per_site(report, sorted(scripts))
 
 
 @needs_browser
@@ -304,7 +299,6 @@ def test_a_page_with_a_meta_refresh_is_shot_as_it_was_stored(tmp_path):
     The browser followed the refresh: the first two lost their pictures ("Execution
     context was destroyed") and the third was shot as a blank page."""
     import socket
-    import struct
 
     elsewhere = FixtureSite(tmp_path / "elsewhere")
     elsewhere.root.mkdir()
@@ -328,26 +322,13 @@ def test_a_page_with_a_meta_refresh_is_shot_as_it_was_stored(tmp_path):
         f"<div id=story style='height:2400px'><p>{_paragraph(rng)}</p>"
         f"<p>{_paragraph(rng)}</p></div></body></html>" for n in range(6)]
         for site, refresh in refreshes.items()})
-    report = tmp_path / "report"
     try:
-        learned = run_scrapy("learn", "--input", str(archive), "--out",
-                             str(tmp_path / "out"), "--report", str(report),
-                             "-s", "NEWSSTEM_RENDER_WAIT=2",
-                             "-s", f"NEWSSTEM_RENDER_BROWSER={BROWSER}", timeout=150)
+        _, report = learn_with_report(tmp_path, archive, wait=2)
     finally:
         elsewhere.stop()
-    assert learned.returncode == 0, learned.stdout + learned.stderr
-    assert "no screenshot" not in learned.stderr, learned.stderr
-    page = (report / "index.html").read_text(encoding="utf-8")
-    assert "no screenshot of this pattern" not in page
-    shots = sorted(shot.name for shot in report.glob("*.png"))
-    assert [name.split("-")[0] for name in shots] == sorted(refreshes), shots
-    assert all(f"src='{name}'" in page for name in shots)
-    for name in shots:
-        png = (report / name).read_bytes()
-        assert png[:8] == b"\x89PNG\r\n\x1a\n"
-        width, height = struct.unpack(">II", png[16:24])  # the IHDR chunk
-        assert (width, height) >= (1280, 2400), (name, width, height)
+    assert "no screenshot of this pattern" not in (report / "index.html").read_text("utf-8")
+    for name in assert_one_shot_per_site(report, sorted(refreshes)):
+        assert png_size(report / name) >= (1280, 2400), (name, png_size(report / name))
     assert elsewhere.paths(None) == []  # the browser never left the stored page
 
 
@@ -357,8 +338,6 @@ def test_a_page_is_shot_in_the_mode_its_doctype_says(tmp_path):
     mode, as when it was crawled: a unitless ``height:3000`` (honoured only by the quirks
     mode) makes only the second picture 3000 px tall. The HTML was given to the browser
     after a ``<base href>``, before its doctype, which put every page in quirks mode."""
-    import struct
-
     from scrapy.settings import Settings
 
     from newsstem.commands.learn import write_layout_report
@@ -377,11 +356,43 @@ def test_a_page_is_shot_in_the_mode_its_doctype_says(tmp_path):
         reports.append(site_report(site, learn(site, pages), pages))
     settings = Settings({"NEWSSTEM_RENDER_BROWSER": BROWSER, "NEWSSTEM_RENDER_WAIT": "2"})
     path = write_layout_report(str(tmp_path / "report"), reports, settings)
-    heights = {}
-    for shot in path.parent.glob("*.png"):
-        heights[shot.name.split("-")[0]] = struct.unpack(">I", shot.read_bytes()[20:24])[0]
+    heights = {shot.name.split("-")[0]: png_size(shot)[1] for shot in path.parent.glob("*.png")}
     assert heights["quirks.example"] >= 3000, heights
     assert heights["standards.example"] < 3000, heights
+
+
+def learn_with_report(
+    tmp_path, archive: str, wait: int
+) -> tuple[subprocess.CompletedProcess, Path]:
+    """``scrapy learn --report`` on ``archive`` with the test's browser and
+    NEWSSTEM_RENDER_WAIT ``wait``, succeeded: its run and the report's directory."""
+    report = tmp_path / "report"
+    learned = run_scrapy("learn", "--input", archive, "--out", str(tmp_path / "out"),
+                         "--report", str(report), "-s", f"NEWSSTEM_RENDER_WAIT={wait}",
+                         "-s", f"NEWSSTEM_RENDER_BROWSER={BROWSER}", timeout=150)
+    assert learned.returncode == 0, learned.stdout + learned.stderr
+    assert "no screenshot" not in learned.stderr, learned.stderr
+    return learned, report
+
+
+def assert_one_shot_per_site(report: Path, sites: list[str]) -> list[str]:
+    """The report's pictures (their names), checked: one PNG per site of ``sites``
+    (sorted), each shown in the report's page."""
+    page = (report / "index.html").read_text(encoding="utf-8")
+    shots = sorted(shot.name for shot in report.glob("*.png"))
+    assert [name.split("-")[0] for name in shots] == sites, shots
+    assert all(f"src='{name}'" in page for name in shots)
+    assert all(is_png(report / name) for name in shots)
+    return shots
+
+
+def is_png(path: Path) -> bool:
+    return path.read_bytes()[:8] == PNG_SIGNATURE
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """A PNG's width and height (its IHDR chunk)."""
+    return struct.unpack(">II", path.read_bytes()[16:24])
 
 
 def archive_of(tmp_path, pages: dict[str, list[str]]) -> str:
