@@ -176,7 +176,7 @@ def _drop_picture_boxes(
     # So is a video player's box typed as one (schema.org's VideoObject, microdata of 2011
     # on): its text is the player's title, its controls ("CLOSE") and its fallback message.
     # (the images set by modern markup read once, for the named boxes and the slideshows)
-    modern = [image for image in article.iter("img") if _is_modern(image)]
+    modern = _modern_images(article)
     for box in [*_video_boxes(article), *_image_boxes(article, modern)]:
         if _overlaps(box, found):
             continue  # a picture's box found above, or inside it
@@ -203,33 +203,28 @@ def _overlaps(box: Element, found: list[Element]) -> bool:
     return any(box is other or is_below(box, other) or is_below(other, box) for other in found)
 
 
-def _slideshows(
-    article: Element, options: Options, modern: list[Element] | None = None
-) -> list[Element]:
+def _slideshows(article: Element, options: Options, modern: list[Element]) -> list[Element]:
     """The slideshows of ``article`` told by their structure: an element of three
     children or more, each holding text or an image, every one of them a slide: the
     highest wrapper of one image set by modern markup (:func:`_is_modern`), with at most
     ``furniture_max_length`` of text and no heading. ``modern``: those images of
-    ``article`` (:func:`_drop_picture_boxes` reads them once for both).
+    ``article`` (:func:`_modern_images`: :func:`_drop_picture_boxes` reads them once for both).
 
     >>> slide = "<li><div><img data-src='a.jpg'/><p>A caption, of the photo.</p></div></li>"
     >>> page = etree.fromstring("<div><ul>" + slide * 3 + "</ul><p>Story.</p></div>")
-    >>> [box.tag for box in _slideshows(page, Options())]
+    >>> [box.tag for box in _slideshows(page, Options(), _modern_images(page))]
     ['ul']
     """
-    if modern is None:
-        modern = [image for image in article.iter("img") if _is_modern(image)]
-    images = modern
-    if len(images) < 3:
+    if len(modern) < 3:
         return []
     counts: dict[Element, int] = {}
-    for image in images:
+    for image in modern:
         for ancestor in image.iterancestors():
             if ancestor is article:
                 break
             counts[ancestor] = counts.get(ancestor, 0) + 1
     slides: dict[Element, list[Element]] = {}
-    for image in images:
+    for image in modern:
         node = image
         while (parent := node.getparent()) is not None and parent is not article:
             if counts[parent] > 1:
@@ -270,6 +265,11 @@ def _holds_no_story(box: Element, headlines: list[Element], options: Options) ->
 _IMAGE_NAME = re.compile(r"(?:^|[\s_-])(?:photo|image|img|picture|pic|media|embed)s?(?:$|[\s_-])")
 
 
+def _modern_images(article: Element) -> list[Element]:
+    """The ``<img>`` elements of ``article`` set by modern markup (:func:`_is_modern`)."""
+    return [image for image in article.iter("img") if _is_modern(image)]
+
+
 def _is_modern(image: Element) -> bool:
     """Whether ``image`` is set by modern markup: an ``<img>`` with a ``srcset`` (2014 on),
     a ``loading`` attribute (2019 on) or a ``data-*`` attribute a script reads (a lazy
@@ -307,25 +307,23 @@ def _video_boxes(article: Element) -> list[Element]:
     return [box for box in videos if not any(is_below(box, other) for other in videos)]
 
 
-def _image_boxes(article: Element, modern: list[Element] | None = None) -> list[Element]:
+def _image_boxes(article: Element, modern: list[Element]) -> list[Element]:
     """The boxes of ``article``'s images set by modern markup (:func:`_is_modern`) that
     are named so (:data:`_IMAGE_NAME`), or that are a link holding the image (a teaser
     card of another story, its photo and title in one ``<a>``: Metro's
     ``a.thumbnail-link`` between the paragraphs): for each such ``<img>``, its outermost
     such ancestor below ``article``, in document order. ``modern``: the images of
-    ``article`` set by modern markup, when read already.
+    ``article`` set by modern markup (:func:`_modern_images`).
 
     >>> page = etree.fromstring(
     ...     "<div><div class='embed-container image'><img data-src='a.jpg'/><div>Getty Images"
     ...     "</div></div><p><img data-src='b.jpg'/>An image without a box.</p>"
     ...     "<div class='photo'><img src='c.jpg'/>A plain image's caption.</div></div>")
-    >>> [box.get("class") for box in _image_boxes(page)]
+    >>> [box.get("class") for box in _image_boxes(page, _modern_images(page))]
     ['embed-container image']
     """
     boxes: list[Element] = []
     named: dict[Element, bool] = {}  # (the images of a page share most of their ancestors)
-    if modern is None:
-        modern = [image for image in article.iter("img") if _is_modern(image)]
     for image in modern:  # (most images of the older pages are not: no ancestor read)
         box = None
         for ancestor in image.iterancestors():
