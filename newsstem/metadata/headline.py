@@ -512,7 +512,7 @@ def _heading_longer_than_the_titles(
     words, title = _content_words(text), _content_words(chosen[1])
     if not title or not title < words:
         return None
-    if len(words & _content_words(opening[:OPENING_CHARS])) < OPENING_WORDS:
+    if len(words & _opening_words(opening)) < OPENING_WORDS:
         return None
     return text
 
@@ -537,7 +537,7 @@ def _heading_of_the_text(entries: Sequence[tuple[str, str, str]], opening: str) 
     ]
     if not headings or not titles:
         return None
-    text_words = _content_words(opening[:OPENING_CHARS])
+    text_words = _opening_words(opening)
     told = [
         heading for heading in headings
         if len((words := _content_words(heading)) & text_words) >= OPENING_WORDS
@@ -551,6 +551,12 @@ _CONTENT_WORD = re.compile(r"[^\W\d_]{4,}")
 
 def _content_words(text: str) -> set[str]:
     return set(_CONTENT_WORD.findall(comparable(text)))
+
+
+def _opening_words(opening: str) -> set[str]:
+    """The words of four letters or more in the article's first :data:`OPENING_CHARS`
+    characters: a heading the text speaks of writes :data:`OPENING_WORDS` of them."""
+    return _content_words(opening[:OPENING_CHARS])
 
 
 def _settled(entries: Sequence[tuple[str, str, str]]) -> set[str]:
