@@ -656,7 +656,7 @@ class SitePatterns:
         return self.pattern_set.site
 
     def _compile(
-        self, pattern: LayoutPattern, learned_with: Sequence[LayoutPattern] = ()
+        self, pattern: LayoutPattern, learned_with: Sequence[LayoutPattern]
     ) -> _CompiledPattern:
         ids = [self._intern(b.key) for b in pattern.blocks]
         weights = [layout_weight(round(b.weight)) for b in pattern.blocks]
