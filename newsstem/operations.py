@@ -646,7 +646,8 @@ class RunReport:
         the same command would empty: all of them, but the JSON Lines files of a crawl
         whose queue JOBDIR kept, which a resumed crawl appends to
         (:func:`newsstem.urldb.feeds.appends_on_resume`)."""
-        from newsstem.urldb.feeds import JSON_LINES, local_feed_path
+        from newsstem.paths import local_feed_path
+        from newsstem.urldb.feeds import JSON_LINES
 
         if self._crawler is None or not self.url_store:
             return ()

@@ -58,6 +58,7 @@ from scrapy.utils.conf import build_component_list
 from scrapy.utils.misc import load_object
 from w3lib.url import file_uri_to_path
 
+from newsstem.paths import local_feed_path
 from newsstem.urldb.locking import FORK_LOCK, close_in_forked_child
 
 if TYPE_CHECKING:
@@ -493,23 +494,6 @@ def appends_on_resume(crawler: Crawler, uri: str, options: dict[str, Any]) -> bo
         return len(scheduler) > 0  # type: ignore[arg-type]
     except TypeError:  # no scheduler, or one that does not count its requests
         return False
-
-
-def local_feed_path(uri: str) -> str | None:
-    """The path of the local file a feed URI writes to, None for stdout and remote URIs
-    (S3, FTP...): the one reading of a feed URI of :func:`appends_on_resume`, the run
-    summary's -O files and the URL store's "Overwriting" warning.
-
-    >>> local_feed_path("file:///tmp/a%20b.jsonl"), local_feed_path("out/a.jsonl")
-    ('/tmp/a b.jsonl', 'out/a.jsonl')
-    >>> local_feed_path("s3://bucket/a.jsonl"), local_feed_path("stdout:"), local_feed_path("-")
-    (None, None, None)
-    """
-    if uri.startswith("file:"):
-        return file_uri_to_path(uri)
-    if "://" in uri or uri in ("-", "stdout:"):
-        return None
-    return uri
 
 
 def _scrapys_exporter_enabled(crawler: Crawler) -> bool:

@@ -48,6 +48,7 @@ from newsstem import defaults
 from newsstem.backoff import Backoff
 from newsstem.deployment import installed_project_data_dir, read_setting
 from newsstem.items import Article, Page
+from newsstem.paths import local_feed_path
 from newsstem.urldb import StoreError, UrlStore, open_store, parse_uri, url_key
 from newsstem.urldb.feeds import (
     DurableFileFeedStorage,
@@ -57,7 +58,6 @@ from newsstem.urldb.feeds import (
     feed_storage_failed,
     feed_storage_opened,
     find_feed_exporter,
-    local_feed_path,
     plan_feeds,
 )
 from newsstem.urldb.store import COPY
