@@ -314,7 +314,6 @@ class RunSummary:
         emptied by the same command, held articles the URL store will not export again."""
         if not self.replaced or not self.articles:
             return ""
-        # one -o per file: `-o a.json b.xml` would take b.xml for a spider's name
         # one -o per file: `-o a.jsonl b.jsonl` would take b.jsonl for a spider's name
         appended = " ".join(f"-o {f.uri}" for f in self.replaced if f.appendable)
         others = " ".join(f.uri for f in self.replaced if not f.appendable)
