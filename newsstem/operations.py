@@ -538,6 +538,15 @@ class StartRead:
         self.read = True
 
 
+def scheduled_requests(crawler: Crawler) -> int | None:
+    """The requests in the crawl's scheduler: at ``spider_opened``, those of the queue
+    resumed from its ``JOBDIR`` (the scheduler is open by then). None if not known: no
+    engine or scheduler yet, or one that does not count its requests (``engine.scheduler``:
+    Scrapy >= 2.19)."""
+    scheduler = getattr(crawler.engine, "scheduler", None)
+    return len(scheduler) if hasattr(scheduler, "__len__") else None
+
+
 class RunReport:
     """Extension: log the run's summary at the end, put it in the stats, judge the run.
 
@@ -595,9 +604,7 @@ class RunReport:
     def spider_opened(self) -> None:
         if not self.jobdir or self._crawler is None:
             return  # only a JOBDIR's queue is resumed
-        # (engine.scheduler: Scrapy >= 2.19; before it, what was resumed is not known)
-        scheduler = getattr(self._crawler.engine, "scheduler", None)
-        self._resumed = len(scheduler) if hasattr(scheduler, "__len__") else None
+        self._resumed = scheduled_requests(self._crawler)
 
     def spider_closed(self) -> None:
         """How many requests the stopped crawl left in its queue, from Scrapy's

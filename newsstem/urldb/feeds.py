@@ -58,6 +58,7 @@ from scrapy.utils.conf import build_component_list
 from scrapy.utils.misc import load_object
 from w3lib.url import file_uri_to_path
 
+from newsstem.operations import scheduled_requests
 from newsstem.paths import local_feed_path
 from newsstem.urldb.locking import FORK_LOCK, close_in_forked_child
 
@@ -489,11 +490,7 @@ def appends_on_resume(crawler: Crawler, uri: str, options: dict[str, Any]) -> bo
     settings = crawler.settings
     if not settings.get("JOBDIR") or is_distributed(settings):
         return False
-    scheduler = getattr(crawler.engine, "scheduler", None)  # open before spider_opened
-    try:
-        return len(scheduler) > 0  # type: ignore[arg-type]
-    except TypeError:  # no scheduler, or one that does not count its requests
-        return False
+    return (scheduled_requests(crawler) or 0) > 0
 
 
 def _scrapys_exporter_enabled(crawler: Crawler) -> bool:
