@@ -82,9 +82,11 @@ def is_distributed(settings: BaseSettings) -> bool:
     >>> is_distributed(Settings({"NEWSSTEM_DISTRIBUTED": " "})), is_distributed(Settings({}))
     (False, False)
     """
-    return bool(
-        str(settings.get("NEWSSTEM_DISTRIBUTED", defaults.NEWSSTEM_DISTRIBUTED) or "").strip()
-    )
+    return bool(_given_url(settings))
+
+
+def _given_url(settings: BaseSettings) -> str:
+    return str(settings.get("NEWSSTEM_DISTRIBUTED", defaults.NEWSSTEM_DISTRIBUTED) or "").strip()
 
 
 def distributed_url(settings: BaseSettings) -> str:
@@ -102,7 +104,7 @@ def distributed_url(settings: BaseSettings) -> str:
     ...
     newsstem.distributed.connection.DistributedError: NEWSSTEM_DISTRIBUTED 'amqp://user:***@127.0.0.1/' is not a Redis URL; write redis://host:port/db (or rediss://, unix:///path.sock?db=N)
     """
-    url = str(settings.get("NEWSSTEM_DISTRIBUTED", defaults.NEWSSTEM_DISTRIBUTED) or "").strip()
+    url = _given_url(settings)
     if url and not url.startswith(REDIS_SCHEMES):
         raise DistributedError(
             f"NEWSSTEM_DISTRIBUTED {hide_password(url)!r} is not a Redis URL; write redis://host:port/db "
