@@ -652,16 +652,14 @@ class RunReport:
         the same command would empty: all of them, but the JSON Lines files of a crawl
         whose queue JOBDIR kept, which a resumed crawl appends to
         (:func:`newsstem.urldb.feeds.appends_on_resume`)."""
-        from newsstem.paths import local_feed_path
-        from newsstem.urldb.feeds import JSON_LINES
+        from newsstem.urldb.feeds import JSON_LINES, empties_local_file
 
         if self._crawler is None or not self.url_store:
             return ()
         files = []
         for uri, options in self._crawler.settings.getdict("FEEDS").items():
             uri = str(uri)
-            if (not options.get("overwrite") or "%(" in uri
-                    or local_feed_path(uri) is None):
+            if not empties_local_file(uri, options):
                 continue
             json_lines = str(options.get("format")) in JSON_LINES
             if self.jobdir and json_lines:

@@ -59,7 +59,7 @@ from scrapy.utils.misc import load_object
 from w3lib.url import file_uri_to_path
 
 from newsstem.operations import scheduled_requests
-from newsstem.paths import local_feed_path
+from newsstem.paths import URI_PARAMETER, local_feed_path
 from newsstem.urldb.locking import FORK_LOCK, close_in_forked_child
 
 if TYPE_CHECKING:
@@ -482,15 +482,20 @@ def appends_on_resume(crawler: Crawler, uri: str, options: dict[str, Any]) -> bo
     would be appended."""
     from newsstem.distributed.connection import is_distributed
 
-    if not options.get("overwrite") or str(options.get("format")) not in JSON_LINES:
+    if str(options.get("format")) not in JSON_LINES or not empties_local_file(uri, options):
         return False
-    path = local_feed_path(uri)
-    if path is None or "%(" in path:
-        return False  # stdout, S3, FTP...: nothing to append to; %(time)s: a new file
     settings = crawler.settings
     if not settings.get("JOBDIR") or is_distributed(settings):
         return False
     return (scheduled_requests(crawler) or 0) > 0
+
+
+def empties_local_file(uri: str, options: dict[str, Any]) -> bool:
+    """Whether the feed ``uri`` is an ``-O`` file of this machine of a fixed name, which
+    the crawl empties: not stdout, S3, FTP... (nothing to append to), nor a name with
+    ``%(time)s`` parameters (a new file each run)."""
+    path = local_feed_path(uri) if options.get("overwrite") else None
+    return path is not None and URI_PARAMETER not in path
 
 
 def _scrapys_exporter_enabled(crawler: Crawler) -> bool:
