@@ -19,9 +19,9 @@ if the held-out half gains too. Under each corpus, the tuning pages where newsst
 most to trafilatura are listed with the figures that tell why (precision or recall,
 lengths, newsstem's ``reason``); ``--per-page`` lists tuning pages too. Held-out pages
 are scored and counted but listed only with ``--show-held-out``, to report on a finished
-rule: rules are designed from tuning pages only. ``--compare`` lists changed pages of
-both halves (how many got better or worse in each half is what the held-out rule
-asks).
+rule: rules are designed from tuning pages only. ``--compare`` lists the changed tuning pages
+and counts the held-out ones (how many got better or worse in each half is what the
+held-out rule asks); ``--show-held-out`` lists those too.
 
 ``--save FILE`` writes every page's outputs and scores as JSON; ``--compare FILE`` reads
 such a file and prints, per corpus and half, the F1 change of each extractor run now
@@ -426,8 +426,11 @@ def report_summary(corpora: list[CorpusRun]) -> None:
             f"{sum(c.runs[n].seconds for c in corpora) / total:11.2f}x" for n in others))
 
 
-def report_comparison(corpora: list[CorpusRun], saved: dict[str, dict], count: int) -> None:
-    """F1 now against a saved run, per corpus and half, and the pages that moved most."""
+def report_comparison(corpora: list[CorpusRun], saved: dict[str, dict], count: int,
+                      show_held_out: bool = False) -> None:
+    """F1 now against a saved run, per corpus and half, and the pages that moved most:
+    tuning pages only unless ``show_held_out`` (held-out pages are counted, not named, so
+    that a rule under design is not shaped by them)."""
     print("\nchange against the saved run (F1 now - F1 then):")
     for corpus in corpora:
         then_outputs = saved.get(corpus.name, {})
@@ -454,6 +457,13 @@ def report_comparison(corpora: list[CorpusRun], saved: dict[str, dict], count: i
                 gains = sum(1 for d, _, _ in moved if d > 0)
                 losses = sum(1 for d, _, _ in moved if d < 0)
                 print(f"    {len(moved)} pages changed: {gains} better, {losses} worse")
+                hidden = [m for m in moved if m[2] != "tune"] if not show_held_out else []
+                if hidden:
+                    better = sum(1 for d, _, _ in hidden if d > 0)
+                    worse = sum(1 for d, _, _ in hidden if d < 0)
+                    print(f"    held-out: {len(hidden)} of them, {better} better, {worse} worse"
+                          " (not listed: --show-held-out)")
+                    moved = [m for m in moved if m[2] == "tune"]
                 shown = moved[:count] + moved[max(count, len(moved) - count):][::-1]
                 for delta, page_id, half in shown:
                     if delta:
@@ -607,7 +617,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.by_language:
         report_languages(done)
     if saved:
-        report_comparison(done, saved, args.worst)
+        report_comparison(done, saved, args.worst, args.show_held_out)
     if args.save:
         save(done, args.save)
     return 0
