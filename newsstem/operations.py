@@ -649,12 +649,12 @@ class RunReport:
 
     def _replaced(self) -> tuple[OutputFile, ...]:
         """The local -O files (no ``%(…)s`` in their names) of a crawl with a URL store that
-        the same command would empty: all of them, but the JSON Lines files of a crawl
-        whose queue JOBDIR kept, which a resumed crawl appends to
-        (:func:`newsstem.urldb.feeds.appends_on_resume`)."""
+        the same command would empty: none of a crawl whose queue JOBDIR kept, whose
+        resumed crawl appends to its JSON Lines files and moves its JSON, XML and CSV
+        files aside (:meth:`newsstem.urldb.feeds.NewsFeedExporter.open_spider`)."""
         from newsstem.urldb.feeds import JSON_LINES, empties_local_file
 
-        if self._crawler is None or not self.url_store:
+        if self._crawler is None or not self.url_store or self.jobdir:
             return ()
         files = []
         for uri, options in self._crawler.settings.getdict("FEEDS").items():
@@ -662,8 +662,6 @@ class RunReport:
             if not empties_local_file(uri, options):
                 continue
             json_lines = str(options.get("format")) in JSON_LINES
-            if self.jobdir and json_lines:
-                continue
             files.append(OutputFile(uri, appendable=json_lines))
         return tuple(files)
 

@@ -547,3 +547,36 @@ def test_a_stopped_crawl_without_jobdir_says_how_to_run_again_without_losing_its
     finally:
         site.stop()
     assert sorted(item["url"] for item in again.items) == sorted(site.article_urls()), again.log
+
+
+@pytest.mark.parametrize("store", [False, True])
+def test_a_resumed_crawl_keeps_the_stopped_crawls_json_o_file_aside(tmp_path, store):
+    """A crawl resumed from its JOBDIR does not fetch again what the stopped crawl fetched
+    (JOBDIR's seen requests). Its -O JSON file, which cannot be appended to, was emptied:
+    without a URL store with no word at all, the stopped crawl's articles were lost. It is
+    now moved aside (crawl.1.json), and the two files hold every article once."""
+    site = GeneratedNewsSite(sections=2, articles_per_section=4, delay=0.05).start()
+    settings = {"LOG_FILE_APPEND": "False"}
+    if store:
+        settings["NEWSSTEM_URLDB"] = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
+    output = tmp_path / "crawl.json"
+    args = ("-a", f"start_url={site.url}/", "-a", "depth=2", "-s", f"JOBDIR={tmp_path / 'job'}",
+            "-s", "CONCURRENT_REQUESTS=1", "-O", str(output))
+    try:
+        stopped = run_crawl(tmp_path, *args, "-s", "CLOSESPIDER_ITEMCOUNT=2", settings=settings)
+        first = [item["url"] for item in json.loads(output.read_text())]
+        resumed = run_crawl(tmp_path, *args, settings=settings)
+    finally:
+        site.stop()
+    assert stopped.stats["finish_reason"] == "closespider_itemcount", stopped.log
+    assert 2 <= len(first) < len(site.article_urls()), stopped.log
+    assert "another -O file than" not in stopped.log, stopped.log  # the same command keeps it
+    aside = tmp_path / "crawl.1.json"
+    assert aside.exists(), resumed.log
+    assert [item["url"] for item in json.loads(aside.read_text())] == first
+    second = [item["url"] for item in json.loads(output.read_text())]
+    assert sorted(first + second) == sorted(site.article_urls()), resumed.log
+    assert (f"{output} (-O, json) cannot be appended to (a second JSON array, XML document or "
+            f"CSV header), so the articles the stopped crawl wrote there are kept in {aside}"
+            ) in resumed.log, resumed.log
+    assert "Overwriting" not in resumed.log, resumed.log

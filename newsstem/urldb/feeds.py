@@ -436,15 +436,30 @@ class NewsFeedExporter(_ScrapyFeedExporter):
         """Scrapy's, but a crawl resuming the queue a stopped crawl kept in its ``JOBDIR``
         appends to its ``-O`` JSON Lines files (:func:`appends_on_resume`): the same
         command, run again as the stopped crawl's summary says, emptied the file of the
-        articles exported before the stop, which the URL store then never exported again."""
+        articles exported before the stop, which the URL store then never exported again.
+        Its ``-O`` JSON, XML and CSV files, which cannot be appended to, are moved aside
+        (:func:`keep_aside`) before they are written anew: emptied, they lost the stopped
+        crawl's articles, which the resumed crawl does not fetch again (JOBDIR's seen
+        requests), with a URL store or without one (where nothing warned of it)."""
+        jobdir = self.crawler.settings.get("JOBDIR")
         for uri, options in list(self.feeds.items()):
             if appends_on_resume(self.crawler, uri, options):
                 self.feeds[uri] = {**options, "overwrite": False}
                 logger.info(
                     "Resuming the queue kept in JOBDIR %s: appending to %s (-O) instead of "
                     "emptying it, so the articles the stopped crawl wrote there stay in it",
-                    self.crawler.settings.get("JOBDIR"), uri,
+                    jobdir, uri,
                 )
+            elif resumes_queue(self.crawler) and empties_local_file(uri, options):
+                kept = keep_aside(Path(local_feed_path(uri) or uri))
+                if kept is not None:
+                    logger.warning(
+                        "Resuming the queue kept in JOBDIR %s: %s (-O, %s) cannot be appended "
+                        "to (a second JSON array, XML document or CSV header), so the articles "
+                        "the stopped crawl wrote there are kept in %s, and this crawl writes "
+                        "%s anew: the two files together hold the whole crawl",
+                        jobdir, uri, options.get("format"), kept, uri,
+                    )
         super().open_spider(spider)
 
     async def _close_slot(self, slot: Any, spider: Spider) -> None:
@@ -480,14 +495,47 @@ def appends_on_resume(crawler: Crawler, uri: str, options: dict[str, Any]) -> bo
     by Ctrl-C, SIGTERM or a CLOSESPIDER limit; not a distributed worker, whose queue is
     the shared one). A JSON, XML or CSV file is not: a second array, document or header
     would be appended."""
-    from newsstem.distributed.connection import is_distributed
-
     if str(options.get("format")) not in JSON_LINES or not empties_local_file(uri, options):
         return False
+    return resumes_queue(crawler)
+
+
+def resumes_queue(crawler: Crawler) -> bool:
+    """Whether the crawl resumes a queue a stopped crawl kept in its ``JOBDIR`` (requests
+    in the scheduler as it opens; not a distributed worker, whose queue is the shared one)."""
+    from newsstem.distributed.connection import is_distributed
+
     settings = crawler.settings
     if not settings.get("JOBDIR") or is_distributed(settings):
         return False
     return (scheduled_requests(crawler) or 0) > 0
+
+
+def keep_aside(path: Path) -> Path | None:
+    """Move a non-empty file to the first free ``<stem>.<n><suffix>`` beside it
+    (``articles.json`` -> ``articles.1.json``) and return that path; None (nothing moved)
+    when there is no such file. The name keeps the suffix, so the file is still read as
+    the format it is."""
+    try:
+        if not path.is_file() or path.stat().st_size == 0:
+            return None
+    except OSError:
+        return None
+    number = 1
+    while True:
+        aside = path.with_name(f"{path.stem}.{number}{path.suffix}")
+        if not aside.exists():
+            break
+        number += 1
+    try:  # (a link, not a rename: never replaces a file created meanwhile)
+        os.link(path, aside)
+    except FileExistsError:
+        return keep_aside(path)
+    except OSError:  # no hard links here (some network or FAT mounts)
+        os.rename(path, aside)
+        return aside
+    os.unlink(path)
+    return aside
 
 
 def empties_local_file(uri: str, options: dict[str, Any]) -> bool:
