@@ -211,13 +211,17 @@ class RunSummary:
                 )
             elif self.default_directories:
                 under = " ".join(self.default_directories)
-                site = self.default_directories[0].split("/", 1)[0]
+                several = len(self.default_directories) > 1
                 lines.append(
                     f"  no link followed: the default URL rules rejected all "
                     f"{self.rules_rejected} links to the site found (given no -a rules, they "
-                    f"accept only the URLs under the start URL's directory, {under}; start "
-                    f"higher up, or give rules, e.g. -a rules='+^https?://{site}/' for the "
-                    "whole site)"
+                    "accept only the URLs under the start URL"
+                    + ("s' directories" if several else "'s directory")
+                    + f", {under}; start higher up, or give rules, e.g. -a rules='"
+                    f"{whole_site_rules(self.default_directories)}' for the whole "
+                    + ("sites" if several else "site")
+                    + ": the default rules from the site root"
+                    + ("s" if several else "") + ", media files still rejected)"
                 )
             else:
                 lines.append(
@@ -385,6 +389,24 @@ class RunSummary:
             f"{SUMMARY_PREFIX}/errors": self.errors,
             f"{SUMMARY_PREFIX}/robots_refused": self.robots_refused,
         }
+
+
+def whole_site_rules(directories: tuple[str, ...]) -> str:
+    r"""The default URL rules of a crawl started at the root of each site of
+    ``directories`` (``site/news/``, as :func:`newsstem.rules.default_directories` gives
+    them): the media reject rule first, then one accept rule per site. The summary's
+    advice named only the first start URL's site and no reject rule, so the rule it
+    gave fetched images, PDFs… and left the other start sites out.
+
+    >>> whole_site_rules(("a.example/news/", "b.example/", "a.example/sport/"))[:12]
+    '-\\.(?:jpg|jp'
+    >>> whole_site_rules(("a.example/news/", "b.example/", "a.example/sport/")).split()[1:]
+    ['+^https?://a\\.example/', '+^https?://b\\.example/']
+    """
+    from newsstem.rules import UrlRules
+
+    sites = sorted({directory.split("/", 1)[0] for directory in directories})
+    return str(UrlRules.default_for([f"http://{site}/" for site in sites]))
 
 
 _PATTERNS_PREFIX = "newsstem/patterns/"

@@ -195,10 +195,50 @@ def test_default_rules_that_reject_every_link_say_what_they_accept(tmp_path):
     assert (f"  no link followed: the default URL rules rejected all {rejected} links to the "
             "site found (given no -a rules, they accept only the URLs under the start URL's "
             f"directory, {host}/section/; start higher up, or give rules, e.g. "
-            f"-a rules='+^https?://{host}/' for the whole site)") in section.log, section.log
+            f"-a rules='-") in section.log, section.log
+    assert (f" +^https?://{re.escape(host)}/' for the whole site: the default rules from the "
+            "site root, media files still rejected)") in section.log, section.log
     # the rule it suggests follows them
     assert sorted(item["url"] for item in whole.items) == [
         f"{site.url}/2026/12/01/a.html", f"{site.url}/2026/12/01/b.html"], whole.log
+
+
+def test_the_whole_site_rules_advised_keep_the_media_rule_and_cover_every_start_site(tmp_path):
+    """Two start URLs on two sites, each a section page whose articles and photo lie
+    elsewhere: the rule the summary advised for "the whole site" named the first site only,
+    and no reject rule, so run as advised it fetched the photos and none of the second
+    site's articles. Run as advised now, it exports every article of both, no photo."""
+    text = " ".join(["The council voted on the new budget after a long debate."] * 6)
+    sites = []
+    for number in range(2):
+        root = tmp_path / f"site{number}"
+        (root / "section").mkdir(parents=True)
+        (root / "2026").mkdir()
+        (root / "img").mkdir()
+        (root / "img" / "photo.jpg").write_bytes(b"\xff\xd8\xff\xe0 not much of a photo")
+        (root / "2026" / "a.html").write_text(
+            f"<html><head><title>Story {number}</title></head><body><h1>Story {number}</h1>"
+            + f"<p>{text}</p>" * 4 + "</body></html>")
+        (root / "section" / "news.html").write_text(
+            '<html><head><title>News</title></head><body><h2><a href="/2026/a.html">Story'
+            '</a></h2><p>Teaser.</p><a href="/img/photo.jpg">Photo</a></body></html>')
+        sites.append(FixtureSite(root).start())
+    starts = " ".join(f"{site.url}/section/news.html" for site in sites)
+    try:
+        section = run_crawl(tmp_path, "-a", f"start_url={starts}", name="section")
+        [rules] = re.findall(r"-a rules='([^']*)' for the whole site", section.log)
+        for site in sites:
+            site.clear()
+        whole = run_crawl(tmp_path, "-a", f"start_url={starts}", "-a", f"rules={rules}",
+                          name="whole")
+        fetched = [path for site in sites for path in site.paths()]
+    finally:
+        for site in sites:
+            site.stop()
+    assert section.items == [] and section.stats["newsstem/links/rejected/rules"] == 4, section.log
+    assert sorted(item["url"] for item in whole.items) == sorted(
+        f"{site.url}/2026/a.html" for site in sites), whole.log
+    assert "/img/photo.jpg" not in fetched, fetched
 
 
 def test_default_rules_from_a_home_page_that_reject_every_link_blame_the_media_rule():
