@@ -317,6 +317,34 @@ def test_every_spider_argument_is_in_the_spider_page_table():
     assert sorted(documented) == sorted(spider_arguments())
 
 
+def test_the_spider_page_table_begins_each_meaning_with_the_spiders_own_text():
+    """The arguments' meanings had three copies (docs/spider.md's table, scrapy crawl -h's
+    SPIDER_ARGUMENTS, the spider's docstring) that had drifted apart (-h said sitemap took
+    "or the word robots", the page "and/or"). ARGUMENT_HELP is the one text: -h lists it,
+    the docstring points to it, and each meaning of the table begins with it (Markdown's
+    backticks and links aside), the details and links after."""
+    from newsstem.commands.crawl import SPIDER_ARGUMENTS
+    from newsstem.spiders import news
+
+    assert SPIDER_ARGUMENTS is news.ARGUMENT_HELP
+    assert sorted(news.ARGUMENT_HELP) == sorted(spider_arguments())
+    markdown = (REPO / "docs" / "spider.md").read_text(encoding="utf-8")
+    lines = markdown.split("\n")
+    start = lines.index("| argument | meaning | default |")
+    meanings = {}
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        name, meaning = (cell.strip() for cell in line.split("|")[1:3])
+        text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", meaning).replace("`", "")
+        meanings[name.strip("`")] = " ".join(text.split())
+    assert {name: help_text for name, help_text in news.ARGUMENT_HELP.items()
+            if not meanings.get(name, "").startswith(help_text)} == {}, meanings
+    # the docstring says no meaning of its own
+    assert not any(f"``{name}``\n" in (news.NewsSpider.__doc__ or "")
+                   for name in news.ARGUMENT_HELP)
+
+
 def test_every_item_field_is_in_the_output_fields_table_in_order():
     from newsstem.items import Article
 

@@ -51,6 +51,7 @@ from newsstem.layout.patterns import PatternFileError, PatternLibrary
 from newsstem.operations import EXIT_NOTHING_REACHED, RunReport
 from newsstem.paths import check_feed_options, check_output_paths
 from newsstem.pipelines import hand_patterns, load_patterns_before_logging, log_later
+from newsstem.spiders.news import ARGUMENT_HELP
 from newsstem.usage_errors import one_line_errors
 
 if TYPE_CHECKING:
@@ -121,19 +122,10 @@ def _log_file_line(settings: Settings, line: str) -> None:
 
 
 #: the ``news`` spider's arguments (``-a NAME=VALUE``) as ``scrapy crawl -h`` lists them:
-#: its usage errors say "see scrapy crawl -h" (docs/spider.md has the whole table)
-SPIDER_ARGUMENTS = {
-    "start_url": "one or more http(s) start URLs, separated by spaces",
-    "depth": "links to follow from a start page (0 the start pages only; default 1)",
-    "rules": "ordered URL rules, +REGEX accepts and -REGEX rejects, the first match "
-             "decides and a URL none matches is rejected (default the start URL's "
-             "directory, media files rejected)",
-    "sitemap": "sitemap or sitemap index URLs, or the word robots",
-    "feed": "RSS or Atom feed URLs",
-    "since": "a date such as 2026-11-01, sitemap and feed entries dated before it skipped",
-    "refresh": "1 exports again the articles the URL store says were exported",
-    "render": "1 fetches pages through headless Chromium",
-}
+#: its usage errors say "see scrapy crawl -h". The spider's own
+#: :data:`~newsstem.spiders.news.ARGUMENT_HELP`, the one text of them (docs/spider.md's
+#: table starts each meaning with it: tests/test_docs.py)
+SPIDER_ARGUMENTS = ARGUMENT_HELP
 
 
 class Command(ScrapyCrawlCommand):

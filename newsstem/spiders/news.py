@@ -253,6 +253,27 @@ _FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/rdf+x
 # Arguments of the whole process, not of a scope (see NewsSpider).
 PROCESS_ARGUMENTS = ("render", "refresh")
 
+#: What each argument (``-a NAME=VALUE``) means, and its default: the one text of them.
+#: ``scrapy crawl -h`` lists it (newsstem.commands.crawl), and each meaning in
+#: docs/spider.md's table of arguments begins with it (tests/test_docs.py checks), where
+#: the details and links follow.
+ARGUMENT_HELP = {
+    "start_url": "one or more http(s) start URLs, separated by spaces (default "
+                 "NEWSSTEM_START_URLS)",
+    "depth": "links to follow from a start page (0 the start pages only; default "
+             "DEPTH_LIMIT, 1 in this project)",
+    "rules": "ordered URL rules, +REGEX accepts and -REGEX rejects, the first match "
+             "decides and a URL none matches is rejected (default NEWSSTEM_URL_RULES, else "
+             "the start URL's directory, media files rejected)",
+    "sitemap": "sitemap or sitemap index URLs, and/or the word robots (those the start "
+               "sites' robots.txt lists)",
+    "feed": "RSS or Atom feed URLs",
+    "since": "a date such as 2026-11-01, sitemap and feed entries dated before it skipped",
+    "refresh": "1 exports again the articles the URL store says were exported (default "
+               "NEWSSTEM_URLDB_REFRESH)",
+    "render": "1 fetches pages through headless Chromium (default NEWSSTEM_RENDER)",
+}
+
 
 def _check_misspelt(arguments: Mapping[str, Any], known: Iterable[str]) -> None:
     """UsageError for an argument that is not one of ``known`` but close to one: a typo
@@ -296,30 +317,8 @@ def _parse_depth(value: str | int | None) -> int | None:
 class NewsSpider(Spider):
     """Crawl news sites and yield every HTML page for article extraction.
 
-    Arguments (``-a name=value``):
-
-    ``start_url``
-        one or more start URLs separated by whitespace (or the
-        ``NEWSSTEM_START_URLS`` setting);
-    ``depth``
-        links to follow from a start page (default ``DEPTH_LIMIT``, 1 in this
-        project); 0 crawls the start pages only;
-    ``rules``
-        ordered URL rules, ``"+REGEX -REGEX ..."`` (or ``NEWSSTEM_URL_RULES``);
-        see :mod:`newsstem.rules`;
-    ``sitemap``
-        sitemap or sitemap index URLs, and/or ``robots`` for those the start
-        sites' robots.txt lists; their URLs are crawled as start pages;
-    ``feed``
-        RSS or Atom feed URLs; their entries are crawled as start pages;
-    ``since``
-        an ISO 8601 date: listed entries dated before it are skipped;
-    ``render``
-        1: fetch pages through headless Chromium (``NEWSSTEM_RENDER``, see
-        :mod:`newsstem.render`);
-    ``refresh``
-        1: fetch and export again the articles the URL store says were exported
-        (``NEWSSTEM_URLDB_REFRESH``, see :mod:`newsstem.urldb`).
+    Arguments (``-a name=value``): :data:`ARGUMENT_HELP` says what each means (as
+    ``scrapy crawl -h`` lists them; docs/spider.md has the details).
 
     ``render`` and ``refresh`` apply to the whole process: they are not in
     :attr:`ARGUMENTS`, the arguments of a scope (a start message may not give them).
