@@ -60,7 +60,7 @@ from newsstem.urldb.feeds import (
     find_feed_exporter,
     plan_feeds,
 )
-from newsstem.urldb.store import COPY
+from newsstem.urldb.store import COPY, TEXT, hub_key
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -86,6 +86,10 @@ MAX_REMEMBERED = 1_000_000
 # A crawl running for days marks a link seen again after this long, so
 # last_seen stays meaningful for pruning.
 SEEN_REFRESH_SECONDS = 3600
+# Request meta: the URL of the page whose links gave the request (the first one: Scrapy
+# fetches a URL once), set by the URL store's middleware; an article exported through an
+# exported page records that page as a hub (store.hub_key).
+VIA_META_KEY = "newsstem_via"
 # A Redis lease lives 60 s unless renewed; renewing every sync is cheap.
 LEASE_RENEW_SECONDS = 15.0
 # While the store fails it is tried again after the waits of newsstem.backoff (1 s, 2 s,
@@ -228,6 +232,8 @@ class UrlDbMiddleware:
         self._exported_here: set[bytes] = set()
         self._skipped: set[bytes] = set()
         self._aliases: dict[str, list[bytes]] = {}  # page URL -> keys of the URLs redirected to it
+        self._via: dict[str, str] = {}  # page URL -> the page whose link gave it (VIA_META_KEY)
+        self._crawler: Crawler | None = None
         self._to_mark_exported: list[bytes] = []  # durable at the next sync
         # the kind of the keys to mark that are no article's own URL (store.COPY, TEXT),
         # with, for a COPY, the article key it repeats (for `scrapy urldb show`)
@@ -270,6 +276,7 @@ class UrlDbMiddleware:
             raise
         middleware = cls(store, lease, crawler.stats, options)
         middleware._feeds = find_feed_exporter(crawler)
+        middleware._crawler = crawler
         middleware._signals = crawler.signals
         connect = crawler.signals.connect
         connect(middleware.spider_opened, signal=signals.spider_opened)
@@ -383,10 +390,10 @@ class UrlDbMiddleware:
         async for element in result:
             chunk.append(element)
             if len(chunk) >= OUTPUT_CHUNK:
-                for kept in self._filter(chunk, page_keys):
+                for kept in self._filter(chunk, page_keys, response):
                     yield kept
                 chunk = []
-        for kept in self._filter(chunk, page_keys):
+        for kept in self._filter(chunk, page_keys, response):
             yield kept
 
     @_timed
@@ -396,15 +403,26 @@ class UrlDbMiddleware:
         return page_keys
 
     @_timed
-    def _filter(self, chunk: list[Any], page_keys: list[bytes]) -> list[Any]:
-        """The elements of the spider's output to pass on."""
-        self.look_up(self.key(e.url) for e in chunk if isinstance(e, Request))
+    def _filter(
+        self, chunk: list[Any], page_keys: list[bytes], response: Response | None = None
+    ) -> list[Any]:
+        """The elements of the spider's output to pass on. A link to an exported page is
+        dropped, unless that page is a hub (:func:`~newsstem.urldb.store.hub_key`) whose
+        links the crawl follows at its depth: it is fetched for them (its page withheld)."""
+        requests = [e for e in chunk if isinstance(e, Request)]
+        self.look_up(self.key(e.url) for e in requests)
+        if not self.refresh:  # (one lookup for the hub keys of the exported links)
+            self.look_up((hub_key(e.url) for e in requests if self.exported(self.key(e.url))),
+                         links=False)
         kept = []
         for element in chunk:
             if isinstance(element, Request):
                 key = self.key(element.url)
-                if not self.refresh and self.exported(key):
-                    self._count_skipped(key)
+                if response is not None:
+                    element.meta.setdefault(VIA_META_KEY, response.url)
+                if not self.refresh and self.exported(key) and not self._walked(element):
+                    if not self.exported(hub_key(element.url)):  # (a hub's are no articles)
+                        self._count_skipped(key)
                     continue
             elif isinstance(element, Page):
                 key = self.key(element.url)
@@ -416,8 +434,25 @@ class UrlDbMiddleware:
                 aliases = [k for k in page_keys if k != key]
                 if aliases:
                     self._aliases[element.url] = aliases
+                via = response.meta.get(VIA_META_KEY) if response is not None else None
+                if isinstance(via, str) and via != element.url:
+                    self._via[element.url] = via
             kept.append(element)
         return kept
+
+    def _walked(self, request: Request) -> bool:
+        """Whether the exported page of ``request`` is a hub to fetch for its links: an
+        earlier crawl found articles through it, and the spider follows the links of a
+        page at the request's depth (one at the depth limit is skipped as before)."""
+        if not self.exported(hub_key(request.url)):
+            return False
+        crawling = getattr(self._crawler, "spider", None)  # (its methods, no arguments)
+        scope_of = getattr(crawling, "scope_of", None)
+        follows = getattr(crawling, "follows", None)
+        if scope_of is None or follows is None:
+            return True
+        scope = scope_of(request.meta)
+        return scope is not None and bool(follows(scope, int(request.meta.get("depth", 0))))
 
     def _count_skipped(self, key: bytes) -> None:
         if key in self._skipped or key in self._exported_here:
@@ -543,6 +578,7 @@ class UrlDbMiddleware:
     def _article_scraped(self, item: Article) -> None:
         key = self.key(item.url)
         aliases = self._aliases.pop(item.url, ())
+        via = self._via.pop(item.url, None)
         self._kinds.pop(key, None)  # the article's own URL (a copy of an earlier one no more)
         keys = [key, *aliases]
         keys.extend(self._along.pop(key, ()))  # its copies dropped before this signal
@@ -573,6 +609,12 @@ class UrlDbMiddleware:
             self._after_feeds.extend(keys)
             self._after_feeds_keys.update(keys)
             self._after_feeds_articles += 1
+        if via is not None:
+            via_key = self.key(via)
+            if via_key in self._exported_here or self.exported(via_key):
+                # found through an exported page: that page is a hub, walked by later
+                # crawls (recorded with this article, never before it)
+                self.mark_key_along(hub_key(via), key, TEXT)
 
     def _unrecorded_feed_takes(self, item: Article) -> bool:
         """Whether a feed whose articles are never recorded (``-O /dev/null``) takes
@@ -594,6 +636,7 @@ class UrlDbMiddleware:
         url = getattr(item, "url", None)
         if isinstance(url, str):
             self._aliases.pop(url, None)
+            self._via.pop(url, None)
 
     @_timed
     def sync(self) -> None:

@@ -51,6 +51,7 @@ __all__ = [
     "UrlEntry",
     "UrlStore",
     "format_time",
+    "hub_key",
     "parse_age",
     "text_key",
     "url_key",
@@ -80,6 +81,19 @@ def url_key(url: str) -> bytes:
     16
     """
     return hashlib.md5(canonicalize_url(url).encode("utf-8")).digest()
+
+
+def hub_key(url: str) -> bytes:
+    """The store key that says the exported page of ``url`` is a hub: the crawl found
+    articles through it (it was the first page to link them). Recorded as a :data:`TEXT`
+    entry (no URL: not counted as one, nor as an article), it makes later crawls walk
+    that page for its links, not skip it as an exported article (a section page whose
+    introduction the extraction exported). Keys of hubs never equal keys of URLs.
+
+    >>> hub_key("http://a.example/news/") == url_key("http://a.example/news/")
+    False
+    """
+    return hashlib.md5(("hub:" + canonicalize_url(url)).encode("utf-8")).digest()
 
 
 def text_key(site: str, headline: str, paragraphs: Sequence[str]) -> bytes:

@@ -680,3 +680,52 @@ def test_a_forked_child_outliving_the_crawl_keeps_no_lock(tmp_path, news_site):
                 time.sleep(0.1)
             else:
                 os.kill(child, signal.SIGKILL)
+
+
+class TeaserSectionsSite(GeneratedNewsSite):
+    """Section pages that open with a long introduction (three paragraphs of text) above
+    their list of headlines: the fallback extraction exports them as articles."""
+
+    def _section(self, s: int) -> bytes:
+        import random
+        from html import escape
+
+        from support.newssite import _paragraph
+
+        with self._lock:
+            numbers = list(self._articles[s])
+        rng = random.Random(f"intro-{s}")
+        intro = "".join(f"<p>{_paragraph(rng)}</p>" for _ in range(3))
+        items = "".join(
+            f'<li><a href="/{s}/{n}.html">{escape(self._headline(s, n))}</a></li>' for n in numbers
+        )
+        return self._page(f"Section {s}", f"<main><h2>Section {s}</h2><div class='intro'>"
+                                          f"{intro}</div><ul class='list'>{items}</ul></main>")
+
+
+def test_a_section_page_exported_as_an_article_is_still_walked_for_new_articles(
+        tmp_path, store_uri):
+    """A section page with a long introduction was exported as an article, and the next
+    crawl skipped it as an exported URL: never walked again, so the articles added to
+    the section later were never found. A page through which the crawl found articles
+    is a hub (ARCHITECTURE's dedup: hubs are always walked); it is fetched again for its
+    links and not exported again, while the articles stay skipped."""
+    site = TeaserSectionsSite(sections=2, articles_per_section=3).start()
+    try:
+        first = crawl(tmp_path, site, store_uri, "first")
+        sections = {f"{site.url}/section/{s}/" for s in range(2)}
+        assert first.item_urls() == site.article_urls() | sections, first.log
+        added = site.add_article(section=0)
+        site.clear()
+        second = crawl(tmp_path, site, store_uri, "second")
+        fetched = sorted(site.paths())
+        site.clear()
+        third = crawl(tmp_path, site, store_uri, "third")
+        again = sorted(site.paths())
+    finally:
+        site.stop()
+    assert second.item_urls() == {site.url + added}, second.log
+    hubs = ["/", "/robots.txt", "/section/0/", "/section/1/"]
+    assert fetched == sorted([*hubs, added]), fetched  # the old articles stay skipped
+    assert urldb_stats(second)["withheld"] == 2 and urldb_stats(second)["skipped"] == 6
+    assert third.items == [] and again == hubs, (third.log, again)
