@@ -1,0 +1,490 @@
+"""The product path of learned layouts, end to end: crawl, ``scrapy learn``, crawl again.
+
+    python tests/benchmarks/crawl_learn.py                  # dragnet sites of 8+ pages, cleanportal's
+    python tests/benchmarks/crawl_learn.py --corpus cleanportal --min-pages 5
+    python tests/benchmarks/crawl_learn.py --anchors title  # anchor texts as learned.py's
+    python tests/benchmarks/crawl_learn.py --keep DIR       # keep the archive, patterns, exports
+
+``tests/benchmarks/learned.py`` measures learned layouts by calling the library
+(:func:`newsstem.layout.learn.learn`, :func:`newsstem.extraction.extract_page`); this
+script measures what a user gets from the commands README gives. Each site of the chosen
+corpora (default: dragnet's sites of ``--min-pages`` 8 pages or more, and cleanportal's)
+is served by a real HTTP server of its own on 127.0.0.1 (one free port per site: a site
+is its host and port, so every site is crawled, learned and named apart, and no original
+hostname is in a URL): ``/`` is an index page linking every page of the site, each page's
+raw bytes at ``/a/<n>.html`` (``text/html`` without a charset, so that the crawler
+decodes them as :mod:`corpora` does), ``/robots.txt`` a 404. The anchor text of each link
+(``--anchors``): ``labelled`` (default) the page's labelled headline where its corpus has
+one (cleanportal: :func:`corpora.gold_headline`), else a neutral ``Article <n>``;
+``title`` learned.py's anchor text (the labelled headline, else the page's ``<title>``
+without the site's name); ``neutral`` always ``Article <n>``.
+
+Then, in subprocesses, from the repository's directory (its ``scrapy.cfg``), every path in
+a temporary directory (``--keep DIR`` keeps them):
+
+1. ``scrapy crawl news -a start_url="<every site's index>" -a depth=1 -O first.jsonl
+   -s NEWSSTEM_ARCHIVE=first.warc.gz`` with a fresh URL store and an empty patterns
+   directory: the fallback alone (the figures *without* patterns);
+2. ``scrapy learn --input first.warc.gz --out patterns``;
+3. the same crawl with ``-s NEWSSTEM_PATTERNS_DIR=patterns``, a second fresh URL store and
+   no archive, ``-O second.jsonl`` (the figures *with* patterns).
+
+Both crawls also get ``-s AUTOTHROTTLE_ENABLED=False -s DOWNLOAD_DELAY=0``: every site
+is on 127.0.0.1, one download slot for Scrapy, and the polite default (1 s to start
+with) would make the benchmark wait, not measure. Nothing else differs from README's
+commands.
+
+Scoring: each exported item is matched to its page by URL; a page not exported (dropped
+as a hub, too short, not reached) scores as an empty body, as in learned.py. Body F1 is
+:func:`newsstem.evaluation.score_corpus` (token shingles, pooled); titles are right when
+equal to the scored headline after case and punctuation are ignored
+(learned.py's :func:`scored_headline`: the labelled headline, on dragnet the gold text's
+first line where the page's own title statements say it). Printed per corpus, per half
+(:func:`corpora.halves`, by site) and overall: F1 with and without patterns, pages
+exported by each crawl, the methods of the second crawl's items (``pattern`` /
+``readability``), titles right, and the wall seconds of each step. The **library
+path in sample** is printed beside them: :func:`~newsstem.layout.learn.learn` on every
+page of a site with the same anchor texts and the fallback, then
+:func:`~newsstem.extraction.extract_page` of every page with the result, which is what
+the product path should reproduce (it learns from the first crawl's pages and reads the
+same pages again). A gap between the two is a glue problem between the crawl, the
+archive, ``scrapy learn`` and the pipeline, not an extraction rule; the pages where the
+two differ are listed (``--diff N``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from html import escape
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repo, when run as a script
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # corpora.py beside this file
+
+from corpora import HALVES, CorpusPage, corpora_root, halves, load_corpus, site_keys
+from learned import anchor_text, labelled_headline, scored_headline
+
+from newsstem import defaults
+from newsstem.evaluation import score_corpus, score_page
+from newsstem.text import meaningful_length
+
+REPO = Path(__file__).resolve().parents[2]
+MIN_CHARS = defaults.NEWSSTEM_MIN_ARTICLE_CHARS
+_WORD = re.compile(r"\w+")
+DEFAULT_CORPORA = ("dragnet", "cleanportal")
+# cleanportal's sites all have 8 pages or more too; its 4 sites are taken whatever their size
+ALWAYS_ALL_SITES = ("cleanportal",)
+
+
+@dataclass
+class ServedPage:
+    page: CorpusPage
+    path: str  # /a/<n>.html
+    anchor: str
+    headline: str | None  # the scored headline (titles), or None
+
+
+@dataclass
+class Site:
+    corpus: str
+    key: str  # the corpus's site (never printed in a URL)
+    half: str
+    pages: list[ServedPage] = field(default_factory=list)
+    server: ThreadingHTTPServer | None = None
+
+    @property
+    def base(self) -> str:
+        assert self.server is not None
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def url(self, served: ServedPage) -> str:
+        return self.base + served.path
+
+
+def index_html(site: Site) -> bytes:
+    links = "\n".join(
+        f'<li><a href="{p.path}">{escape(p.anchor)}</a></li>' for p in site.pages
+    )
+    return (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Latest news</title>"
+            f"</head><body><h1>Latest news</h1><ul>\n{links}\n</ul></body></html>").encode()
+
+
+def serve(site: Site) -> None:
+    """Start a real HTTP server for the site on a free port of 127.0.0.1, in a thread."""
+    routes = {p.path: p.page.raw for p in site.pages}
+    routes["/"] = index_html(site)
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = routes.get(self.path.split("?", 1)[0])
+            if body is None:
+                self.send_error(404)
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    site.server = server
+
+
+def choose_sites(root: Path, corpora: list[str], min_pages: int, anchors: str) -> list[Site]:
+    sites = []
+    for corpus in corpora:
+        pages = load_corpus(root, corpus)
+        half_of = halves(pages)
+        keys = site_keys(pages)
+        by_site: dict[str, list[CorpusPage]] = defaultdict(list)
+        for page in pages:
+            if keys[page.id] != page.id:  # pages without a site are not a layout-learning set
+                by_site[keys[page.id]].append(page)
+        for key, site_pages in sorted(by_site.items()):
+            if len(site_pages) < min_pages and corpus not in ALWAYS_ALL_SITES:
+                continue
+            site = Site(corpus, key, half_of[site_pages[0].id])
+            for n, page in enumerate(site_pages, 1):
+                labelled = labelled_headline(page, None)
+                if anchors == "title":
+                    anchor = anchor_text(page, labelled)
+                elif anchors == "labelled" and labelled:
+                    anchor = labelled
+                else:
+                    anchor = f"Article {n}"
+                site.pages.append(ServedPage(page, f"/a/{n}.html", anchor,
+                                             scored_headline(page, None)))
+            sites.append(site)
+    return sites
+
+
+def mixed(sites: list[Site], mix: int) -> list[Site]:
+    """Sites of ``mix`` corpus sites each (the issue's real crawl: one site mixing the
+    layouts of several), grouped in order within a corpus and half, pages interleaved."""
+    groups: dict[tuple[str, str], list[Site]] = defaultdict(list)
+    for site in sites:
+        groups[(site.corpus, site.half)].append(site)
+    result = []
+    for (corpus, half), members in groups.items():
+        for start in range(0, len(members), mix):
+            chunk = members[start : start + mix]
+            merged = Site(corpus, "+".join(s.key for s in chunk), half)
+            longest = max(len(s.pages) for s in chunk)
+            pages = [s.pages[i] for i in range(longest) for s in chunk if i < len(s.pages)]
+            for n, served in enumerate(pages, 1):
+                anchor = served.anchor
+                if anchor.startswith("Article "):
+                    anchor = f"Article {n}"
+                merged.pages.append(ServedPage(served.page, f"/a/{n}.html", anchor,
+                                               served.headline))
+            result.append(merged)
+    return result
+
+
+def run(step: str, command: list[str], log: Path) -> float:
+    """Run a command from the repository's directory; its wall seconds. Output to ``log``."""
+    started = time.perf_counter()
+    with log.open("wb") as out:
+        done = subprocess.run(command, cwd=REPO, stdout=out, stderr=subprocess.STDOUT,
+                              check=False)
+    seconds = time.perf_counter() - started
+    if done.returncode != 0:
+        tail = log.read_text(errors="replace").splitlines()[-15:]
+        print(f"{step}: exit status {done.returncode}; last lines of {log}:", *tail, sep="\n  ")
+    return seconds
+
+
+def crawl_command(sites: list[Site], out: Path, urldb: Path, patterns: Path,
+                  archive: Path | None) -> list[str]:
+    command = [
+        "scrapy", "crawl", "news",
+        "-a", "start_url=" + " ".join(site.base + "/" for site in sites),
+        "-a", "depth=1",
+        "-O", str(out),
+        "-s", f"NEWSSTEM_URLDB=sqlite:///{urldb}",
+        "-s", f"NEWSSTEM_PATTERNS_DIR={patterns}",
+        "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0",
+        "-s", "LOG_LEVEL=DEBUG",  # the lines of the items dropped as copies
+    ]
+    if archive:
+        command += ["-s", f"NEWSSTEM_ARCHIVE={archive}"]
+    return command
+
+
+def read_items(path: Path) -> dict[str, dict]:
+    items = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                item = json.loads(line)
+                items[item["url"]] = item
+    return items
+
+
+_COPY = re.compile(r"a copy of an article already exported: (\S+)")
+
+
+def copies(log: Path) -> set[str]:
+    """The URLs a crawl dropped as copies of an article it exported (its DEBUG lines)."""
+    if not log.exists():
+        return set()
+    return set(_COPY.findall(log.read_text(encoding="utf-8", errors="replace")))
+
+
+@dataclass
+class Outcome:
+    body: str
+    title: str
+    method: str  # "pattern", "readability", "-" (not exported)
+    exported: bool
+
+
+def outcome(item: dict | None) -> Outcome:
+    if not item:
+        return Outcome("", "", "-", False)
+    method = str(item.get("method") or "?")
+    return Outcome(item.get("body") or "", item.get("title") or "",
+                   "pattern" if method.startswith("pattern:") else method, True)
+
+
+def library_path(site: Site) -> tuple[dict[str, Outcome], dict[str, Outcome]]:
+    """The library path in sample: learn from every page of the site (the same anchor
+    texts, the fallback), extract every page with the result, as learned.py does; and
+    the fallback alone (:func:`~newsstem.extraction.extract_page` without patterns, what
+    the first crawl should export)."""
+    from newsstem.extraction import extract_page
+    from newsstem.layout.learn import TrainingPage, learn
+    from newsstem.layout.patterns import SitePatterns
+
+    training = [TrainingPage(site.url(p), p.page.html, (p.anchor,)) for p in site.pages]
+    fallback: dict = {}
+
+    def fallback_body(page: TrainingPage) -> str:
+        if page.url not in fallback:
+            fallback[page.url] = extract_page(page.html, page.url)
+        return fallback[page.url].body
+
+    learned = learn(site.base.removeprefix("http://"), training, fallback=fallback_body)
+    patterns = SitePatterns(learned.pattern_set)
+    result, alone = {}, {}
+    for page in training:
+        result[page.url] = _exported(extract_page(page.html, page.url, patterns,
+                                                  page.anchor_texts))
+        fallback_body(page)
+        alone[page.url] = _exported(fallback[page.url])
+    return result, alone
+
+
+def _exported(got) -> Outcome:
+    """A PageExtraction as a crawl exports it: too short a body is no article."""
+    if meaningful_length(got.body) < MIN_CHARS:
+        return Outcome("", "", "-", False)
+    method = "pattern" if got.method.startswith("pattern:") else got.method
+    return Outcome(got.body, got.title, method, True)
+
+
+def _normalized(text: str) -> str:
+    return " ".join(_WORD.findall(text.lower()))
+
+
+@dataclass
+class Row:
+    site: Site
+    served: ServedPage
+    without: Outcome  # first crawl
+    with_: Outcome  # second crawl
+    library: Outcome | None
+    library_fallback: Outcome | None = None
+
+
+def report(rows: list[Row], seconds: dict[str, float]) -> None:
+    groups: list[tuple[str, list[Row]]] = []
+    for corpus in sorted({r.site.corpus for r in rows}):
+        part = [r for r in rows if r.site.corpus == corpus]
+        groups.append((corpus, part))
+        for half in HALVES:
+            groups.append((f"  {corpus} {half}", [r for r in part if r.site.half == half]))
+    for half in HALVES:
+        groups.append((f"all {half}", [r for r in rows if r.site.half == half]))
+    groups.append(("all", rows))
+    has_library = all(r.library for r in rows)
+    print(f"\n{'set':<24}{'sites':>6}{'pages':>6}{'with':>9}{'without':>9}{'diff':>9}"
+          + (f"{'library':>9}{'lib fb':>9}" if has_library else "")
+          + f"{'exported w/wo':>15}{'by pattern':>11}{'titles w/wo':>13}"
+          + (f"{'lib':>5}" if has_library else ""))
+    for name, group in groups:
+        if not group:
+            continue
+        with_f1 = score_corpus((r.with_.body, r.served.page.gold) for r in group).f1
+        without_f1 = score_corpus((r.without.body, r.served.page.gold) for r in group).f1
+        labelled = [r for r in group if r.served.headline]
+        titles_with = sum(_normalized(r.with_.title) == _normalized(r.served.headline or "")
+                          for r in labelled)
+        titles_without = sum(_normalized(r.without.title) == _normalized(r.served.headline or "")
+                             for r in labelled)
+        line = (f"{name:<24}{len({id(r.site) for r in group}):>6}{len(group):>6}"
+                f"{with_f1:>9.5f}{without_f1:>9.5f}{with_f1 - without_f1:>+9.5f}")
+        if has_library:
+            line += f"{score_corpus((r.library.body, r.served.page.gold) for r in group).f1:>9.5f}"
+            line += (f"{score_corpus((r.library_fallback.body, r.served.page.gold) for r in group).f1:>9.5f}")
+        exported = f"{sum(r.with_.exported for r in group)}/{sum(r.without.exported for r in group)}"
+        line += f"{exported:>15}{sum(r.with_.method == 'pattern' for r in group):>11}"
+        line += f"{f'{titles_with}/{titles_without}/{len(labelled)}':>13}"
+        if has_library:
+            lib_titles = sum(_normalized(r.library.title) == _normalized(r.served.headline or "")
+                             for r in labelled)
+            line += f"{lib_titles:>5}"
+        print(line)
+    print("\nmethods of the second crawl (with patterns):",
+          dict(Counter(r.with_.method for r in rows)))
+    print("methods of the first crawl (without):", dict(Counter(r.without.method for r in rows)))
+    if has_library:
+        print("methods of the library path in sample:", dict(Counter(r.library.method for r in rows)))
+    print("\nwall seconds: " + ", ".join(f"{step} {s:.1f}" for step, s in seconds.items()))
+
+
+def differences(rows: list[Row], limit: int) -> None:
+    """The pages where a crawl and the library path differ most: the second crawl against
+    the library path in sample, the first against the fallback alone."""
+    for name, crawl, lib in (("second crawl", lambda r: r.with_, lambda r: r.library),
+                             ("first crawl", lambda r: r.without,
+                              lambda r: r.library_fallback)):
+        diffs = []
+        for r in rows:
+            if lib(r) is None:
+                continue
+            a = score_page(crawl(r).body, r.served.page.gold).f1
+            b = score_page(lib(r).body, r.served.page.gold).f1
+            if crawl(r).method != lib(r).method or abs(a - b) > 0.001:
+                diffs.append((a - b, r, a, b))
+        diffs.sort(key=lambda d: d[0])
+        changed = Counter((lib(r).method, crawl(r).method) for _, r, _, _ in diffs)
+        print(f"\npages where the {name} differs from the library path: {len(diffs)} "
+              f"(library method -> crawl method: {dict(changed)})")
+        for delta, r, a, b in diffs[:limit]:
+            print(f"  {delta:+.3f} {r.site.corpus}/{r.site.key:<30} {r.served.page.id:<28} "
+                  f"{r.site.half:<9} library {lib(r).method:<12} {b:.3f}  crawl "
+                  f"{crawl(r).method:<12} {a:.3f}")
+        # titles: the crawl exports the headline decision of newsstem.metadata (with the
+        # anchor texts); the library path's title is the extraction's own
+        right = [r for r in rows if lib(r) is not None and r.served.headline]
+        lost = [r for r in right if _normalized(lib(r).title) == _normalized(r.served.headline)
+                and _normalized(crawl(r).title) != _normalized(r.served.headline)]
+        won = [r for r in right if _normalized(lib(r).title) != _normalized(r.served.headline)
+               and _normalized(crawl(r).title) == _normalized(r.served.headline)]
+        print(f"titles: right in the library path and wrong in the {name}: {len(lost)}; "
+              f"the other way: {len(won)}")
+        for r in [r for r in lost if r.site.half == "tune"][:limit]:
+            print(f"  {r.site.corpus}/{r.served.page.id}: crawl {crawl(r).title[:70]!r}, "
+                  f"library {lib(r).title[:70]!r}, anchor {r.served.anchor[:50]!r}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", nargs="*", default=list(DEFAULT_CORPORA),
+                        help="corpora to serve (default: dragnet cleanportal)")
+    parser.add_argument("--min-pages", type=int, default=8,
+                        help="least pages of a site (cleanportal's sites are always taken)")
+    parser.add_argument("--site", nargs="*", help="only these sites (the corpus's site names)")
+    parser.add_argument("--anchors", choices=("labelled", "title", "neutral"), default="labelled",
+                        help="anchor texts of the index pages' links (see the module's help)")
+    parser.add_argument("--mix", type=int, default=1, metavar="N",
+                        help="serve the pages of N corpus sites (of one corpus and half) "
+                             "as one site: a site of several layouts")
+    parser.add_argument("--no-library", action="store_true",
+                        help="skip the library path in sample")
+    parser.add_argument("--diff", type=int, default=15, metavar="N",
+                        help="list the N pages where the product and library paths differ most")
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="write the archive, patterns, exports and logs here and keep them")
+    args = parser.parse_args(argv)
+    root = corpora_root()
+    if root is None:
+        print("No corpora found (../shared/corpora or $NEWSSTEM_CORPORA): benchmark skipped.")
+        return 0
+    if shutil.which("scrapy") is None:
+        print("scrapy is not on PATH: activate the virtualenv first.")
+        return 2
+    sites = choose_sites(root, args.corpus, args.min_pages, args.anchors)
+    if args.site:
+        sites = [s for s in sites if s.key in args.site]
+    if args.mix > 1:
+        sites = mixed(sites, args.mix)
+    if not sites:
+        print("no site with enough pages")
+        return 0
+    work = args.keep or Path(tempfile.mkdtemp(prefix="crawl-learn-"))
+    work.mkdir(parents=True, exist_ok=True)
+    for name in ("urldb-1.sqlite", "urldb-2.sqlite", "first.warc.gz", "first.jsonl",
+                 "second.jsonl"):
+        (work / name).unlink(missing_ok=True)
+    for name in ("patterns-none", "patterns"):
+        shutil.rmtree(work / name, ignore_errors=True)
+        (work / name).mkdir()
+    print(f"{len(sites)} sites, {sum(len(s.pages) for s in sites)} pages; files in {work}")
+    seconds: dict[str, float] = {}
+    try:
+        for site in sites:
+            serve(site)
+        seconds["crawl 1"] = run("crawl 1", crawl_command(
+            sites, work / "first.jsonl", work / "urldb-1.sqlite", work / "patterns-none",
+            work / "first.warc.gz"), work / "crawl-1.log")
+        seconds["learn"] = run("learn", [
+            "scrapy", "learn", "--input", str(work / "first.warc.gz"),
+            "--out", str(work / "patterns")], work / "learn.log")
+        seconds["crawl 2"] = run("crawl 2", crawl_command(
+            sites, work / "second.jsonl", work / "urldb-2.sqlite", work / "patterns", None),
+            work / "crawl-2.log")
+    finally:
+        for site in sites:
+            if site.server:
+                site.server.shutdown()
+                site.server.server_close()
+    first, second = read_items(work / "first.jsonl"), read_items(work / "second.jsonl")
+    library: dict[str, Outcome] = {}
+    library_fallback: dict[str, Outcome] = {}
+    if not args.no_library:
+        started = time.perf_counter()
+        for site in sites:
+            learned, alone = library_path(site)
+            library.update(learned)
+            library_fallback.update(alone)
+        seconds["library path"] = time.perf_counter() - started
+    # a page of the corpus that is a copy of another (blog1_8 and blog1_15 of cleanportal,
+    # one article at two URLs) is rightly exported once: copies are scored in no column
+    dropped = copies(work / "crawl-1.log") | copies(work / "crawl-2.log")
+    rows = [
+        Row(site, p, outcome(first.get(site.url(p))), outcome(second.get(site.url(p))),
+            library.get(site.url(p)), library_fallback.get(site.url(p)))
+        for site in sites for p in site.pages if site.url(p) not in dropped
+    ]
+    if dropped:
+        print(f"pages dropped as copies of another page exported, not scored: {len(dropped)}")
+    pattern_files = sorted((work / "patterns").glob("*.json"))
+    print(f"pattern files written by scrapy learn: {len(pattern_files)} of {len(sites)} sites")
+    report(rows, seconds)
+    if library:
+        differences(rows, args.diff)
+    if not args.keep:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
