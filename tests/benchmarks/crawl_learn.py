@@ -47,7 +47,9 @@ path in sample** is printed beside them: :func:`~newsstem.layout.learn.learn` on
 page of a site with the same anchor texts and the fallback, then
 :func:`~newsstem.extraction.extract_page` of every page with the result, which is what
 the product path should reproduce (it learns from the first crawl's pages and reads the
-same pages again). A gap between the two is a glue problem between the crawl, the
+same pages again); and, over the library path's title, the headline decision of
+:mod:`newsstem.metadata` without anchor texts (learned.py's E) and with them (as the
+crawl makes it). A gap between the two is a glue problem between the crawl, the
 archive, ``scrapy learn`` and the pipeline, not an extraction rule; the pages where the
 two differ are listed (``--diff N``).
 """
@@ -253,6 +255,8 @@ class Outcome:
     title: str
     method: str  # "pattern", "readability", "-" (not exported)
     exported: bool
+    # the library path's title after the headline decision: without, with anchor texts
+    decided: tuple[str, ...] = ()
 
 
 def outcome(item: dict | None) -> Outcome:
@@ -271,6 +275,7 @@ def library_path(site: Site) -> tuple[dict[str, Outcome], dict[str, Outcome]]:
     from newsstem.extraction import extract_page
     from newsstem.layout.learn import TrainingPage, learn
     from newsstem.layout.patterns import SitePatterns
+    from newsstem.metadata import extract_metadata
 
     training = [TrainingPage(site.url(p), p.page.html, (p.anchor,)) for p in site.pages]
     fallback: dict = {}
@@ -284,8 +289,18 @@ def library_path(site: Site) -> tuple[dict[str, Outcome], dict[str, Outcome]]:
     patterns = SitePatterns(learned.pattern_set)
     result, alone = {}, {}
     for page in training:
-        result[page.url] = _exported(extract_page(page.html, page.url, patterns,
-                                                  page.anchor_texts))
+        got = extract_page(page.html, page.url, patterns, page.anchor_texts)
+        result[page.url] = _exported(got)
+        if result[page.url].exported:
+            # the headline decision as learned.py's E makes it (no anchor texts, the
+            # pattern file's site names) and with the anchor texts, as the crawl makes it
+            for anchors in ((), page.anchor_texts):
+                decided = extract_metadata(
+                    page.html, page.url, text=got.body,
+                    title_candidates=[(got.title_source, got.title)] if got.title else [],
+                    anchor_texts=anchors, site_names=learned.pattern_set.site_names,
+                ).headline or got.title
+                result[page.url].decided += (decided,)
         fallback_body(page)
         alone[page.url] = _exported(fallback[page.url])
     return result, alone
@@ -351,6 +366,18 @@ def report(rows: list[Row], seconds: dict[str, float]) -> None:
                              for r in labelled)
             line += f"{lib_titles:>5}"
         print(line)
+    if has_library:
+        labelled = [r for r in rows if r.served.headline]
+
+        def right(title_of) -> int:
+            return sum(_normalized(title_of(r)) == _normalized(r.served.headline or "")
+                       for r in labelled)
+
+        print(f"\ntitles right of {len(labelled)}: second crawl {right(lambda r: r.with_.title)}; "
+              f"library path: its extraction's {right(lambda r: r.library.title)}, the "
+              "headline decision over it without anchor texts (learned.py's E) "
+              f"{right(lambda r: (r.library.decided or ('',))[0])}, with them "
+              f"{right(lambda r: (r.library.decided or ('', ''))[-1])}")
     print("\nmethods of the second crawl (with patterns):",
           dict(Counter(r.with_.method for r in rows)))
     print("methods of the first crawl (without):", dict(Counter(r.without.method for r in rows)))
