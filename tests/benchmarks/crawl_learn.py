@@ -27,7 +27,8 @@ a temporary directory (``--keep DIR`` keeps them):
    directory: the fallback alone (the figures *without* patterns);
 2. ``scrapy learn --input first.warc.gz --out patterns``;
 3. the same crawl with ``-s NEWSSTEM_PATTERNS_DIR=patterns``, a second fresh URL store and
-   no archive, ``-O second.jsonl`` (the figures *with* patterns).
+   no archive, ``-O second.jsonl`` (the figures *with* patterns); ``--same-store``: the
+   first crawl's store and ``-a refresh=1`` instead, as README's step 3.
 
 Both crawls also get ``-s AUTOTHROTTLE_ENABLED=False -s DOWNLOAD_DELAY=0``: every site
 is on 127.0.0.1, one download slot for Scrapy, and the polite default (1 s to start
@@ -114,18 +115,27 @@ class Site:
         return self.base + served.path
 
 
-def index_html(site: Site) -> bytes:
-    links = "\n".join(
-        f'<li><a href="{p.path}">{escape(p.anchor)}</a></li>' for p in site.pages
-    )
+def index_html(site: Site, teasers: bool = False) -> bytes:
+    """The site's index: a link to every page with its anchor text; with ``teasers``, each
+    also linked before by an image and after by "Read more", as real index pages do."""
+    if teasers:
+        links = "\n".join(
+            f'<li><a href="{p.path}"><img src="/i/{n}.jpg" alt=""></a> '
+            f'<a href="{p.path}">{escape(p.anchor)}</a> <a href="{p.path}">Read more</a></li>'
+            for n, p in enumerate(site.pages, 1)
+        )
+    else:
+        links = "\n".join(
+            f'<li><a href="{p.path}">{escape(p.anchor)}</a></li>' for p in site.pages
+        )
     return (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Latest news</title>"
             f"</head><body><h1>Latest news</h1><ul>\n{links}\n</ul></body></html>").encode()
 
 
-def serve(site: Site) -> None:
+def serve(site: Site, teasers: bool = False) -> None:
     """Start a real HTTP server for the site on a free port of 127.0.0.1, in a thread."""
     routes = {p.path: p.page.raw for p in site.pages}
-    routes["/"] = index_html(site)
+    routes["/"] = index_html(site, teasers)
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
@@ -213,11 +223,11 @@ def run(step: str, command: list[str], log: Path) -> float:
 
 
 def crawl_command(sites: list[Site], out: Path, urldb: Path, patterns: Path,
-                  archive: Path | None) -> list[str]:
+                  archive: Path | None, depth: int = 1) -> list[str]:
     command = [
         "scrapy", "crawl", "news",
         "-a", "start_url=" + " ".join(site.base + "/" for site in sites),
-        "-a", "depth=1",
+        "-a", f"depth={depth}",
         "-O", str(out),
         "-s", f"NEWSSTEM_URLDB=sqlite:///{urldb}",
         "-s", f"NEWSSTEM_PATTERNS_DIR={patterns}",
@@ -434,6 +444,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mix", type=int, default=1, metavar="N",
                         help="serve the pages of N corpus sites (of one corpus and half) "
                              "as one site: a site of several layouts")
+    parser.add_argument("--depth", type=int, default=1,
+                        help="the crawls' depth (2: the pages' own links too, which lead "
+                             "off the site or to pages the server does not have)")
+    parser.add_argument("--teasers", action="store_true",
+                        help="link each page three times from the index: an image, its "
+                             "anchor text, \"Read more\"")
+    parser.add_argument("--same-store", action="store_true",
+                        help="the second crawl with the first's URL store and -a refresh=1, "
+                             "as README's step 3 (default: a fresh store)")
     parser.add_argument("--no-library", action="store_true",
                         help="skip the library path in sample")
     parser.add_argument("--diff", type=int, default=15, metavar="N",
@@ -468,16 +487,20 @@ def main(argv: list[str] | None = None) -> int:
     seconds: dict[str, float] = {}
     try:
         for site in sites:
-            serve(site)
+            serve(site, args.teasers)
         seconds["crawl 1"] = run("crawl 1", crawl_command(
             sites, work / "first.jsonl", work / "urldb-1.sqlite", work / "patterns-none",
-            work / "first.warc.gz"), work / "crawl-1.log")
+            work / "first.warc.gz", args.depth), work / "crawl-1.log")
         seconds["learn"] = run("learn", [
             "scrapy", "learn", "--input", str(work / "first.warc.gz"),
             "--out", str(work / "patterns")], work / "learn.log")
-        seconds["crawl 2"] = run("crawl 2", crawl_command(
-            sites, work / "second.jsonl", work / "urldb-2.sqlite", work / "patterns", None),
-            work / "crawl-2.log")
+        second = crawl_command(
+            sites, work / "second.jsonl",
+            work / ("urldb-1.sqlite" if args.same_store else "urldb-2.sqlite"),
+            work / "patterns", None, args.depth)
+        if args.same_store:  # README's step 3: the first crawl's store, refresh=1
+            second[3:3] = ["-a", "refresh=1"]
+        seconds["crawl 2"] = run("crawl 2", second, work / "crawl-2.log")
     finally:
         for site in sites:
             if site.server:
