@@ -140,6 +140,10 @@ class RunSummary:
     # given): "the URL rules rejected" all links of a crawl given no rules said nothing
     default_directories: tuple[str, ...] = ()
     followed: int = 0
+    # pages of browser mode read with requests of their script still in flight after
+    # NEWSSTEM_RENDER_WAIT (newsstem/render/unfinished): their text may be missing, and a
+    # run of such pages said "no_article" and nothing of the wait (one WARNING per page)
+    render_unfinished: int = 0
     # pages at the depth limit, their links not followed (newsstem/depth/limit_pages), and
     # that limit (newsstem/depth/limit): the default depth 1 from a home page reaches its
     # section pages, not the articles they list; the crawl exported nothing and said nothing
@@ -180,6 +184,12 @@ class RunSummary:
             f"  pages fetched: {self.pages}",
             not_exported,
         ]
+        if self.render_unfinished:
+            lines.append(
+                f"  read before their script finished: {self.render_unfinished} (requests "
+                "still in flight after NEWSSTEM_RENDER_WAIT; their text may be missing: "
+                "raise NEWSSTEM_RENDER_WAIT)"
+            )
         if self.no_feed and self.articles:
             lines.insert(2, "  written to no file: the crawl had no feed output (-o/-O or FEEDS; "
                             "a scrapyd job: FEEDS, or scrapyd's items_dir)")
@@ -506,6 +516,7 @@ def summarize(
         offsite=int(stats.get("offsite/filtered", 0)),
         rules_rejected=int(stats.get("newsstem/links/rejected/rules", 0)),
         followed=int(stats.get("newsstem/links/followed", 0)),
+        render_unfinished=int(stats.get("newsstem/render/unfinished", 0)),
         limit_pages=int(stats.get("newsstem/depth/limit_pages", 0)),
         depth_limit=int(stats.get("newsstem/depth/limit", 0)),
         depth_limit_min=int(stats.get("newsstem/depth/limit_min",

@@ -141,11 +141,16 @@ def test_a_page_read_with_its_data_still_in_flight_says_so(tmp_path):
         site.stop()
     assert result.returncode == 0, result.log[-2000:]
     assert result.items == []
-    said = [line for line in result.log.splitlines() if "still in flight" in line]
+    said = [line for line in result.log.splitlines() if "script still in flight" in line]
     assert len(said) == 1 and "] WARNING: " in said[0], said
     assert said[0].endswith("newsstem: read with 1 request(s) of its script still in flight "
                             f"after NEWSSTEM_RENDER_WAIT (1.0 s): {site.url}/a/1.html")
     assert result.stats["newsstem/render/unfinished"] == 1
+    # the run summary (a cron mail, a scrapyd job's log) says it too, not only
+    # "pages not exported: 2 (no_article 2)"
+    assert ("  read before their script finished: 1 (requests still in flight after "
+            "NEWSSTEM_RENDER_WAIT; their text may be missing: raise NEWSSTEM_RENDER_WAIT)"
+            in result.log.splitlines())
     assert "Traceback" not in result.log
 
 
