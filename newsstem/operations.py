@@ -144,6 +144,10 @@ class RunSummary:
     # NEWSSTEM_RENDER_WAIT (newsstem/render/unfinished): their text may be missing, and a
     # run of such pages said "no_article" and nothing of the wait (one WARNING per page)
     render_unfinished: int = 0
+    # start messages of a distributed worker it dropped as unreadable or naming unknown
+    # arguments (newsstem/distributed/rejected_messages): each an ERROR line, and a summary
+    # of "errors: 0", "pages fetched: 0" said nothing of the site never crawled
+    rejected_messages: int = 0
     # pages at the depth limit, their links not followed (newsstem/depth/limit_pages), and
     # that limit (newsstem/depth/limit): the default depth 1 from a home page reaches its
     # section pages, not the articles they list; the crawl exported nothing and said nothing
@@ -295,6 +299,12 @@ class RunSummary:
         if self.failed:
             lines.append(
                 f"  requests failed: {sum(self.failed.values())} ({detail(self.failed)})"
+            )
+        if self.rejected_messages:
+            lines.append(
+                f"  start messages rejected: {self.rejected_messages} (unreadable, or naming "
+                "arguments the spider does not take: their ERROR lines say why; nothing of "
+                "them was crawled)"
             )
         lines.append(f"  robots.txt refused: {self.robots_refused}")
         if self.offsite:
@@ -517,6 +527,7 @@ def summarize(
         rules_rejected=int(stats.get("newsstem/links/rejected/rules", 0)),
         followed=int(stats.get("newsstem/links/followed", 0)),
         render_unfinished=int(stats.get("newsstem/render/unfinished", 0)),
+        rejected_messages=int(stats.get("newsstem/distributed/rejected_messages", 0)),
         limit_pages=int(stats.get("newsstem/depth/limit_pages", 0)),
         depth_limit=int(stats.get("newsstem/depth/limit", 0)),
         depth_limit_min=int(stats.get("newsstem/depth/limit_min",

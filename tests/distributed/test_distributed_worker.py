@@ -62,6 +62,12 @@ def test_two_workers_share_one_crawl_and_fetch_every_page_once(workers, redis_db
     assert sum(s.get("robotstxt/forbidden", 0) for s in stats) == len(PRIVATE)
     assert sum(s.get("newsstem/distributed/start_messages", 0) for s in stats) == 1
     assert sum(s.get("newsstem/distributed/rejected_messages", 0) for s in stats) == 1
+    # the worker that dropped it says so in its run summary too, not only "errors: 0"
+    said = [line for worker in (a, b) for line in worker.log().splitlines()
+            if line.startswith("  start messages rejected: ")]
+    rejected = ("  start messages rejected: 1 (unreadable, or naming arguments the spider "
+                "does not take: their ERROR lines say why; nothing of them was crawled)")
+    assert said == [rejected]
     assert {s["finish_reason"] for s in stats} == {"idle"}
     # anchor texts travel with the requests: the worker that fetched an article
     # need not be the one that parsed the section page linking it
