@@ -153,7 +153,8 @@ def open_store(
     project data dir in crawls and commands); it is only called for them.
     Redis connections are checked at once, so a wrong URL fails here. With
     ``create=False`` (``scrapy urldb``: looking into a store), a SQLite file that
-    does not exist is an error, not a new empty store. With ``read_only=True``
+    does not exist, or a Redis prefix without the layout record every store has, is an
+    error, not a new empty store. With ``read_only=True``
     (``scrapy urldb stats`` and ``show``), a store is read at the schema (SQLite) or
     layout (Redis) it has and nothing is written to it: not upgraded, so an older
     newsstem still using it goes on.
@@ -177,4 +178,4 @@ def open_store(
         return SqliteUrlStore(path, read_only=read_only)
     from newsstem.urldb.redis_store import RedisUrlStore
 
-    return RedisUrlStore.from_uri(spec.target, read_only=read_only)
+    return RedisUrlStore.from_uri(spec.target, read_only=read_only, create=create)

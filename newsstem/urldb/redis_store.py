@@ -452,9 +452,13 @@ class RedisUrlStore(UrlStore):
         scan_socket_timeout: float | None = None,
         *,
         read_only: bool = False,
+        create: bool = True,
     ) -> None:
         self.client = client
         self.read_only = read_only
+        # False (scrapy urldb): a prefix without a layout record is no store, an error (a
+        # typo in the database or ?prefix= read as an empty store, and prune wrote one)
+        self.create = create
         self.scan_socket_timeout = scan_socket_timeout  # None: the client's own
         # PING on a connection of its own with a short timeout (the store's own have long
         # ones: a prune script may run for seconds)
@@ -492,7 +496,9 @@ class RedisUrlStore(UrlStore):
         }
 
     @classmethod
-    def from_uri(cls, uri: str, *, read_only: bool = False) -> RedisUrlStore:
+    def from_uri(
+        cls, uri: str, *, read_only: bool = False, create: bool = True
+    ) -> RedisUrlStore:
         """``redis://[:password@]host:port/db`` (also ``rediss://``, ``unix://``).
 
         Query options of the store (the others go to redis-py): ``prefix`` of
@@ -536,7 +542,7 @@ class RedisUrlStore(UrlStore):
         try:
             given = any(name == "socket_timeout" for name, _ in rest)
             scan = None if given else SCAN_SOCKET_TIMEOUT_SECONDS
-            return cls(client, prefix, shown, ttl_ms, scan, read_only=read_only)
+            return cls(client, prefix, shown, ttl_ms, scan, read_only=read_only, create=create)
         except StoreError:  # unreachable, too old, another layout: let go of its connections
             client.close()
             raise
@@ -562,9 +568,17 @@ class RedisUrlStore(UrlStore):
         """The store's bucket bits; a new store gets its layout record, and a layout 1
         store is raised to layout 2, unless read-only (``scrapy urldb stats``/``show``):
         then nothing is written, a layout 1 store reads as it is (its entries are URLs,
-        as the upgrade takes them) and one without a record as an empty store."""
+        as the upgrade takes them) and one without a record as an empty store; with
+        ``create`` False (``scrapy urldb``) a prefix without a record is an error."""
         meta = f"{self.prefix}:meta"
         try:
+            if not self.create and not self.client.exists(meta):
+                # every store has its record from its first opening by a crawl on
+                raise StoreError(
+                    f"no URL store at {self.uri} under the prefix {self.prefix!r} (a crawl "
+                    "creates it): check the database number and ?prefix= of --urldb or "
+                    "NEWSSTEM_URLDB (or NEWSSTEM_DISTRIBUTED)"
+                )
             if not self.read_only:
                 self.client.hsetnx(meta, "version", LAYOUT_VERSION)
                 self.client.hsetnx(meta, "bucket_bits", BUCKET_BITS)

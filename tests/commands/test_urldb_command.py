@@ -418,11 +418,18 @@ def test_stats_and_show_leave_a_layout_1_redis_store_at_layout_1(redis_server):
     assert client.hget(f"{prefix}:meta", "version") == b"2"
 
 
-def test_stats_of_a_redis_prefix_without_a_store_writes_no_layout_record(redis_server):
+def test_a_redis_prefix_without_a_store_is_an_error_and_gets_no_layout_record(redis_server):
+    # as a SQLite file that does not exist: a typo in the database number or the ?prefix=
+    # (`--urldb redis://host:6379/5` for /0) printed "URLs 0" with status 0, show said
+    # "never" of every URL, and prune wrote a new store's layout record there
     prefix = f"nostore-{time.monotonic_ns()}"
-    stats = urldb("stats", "--urldb", f"{redis_server.url}?prefix={prefix}")
-    assert stats.returncode == 0, stats.stderr
-    assert fields(stats.stdout)["URLs"].split()[0] == "0"
+    uri = f"{redis_server.url}?prefix={prefix}"
+    for args in (("stats",), ("show", "https://news.example/a.html"),
+                 ("prune", "--older-than", "30d")):
+        result = urldb(*args, "--urldb", uri)
+        assert result.returncode == 1, result.stdout + result.stderr
+        assert f"under the prefix '{prefix}' (a crawl creates it)" in result.stderr
+        assert "Traceback" not in result.stderr
     assert list(redis_server.client().scan_iter(match=f"{prefix}:*")) == []
 
 
