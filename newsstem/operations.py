@@ -148,6 +148,10 @@ class RunSummary:
     # arguments (newsstem/distributed/rejected_messages): each an ERROR line, and a summary
     # of "errors: 0", "pages fetched: 0" said nothing of the site never crawled
     rejected_messages: int = 0
+    # requests the duplicate filter refused (dupefilter/filtered): a distributed worker whose
+    # pages the shared filter had all seen (a second run within NEWSSTEM_DISTRIBUTED_FORGET,
+    # -a refresh=1 or not) fetched nothing and said nothing of why
+    filtered: int = 0
     # pages at the depth limit, their links not followed (newsstem/depth/limit_pages), and
     # that limit (newsstem/depth/limit): the default depth 1 from a home page reaches its
     # section pages, not the articles they list; the crawl exported nothing and said nothing
@@ -271,6 +275,16 @@ class RunSummary:
                 + ("1 page" if self.limit_pages == 1 else f"{self.limit_pages} pages")
                 + f" at {depths} were not followed (the limit of each is the depth of the "
                 "start message or -a depth it came from)"
+            )
+        if (self.jobdir is None and self.filtered and not self.pages and not self.articles
+                and not self.errors and not self.robots_refused):
+            # a worker: its -a start_url pages (a start message's say so in their own line)
+            lines.append(
+                f"  nothing fetched: the shared filter had seen the {self.filtered} "
+                + ("page" if self.filtered == 1 else "pages")
+                + " this worker was to fetch (fetched by another worker, or by a crawl of "
+                "their site less than NEWSSTEM_DISTRIBUTED_FORGET seconds ago, -a refresh=1 "
+                "or not); crawl them again after that, or apart in another Redis database"
             )
         if self.finish_reason == "shutdown" and self.jobdir is not None:
             # a Ctrl-C mid-crawl: the summary read like a finished crawl's
@@ -528,6 +542,7 @@ def summarize(
         followed=int(stats.get("newsstem/links/followed", 0)),
         render_unfinished=int(stats.get("newsstem/render/unfinished", 0)),
         rejected_messages=int(stats.get("newsstem/distributed/rejected_messages", 0)),
+        filtered=int(stats.get("dupefilter/filtered", 0)),
         limit_pages=int(stats.get("newsstem/depth/limit_pages", 0)),
         depth_limit=int(stats.get("newsstem/depth/limit", 0)),
         depth_limit_min=int(stats.get("newsstem/depth/limit_min",

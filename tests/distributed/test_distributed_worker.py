@@ -244,3 +244,27 @@ def test_a_lone_worker_given_too_shallow_start_messages_says_which_depth_it_stop
                     "(the limit of each is the depth of the start message or -a depth it came "
                     "from)"), line
     assert "no article within depth" not in worker.log()
+
+
+def test_a_worker_whose_start_pages_the_shared_filter_has_seen_says_why_it_fetched_nothing(
+    workers, redis_db, news_site
+):
+    """The same worker command again within NEWSSTEM_DISTRIBUTED_FORGET (a cron job, or a
+    second try with -a refresh=1): the shared filter refuses its -a start_url page, and its
+    summary said "pages fetched: 0 ... errors: 0" and nothing of why."""
+    site = news_site(sections=1, articles_per_section=3)
+    start = ("-a", f"start_url={site.url}/", "-a", "depth=2")
+    first = workers("first", *start)
+    assert first.wait() == 0, first.log()
+    assert len(first.urls()) == 3
+    again = workers("again", *start, "-a", "refresh=1")
+    assert again.wait() == 0, again.log()
+    assert again.urls() == []
+    said = [line for line in again.log().splitlines() if line.startswith("  nothing fetched: ")]
+    why = ("  nothing fetched: the shared filter had seen the 1 page this worker was to fetch "
+           "(fetched by another worker, or by a crawl of their site less than "
+           "NEWSSTEM_DISTRIBUTED_FORGET seconds ago, -a refresh=1 or not); crawl them again "
+           "after that, or apart in another Redis database")
+    assert said == [why], again.log()
+    assert not [line for line in first.log().splitlines()
+                if line.startswith("  nothing fetched: ")]
