@@ -678,6 +678,19 @@ def test_a_bad_render_flag_is_a_usage_error(tmp_path, site):
     assert site.paths(status=None) == []
 
 
+def test_the_help_the_no_browser_error_sends_users_to_says_how_to_name_one():
+    """"no Chromium found … or name it in NEWSSTEM_RENDER_BROWSER (see scrapy crawl -h)":
+    `scrapy crawl -h` said of render only "1 fetches pages through headless Chromium"."""
+    from support.crawl import scrapy
+
+    shown = scrapy("crawl", "-h")
+    assert shown.returncode == 0, shown.stderr
+    text = " ".join(shown.stdout.split())
+    assert ("render, 1 fetches pages through headless Chromium (the system's chromium, or "
+            "Playwright's, or the one -s NEWSSTEM_RENDER_BROWSER=PATH names; docs/render.md)"
+            in text), text
+
+
 def test_no_browser_anywhere_is_said_with_how_to_install_one(monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path))  # no chromium on it
     monkeypatch.setenv("PLAYWRIGHT_BROWSERS_PATH", str(tmp_path / "none"))
