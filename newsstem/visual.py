@@ -11,7 +11,8 @@ multiplies them:
 - width: its share of the page width, a gamma density Γ(shape 6.7, scale 0.11), weight 2.5
   (the peak is at 0.63 of the page);
 - height: its share of the page height, capped at 0.9;
-- the element: ×2 inside ``<main>`` or an element whose id says main; navigation,
+- the element: ×2 inside ``<main>`` or an element whose id says main (newsstem adds
+  ``role="main"``); navigation,
   asides, headers, footers, headings, paragraphs, links and table parts are no
   candidates; a box under 5 % of the page's area is too small; a wrapper whose only child
   has the same box is skipped for the child.
