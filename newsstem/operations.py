@@ -152,6 +152,9 @@ class RunSummary:
     # pages the shared filter had all seen (a second run within NEWSSTEM_DISTRIBUTED_FORGET,
     # -a refresh=1 or not) fetched nothing and said nothing of why
     filtered: int = 0
+    # pages of a crawl without the browser that had no article, scripts, and less text than
+    # an article (newsstem/render/shells): a script-built site's, which -a render=1 reads
+    shells: int = 0
     # pages at the depth limit, their links not followed (newsstem/depth/limit_pages), and
     # that limit (newsstem/depth/limit): the default depth 1 from a home page reaches its
     # section pages, not the articles they list; the crawl exported nothing and said nothing
@@ -197,6 +200,12 @@ class RunSummary:
                 f"  read before their script finished: {self.render_unfinished} (requests "
                 "still in flight after NEWSSTEM_RENDER_WAIT; their text may be missing: "
                 "raise NEWSSTEM_RENDER_WAIT)"
+            )
+        if self.shells:
+            lines.append(
+                f"  built by script?: {self.shells} of the pages without an article had "
+                "scripts and almost no text (a shell its scripts fill in a browser: "
+                "-a render=1 reads them, see docs/render.md)"
             )
         if self.no_feed and self.articles:
             lines.insert(2, "  written to no file: the crawl had no feed output (-o/-O or FEEDS; "
@@ -250,7 +259,10 @@ class RunSummary:
         # pages at the depth limit, and no article exported or known: the depth may be why
         nothing_within_depth = (self.articles == 0 and self.limit_pages
                                 and not self.skipped_known)
-        if nothing_within_depth and self.finish_reason == "finished":
+        if (nothing_within_depth and self.finish_reason == "finished"
+                and self.shells < self.limit_pages):
+            # (a script-built site's pages at the limit are shells: "built by script?" says
+            # so, and "-a depth=2" would send the user one level deeper into more shells)
             # only a crawl that ran out of pages. One stopped (Ctrl-C, CLOSESPIDER_PAGECOUNT,
             # _TIMEOUT…) left pages unfetched: the depth was not why it found no article. A
             # distributed worker (finish_reason idle) has its share of the crawl's pages,
@@ -543,6 +555,7 @@ def summarize(
         render_unfinished=int(stats.get("newsstem/render/unfinished", 0)),
         rejected_messages=int(stats.get("newsstem/distributed/rejected_messages", 0)),
         filtered=int(stats.get("dupefilter/filtered", 0)),
+        shells=int(stats.get("newsstem/render/shells", 0)),
         limit_pages=int(stats.get("newsstem/depth/limit_pages", 0)),
         depth_limit=int(stats.get("newsstem/depth/limit", 0)),
         depth_limit_min=int(stats.get("newsstem/depth/limit_min",

@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 from weakref import WeakKeyDictionary
 
+import lxml.etree
+import lxml.html
 from scrapy.exceptions import DropItem, NotConfigured
 
 from newsstem import defaults
@@ -29,6 +31,7 @@ from newsstem.metadata import MetadataOptions, extract_metadata
 from newsstem.metadata.headline import SiteNames
 from newsstem.rules import canonical_elsewhere, copy_of
 from newsstem.sharedpatterns import SharedPatterns, shared_patterns_store
+from newsstem.text import meaningful_length
 from newsstem.urldb import StoreError, open_store, redis_store_uri
 from newsstem.urldb.store import TEXT, text_key, url_key
 
@@ -187,6 +190,10 @@ class ExtractionPipeline:
         if result.method == "hub":
             self._drop("hub_layout", item, result.reason or "a hub layout")
         if not result.body:
+            if item.boxes is None and looks_script_built(item.html, self.min_chars):
+                # a plain crawl of a site whose articles arrive by script: the run summary
+                # said "no_article" and advised a deeper crawl, not browser mode
+                self.stats.inc_value("newsstem/render/shells")
             self._drop("no_article", item, result.reason or "no article found")
         length = result.length
         if length < self.min_chars:
@@ -302,6 +309,33 @@ class ExtractionPipeline:
     def _drop(self, reason: str, page: Page, detail: str) -> NoReturn:
         self.stats.inc_value(f"newsstem/dropped/{reason}")
         raise DropItem(f"not an article ({detail}): {page.url}", log_level="DEBUG")
+
+
+def looks_script_built(html: str, min_chars: int) -> bool:
+    """Whether a page with no article is a shell its scripts fill in a browser: it has
+    scripts, and its body's text (scripts, styles and templates left out) is shorter than
+    an article (``min_chars`` meaningful characters).
+
+    >>> looks_script_built('<html><body><div id=app>Loading…</div>'
+    ...                    '<script src="/app.js"></script></body></html>', 200)
+    True
+    >>> looks_script_built('<html><body><p>Page not found</p></body></html>', 200)
+    False
+    """
+    if "<script" not in html.lower():
+        return False
+    try:
+        root = lxml.html.document_fromstring(html)
+    except (ValueError, lxml.etree.ParserError):
+        return False
+    if not root.xpath("//script"):
+        return False
+    body = root.find("body")
+    if body is None:
+        return True
+    for element in body.xpath(".//script | .//style | .//noscript | .//template"):
+        element.drop_tree()
+    return meaningful_length(body.text_content()) < min_chars
 
 
 # The per-site counts of _count_match, started again when a site switches files mid-crawl

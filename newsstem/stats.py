@@ -218,6 +218,10 @@ STATS: tuple[Stat, ...] = (
          "pages read (not failed) while a fetch/XMLHttpRequest of their script was still "
          "in flight after `NEWSSTEM_RENDER_WAIT` (their text may be missing), one WARNING "
          "line each; see [Browser mode](../render.md)"),
+        ("newsstem/render/shells",
+         ("pages of a crawl without `-a render=1` dropped as `no_article` that had scripts "
+          "and less text than `NEWSSTEM_MIN_ARTICLE_CHARS` (script-built shells, which "
+          "browser mode reads); the run summary's `built by script?` line")),
     ),
     *_group(
         "Run summary",

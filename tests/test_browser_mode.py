@@ -105,6 +105,13 @@ def test_a_script_built_article_is_exported_with_render_and_not_without(tmp_path
     plain = run_crawl(tmp_path, *start.split(" ", 1), name="plain")
     assert plain.returncode == 0
     assert plain.items == []  # the shells hold no article
+    # and its summary says what they look like: it said "no_article 3" and nothing else
+    assert plain.stats["newsstem/render/shells"] == 3
+    assert ("  built by script?: 3 of the pages without an article had scripts and almost "
+            "no text (a shell its scripts fill in a browser: -a render=1 reads them, see "
+            "docs/render.md)" in plain.log.splitlines()), plain.log[-3000:]
+    assert "newsstem/render/shells" not in rendered.stats
+    assert "no article within depth" not in plain.log  # "-a depth=2": more shells
 
 
 @needs_browser
