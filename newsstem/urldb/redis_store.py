@@ -553,9 +553,11 @@ class RedisUrlStore(UrlStore):
         except redis.AuthenticationError as exc:
             raise StoreError(f"Redis at {self.uri} refused the credentials: {exc}") from None
         except redis.RedisError as exc:
+            # (redis-py's messages end in a full stop: "Connection refused.;" read badly)
             raise StoreError(
-                f"cannot reach the URL store at {self.uri}: {exc}; "
-                "check that redis-server runs there, or set NEWSSTEM_URLDB"
+                f"cannot reach the URL store at {self.uri}: {str(exc).rstrip('.')}; "
+                "check that redis-server runs there, or name another store "
+                "(NEWSSTEM_URLDB; scrapy urldb --urldb)"
             ) from None
         version = tuple(int(p) for p in str(info.get("redis_version", "0.0")).split(".")[:2])
         if version < MIN_SERVER_VERSION:

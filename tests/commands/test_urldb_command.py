@@ -285,6 +285,21 @@ def test_bad_arguments_end_in_one_clear_error(args, status, message):
     assert message in result.stderr
 
 
+def test_a_redis_that_does_not_answer_is_one_line_naming_the_option_given():
+    # "… Connection refused.; check that redis-server runs there, or set NEWSSTEM_URLDB":
+    # a stray full stop, and to one who gave --urldb, only the setting
+    from support.redisserver import free_port
+
+    port = free_port()
+    result = urldb("stats", "--urldb", f"redis://127.0.0.1:{port}/0")
+    assert result.returncode == 1
+    said = (f"newsstem: URL store error: cannot reach the URL store at redis://127.0.0.1:{port}"
+            f"/0: Error 111 connecting to 127.0.0.1:{port}. Connection refused; check that "
+            "redis-server runs there, or name another store (NEWSSTEM_URLDB; scrapy urldb "
+            "--urldb)")
+    assert result.stderr.splitlines() == [said]
+
+
 def test_a_sqlite_store_that_does_not_exist_is_an_error_not_a_new_store(tmp_path):
     # a typo in --urldb (or NEWSSTEM_URLDB) made an empty store, and its directories,
     # and reported 0 entries, or "not in the store" for every URL
