@@ -321,6 +321,9 @@ def looks_script_built(html: str, min_chars: int) -> bool:
     True
     >>> looks_script_built('<html><body><p>Page not found</p></body></html>', 200)
     False
+    >>> looks_script_built('<html><head><script type="application/ld+json">{}</script>'
+    ...                    '</head><body><p>A short brief.</p></body></html>', 200)
+    False
     """
     if "<script" not in html.lower():
         return False
@@ -328,7 +331,9 @@ def looks_script_built(html: str, min_chars: int) -> bool:
         root = lxml.html.document_fromstring(html)
     except (ValueError, lxml.etree.ParserError):
         return False
-    if not root.xpath("//script"):
+    # code, not data (JSON-LD, templates: a short brief's metadata is no sign of a shell)
+    if not root.xpath("//script[not(@type) or @type='' or @type='module' "
+                      "or contains(@type, 'javascript') or contains(@type, 'ecmascript')]"):
         return False
     body = root.find("body")
     if body is None:
