@@ -90,6 +90,10 @@ SEEN_REFRESH_SECONDS = 3600
 # fetches a URL once), set by the URL store's middleware; an article exported through an
 # exported page records that page as a hub (store.hub_key).
 VIA_META_KEY = "newsstem_via"
+# Request meta: the URLs redirected to that page (its response's redirect_urls), when
+# there were any: later crawls meet the link, not the target, and walk the page by
+# the hub key of the URL they meet.
+VIA_REDIRECTS_META_KEY = "newsstem_via_redirects"
 # A Redis lease lives 60 s unless renewed; renewing every sync is cheap.
 LEASE_RENEW_SECONDS = 15.0
 # While the store fails it is tried again after the waits of newsstem.backoff (1 s, 2 s,
@@ -232,7 +236,9 @@ class UrlDbMiddleware:
         self._exported_here: set[bytes] = set()
         self._skipped: set[bytes] = set()
         self._aliases: dict[str, list[bytes]] = {}  # page URL -> keys of the URLs redirected to it
-        self._via: dict[str, str] = {}  # page URL -> the page whose link gave it (VIA_META_KEY)
+        # page URL -> the URLs of the page whose link gave it (VIA_META_KEY, then the
+        # URLs redirected to it)
+        self._via: dict[str, list[str]] = {}
         self._crawler: Crawler | None = None
         self._to_mark_exported: list[bytes] = []  # durable at the next sync
         # the kind of the keys to mark that are no article's own URL (store.COPY, TEXT),
@@ -418,8 +424,11 @@ class UrlDbMiddleware:
         for element in chunk:
             if isinstance(element, Request):
                 key = self.key(element.url)
-                if response is not None:
-                    element.meta.setdefault(VIA_META_KEY, response.url)
+                if response is not None and VIA_META_KEY not in element.meta:
+                    element.meta[VIA_META_KEY] = response.url
+                    if response.meta.get("redirect_urls"):
+                        element.meta[VIA_REDIRECTS_META_KEY] = list(
+                            response.meta["redirect_urls"])
                 if not self.refresh and self.exported(key) and not self._walked(element):
                     if not self.exported(hub_key(element.url)):  # (a hub's are no articles)
                         self._count_skipped(key)
@@ -434,9 +443,10 @@ class UrlDbMiddleware:
                 aliases = [k for k in page_keys if k != key]
                 if aliases:
                     self._aliases[element.url] = aliases
-                via = response.meta.get(VIA_META_KEY) if response is not None else None
+                meta = response.meta if response is not None else {}
+                via = meta.get(VIA_META_KEY)
                 if isinstance(via, str) and via != element.url:
-                    self._via[element.url] = via
+                    self._via[element.url] = [via, *meta.get(VIA_REDIRECTS_META_KEY, ())]
             kept.append(element)
         return kept
 
@@ -609,12 +619,14 @@ class UrlDbMiddleware:
             self._after_feeds.extend(keys)
             self._after_feeds_keys.update(keys)
             self._after_feeds_articles += 1
-        if via is not None:
-            via_key = self.key(via)
+        if via:
+            via_key = self.key(via[0])
             if via_key in self._exported_here or self.exported(via_key):
                 # found through an exported page: that page is a hub, walked by later
-                # crawls (recorded with this article, never before it)
-                self.mark_key_along(hub_key(via), key, TEXT)
+                # crawls (recorded with this article, never before it), by the hub key
+                # of each URL that reaches it (a link redirected to it: its alias)
+                for url in via:
+                    self.mark_key_along(hub_key(url), key, TEXT)
 
     def _unrecorded_feed_takes(self, item: Article) -> bool:
         """Whether a feed whose articles are never recorded (``-O /dev/null``) takes

@@ -729,3 +729,37 @@ def test_a_section_page_exported_as_an_article_is_still_walked_for_new_articles(
     assert fetched == sorted([*hubs, added]), fetched  # the old articles stay skipped
     assert urldb_stats(second)["withheld"] == 2 and urldb_stats(second)["skipped"] == 6
     assert third.items == [] and again == hubs, (third.log, again)
+
+
+class RedirectedTeaserSectionsSite(TeaserSectionsSite):
+    """Every link to a section page goes through a redirect (``/s0`` answered 301 to
+    ``/section/0/``), as a site whose menu links short section URLs."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.redirects.update({f"/s{s}": f"/section/{s}/" for s in range(self.sections)})
+
+    def _nav(self) -> str:
+        links = "".join(f'<li><a href="/s{s}">Section {s}</a></li>' for s in range(self.sections))
+        return f'<nav><ul><li><a href="/">Home</a></li>{links}</ul></nav>'
+
+    def _home(self) -> bytes:
+        return self._page("Home", "<main><p>Latest news in the sections above.</p></main>")
+
+
+def test_a_hub_reached_through_a_redirect_is_still_walked(tmp_path):
+    """The hub key was recorded for the page's own URL (the redirect's target) only, while
+    later crawls meet the link that redirects to it: the link is exported (the page's
+    alias), its hub key unknown, so the section was skipped and its new articles never
+    found. The hub key is recorded for every URL of the redirect chain."""
+    site = RedirectedTeaserSectionsSite(sections=2, articles_per_section=3).start()
+    uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
+    try:
+        first = crawl(tmp_path, site, uri, "first")
+        sections = {f"{site.url}/section/{s}/" for s in range(2)}
+        assert first.item_urls() == site.article_urls() | sections, first.log
+        added = site.add_article(section=0)
+        second = crawl(tmp_path, site, uri, "second")
+    finally:
+        site.stop()
+    assert second.item_urls() == {site.url + added}, second.log
