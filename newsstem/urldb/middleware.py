@@ -454,15 +454,20 @@ class UrlDbMiddleware:
         """Whether the exported page of ``request`` is a hub to fetch for its links: an
         earlier crawl found articles through it, and the spider follows the links of a
         page at the request's depth (one at the depth limit is skipped as before)."""
-        if not self.exported(hub_key(request.url)):
+        hub = hub_key(request.url)
+        if not self.exported(hub):
             return False
         crawling = getattr(self._crawler, "spider", None)  # (its methods, no arguments)
         scope_of = getattr(crawling, "scope_of", None)
         follows = getattr(crawling, "follows", None)
-        if scope_of is None or follows is None:
-            return True
-        scope = scope_of(request.meta)
-        return scope is not None and bool(follows(scope, int(request.meta.get("depth", 0))))
+        if scope_of is not None and follows is not None:
+            scope = scope_of(request.meta)
+            if scope is None or not follows(scope, int(request.meta.get("depth", 0))):
+                return False
+        # walked, it is seen, as a link is: a prune of what no crawl saw since keeps it
+        # (its page, whose link was seen, stays exported: without it, skipped again)
+        self._to_mark_seen.add(hub)
+        return True
 
     def _count_skipped(self, key: bytes) -> None:
         if key in self._skipped or key in self._exported_here:

@@ -763,3 +763,28 @@ def test_a_hub_reached_through_a_redirect_is_still_walked(tmp_path):
     finally:
         site.stop()
     assert second.item_urls() == {site.url + added}, second.log
+
+
+def test_a_hub_walked_is_seen_and_survives_a_prune_of_what_was_not(tmp_path):
+    """A hub walked by a crawl that found nothing new through it kept the last_seen of
+    the crawl that last did: a prune of the entries not seen since dropped its hub key
+    (the page's own key, whose link was seen, stayed exported), so later crawls skipped
+    the section again and never found the articles added to it. Walked, it is seen."""
+    import time
+
+    site = TeaserSectionsSite(sections=2, articles_per_section=3).start()
+    uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
+    try:
+        first = crawl(tmp_path, site, uri, "first")
+        assert len(first.items) == 8, first.log  # 6 articles, 2 sections
+        time.sleep(2.5)
+        started = int(time.time())
+        second = crawl(tmp_path, site, uri, "second")  # walks the hubs, nothing new
+        assert second.items == [], second.log
+        with open_store(uri) as store, store.lease(exclusive=True):
+            store.prune(seen_before=started)  # what the second crawl did not see
+        added = site.add_article(section=0)
+        third = crawl(tmp_path, site, uri, "third")
+    finally:
+        site.stop()
+    assert third.item_urls() == {site.url + added}, third.log
