@@ -610,6 +610,16 @@ class UrlDbMiddleware:
             return
         for alias in aliases:
             self._kinds[alias] = (COPY, key)  # a redirect: recorded as exported with the article
+        if via and (self.key(via[0]) in self._exported_here or self.exported(self.key(via[0]))):
+            # found through an exported page: that page is a hub, walked by later crawls,
+            # by the hub key of each URL that reaches it (a link redirected to it: its
+            # alias); in this article's batch (a kill -9 after a batch of its own lost it)
+            hubs = [hub_key(url) for url in via]
+            for hub in hubs:
+                self._kinds[hub] = (TEXT, None)
+                self._remembered[hub] = True
+                self._exported_here.add(hub)
+            keys.extend(hubs)
         if self.options.mark_after == "item_scraped" or (
             self._plans and self._all_syncable_for(item)
         ):
@@ -624,14 +634,6 @@ class UrlDbMiddleware:
             self._after_feeds.extend(keys)
             self._after_feeds_keys.update(keys)
             self._after_feeds_articles += 1
-        if via:
-            via_key = self.key(via[0])
-            if via_key in self._exported_here or self.exported(via_key):
-                # found through an exported page: that page is a hub, walked by later
-                # crawls (recorded with this article, never before it), by the hub key
-                # of each URL that reaches it (a link redirected to it: its alias)
-                for url in via:
-                    self.mark_key_along(hub_key(url), key, TEXT)
 
     def _unrecorded_feed_takes(self, item: Article) -> bool:
         """Whether a feed whose articles are never recorded (``-O /dev/null``) takes

@@ -788,3 +788,42 @@ def test_a_hub_walked_is_seen_and_survives_a_prune_of_what_was_not(tmp_path):
     finally:
         site.stop()
     assert third.item_urls() == {site.url + added}, third.log
+
+
+def test_a_hub_is_recorded_in_its_first_articles_batch_so_kill_9_keeps_it(tmp_path):
+    """The hub key was queued after the article's own batch when that batch was synced at
+    once (NEWSSTEM_URLDB_SYNC_ITEMS reached): the article recorded, its hub not yet, a
+    kill -9 then lost the hub, and later crawls skipped the section as an exported article
+    (its articles known, nothing re-records it) and missed the articles added to it."""
+    import time
+
+    from newsstem.urldb.store import hub_key
+
+    site = TeaserSectionsSite(sections=1, articles_per_section=2, delay=0.5).start()
+    uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
+    section = f"{site.url}/section/0/"
+    articles = [url_key(url) for url in sorted(site.article_urls())]
+    settings = {"NEWSSTEM_URLDB": uri, "NEWSSTEM_URLDB_SYNC_ITEMS": "1",
+                "NEWSSTEM_URLDB_SYNC_SECONDS": "60", "CONCURRENT_REQUESTS": "1"}
+    try:
+        running = start_crawl(tmp_path, "-a", f"start_url={site.url}/", "-a", "depth=2",
+                              settings=settings, name="killed")
+        hub = None
+        deadline = time.monotonic() + 60
+        while hub is None and time.monotonic() < deadline and running.process.poll() is None:
+            time.sleep(0.02)
+            with contextlib.suppress(Exception), open_store(uri) as store:
+                found = store.lookup([*articles, hub_key(section)])
+                if any(found.get(k) and found[k].exported_at for k in articles):
+                    hub = found.get(hub_key(section))
+                    running.kill()  # as soon as an article through the section is recorded
+                    break
+        assert running.killed, running.log()
+        added = site.add_article(section=0)
+        again = crawl(tmp_path, site, uri, "again")
+    finally:
+        if running.process.poll() is None:
+            running.kill()
+        site.stop()
+    assert hub is not None and hub.exported_at, "the article recorded without its hub"
+    assert site.url + added in again.item_urls(), again.log
