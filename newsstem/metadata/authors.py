@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from functools import cache, partial
 from typing import Any, NamedTuple
 
+from lxml import etree
 from lxml.html import HtmlElement
 
 from newsstem.metadata.evidence import (
@@ -509,6 +510,9 @@ def _candidates(
     mailto = _mailto_titles(evidence.root)
     if mailto:
         yield "mailto", mailto, set()
+    bio = _bio_names(evidence.root)
+    if bio:
+        yield "bio", bio, set()
 
 
 def _jsonld_names(evidence: Evidence, value: Any) -> tuple[list[str], set[str]]:
@@ -791,6 +795,33 @@ def _mailto_titles(root: HtmlElement) -> list[str]:
 
 
 _SIGN_OFF = re.compile(r"^[a-z]{2,4}$")  # "bsc", "anw": a journalist's initials
+
+# "Frank Bodani is a writer for the Daily Record.": the writer's note under a story, a
+# paragraph (or its first text) opening with the name and saying the trade.
+_BIO = re.compile(
+    r"^\s*([A-Z][\w'’.-]+(?:\s+[A-Z][\w'’.-]+){1,3})\s+is\s+(?:a|an|the)\s+"
+    r"(?:[\w-]+\s+){0,3}(?:reporter|writer|correspondent|columnist|journalist)\b"
+)
+_BIO_TEXTS = etree.XPath(
+    "//body//text()[contains(., ' is ')][not(ancestor::script or ancestor::style)]"
+)
+# More writers' notes than this on a page are a list of contributors, not the story's.
+MAX_BIO_NAMES = 2
+
+
+def _bio_names(root: HtmlElement) -> list[str]:
+    """The names that the writer's notes of a page open with ("Jim Litke is a national
+    sports columnist for The Associated Press."), outside teasers, comments and sidebars:
+    the last source of authors, as a story's own byline may credit only the site."""
+    names: list[str] = []
+    for text in _BIO_TEXTS(root):
+        match = _BIO.match(text)
+        if match is None or _inside_other_content(text.getparent()):
+            continue
+        name = normalize_space(match.group(1))
+        if name.lower() not in (n.lower() for n in names):
+            names.append(name)
+    return names if len(names) <= MAX_BIO_NAMES else []
 
 
 # At most this many names from bylines in the text (more are the bylines of teasers).

@@ -835,3 +835,25 @@ def test_an_english_by_alone_in_its_element_opens_the_byline_line(body, authors)
     paper's name; weather.com (chaos climate (3)) puts the name in a ``<span>``. A
     comment's "by" on Slashdot (dragnet 232) is a comment's signature, no byline."""
     assert extract_metadata(_page("", body)).authors == authors
+
+
+def test_the_writer_s_note_under_the_story_names_the_writer_last():
+    """A cut-down real page (l3s 7cc11b64, York Daily Record, a tuning page): the byline
+    element credits the writer and the paper in capitals with no comma, read as the
+    paper's name; the writer's note under the story, "Frank Bodani is a writer for ...",
+    opens with the name. Any other source naming a person decides first, and a page with
+    several such notes (a list of contributors) is left alone."""
+    body = (
+        '<div class="articleTitle">COLLEGE FOOTBALL: Joe Paterno entertains on eve of bowl</div>'
+        '<div class="articleByline">By FRANK BODANI   Daily Record/Sunday News</div><br>'
+        '<p>Joe Paterno was at his best on Tuesday, a day before the game.'
+        '<p>The press conference ended a few minutes later.<p>----------'
+        '<p>Frank Bodani is a writer for the York Daily Record/Sunday News. He may be reached '
+        'at <a href="mailto:fbodani@ydr.com">fbodani@ydr.com</a>.<p>'
+    )
+    assert extract_metadata(_page("", body)).authors == ["Frank Bodani"]
+    named = body.replace("FRANK BODANI   Daily Record/Sunday News", "Jane Doe")
+    assert extract_metadata(_page("", named)).authors == ["Jane Doe"]
+    notes = "".join(f"<p>{n} is a writer for the paper.</p>"
+                    for n in ("Ann Lee", "Bo Park", "Cy Young"))
+    assert extract_metadata(_page("", "<p>Text of the story.</p>" + notes)).authors == []
