@@ -393,6 +393,20 @@ def _is_organization(name: str, publisher: Iterable[str]) -> bool:
 
 
 def find_authors(evidence: Evidence, publisher: Iterable[str] = ()) -> Found | None:
+    """:func:`_decided_authors`, unless they are one word each (`Contributed`, a site's
+    account `NewStatesman`, an organisation `CBS`) and the one writer's note under the
+    story ("Jim Litke is a national sports columnist ...") names a person in full."""
+    found = _decided_authors(evidence, publisher)
+    if found is not None and found.source != "bio" and all(
+        len(name.split()) == 1 and not CJK_LETTER.search(name) for name in found.names
+    ):
+        note = _bio_names(evidence.root)
+        if len(note) == 1:
+            return Found(note, "bio")
+    return found
+
+
+def _decided_authors(evidence: Evidence, publisher: Iterable[str] = ()) -> Found | None:
     """Authors from the most trusted source that names any; persons before organisations,
     and a news agency the page's own data credits beside them after them; the publisher
     itself only where the article's JSON-LD credits it and no source names anyone else.

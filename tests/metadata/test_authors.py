@@ -857,3 +857,27 @@ def test_the_writer_s_note_under_the_story_names_the_writer_last():
     notes = "".join(f"<p>{n} is a writer for the paper.</p>"
                     for n in ("Ann Lee", "Bo Park", "Cy Young"))
     assert extract_metadata(_page("", "<p>Text of the story.</p>" + notes)).authors == []
+
+
+@pytest.mark.parametrize(
+    ("head", "byline"),
+    [
+        # chaos pepsi (2): the JSON-LD credits "Contributed"
+        (('<script type="application/ld+json">{"@type": "NewsArticle", "author": '
+          '{"@type": "Person", "name": "Contributed"}}</script>'), ""),
+        # dragnet R699: the byline element names the site's account
+        ("", '<div class="byline">NewStatesman</div>'),
+        # l3s c7eba89c: the author meta names the site's owner
+        ('<meta name="author" content="CBS">', ""),
+    ],
+)
+def test_the_writer_s_note_names_the_writer_over_a_one_word_credit(head, byline):
+    """Cut-down real tuning pages: where every source before names one word (an account,
+    a label, an organisation), the one writer's note under the story names the writer in
+    full; a full name found before stays."""
+    note = ("<p>Jim Litke is a national sports columnist for The Associated Press. Write to "
+            "him at jlitke@ap.org.</p>")
+    body = byline + "<p>The story, in a paragraph of its own.</p>" + note
+    assert extract_metadata(_page(head, body)).authors == ["Jim Litke"]
+    full = _page('<meta name="author" content="Jane Doe">', body)
+    assert extract_metadata(full).authors == ["Jane Doe"]
