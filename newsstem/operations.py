@@ -96,6 +96,7 @@ class RunSummary:
     dropped: dict[str, int]
     skipped_known: int  # URLs of articles exported by earlier runs, not fetched (once each)
     withheld: int  # fetched anyway (start pages, redirect targets), not exported again
+    hubs: int  # of those, exported pages walked again as hubs (newsstem/urldb/hubs)
     download_errors: dict[str, int]  # exception class -> count (each attempt)
     http_errors: dict[str, int]  # status -> count (robots.txt excluded)
     spider_errors: dict[str, int]
@@ -214,6 +215,7 @@ class RunSummary:
             lines.append(
                 f"  known URLs skipped (URL store): {self.skipped_known}"
                 + (f", {self.withheld} fetched pages not exported again" if self.withheld else "")
+                + (f" ({self.hubs} of them hubs walked for their links)" if self.hubs else "")
                 + (f"; articles not recorded as exported: {self.unmarked} (the next crawl "
                    "exports them again)" if self.unmarked else "")
             )
@@ -544,6 +546,7 @@ def summarize(
         dropped=_by_suffix(stats, "newsstem/dropped/"),
         skipped_known=int(stats.get("newsstem/urldb/skipped", 0)),
         withheld=int(stats.get("newsstem/urldb/withheld", 0)),
+        hubs=int(stats.get("newsstem/urldb/hubs", 0)),
         download_errors=download,
         http_errors=http,
         spider_errors=_by_suffix(stats, "spider_exceptions/"),

@@ -178,6 +178,9 @@ STATS: tuple[Stat, ...] = (
         ("newsstem/urldb/withheld",
          "pages fetched anyway (start pages, redirect targets) whose article was exported "
          "before: not exported again"),
+        ("newsstem/urldb/hubs",
+         "exported pages fetched again as hubs for their links (an earlier crawl found "
+         "articles through them; each once): their share of withheld"),
         ("newsstem/urldb/exported", "articles recorded as exported (durably in the output)"),
         ("newsstem/urldb/syncs", "batches of exports fsynced and recorded"),
         ("newsstem/urldb/unmarked",

@@ -231,6 +231,7 @@ class UrlDbMiddleware:
         self._remembered: dict[bytes, bool] = {}  # key -> exported, for URLs looked up this crawl
         self._remembered_since = time.monotonic()
         self._to_mark_seen: set[bytes] = set()
+        self._hubs_walked: set[bytes] = set()  # hub keys of the exported pages walked here
         # newsstem/urldb/skipped counts each URL once, and only those exported by an earlier
         # crawl: a link to an article this crawl exported is one Scrapy would not fetch again
         self._exported_here: set[bytes] = set()
@@ -467,6 +468,9 @@ class UrlDbMiddleware:
         # walked, it is seen, as a link is: a prune of what no crawl saw since keeps it
         # (its page, whose link was seen, stays exported: without it, skipped again)
         self._to_mark_seen.add(hub)
+        if hub not in self._hubs_walked:  # (each hub once, as Scrapy fetches it once)
+            self._hubs_walked.add(hub)
+            self.stats.inc_value(f"{STATS_PREFIX}/hubs")
         return True
 
     def _count_skipped(self, key: bytes) -> None:

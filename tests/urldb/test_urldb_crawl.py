@@ -728,6 +728,9 @@ def test_a_section_page_exported_as_an_article_is_still_walked_for_new_articles(
     hubs = ["/", "/robots.txt", "/section/0/", "/section/1/"]
     assert fetched == sorted([*hubs, added]), fetched  # the old articles stay skipped
     assert urldb_stats(second)["withheld"] == 2 and urldb_stats(second)["skipped"] == 6
+    assert urldb_stats(second)["hubs"] == 2  # both sections, counted as what they are
+    assert "2 fetched pages not exported again (2 of them hubs walked for their links)" in (
+        second.log)
     assert third.items == [] and again == hubs, (third.log, again)
 
 
