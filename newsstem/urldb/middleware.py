@@ -232,6 +232,9 @@ class UrlDbMiddleware:
         self._remembered_since = time.monotonic()
         self._to_mark_seen: set[bytes] = set()
         self._hubs_walked: set[bytes] = set()  # hub keys of the exported pages walked here
+        # those of them fetched and withheld (newsstem/urldb/hubs counts these: a hub whose
+        # fetch failed was no page "not exported again", and the summary said "of them")
+        self._hubs_counted: set[bytes] = set()
         # newsstem/urldb/skipped counts each URL once, and only those exported by an earlier
         # crawl: a link to an article this crawl exported is one Scrapy would not fetch again
         self._exported_here: set[bytes] = set()
@@ -439,6 +442,13 @@ class UrlDbMiddleware:
                 self.look_up([key])
                 if not self.refresh and self.exported(key):
                     self.stats.inc_value(f"{STATS_PREFIX}/withheld")
+                    chain = [element.url]
+                    if response is not None:
+                        chain += [response.url, *response.meta.get("redirect_urls", ())]
+                    hubs = {hub_key(url) for url in chain} & self._hubs_walked
+                    if hubs and not hubs & self._hubs_counted:
+                        self._hubs_counted |= hubs
+                        self.stats.inc_value(f"{STATS_PREFIX}/hubs")
                     logger.debug("Already exported, not exported again: %s", element.url)
                     continue
                 aliases = [k for k in page_keys if k != key]
@@ -468,9 +478,7 @@ class UrlDbMiddleware:
         # walked, it is seen, as a link is: a prune of what no crawl saw since keeps it
         # (its page, whose link was seen, stays exported: without it, skipped again)
         self._to_mark_seen.add(hub)
-        if hub not in self._hubs_walked:  # (each hub once, as Scrapy fetches it once)
-            self._hubs_walked.add(hub)
-            self.stats.inc_value(f"{STATS_PREFIX}/hubs")
+        self._hubs_walked.add(hub)  # (counted when its page is fetched and withheld)
         return True
 
     def _count_skipped(self, key: bytes) -> None:

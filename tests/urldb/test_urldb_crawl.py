@@ -734,6 +734,26 @@ def test_a_section_page_exported_as_an_article_is_still_walked_for_new_articles(
     assert third.items == [] and again == hubs, (third.log, again)
 
 
+def test_a_hub_whose_fetch_fails_is_not_counted_as_walked(tmp_path, store_uri):
+    """newsstem/urldb/hubs counted a hub when its request was let through, so one whose
+    fetch failed (a section gone: 404) was counted, and the summary read "1 fetched pages
+    not exported again (2 of them hubs walked for their links)". A hub is counted when its
+    page is fetched and withheld, a share of withheld."""
+    site = TeaserSectionsSite(sections=2, articles_per_section=3).start()
+    try:
+        crawl(tmp_path, site, store_uri, "first")
+        resolve = site._resolve
+        site._resolve = lambda path: None if path == "/section/1/" else resolve(path)
+        second = crawl(tmp_path, site, store_uri, "second")
+    finally:
+        site.stop()
+    assert "/section/1/" in site.paths()  # walked, and gone
+    assert urldb_stats(second)["withheld"] == 1, second.log
+    assert urldb_stats(second)["hubs"] == 1, second.log
+    assert "1 fetched pages not exported again (1 of them hubs walked for their links)" in (
+        second.log)
+
+
 class RedirectedTeaserSectionsSite(TeaserSectionsSite):
     """Every link to a section page goes through a redirect (``/s0`` answered 301 to
     ``/section/0/``), as a site whose menu links short section URLs."""
