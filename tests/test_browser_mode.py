@@ -693,8 +693,10 @@ def test_the_help_the_no_browser_error_sends_users_to_says_how_to_name_one():
     shown = scrapy("crawl", "-h")
     assert shown.returncode == 0, shown.stderr
     text = " ".join(shown.stdout.split())
-    assert ("render, 1 fetches pages through headless Chromium: the system's chromium, or "
-            "Playwright's, or the one -s NEWSSTEM_RENDER_BROWSER=PATH names" in text), text
+    # in the order render.browser_path tries them: the one named wins over the system's
+    assert ("render, 1 fetches pages through headless Chromium: the one -s "
+            "NEWSSTEM_RENDER_BROWSER=PATH names, else the system's chromium, else "
+            "Playwright's" in text), text
 
 
 def test_no_browser_anywhere_is_said_with_how_to_install_one(monkeypatch, tmp_path):

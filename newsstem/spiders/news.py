@@ -271,9 +271,9 @@ ARGUMENT_HELP = {
     "since": "a date such as 2026-11-01, sitemap and feed entries dated before it skipped",
     "refresh": "1 exports again the articles the URL store says were exported (default "
                "NEWSSTEM_URLDB_REFRESH)",
-    "render": "1 fetches pages through headless Chromium: the system's chromium, or "
-              "Playwright's, or the one -s NEWSSTEM_RENDER_BROWSER=PATH names (default "
-              "NEWSSTEM_RENDER)",
+    "render": "1 fetches pages through headless Chromium: the one -s "
+              "NEWSSTEM_RENDER_BROWSER=PATH names, else the system's chromium, else "
+              "Playwright's (default NEWSSTEM_RENDER)",
 }
 
 
