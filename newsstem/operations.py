@@ -145,8 +145,8 @@ class RunSummary:
     # NEWSSTEM_RENDER_WAIT (newsstem/render/unfinished): their text may be missing, and a
     # run of such pages said "no_article" and nothing of the wait (one WARNING per page)
     render_unfinished: int = 0
-    # start messages of a distributed worker it dropped as unreadable or naming unknown
-    # arguments (newsstem/distributed/rejected_messages): each an ERROR line, and a summary
+    # start messages of a distributed worker it dropped as unreadable, naming unknown
+    # arguments or giving bad values (newsstem/distributed/rejected_messages): each an ERROR line, and a summary
     # of "errors: 0", "pages fetched: 0" said nothing of the site never crawled
     rejected_messages: int = 0
     # requests the duplicate filter refused (dupefilter/filtered): a distributed worker whose
@@ -330,9 +330,9 @@ class RunSummary:
             )
         if self.rejected_messages:
             lines.append(
-                f"  start messages rejected: {self.rejected_messages} (unreadable, or naming "
-                "arguments the spider does not take: their ERROR lines say why; nothing of "
-                "them was crawled)"
+                f"  start messages rejected: {self.rejected_messages} (unreadable, naming "
+                "arguments the spider does not take, or giving values it cannot use: their "
+                "ERROR lines say why; nothing of them was crawled)"
             )
         lines.append(f"  robots.txt refused: {self.robots_refused}")
         if self.offsite:

@@ -251,7 +251,10 @@ STATS: tuple[Stat, ...] = (
     *_group(
         "Distributed mode",
         ("newsstem/distributed/start_messages", "start messages taken from Redis"),
-        ("newsstem/distributed/rejected_messages", "start messages dropped as unreadable"),
+        ("newsstem/distributed/rejected_messages",
+         ("start messages dropped as unreadable, naming arguments the spider does not "
+          "take, or giving values it cannot use (a URL not http(s), a depth not a "
+          "number)")),
         ("newsstem/distributed/redis_errors",
          "failed calls to Redis (the queue, the shared filter, start messages): the worker "
          "tries again with backoff"),

@@ -65,8 +65,9 @@ def test_two_workers_share_one_crawl_and_fetch_every_page_once(workers, redis_db
     # the worker that dropped it says so in its run summary too, not only "errors: 0"
     said = [line for worker in (a, b) for line in worker.log().splitlines()
             if line.startswith("  start messages rejected: ")]
-    rejected = ("  start messages rejected: 1 (unreadable, or naming arguments the spider "
-                "does not take: their ERROR lines say why; nothing of them was crawled)")
+    rejected = ("  start messages rejected: 1 (unreadable, naming arguments the spider does "
+                "not take, or giving values it cannot use: their ERROR lines say why; nothing "
+                "of them was crawled)")
     assert said == [rejected]
     assert {s["finish_reason"] for s in stats} == {"idle"}
     # anchor texts travel with the requests: the worker that fetched an article
@@ -268,3 +269,35 @@ def test_a_worker_whose_start_pages_the_shared_filter_has_seen_says_why_it_fetch
     assert said == [why], again.log()
     assert not [line for line in first.log().splitlines()
                 if line.startswith("  nothing fetched: ")]
+
+
+def test_start_messages_with_bad_values_are_rejected_and_the_summary_says_so(redis_db):
+    """The summary said rejected start messages were "unreadable, or naming arguments the
+    spider does not take", while one naming known arguments with values it cannot use (a
+    URL that is not http(s), a depth that is no number) is rejected too: the user looked
+    for a misspelt argument that was not there."""
+    from scrapy.utils.test import get_crawler
+
+    from newsstem.distributed.connection import connect
+    from newsstem.distributed.options import DistributedOptions
+    from newsstem.distributed.worker import Worker
+    from newsstem.operations import summarize
+    from newsstem.spiders.news import NewsSpider
+
+    crawler = get_crawler(NewsSpider, {"NEWSSTEM_DISTRIBUTED": redis_db})
+    crawler.spider = spider = NewsSpider.from_crawler(crawler)
+    worker = Worker(crawler, connect(redis_db), DistributedOptions.from_settings(crawler.settings))
+    worker.start_key = START_KEY
+    client = redis.Redis.from_url(redis_db)
+    client.rpush(START_KEY, json.dumps({"start_url": "ftp://example.org/"}),
+                 json.dumps({"start_url": "https://example.org/", "depth": "two"}))
+    try:
+        assert worker.schedule_start_messages(spider) == 0
+    finally:
+        worker.spider_closed(spider, "finished")
+    stats = crawler.stats.get_stats()
+    assert stats["newsstem/distributed/rejected_messages"] == 2
+    lines = summarize(stats, 0, jobdir=None).lines()
+    assert ("  start messages rejected: 2 (unreadable, naming arguments the spider does not "
+            "take, or giving values it cannot use: their ERROR lines say why; nothing of "
+            "them was crawled)") in lines, lines
