@@ -401,8 +401,12 @@ def find_authors(evidence: Evidence, publisher: Iterable[str] = ()) -> Found | N
         len(name.split()) == 1 and not CJK_LETTER.search(name) for name in found.names
     ):
         note = _bio_names(evidence.root)
-        if len(note) == 1:
-            return Found(note, "bio")
+        # read as the last source reads it (all caps in title case; roles, desks and
+        # organisations are no person): taken raw, "Staff Writer Jane Doe" won over "CBS"
+        persons = [name for raw in note for name in _split_names(raw)
+                   if not _is_organization(name, ())]
+        if len(note) == 1 and len(persons) == 1:
+            return Found(persons, "bio")
     return found
 
 

@@ -881,3 +881,21 @@ def test_the_writer_s_note_names_the_writer_over_a_one_word_credit(head, byline)
     assert extract_metadata(_page(head, body)).authors == ["Jim Litke"]
     full = _page('<meta name="author" content="Jane Doe">', body)
     assert extract_metadata(full).authors == ["Jane Doe"]
+
+
+@pytest.mark.parametrize(
+    ("note", "expected"),
+    [
+        ("JANE DOE is a writer for the paper.", ["Jane Doe"]),
+        ("Staff Writer Jane Doe is a writer for the paper.", ["CBS"]),
+        ("The Associated Press Staff is a reporter team.", ["CBS"]),
+    ],
+)
+def test_the_writer_s_note_over_a_one_word_credit_is_read_as_the_last_source_reads_it(
+        note, expected):
+    """The note that names the writer over a one-word credit was taken raw: "JANE DOE",
+    "Staff Writer Jane Doe", "The Associated Press Staff" won over the author meta's
+    "CBS", where the same note as the last source gives "Jane Doe" or no one."""
+    body = "<p>The story, in a paragraph of its own.</p><p>" + note + "</p>"
+    assert extract_metadata(_page('<meta name="author" content="CBS">', body)).authors == (
+        expected)
