@@ -202,7 +202,9 @@ class RunSummary:
                 "still in flight after NEWSSTEM_RENDER_WAIT; their text may be missing: "
                 "raise NEWSSTEM_RENDER_WAIT)"
             )
-        if self.shells:
+        if self.shells and self.shells >= self.articles:
+            # (a crawl of hundreds of articles with a few video or login pages is no
+            # script-built site: render mode, slow, would not help it)
             lines.append(
                 f"  built by script?: {self.shells} of the pages without an article had "
                 "scripts and almost no text (a shell its scripts fill in a browser: "
@@ -519,6 +521,12 @@ def summarize(
     ('nothing_reached', 2, {'DNSLookupError': 2})
     >>> summarize({"item_scraped_count": 3, "newsstem/method/readability": 3}, pages=5).outcome
     'ok'
+    >>> shells = {"newsstem/dropped/no_article": 3, "newsstem/render/shells": 3}
+    >>> any("built by script?" in line for line in summarize(shells, pages=3).lines())
+    True
+    >>> many = {**shells, "item_scraped_count": 200, "newsstem/method/readability": 200}
+    >>> any("built by script?" in line for line in summarize(many, pages=203).lines())
+    False
     >>> summarize({}, pages=0).outcome
     'idle'
     >>> summarize({"newsstem/archive/read": 4}, pages=0, offline=True).outcome
