@@ -75,8 +75,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repo, when run as a script
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # corpora.py beside this file
 
-from corpora import HALVES, CorpusPage, corpora_root, halves, load_corpus, site_keys
-from learned import anchor_text, labelled_headline, scored_headline
+from corpora import HALVES, CorpusPage, corpora_root
+from learned import anchor_text, labelled_headline, scored_headline, sites_of
 
 from newsstem import defaults
 from newsstem.evaluation import score_corpus, score_page
@@ -160,18 +160,10 @@ def serve(site: Site, teasers: bool = False) -> None:
 
 def choose_sites(root: Path, corpora: list[str], min_pages: int, anchors: str) -> list[Site]:
     sites = []
-    for corpus in corpora:
-        pages = load_corpus(root, corpus)
-        half_of = halves(pages)
-        keys = site_keys(pages)
-        by_site: dict[str, list[CorpusPage]] = defaultdict(list)
-        for page in pages:
-            if keys[page.id] != page.id:  # pages without a site are not a layout-learning set
-                by_site[keys[page.id]].append(page)
-        for key, site_pages in sorted(by_site.items()):
-            if len(site_pages) < min_pages and corpus not in ALWAYS_ALL_SITES:
-                continue
-            site = Site(corpus, key, half_of[site_pages[0].id])
+    for corpus in corpora:  # (learned.py's sites, all of an ALWAYS_ALL_SITES corpus)
+        least = 1 if corpus in ALWAYS_ALL_SITES else min_pages
+        for _, key, site_pages, half in sites_of(root, [corpus], least):
+            site = Site(corpus, key, half)
             for n, page in enumerate(site_pages, 1):
                 labelled = labelled_headline(page, None)
                 if anchors == "title":
