@@ -325,22 +325,33 @@ def looks_script_built(html: str, min_chars: int) -> bool:
     ...                    '</head><body><p>A short brief.</p></body></html>', 200)
     False
     """
-    if "<script" not in html.lower():
+    if "<script" not in html and "<script" not in html.lower():
         return False
     try:
-        root = lxml.html.document_fromstring(html)
+        root = lxml.html.document_fromstring(html, _SHELL_PARSER)
     except (ValueError, lxml.etree.ParserError):
         return False
     # code, not data (JSON-LD, templates: a short brief's metadata is no sign of a shell)
-    if not root.xpath("//script[not(@type) or @type='' or @type='module' "
-                      "or contains(@type, 'javascript') or contains(@type, 'ecmascript')]"):
+    # (libxml2 may leave elements beside the root: //script finds their scripts too)
+    tops = (*root.itersiblings(preceding=True), root, *root.itersiblings())
+    if not any(_is_code(script.get("type")) for top in tops for script in top.iter("script")):
         return False
     body = root.find("body")
     if body is None:
         return True
-    for element in body.xpath(".//script | .//style | .//noscript | .//template"):
-        element.drop_tree()
+    lxml.etree.strip_elements(body, "script", "style", "noscript", "template",
+                              with_tail=False)
     return meaningful_length(body.text_content()) < min_chars
+
+
+# lxml.html's parser, without the table of ids no one reads here
+_SHELL_PARSER = lxml.html.HTMLParser(collect_ids=False)
+
+
+def _is_code(kind: str | None) -> bool:
+    """Whether a ``<script>`` of this ``type`` is code (no type, an empty one, a module,
+    a JavaScript type), not data."""
+    return (not kind or kind == "module" or "javascript" in kind or "ecmascript" in kind)
 
 
 # The per-site counts of _count_match, started again when a site switches files mid-crawl
