@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
@@ -328,7 +329,7 @@ def looks_script_built(html: str, min_chars: int) -> bool:
     if "<script" not in html and "<script" not in html.lower():
         return False
     try:
-        root = lxml.html.document_fromstring(html, _SHELL_PARSER)
+        root = lxml.html.document_fromstring(html, _shell_parser())
     except (ValueError, lxml.etree.ParserError):
         return False
     # code, not data (JSON-LD, templates: a short brief's metadata is no sign of a shell)
@@ -344,8 +345,17 @@ def looks_script_built(html: str, min_chars: int) -> bool:
     return meaningful_length(body.text_content()) < min_chars
 
 
-# lxml.html's parser, without the table of ids no one reads here
-_SHELL_PARSER = lxml.html.HTMLParser(collect_ids=False)
+# lxml.html's parser, without the table of ids no one reads here: one per thread, as
+# lxml's parsers may not be shared between threads (readability.tree's and
+# metadata.evidence's are kept so too)
+_SHELL_PARSERS = threading.local()
+
+
+def _shell_parser() -> lxml.html.HTMLParser:
+    parser = getattr(_SHELL_PARSERS, "parser", None)
+    if parser is None:
+        parser = _SHELL_PARSERS.parser = lxml.html.HTMLParser(collect_ids=False)
+    return parser
 
 
 def _is_code(kind: str | None) -> bool:
