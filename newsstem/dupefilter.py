@@ -8,11 +8,24 @@ pages within the limit are lost. This filter remembers the smallest depth at
 which each request was scheduled and admits it once more when it is found at a
 smaller depth that still lets its links be followed. The spider recognises such
 a revisit (``meta["newsstem_revisit"]``) and only follows its links.
+
+With ``JOBDIR`` the fingerprints are written to ``requests.depths`` when the crawl
+stops cleanly (finished, Ctrl-C, SIGTERM, a CLOSESPIDER limit), after the crawl's
+durable feed files are synced, never while it runs. Scrapy keeps the JOBDIR queue only
+at such a stop too, and the feed exporter's last lines are in memory until a sync: a
+fingerprint written as it was scheduled (as Scrapy's own filter does) survived a
+``kill -9`` that lost both its queued request and the article of its page in the feed's
+buffer, and the resumed crawl never fetched the page again. A JOBDIR whose last crawl
+did not stop cleanly (``crawl.running`` left in it) is forgotten as the next crawl opens
+it (:func:`_forget_an_unclean_jobdir`): that crawl starts again from the start pages;
+pages are fetched again (an ``-o`` file may hold some articles twice), none is lost.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,6 +42,9 @@ logger = logging.getLogger(__name__)
 
 REVISIT_META_KEY = "newsstem_revisit"
 SEEN_FILE = "requests.depths"
+#: in a JOBDIR while a crawl runs on it: found when a crawl opens it, the last one did not
+#: stop cleanly (kill -9, a crash, a power cut)
+RUNNING_FILE = "crawl.running"
 
 
 class DepthAwareDupeFilter(BaseDupeFilter):
@@ -49,21 +65,24 @@ class DepthAwareDupeFilter(BaseDupeFilter):
         self.depth_limit = depth_limit
         self.stats = stats
         self._depths: dict[bytes, int] = {}
-        self._file = None
+        self._seen: Path | None = None
+        self.crawler: Crawler | None = None
         if path:
-            seen = Path(path, SEEN_FILE)
-            if seen.exists():
-                self._load(seen)
-            self._file = seen.open("a", encoding="ascii")
+            self._seen = Path(path, SEEN_FILE)
+            _forget_an_unclean_jobdir(Path(path))
+            if self._seen.exists():
+                self._load(self._seen)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> DepthAwareDupeFilter:
-        return cls(
+        dupefilter = cls(
             crawler.request_fingerprinter,
             crawler.settings.getint("DEPTH_LIMIT"),
             job_dir(crawler.settings),
             crawler.stats,
         )
+        dupefilter.crawler = crawler
+        return dupefilter
 
     def _load(self, seen: Path) -> None:
         with seen.open(encoding="ascii", errors="replace") as lines:
@@ -89,13 +108,81 @@ class DepthAwareDupeFilter(BaseDupeFilter):
             if self.stats is not None:
                 self.stats.inc_value("newsstem/depth/revisited")
         self._depths[fp] = depth
-        if self._file is not None:
-            self._file.write(f"{fp.hex()} {depth}\n")
         return False
 
     def close(self, reason: str) -> None:
-        if self._file is not None:
-            self._file.close()
+        """A clean stop: sync the feeds, then write every fingerprint (a new file, fsynced
+        and renamed over the old one, so a kill meanwhile leaves the old one whole)."""
+        if self._seen is None:
+            return
+        try:
+            self._sync_feeds()
+        except OSError as error:
+            logger.error(
+                "JOBDIR's seen requests not saved: a feed file could not be synced (%s); "
+                "the next run with this JOBDIR fetches the pages of this one again", error
+            )
+            return
+        partial = self._seen.with_name(SEEN_FILE + ".new")
+        with partial.open("w", encoding="ascii") as file:
+            file.writelines(f"{fp.hex()} {depth}\n" for fp, depth in self._depths.items())
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(partial, self._seen)
+        _fsync_directory(self._seen.parent)
+        # (Scrapy's scheduler saved its queue before closing this filter: the JOBDIR is whole)
+        Path(self._seen.parent, RUNNING_FILE).unlink(missing_ok=True)
+
+    def _sync_feeds(self) -> None:
+        """Make every line the feed exporter wrote to a durable local file durable, so no
+        fingerprint is on disk before the article of its page (a JSON or XML file is
+        whole only when Scrapy closes it, just after)."""
+        if self.crawler is None or self.crawler.extensions is None:
+            return
+        from newsstem.urldb.feeds import DurableFileFeedStorage, find_feed_exporter
+
+        feeds = find_feed_exporter(self.crawler)
+        for slot in getattr(feeds, "slots", ()):
+            storage = slot.storage
+            if isinstance(storage, DurableFileFeedStorage) and storage.file is not None:
+                storage.file.sync()
 
     def log(self, request: Request, spider: Spider) -> None:
         logger.debug("Filtered duplicate request: %(request)s", {"request": request})
+
+
+def _forget_an_unclean_jobdir(jobdir: Path) -> None:
+    """Mark ``jobdir`` as in use; if the crawl before did not stop cleanly, first forget
+    its queue and seen requests, so that this crawl starts again from the start pages.
+
+    Scrapy saves the state of its disk queue (``requests.queue``) only at a clean stop:
+    after a ``kill -9`` the queue files hold requests its saved state does not count,
+    and reading them again returned stale requests in place of new ones (pages never
+    fetched); and the seen requests would hold pages whose request was lost with the
+    queue, or whose article with the feed's buffer. Nothing of that JOBDIR can be
+    trusted, so the crawl fetches everything again: no article is lost, some are
+    exported again (an ``-o`` file holds them twice; ``-O`` is emptied, as for a new crawl).
+    """
+    running = jobdir / RUNNING_FILE
+    if running.exists():
+        logger.warning(
+            "JOBDIR %s was left by a crawl that did not stop cleanly (kill -9, a crash, a "
+            "power cut): its queue and seen requests cannot be trusted; this crawl starts "
+            "again from the start pages", jobdir,
+        )
+        shutil.rmtree(jobdir / "requests.queue", ignore_errors=True)
+        (jobdir / SEEN_FILE).unlink(missing_ok=True)
+    jobdir.mkdir(parents=True, exist_ok=True)
+    with running.open("w", encoding="ascii") as file:
+        file.write(f"{os.getpid()}\n")
+        file.flush()
+        os.fsync(file.fileno())
+    _fsync_directory(jobdir)
+
+
+def _fsync_directory(path: Path) -> None:
+    directory = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)

@@ -49,3 +49,17 @@ def test_jobdir_keeps_the_smallest_depth_across_runs(tmp_path):
     assert second.request_seen(_request("http://a/x", 1))
     assert not second.request_seen(_request("http://a/x", 0))
     assert not second.request_seen(_request("http://a/y", 0))
+
+
+def test_a_jobdir_left_by_a_crawl_that_did_not_stop_cleanly_is_forgotten(tmp_path):
+    clean = DepthAwareDupeFilter(RequestFingerprinter(), depth_limit=3, path=str(tmp_path))
+    clean.request_seen(_request("http://a/x", 1))
+    clean.close("shutdown")
+    (tmp_path / "requests.queue").mkdir()
+    killed = DepthAwareDupeFilter(RequestFingerprinter(), depth_limit=3, path=str(tmp_path))
+    assert killed.request_seen(_request("http://a/x", 1))  # kept by the clean stop
+    killed.request_seen(_request("http://a/y", 1))  # ... then killed: no close()
+    resumed = DepthAwareDupeFilter(RequestFingerprinter(), depth_limit=3, path=str(tmp_path))
+    assert not (tmp_path / "requests.queue").exists()
+    assert not resumed.request_seen(_request("http://a/x", 1))
+    assert not resumed.request_seen(_request("http://a/y", 1))
