@@ -67,9 +67,12 @@ class DepthAwareDupeFilter(BaseDupeFilter):
         self._depths: dict[bytes, int] = {}
         self._seen: Path | None = None
         self.crawler: Crawler | None = None
+        #: the JOBDIR was left by a crawl that did not stop cleanly, and was forgotten: this
+        #: crawl starts that one again (its -O files are kept: newsstem.urldb.feeds)
+        self.restarts_killed_crawl = False
         if path:
             self._seen = Path(path, SEEN_FILE)
-            _forget_an_unclean_jobdir(Path(path))
+            self.restarts_killed_crawl = _forget_an_unclean_jobdir(Path(path))
             if self._seen.exists():
                 self._load(self._seen)
 
@@ -151,7 +154,7 @@ class DepthAwareDupeFilter(BaseDupeFilter):
         logger.debug("Filtered duplicate request: %(request)s", {"request": request})
 
 
-def _forget_an_unclean_jobdir(jobdir: Path) -> None:
+def _forget_an_unclean_jobdir(jobdir: Path) -> bool:
     """Mark ``jobdir`` as in use; if the crawl before did not stop cleanly, first forget
     its queue and seen requests, so that this crawl starts again from the start pages.
 
@@ -161,10 +164,12 @@ def _forget_an_unclean_jobdir(jobdir: Path) -> None:
     fetched); and the seen requests would hold pages whose request was lost with the
     queue, or whose article with the feed's buffer. Nothing of that JOBDIR can be
     trusted, so the crawl fetches everything again: no article is lost, some are
-    exported again (an ``-o`` file holds them twice; ``-O`` is emptied, as for a new crawl).
+    exported again (an ``-o`` file holds them twice; an ``-O`` JSON Lines file is appended
+    to, as by a resumed crawl). Return whether it was forgotten.
     """
     running = jobdir / RUNNING_FILE
-    if running.exists():
+    unclean = running.exists()
+    if unclean:
         logger.warning(
             "JOBDIR %s was left by a crawl that did not stop cleanly (kill -9, a crash, a "
             "power cut): its queue and seen requests cannot be trusted; this crawl starts "
@@ -178,6 +183,7 @@ def _forget_an_unclean_jobdir(jobdir: Path) -> None:
         file.flush()
         os.fsync(file.fileno())
     _fsync_directory(jobdir)
+    return unclean
 
 
 def _fsync_directory(path: Path) -> None:

@@ -56,3 +56,36 @@ def test_a_jobdir_crawl_killed_with_sigkill_and_resumed_loses_no_article(tmp_pat
     missing = headlines - titles
     assert not missing, (f"{len(missing)} of {len(headlines)} articles lost "
                          f"({lines_after_kill} lines in the file after the kill)")
+
+
+def test_a_killed_jobdir_crawl_with_a_url_store_keeps_its_o_file(tmp_path):
+    # With a URL store the articles of the killed crawl are recorded as exported and not
+    # exported again: the crawl started again on the JOBDIR it left must not empty its -O
+    # file (as a resumed queue's does not)
+    site = GeneratedNewsSite(sections=8, articles_per_section=40, delay=0.02, seed=11).start()
+    args = ("-a", f"start_url={site.url}/", "-a", "depth=2")
+    settings = {"JOBDIR": str(tmp_path / "job"), "CONCURRENT_REQUESTS_PER_DOMAIN": "4",
+                "NEWSSTEM_URLDB": f"sqlite:///{tmp_path / 'urldb.sqlite'}",
+                "NEWSSTEM_URLDB_SYNC_ITEMS": "10"}
+    runs = []
+    try:
+        killed = start_crawl(tmp_path, *args, settings=settings, name="articles")
+        runs.append(killed)
+        deadline = time.monotonic() + 60
+        while _articles_fetched(site) < 200:
+            assert killed.process.poll() is None, "the crawl ended before the kill"
+            assert time.monotonic() < deadline, "the crawl never got going"
+            time.sleep(0.01)
+        killed.kill()
+        resumed = start_crawl(tmp_path, *args, settings=settings, name="articles")
+        runs.append(resumed)
+        assert resumed.wait() == 0, resumed.log()
+    finally:
+        for crawl in runs:
+            if crawl.process.poll() is None:
+                crawl.kill()
+        site.stop()
+    urls = {json.loads(line)["url"] for line in
+            (tmp_path / "articles.jsonl").read_text(encoding="utf-8").splitlines()
+            if line.endswith("}")}
+    assert len(site.article_urls() - urls) <= 1  # (one pair of the site's pages is one article)

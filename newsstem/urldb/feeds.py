@@ -446,7 +446,7 @@ class NewsFeedExporter(_ScrapyFeedExporter):
             if appends_on_resume(self.crawler, uri, options):
                 self.feeds[uri] = {**options, "overwrite": False}
                 logger.info(
-                    "Resuming the queue kept in JOBDIR %s: appending to %s (-O) instead of "
+                    "Continuing the crawl kept in JOBDIR %s: appending to %s (-O) instead of "
                     "emptying it, so the articles the stopped crawl wrote there stay in it",
                     jobdir, uri,
                 )
@@ -454,7 +454,7 @@ class NewsFeedExporter(_ScrapyFeedExporter):
                 kept = keep_aside(Path(local_feed_path(uri) or uri))
                 if kept is not None:
                     logger.warning(
-                        "Resuming the queue kept in JOBDIR %s: %s (-O, %s) cannot be appended "
+                        "Continuing the crawl kept in JOBDIR %s: %s (-O, %s) cannot be appended "
                         "to (a second JSON array, XML document or CSV header), so the articles "
                         "the stopped crawl wrote there are kept in %s, and this crawl writes "
                         "%s anew: the two files together hold the whole crawl",
@@ -501,13 +501,18 @@ def appends_on_resume(crawler: Crawler, uri: str, options: dict[str, Any]) -> bo
 
 
 def resumes_queue(crawler: Crawler) -> bool:
-    """Whether the crawl resumes a queue a stopped crawl kept in its ``JOBDIR`` (requests
-    in the scheduler as it opens; not a distributed worker, whose queue is the shared one)."""
+    """Whether the crawl continues one kept in its ``JOBDIR``: it resumes the queue of a
+    stopped crawl (requests in the scheduler as it opens), or starts again a crawl killed
+    with ``kill -9`` whose JOBDIR was forgotten (:mod:`newsstem.dupefilter`), whose
+    feed files hold its articles too. Not a distributed worker, whose queue is the shared one."""
     from newsstem.distributed.connection import is_distributed
 
     settings = crawler.settings
     if not settings.get("JOBDIR") or is_distributed(settings):
         return False
+    dupefilter = getattr(getattr(crawler.engine, "scheduler", None), "df", None)
+    if getattr(dupefilter, "restarts_killed_crawl", False):
+        return True
     return (scheduled_requests(crawler) or 0) > 0
 
 
