@@ -11,7 +11,8 @@ a revisit (``meta["newsstem_revisit"]``) and only follows its links.
 
 With ``JOBDIR`` the fingerprints are written to ``requests.depths`` when the crawl
 stops cleanly (finished, Ctrl-C, SIGTERM, a CLOSESPIDER limit), after the crawl's
-durable feed files are synced, never while it runs. Scrapy keeps the JOBDIR queue only
+durable feed files are synced (with a feed that is not a local file, once the feed exporter
+has stored it, and not if a feed failed to be stored), never while it runs. Scrapy keeps the JOBDIR queue only
 at such a stop too, and the feed exporter's last lines are in memory until a sync: a
 fingerprint written as it was scheduled (as Scrapy's own filter does) survived a
 ``kill -9`` that lost both its queued request and the article of its page in the feed's
@@ -115,8 +116,44 @@ class DepthAwareDupeFilter(BaseDupeFilter):
 
     def close(self, reason: str) -> None:
         """A clean stop: sync the feeds, then write every fingerprint (a new file, fsynced
-        and renamed over the old one, so a kill meanwhile leaves the old one whole)."""
+        and renamed over the old one, so a kill meanwhile leaves the old one whole).
+
+        Scrapy closes this filter (with its scheduler) before ``spider_closed``, where the
+        feed exporter stores its feeds: a feed that is not a local file (stdout, ``s3://``,
+        ``ftp://``...) is uploaded or flushed only then, so with such a feed the
+        fingerprints are written once the feed exporter has closed, and not at all if a
+        feed failed to be stored (``feedexport/failed_count/*``): ``crawl.running`` stays,
+        and the next run starts again from the start pages."""
         if self._seen is None:
+            return
+        if self._feeds_stored_later():
+            from scrapy.signals import feed_exporter_closed
+
+            assert self.crawler is not None
+            self.crawler.signals.connect(self._save, signal=feed_exporter_closed)
+            return
+        self._save()
+
+    def _feeds_stored_later(self) -> bool:
+        """Whether a feed of the crawl is not a durable local file, written only as the
+        feed exporter closes on ``spider_closed``."""
+        if self.crawler is None or self.crawler.extensions is None:
+            return False
+        from newsstem.urldb.feeds import DurableFileFeedStorage, find_feed_exporter
+
+        feeds = find_feed_exporter(self.crawler)
+        return any(not isinstance(slot.storage, DurableFileFeedStorage)
+                   for slot in getattr(feeds, "slots", ()))
+
+    def _save(self) -> None:
+        assert self._seen is not None
+        failed = {key: value for key, value in (self.stats.get_stats() if self.stats else {}).items()
+                  if key.startswith("feedexport/failed_count/") and value}
+        if failed:
+            logger.error(
+                "JOBDIR's seen requests not saved: a feed could not be stored (%s); the "
+                "next run with this JOBDIR starts again from the start pages", failed
+            )
             return
         try:
             self._sync_feeds()

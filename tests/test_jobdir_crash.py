@@ -89,3 +89,32 @@ def test_a_killed_jobdir_crawl_with_a_url_store_keeps_its_o_file(tmp_path):
             (tmp_path / "articles.jsonl").read_text(encoding="utf-8").splitlines()
             if line.endswith("}")}
     assert len(site.article_urls() - urls) <= 1  # (one pair of the site's pages is one article)
+
+
+@pytest.mark.parametrize("upload", ["ok", "fail"])
+def test_a_feed_stored_at_the_end_is_stored_before_the_seen_requests_are_saved(tmp_path, upload):
+    # Scrapy closes the dupefilter (with the scheduler) before spider_closed, where a feed
+    # that is not a local file (s3://, ftp://, stdout) is uploaded: the seen requests
+    # written first were on disk without the articles of their pages, which a failed
+    # upload (or a kill during it) lost for good, the next run never fetching them again
+    site = GeneratedNewsSite(sections=2, articles_per_section=5, seed=11).start()
+    job = tmp_path / "job"
+    settings = {
+        "JOBDIR": str(job), "NEWSSTEM_URLDB": "",
+        "FEED_STORAGES": json.dumps({"upload": "tests.support.feedstorage.UploadStorage"}),
+        "FEEDS": json.dumps({f"upload://{upload}{tmp_path / 'uploaded.jsonl'}":
+                             {"format": "jsonlines"}}),
+    }
+    try:
+        crawl = start_crawl(tmp_path, "-a", f"start_url={site.url}/", "-a", "depth=2",
+                            settings=settings, output_option=None)
+        assert crawl.wait() == 0, crawl.log()
+    finally:
+        site.stop()
+    if upload == "ok":
+        assert (tmp_path / "uploaded.jsonl").read_text(encoding="utf-8").count("\n") >= 9
+        assert (job / "requests.depths").exists() and not (job / "crawl.running").exists()
+    else:
+        assert "upload refused" in crawl.log()
+        assert not (job / "requests.depths").exists(), "pages marked seen, articles lost"
+        assert (job / "crawl.running").exists()  # the next run starts from the start pages
