@@ -71,9 +71,10 @@ class DepthAwareDupeFilter(BaseDupeFilter):
         #: the JOBDIR was left by a crawl that did not stop cleanly, and was forgotten: this
         #: crawl starts that one again (its -O files are kept: newsstem.urldb.feeds)
         self.restarts_killed_crawl = False
+        self._marker: _RunningMarker | None = None
         if path:
             self._seen = Path(path, SEEN_FILE)
-            self.restarts_killed_crawl = _forget_an_unclean_jobdir(Path(path))
+            self.restarts_killed_crawl, self._marker = _forget_an_unclean_jobdir(Path(path))
             if self._seen.exists():
                 self._load(self._seen)
 
@@ -172,6 +173,8 @@ class DepthAwareDupeFilter(BaseDupeFilter):
         _fsync_directory(self._seen.parent)
         # (Scrapy's scheduler saved its queue before closing this filter: the JOBDIR is whole)
         Path(self._seen.parent, RUNNING_FILE).unlink(missing_ok=True)
+        if self._marker is not None:
+            self._marker.close()
 
     def _sync_feeds(self) -> None:
         """Make every line the feed exporter wrote to a durable local file durable, so no
@@ -191,7 +194,7 @@ class DepthAwareDupeFilter(BaseDupeFilter):
         logger.debug("Filtered duplicate request: %(request)s", {"request": request})
 
 
-def _forget_an_unclean_jobdir(jobdir: Path) -> bool:
+def _forget_an_unclean_jobdir(jobdir: Path) -> tuple[bool, _RunningMarker]:
     """Mark ``jobdir`` as in use; if the crawl before did not stop cleanly, first forget
     its queue and seen requests, so that this crawl starts again from the start pages.
 
@@ -202,10 +205,13 @@ def _forget_an_unclean_jobdir(jobdir: Path) -> bool:
     queue, or whose article with the feed's buffer. Nothing of that JOBDIR can be
     trusted, so the crawl fetches everything again: no article is lost, some are
     exported again (an ``-o`` file holds them twice; an ``-O`` JSON Lines file is appended
-    to, as by a resumed crawl). Return whether it was forgotten.
+    to, as by a resumed crawl). Return whether it was forgotten, and the marker, locked
+    until the crawl stops (:class:`JobdirInUse` if another crawl holds it).
     """
     running = jobdir / RUNNING_FILE
     unclean = running.exists()
+    jobdir.mkdir(parents=True, exist_ok=True)
+    marker = _RunningMarker(running)  # raises JobdirInUse while another crawl runs on it
     if unclean:
         logger.warning(
             "JOBDIR %s was left by a crawl that did not stop cleanly (kill -9, a crash, a "
@@ -214,13 +220,56 @@ def _forget_an_unclean_jobdir(jobdir: Path) -> bool:
         )
         shutil.rmtree(jobdir / "requests.queue", ignore_errors=True)
         (jobdir / SEEN_FILE).unlink(missing_ok=True)
-    jobdir.mkdir(parents=True, exist_ok=True)
-    with running.open("w", encoding="ascii") as file:
-        file.write(f"{os.getpid()}\n")
-        file.flush()
-        os.fsync(file.fileno())
+    marker.write_pid()
     _fsync_directory(jobdir)
-    return unclean
+    return unclean, marker
+
+
+class JobdirInUse(RuntimeError):
+    """Another crawl runs on this JOBDIR now (it holds the lock of its ``crawl.running``)."""
+
+
+class _RunningMarker:
+    """``crawl.running``, open and ``flock``-ed while the crawl runs: a second crawl on the
+    same JOBDIR (two scrapyd jobs of a project whose settings give one JOBDIR) would have
+    taken the running crawl's marker for a killed crawl's and deleted its queue and seen
+    requests under it. The lock goes with the process, so a killed crawl's does not stay;
+    a child forked without exec closes its copy (it would hold the lock after the crawl)."""
+
+    def __init__(self, path: Path) -> None:
+        from newsstem.urldb.feeds import _lock
+        from newsstem.urldb.locking import FORK_LOCK, close_in_forked_child
+
+        self.closed = False
+        with FORK_LOCK:
+            self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            if not _lock(self._fd):
+                os.close(self._fd)
+                self.closed = True
+                owner = path.read_text(encoding="ascii", errors="replace").strip() or "?"
+                raise JobdirInUse(
+                    f"JOBDIR {path.parent} is in use by another crawl (process {owner}): "
+                    "give each crawl its own JOBDIR (a scrapyd job: -d setting=JOBDIR=...)"
+                )
+            close_in_forked_child(self)
+
+    def write_pid(self) -> None:
+        os.ftruncate(self._fd, 0)
+        os.pwrite(self._fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        os.fsync(self._fd)
+
+    def _close_after_fork(self) -> None:
+        if not self.closed:
+            self.closed = True
+            os.close(self._fd)
+
+    def close(self) -> None:
+        from newsstem.urldb.locking import FORK_LOCK
+
+        with FORK_LOCK:
+            if not self.closed:
+                self.closed = True
+                os.close(self._fd)
 
 
 def _fsync_directory(path: Path) -> None:

@@ -59,6 +59,7 @@ def test_a_jobdir_left_by_a_crawl_that_did_not_stop_cleanly_is_forgotten(tmp_pat
     killed = DepthAwareDupeFilter(RequestFingerprinter(), depth_limit=3, path=str(tmp_path))
     assert killed.request_seen(_request("http://a/x", 1))  # kept by the clean stop
     killed.request_seen(_request("http://a/y", 1))  # ... then killed: no close()
+    killed._marker.close()  # (its process gone: its lock too)
     resumed = DepthAwareDupeFilter(RequestFingerprinter(), depth_limit=3, path=str(tmp_path))
     assert not (tmp_path / "requests.queue").exists()
     assert not resumed.request_seen(_request("http://a/x", 1))

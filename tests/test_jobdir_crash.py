@@ -118,3 +118,34 @@ def test_a_feed_stored_at_the_end_is_stored_before_the_seen_requests_are_saved(t
         assert "upload refused" in crawl.log()
         assert not (job / "requests.depths").exists(), "pages marked seen, articles lost"
         assert (job / "crawl.running").exists()  # the next run starts from the start pages
+
+
+def test_a_second_crawl_on_a_jobdir_in_use_does_not_forget_the_running_crawl_s_queue(tmp_path):
+    # two scrapyd jobs of a project whose settings give one JOBDIR: the second took the
+    # first's crawl.running for a killed crawl's, and deleted its queue and seen requests
+    site = GeneratedNewsSite(sections=8, articles_per_section=40, delay=0.05, seed=11).start()
+    args = ("-a", f"start_url={site.url}/", "-a", "depth=2")
+    settings = {"JOBDIR": str(tmp_path / "job"), "NEWSSTEM_URLDB": "",
+                "CONCURRENT_REQUESTS_PER_DOMAIN": "2"}
+    runs = []
+    try:
+        first = start_crawl(tmp_path, *args, settings=settings, name="first")
+        runs.append(first)
+        deadline = time.monotonic() + 60
+        while _articles_fetched(site) < 20:
+            assert first.process.poll() is None, "the crawl ended too soon"
+            assert time.monotonic() < deadline, "the crawl never got going"
+            time.sleep(0.01)
+        running = (tmp_path / "job" / "crawl.running").read_text(encoding="ascii")
+        second = start_crawl(tmp_path, *args, settings=settings, name="second")
+        runs.append(second)
+        assert second.wait(timeout=60) != 0
+        assert "is in use by another crawl" in second.log()
+        assert first.process.poll() is None
+        assert (tmp_path / "job" / "crawl.running").read_text(encoding="ascii") == running
+        assert (tmp_path / "job" / "requests.queue").is_dir()
+    finally:
+        for crawl in runs:
+            if crawl.process.poll() is None:
+                crawl.kill()
+        site.stop()
