@@ -18,7 +18,8 @@ fingerprint written as it was scheduled (as Scrapy's own filter does) survived a
 ``kill -9`` that lost both its queued request and the article of its page in the feed's
 buffer, and the resumed crawl never fetched the page again. A JOBDIR whose last crawl
 did not stop cleanly (``crawl.running`` left in it) is forgotten as the next crawl opens
-it (:func:`_forget_an_unclean_jobdir`): that crawl starts again from the start pages;
+it (:func:`_forget_an_unclean_jobdir`), as is one an older newsstem left after a kill
+(:func:`_killed_under_an_older_newsstem`): that crawl starts again from the start pages;
 pages are fetched again (an ``-o`` file may hold some articles twice), none is lost.
 """
 
@@ -46,6 +47,10 @@ SEEN_FILE = "requests.depths"
 #: in a JOBDIR while a crawl runs on it: found when a crawl opens it, the last one did not
 #: stop cleanly (kill -9, a crash, a power cut)
 RUNNING_FILE = "crawl.running"
+#: first line of a requests.depths written at a clean stop (skipped as a fingerprint line,
+#: by older versions too): a file without it was written by an older newsstem as requests
+#: were scheduled, with no crawl.running to tell a killed crawl's
+CLEAN_HEADER = "# newsstem: written at a clean stop\n"
 
 
 class DepthAwareDupeFilter(BaseDupeFilter):
@@ -166,6 +171,7 @@ class DepthAwareDupeFilter(BaseDupeFilter):
             return
         partial = self._seen.with_name(SEEN_FILE + ".new")
         with partial.open("w", encoding="ascii") as file:
+            file.write(CLEAN_HEADER)
             file.writelines(f"{fp.hex()} {depth}\n" for fp, depth in self._depths.items())
             file.flush()
             os.fsync(file.fileno())
@@ -209,7 +215,7 @@ def _forget_an_unclean_jobdir(jobdir: Path) -> tuple[bool, _RunningMarker]:
     until the crawl stops (:class:`JobdirInUse` if another crawl holds it).
     """
     running = jobdir / RUNNING_FILE
-    unclean = running.exists()
+    unclean = running.exists() or _killed_under_an_older_newsstem(jobdir)
     jobdir.mkdir(parents=True, exist_ok=True)
     marker = _RunningMarker(running)  # raises JobdirInUse while another crawl runs on it
     if unclean:
@@ -223,6 +229,26 @@ def _forget_an_unclean_jobdir(jobdir: Path) -> tuple[bool, _RunningMarker]:
     marker.write_pid()
     _fsync_directory(jobdir)
     return unclean, marker
+
+
+def _killed_under_an_older_newsstem(jobdir: Path) -> bool:
+    """Whether ``requests.depths`` was written by an older newsstem (no
+    :data:`CLEAN_HEADER`) and its crawl did not stop cleanly: that version appended to it
+    as requests were scheduled, and Scrapy writes ``spider.state`` at a clean stop only,
+    after the file was closed; a file changed since (or no ``spider.state``) is a killed
+    crawl's, holding pages whose article or request the kill lost."""
+    seen = jobdir / SEEN_FILE
+    try:
+        with seen.open(encoding="ascii", errors="replace") as file:
+            if file.readline() == CLEAN_HEADER:
+                return False
+        written = seen.stat().st_mtime_ns
+    except FileNotFoundError:
+        return False
+    try:
+        return (jobdir / "spider.state").stat().st_mtime_ns < written
+    except FileNotFoundError:
+        return True
 
 
 class JobdirInUse(RuntimeError):

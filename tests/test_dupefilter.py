@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from scrapy import Request
 from scrapy.utils.request import RequestFingerprinter
 
@@ -64,3 +66,23 @@ def test_a_jobdir_left_by_a_crawl_that_did_not_stop_cleanly_is_forgotten(tmp_pat
     assert not (tmp_path / "requests.queue").exists()
     assert not resumed.request_seen(_request("http://a/x", 1))
     assert not resumed.request_seen(_request("http://a/y", 1))
+
+
+def test_a_jobdir_of_an_older_newsstem_is_trusted_only_if_its_crawl_stopped_cleanly(tmp_path):
+    # an older newsstem appended to requests.depths as requests were scheduled and left no
+    # crawl.running: its killed crawl's file held pages whose article the kill had lost
+    fp = RequestFingerprinter().fingerprint(_request("http://a/x", 1)).hex()
+    for state_after, kept in ((True, True), (False, False)):
+        job = tmp_path / str(kept)
+        (job / "requests.queue").mkdir(parents=True)
+        state, seen = job / "spider.state", job / "requests.depths"
+        state.write_bytes(b"")
+        seen.write_text(f"{fp} 1\n", encoding="ascii")
+        os.utime(seen, ns=(1_000_000_000, 1_000_000_000))
+        stamp = 2_000_000_000 if state_after else 500_000_000
+        os.utime(state, ns=(stamp, stamp))
+        resumed = DepthAwareDupeFilter(RequestFingerprinter(), depth_limit=3, path=str(job))
+        assert resumed.request_seen(_request("http://a/x", 1)) is kept
+        assert (job / "requests.queue").exists() is kept
+        assert resumed.restarts_killed_crawl is not kept
+        resumed._marker.close()
