@@ -221,7 +221,7 @@ def _forget_an_unclean_jobdir(jobdir: Path) -> tuple[bool, _RunningMarker]:
     if unclean:
         logger.warning(
             "JOBDIR %s was left by a crawl that did not stop cleanly (kill -9, a crash, a "
-            "power cut): its queue and seen requests cannot be trusted; this crawl starts "
+            "power cut, a second Ctrl-C or SIGTERM): its queue and seen requests cannot be trusted; this crawl starts "
             "again from the start pages", jobdir,
         )
         shutil.rmtree(jobdir / "requests.queue", ignore_errors=True)
