@@ -91,8 +91,10 @@ def test_a_killed_jobdir_crawl_with_a_url_store_keeps_its_o_file(tmp_path):
     assert len(site.article_urls() - urls) <= 1  # (one pair of the site's pages is one article)
 
 
-@pytest.mark.parametrize("upload", ["ok", "fail"])
-def test_a_feed_stored_at_the_end_is_stored_before_the_seen_requests_are_saved(tmp_path, upload):
+@pytest.mark.parametrize(("upload", "option"), [("ok", None), ("fail", None), ("ok", "-O")])
+def test_a_feed_stored_at_the_end_is_stored_before_the_seen_requests_are_saved(
+    tmp_path, upload, option
+):
     # Scrapy closes the dupefilter (with the scheduler) before spider_closed, where a feed
     # that is not a local file (s3://, ftp://, stdout) is uploaded: the seen requests
     # written first were on disk without the articles of their pages, which a failed
@@ -107,13 +109,15 @@ def test_a_feed_stored_at_the_end_is_stored_before_the_seen_requests_are_saved(t
     }
     try:
         crawl = start_crawl(tmp_path, "-a", f"start_url={site.url}/", "-a", "depth=2",
-                            settings=settings, output_option=None)
+                            settings=settings, output_option=option)  # (-O: a second feed)
         assert crawl.wait() == 0, crawl.log()
     finally:
         site.stop()
     if upload == "ok":
         assert (tmp_path / "uploaded.jsonl").read_text(encoding="utf-8").count("\n") >= 9
         assert (job / "requests.depths").exists() and not (job / "crawl.running").exists()
+        if option:
+            assert crawl.lines() and "ERROR" not in crawl.log()
     else:
         assert "upload refused" in crawl.log()
         assert not (job / "requests.depths").exists(), "pages marked seen, articles lost"
