@@ -255,6 +255,19 @@ class JobdirInUse(RuntimeError):
     """Another crawl runs on this JOBDIR now (it holds the lock of its ``crawl.running``)."""
 
 
+def jobdir_in_use(jobdir: str | Path) -> str | None:
+    """Why ``jobdir`` cannot be used now (another crawl runs on it), or None: the crawl
+    command's check before the crawl starts, so the refusal is one line, not a traceback."""
+    running = Path(jobdir, RUNNING_FILE)
+    if not running.exists():
+        return None
+    try:
+        _RunningMarker(running).close()
+    except JobdirInUse as error:
+        return str(error)
+    return None
+
+
 class _RunningMarker:
     """``crawl.running``, open and ``flock``-ed while the crawl runs: a second crawl on the
     same JOBDIR (two scrapyd jobs of a project whose settings give one JOBDIR) would have

@@ -144,7 +144,9 @@ def test_a_second_crawl_on_a_jobdir_in_use_does_not_forget_the_running_crawl_s_q
         second = start_crawl(tmp_path, *args, settings=settings, name="second")
         runs.append(second)
         assert second.wait(timeout=60) != 0
-        assert "is in use by another crawl" in second.log()
+        assert "newsstem: JOBDIR" in second.log() and "is in use by another crawl" in (
+            second.log())
+        assert "Traceback" not in second.log()  # one line, as the other refusals are
         assert first.process.poll() is None
         assert (tmp_path / "job" / "crawl.running").read_text(encoding="ascii") == running
         assert (tmp_path / "job" / "requests.queue").is_dir()

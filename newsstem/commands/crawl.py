@@ -200,7 +200,8 @@ class Command(ScrapyCrawlCommand):
             raise UsageError(f"crawl: {error}", print_help=False) from None
         check_output_paths(self.settings, "crawl")  # -O, NEWSSTEM_STATS_FILE
         if len(args) == 1 and not (
-            self._check_distributed() and self._check_url_store(opts) and self._check_archive()
+            self._check_distributed() and self._check_jobdir() and self._check_url_store(opts)
+            and self._check_archive()
         ):  # one line said why: Scrapy is not started, so nothing comes after it
             self.requires_crawler_process = False
             self._unusable = True
@@ -257,6 +258,18 @@ class Command(ScrapyCrawlCommand):
                 connect(options.url).close()
         except DistributedError as exc:
             self._say(f"newsstem: {exc}")
+            return False
+        return True
+
+    def _check_jobdir(self) -> bool:
+        """The ``JOBDIR`` is not in use by another crawl (two scrapyd jobs of a project
+        whose settings give one JOBDIR); False (and one error line) if it is."""
+        from newsstem.dupefilter import jobdir_in_use
+
+        path = self.settings.get("JOBDIR")
+        reason = jobdir_in_use(path) if path else None
+        if reason:
+            self._say(f"newsstem: {reason}")
             return False
         return True
 
