@@ -176,6 +176,8 @@ class DepthAwareDupeFilter(BaseDupeFilter):
             file.flush()
             os.fsync(file.fileno())
         os.replace(partial, self._seen)
+        from newsstem.urldb.feeds import _fsync_directory
+
         _fsync_directory(self._seen.parent)
         # (Scrapy's scheduler saved its queue before closing this filter: the JOBDIR is whole)
         Path(self._seen.parent, RUNNING_FILE).unlink(missing_ok=True)
@@ -227,6 +229,8 @@ def _forget_an_unclean_jobdir(jobdir: Path) -> tuple[bool, _RunningMarker]:
         shutil.rmtree(jobdir / "requests.queue", ignore_errors=True)
         (jobdir / SEEN_FILE).unlink(missing_ok=True)
     marker.write_pid()
+    from newsstem.urldb.feeds import _fsync_directory
+
     _fsync_directory(jobdir)
     return unclean, marker
 
@@ -309,11 +313,3 @@ class _RunningMarker:
             if not self.closed:
                 self.closed = True
                 os.close(self._fd)
-
-
-def _fsync_directory(path: Path) -> None:
-    directory = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(directory)
-    finally:
-        os.close(directory)

@@ -15,6 +15,15 @@ from support.crawlprocess import start_crawl
 from support.newssite import GeneratedNewsSite
 
 
+def _wait_for_articles(site, crawl, count: int) -> None:
+    """Until ``crawl`` has fetched ``count`` articles of ``site`` (running all along)."""
+    deadline = time.monotonic() + 60
+    while _articles_fetched(site) < count:
+        assert crawl.process.poll() is None, "the crawl ended too soon"
+        assert time.monotonic() < deadline, "the crawl never got going"
+        time.sleep(0.01)
+
+
 def _articles_fetched(site: GeneratedNewsSite) -> int:
     return sum(path.endswith(".html") for path in site.paths())
 
@@ -30,11 +39,7 @@ def test_a_jobdir_crawl_killed_with_sigkill_and_resumed_loses_no_article(tmp_pat
         killed = start_crawl(tmp_path, *args, settings=settings, name="articles",
                              output_option=option)
         runs.append(killed)
-        deadline = time.monotonic() + 60
-        while _articles_fetched(site) < 200:  # most of the site fetched: kill it
-            assert killed.process.poll() is None, "the crawl ended before the kill"
-            assert time.monotonic() < deadline, "the crawl never got going"
-            time.sleep(0.01)
+        _wait_for_articles(site, killed, 200)  # most of the site fetched: kill it
         killed.kill()
         lines_after_kill = len(killed.lines())
         resumed = start_crawl(tmp_path, *args, settings=settings, name="articles",
@@ -71,11 +76,7 @@ def test_a_killed_jobdir_crawl_with_a_url_store_keeps_its_o_file(tmp_path):
     try:
         killed = start_crawl(tmp_path, *args, settings=settings, name="articles")
         runs.append(killed)
-        deadline = time.monotonic() + 60
-        while _articles_fetched(site) < 200:
-            assert killed.process.poll() is None, "the crawl ended before the kill"
-            assert time.monotonic() < deadline, "the crawl never got going"
-            time.sleep(0.01)
+        _wait_for_articles(site, killed, 200)
         killed.kill()
         resumed = start_crawl(tmp_path, *args, settings=settings, name="articles")
         runs.append(resumed)
@@ -135,11 +136,7 @@ def test_a_second_crawl_on_a_jobdir_in_use_does_not_forget_the_running_crawl_s_q
     try:
         first = start_crawl(tmp_path, *args, settings=settings, name="first")
         runs.append(first)
-        deadline = time.monotonic() + 60
-        while _articles_fetched(site) < 20:
-            assert first.process.poll() is None, "the crawl ended too soon"
-            assert time.monotonic() < deadline, "the crawl never got going"
-            time.sleep(0.01)
+        _wait_for_articles(site, first, 20)
         running = (tmp_path / "job" / "crawl.running").read_text(encoding="ascii")
         second = start_crawl(tmp_path, *args, settings=settings, name="second")
         runs.append(second)
