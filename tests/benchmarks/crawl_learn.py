@@ -64,7 +64,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -74,17 +73,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repo, when run as a script
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # corpora.py beside this file
+sys.path.insert(1, str(Path(__file__).resolve().parents[1]))  # tests/support
 
 from corpora import HALVES, CorpusPage, corpora_root
-from learned import anchor_text, labelled_headline, scored_headline, sites_of
+from learned import _normalized, anchor_text, labelled_headline, scored_headline, sites_of
 
 from newsstem import defaults
 from newsstem.evaluation import score_corpus, score_page
 from newsstem.text import meaningful_length
+from support.httpserver import serve as serve_http
+from support.httpserver import shut_down
 
 REPO = Path(__file__).resolve().parents[2]
 MIN_CHARS = defaults.NEWSSTEM_MIN_ARTICLE_CHARS
-_WORD = re.compile(r"\w+")
 DEFAULT_CORPORA = ("dragnet", "cleanportal")
 # cleanportal's sites all have 8 pages or more too; its 4 sites are taken whatever their size
 ALWAYS_ALL_SITES = ("cleanportal",)
@@ -152,10 +153,7 @@ def serve(site: Site, teasers: bool = False) -> None:
         def log_message(self, *args) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    site.server = server
+    site.server = serve_http(Handler)
 
 
 def choose_sites(root: Path, corpora: list[str], min_pages: int, anchors: str) -> list[Site]:
@@ -314,10 +312,6 @@ def _exported(got) -> Outcome:
         return Outcome("", "", "-", False)
     method = "pattern" if got.method.startswith("pattern:") else got.method
     return Outcome(got.body, got.title, method, True)
-
-
-def _normalized(text: str) -> str:
-    return " ".join(_WORD.findall(text.lower()))
 
 
 @dataclass
@@ -496,8 +490,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         for site in sites:
             if site.server:
-                site.server.shutdown()
-                site.server.server_close()
+                shut_down(site.server)
     first, second = read_items(work / "first.jsonl"), read_items(work / "second.jsonl")
     library: dict[str, Outcome] = {}
     library_fallback: dict[str, Outcome] = {}
