@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
@@ -11,7 +10,6 @@ from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 from weakref import WeakKeyDictionary
 
 import lxml.etree
-import lxml.html
 from scrapy.exceptions import DropItem, NotConfigured
 
 from newsstem import defaults
@@ -29,6 +27,7 @@ from newsstem.layout.redesign import (
 )
 from newsstem.metadata import FIELDS as METADATA_FIELDS
 from newsstem.metadata import MetadataOptions, extract_metadata
+from newsstem.metadata.evidence import parse_html
 from newsstem.metadata.headline import SiteNames
 from newsstem.rules import canonical_elsewhere, copy_of
 from newsstem.sharedpatterns import SharedPatterns, shared_patterns_store
@@ -328,9 +327,8 @@ def looks_script_built(html: str, min_chars: int) -> bool:
     """
     if "<script" not in html and "<script" not in html.lower():
         return False
-    try:
-        root = lxml.html.document_fromstring(html, _shell_parser())
-    except (ValueError, lxml.etree.ParserError):
+    root = parse_html(html)  # metadata's parse: NULs and XML encoding declarations too
+    if root is None:
         return False
     # code, not data (JSON-LD, templates: a short brief's metadata is no sign of a shell)
     # (libxml2 may leave elements beside the root: //script finds their scripts too)
@@ -343,19 +341,6 @@ def looks_script_built(html: str, min_chars: int) -> bool:
     lxml.etree.strip_elements(body, "script", "style", "noscript", "template",
                               with_tail=False)
     return meaningful_length(body.text_content()) < min_chars
-
-
-# lxml.html's parser, without the table of ids no one reads here: one per thread, as
-# lxml's parsers may not be shared between threads (readability.tree's and
-# metadata.evidence's are kept so too)
-_SHELL_PARSERS = threading.local()
-
-
-def _shell_parser() -> lxml.html.HTMLParser:
-    parser = getattr(_SHELL_PARSERS, "parser", None)
-    if parser is None:
-        parser = _SHELL_PARSERS.parser = lxml.html.HTMLParser(collect_ids=False)
-    return parser
 
 
 def _is_code(kind: str | None) -> bool:
