@@ -332,8 +332,7 @@ def looks_script_built(html: str, min_chars: int) -> bool:
         return False
     # code, not data (JSON-LD, templates: a short brief's metadata is no sign of a shell)
     # (libxml2 may leave elements beside the root: //script finds their scripts too)
-    tops = (*root.itersiblings(preceding=True), root, *root.itersiblings())
-    if not any(_is_code(script.get("type")) for top in tops for script in top.iter("script")):
+    if not any(_is_code(script.get("type")) for script in root.xpath("//script")):
         return False
     body = root.find("body")
     if body is None:
