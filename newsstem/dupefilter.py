@@ -176,9 +176,9 @@ class DepthAwareDupeFilter(BaseDupeFilter):
             file.flush()
             os.fsync(file.fileno())
         os.replace(partial, self._seen)
-        from newsstem.urldb.feeds import _fsync_directory
+        from newsstem.urldb.feeds import fsync_directory
 
-        _fsync_directory(self._seen.parent)
+        fsync_directory(self._seen.parent)
         # (Scrapy's scheduler saved its queue before closing this filter: the JOBDIR is whole)
         Path(self._seen.parent, RUNNING_FILE).unlink(missing_ok=True)
         if self._marker is not None:
@@ -229,9 +229,9 @@ def _forget_an_unclean_jobdir(jobdir: Path) -> tuple[bool, _RunningMarker]:
         shutil.rmtree(jobdir / "requests.queue", ignore_errors=True)
         (jobdir / SEEN_FILE).unlink(missing_ok=True)
     marker.write_pid()
-    from newsstem.urldb.feeds import _fsync_directory
+    from newsstem.urldb.feeds import fsync_directory
 
-    _fsync_directory(jobdir)
+    fsync_directory(jobdir)
     return unclean, marker
 
 
@@ -280,13 +280,13 @@ class _RunningMarker:
     a child forked without exec closes its copy (it would hold the lock after the crawl)."""
 
     def __init__(self, path: Path) -> None:
-        from newsstem.urldb.feeds import _lock
+        from newsstem.urldb.feeds import lock_exclusive
         from newsstem.urldb.locking import FORK_LOCK, close_in_forked_child
 
         self.closed = False
         with FORK_LOCK:
             self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-            if not _lock(self._fd):
+            if not lock_exclusive(self._fd):
                 os.close(self._fd)
                 self.closed = True
                 owner = path.read_text(encoding="ascii", errors="replace").strip() or "?"

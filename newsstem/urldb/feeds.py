@@ -190,7 +190,7 @@ class LineBatchFile(_WriteOnlyFile):
                 return
             os.fsync(self._fd)
             if not self._directory_synced:  # a new file's name must survive a power cut too
-                _fsync_directory(self._directory)
+                fsync_directory(self._directory)
                 self._directory_synced = True
 
     def close(self) -> None:
@@ -355,7 +355,7 @@ class DurableFileFeedStorage(FileFeedStorage):
         try:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 return fd  # -O /dev/null, a pipe: nothing to empty, nobody's file
-            if not _lock(fd):
+            if not lock_exclusive(fd):
                 refusal = "another crawl is writing it"
             elif found is not None and FileState.of_stat(os.fstat(fd)) != found:
                 refusal = "another crawl wrote it since this one started"
@@ -567,7 +567,7 @@ def _refused(storage: object) -> bool:
     return isinstance(storage, DurableFileFeedStorage) and storage.refused
 
 
-def _lock(fd: int) -> bool:
+def lock_exclusive(fd: int) -> bool:
     """Take an exclusive ``flock`` on ``fd`` without waiting: False if another open file
     holds one; True when taken, or when this system or filesystem has no such lock."""
     if fcntl is None:  # not a POSIX system
@@ -578,7 +578,7 @@ def _lock(fd: int) -> bool:
         return False
     except OSError as error:
         if error.errno in (errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EINVAL):
-            logger.debug("No flock on %d (%s): the feed file is written unlocked", fd, error)
+            logger.debug("No flock on %d (%s): the file is written unlocked", fd, error)
             return True
         raise
     return True
@@ -610,7 +610,7 @@ def _output_stat(uri: str, storage_cls: object) -> os.stat_result | None:
     return None
 
 
-def _fsync_directory(path: Path) -> None:
+def fsync_directory(path: Path) -> None:
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)

@@ -209,7 +209,7 @@ def _no_copy_of(path) -> None:
     """A lock of the -O file ``path`` is to be had (no forked child holds a copy)."""
     fd = os.open(path, os.O_WRONLY)
     try:
-        assert feeds._lock(fd), "the forked child holds the -O file's lock"
+        assert feeds.lock_exclusive(fd), "the forked child holds the -O file's lock"
     finally:
         os.close(fd)
 
