@@ -29,7 +29,7 @@ import logging
 import os
 import shutil
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from scrapy.dupefilters import BaseDupeFilter
 from scrapy.utils.job import job_dir
@@ -143,13 +143,18 @@ class DepthAwareDupeFilter(BaseDupeFilter):
     def _feeds_stored_later(self) -> bool:
         """Whether a feed of the crawl is not a durable local file, written only as the
         feed exporter closes on ``spider_closed``."""
-        if self.crawler is None or self.crawler.extensions is None:
-            return False
-        from newsstem.urldb.feeds import DurableFileFeedStorage, find_feed_exporter
+        from newsstem.urldb.feeds import DurableFileFeedStorage
 
-        feeds = find_feed_exporter(self.crawler)
         return any(not isinstance(slot.storage, DurableFileFeedStorage)
-                   for slot in getattr(feeds, "slots", ()))
+                   for slot in self._feed_slots())
+
+    def _feed_slots(self) -> list[Any]:
+        """The feed exporter's slots (none without a crawler or a feed exporter)."""
+        if self.crawler is None or self.crawler.extensions is None:
+            return []
+        from newsstem.urldb.feeds import find_feed_exporter
+
+        return list(getattr(find_feed_exporter(self.crawler), "slots", ()))
 
     def _save(self) -> None:
         assert self._seen is not None
@@ -188,12 +193,9 @@ class DepthAwareDupeFilter(BaseDupeFilter):
         """Make every line the feed exporter wrote to a durable local file durable, so no
         fingerprint is on disk before the article of its page (a JSON or XML file is
         whole only when Scrapy closes it, just after)."""
-        if self.crawler is None or self.crawler.extensions is None:
-            return
-        from newsstem.urldb.feeds import DurableFileFeedStorage, find_feed_exporter
+        from newsstem.urldb.feeds import DurableFileFeedStorage
 
-        feeds = find_feed_exporter(self.crawler)
-        for slot in getattr(feeds, "slots", ()):
+        for slot in self._feed_slots():
             storage = slot.storage
             if isinstance(storage, DurableFileFeedStorage) and storage.file is not None:
                 storage.file.sync()
@@ -310,6 +312,4 @@ class _RunningMarker:
         from newsstem.urldb.locking import FORK_LOCK
 
         with FORK_LOCK:
-            if not self.closed:
-                self.closed = True
-                os.close(self._fd)
+            self._close_after_fork()
