@@ -231,29 +231,24 @@ class RunSummary:
             # -a rules='+/news/' on a site whose articles are elsewhere: one page fetched,
             # nothing exported, and no word of the rules (links off the site are counted
             # as offsite, before the rules judge: not "all the links found")
-            if self.default_directories and all(
-                    directory.count("/") == 1 for directory in self.default_directories):
-                # the start URLs' directories are their sites': only the media rule rejects
-                lines.append(
-                    f"  no link followed: the default URL rules rejected all "
-                    f"{self.rules_rejected} links to the site found (given no -a rules, they "
-                    "reject media and document files, images, PDFs, archives…, and accept "
-                    "the rest of the start URL's site)"
-                )
-            elif self.default_directories:
-                under = " ".join(self.default_directories)
-                several = len(self.default_directories) > 1
-                lines.append(
-                    f"  no link followed: the default URL rules rejected all "
-                    f"{self.rules_rejected} links to the site found (given no -a rules, they "
-                    "accept only the URLs under the start URL"
-                    + ("s' directories" if several else "'s directory")
-                    + f", {under}; start higher up, or give rules, e.g. -a rules='"
-                    f"{whole_site_rules(self.default_directories)}' for the whole "
-                    + ("sites" if several else "site")
-                    + ": the default rules from the site root"
-                    + ("s" if several else "") + ", media files still rejected)"
-                )
+            if self.default_directories:
+                default = (f"  no link followed: the default URL rules rejected all "
+                           f"{self.rules_rejected} links to the site found (given no -a "
+                           "rules, they ")
+                if all(directory.count("/") == 1 for directory in self.default_directories):
+                    # the start URLs' directories are their sites': only the media rule rejects
+                    lines.append(default + "reject media and document files, images, PDFs, "
+                                 "archives…, and accept the rest of the start URL's site)")
+                else:
+                    under = " ".join(self.default_directories)
+                    s = "s" if len(self.default_directories) > 1 else ""
+                    lines.append(
+                        default + "accept only the URLs under the start URL"
+                        + ("s' directories" if s else "'s directory")
+                        + f", {under}; start higher up, or give rules, e.g. -a rules='"
+                        f"{whole_site_rules(self.default_directories)}' for the whole site{s}: "
+                        f"the default rules from the site root{s}, media files still rejected)"
+                    )
             else:
                 lines.append(
                     f"  no link followed: the URL rules rejected all {self.rules_rejected} "
