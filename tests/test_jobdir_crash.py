@@ -28,22 +28,20 @@ def _articles_fetched(site: GeneratedNewsSite) -> int:
     return sum(path.endswith(".html") for path in site.paths())
 
 
-@pytest.mark.parametrize("option", ["-o", "-O"])
-def test_a_jobdir_crawl_killed_with_sigkill_and_resumed_loses_no_article(tmp_path, option):
+def _killed_and_run_again(tmp_path, settings: dict, **options) -> tuple[GeneratedNewsSite, int]:
+    """A crawl of a generated site killed with ``kill -9`` once it fetched 200 articles,
+    then run again on the JOBDIR it left until it finishes: the site (stopped), and the
+    lines of the killed crawl's feed after the kill."""
     site = GeneratedNewsSite(sections=8, articles_per_section=40, delay=0.02, seed=11).start()
     args = ("-a", f"start_url={site.url}/", "-a", "depth=2")
-    settings = {"JOBDIR": str(tmp_path / "job"), "NEWSSTEM_URLDB": "",
-                "CONCURRENT_REQUESTS_PER_DOMAIN": "4"}
     runs = []
     try:
-        killed = start_crawl(tmp_path, *args, settings=settings, name="articles",
-                             output_option=option)
+        killed = start_crawl(tmp_path, *args, settings=settings, name="articles", **options)
         runs.append(killed)
         _wait_for_articles(site, killed, 200)  # most of the site fetched: kill it
         killed.kill()
         lines_after_kill = len(killed.lines())
-        resumed = start_crawl(tmp_path, *args, settings=settings, name="articles",
-                              output_option=option)
+        resumed = start_crawl(tmp_path, *args, settings=settings, name="articles", **options)
         runs.append(resumed)
         assert resumed.wait() == 0, resumed.log()
     finally:
@@ -51,6 +49,14 @@ def test_a_jobdir_crawl_killed_with_sigkill_and_resumed_loses_no_article(tmp_pat
             if crawl.process.poll() is None:
                 crawl.kill()
         site.stop()
+    return site, lines_after_kill
+
+
+@pytest.mark.parametrize("option", ["-o", "-O"])
+def test_a_jobdir_crawl_killed_with_sigkill_and_resumed_loses_no_article(tmp_path, option):
+    settings = {"JOBDIR": str(tmp_path / "job"), "NEWSSTEM_URLDB": "",
+                "CONCURRENT_REQUESTS_PER_DOMAIN": "4"}
+    site, lines_after_kill = _killed_and_run_again(tmp_path, settings, output_option=option)
     files = [tmp_path / "articles.jsonl", *sorted(tmp_path.glob("articles.*.jsonl"))]
     titles = {json.loads(line)["title"] for path in files if path.exists()
               for line in path.read_text(encoding="utf-8").splitlines() if line.endswith("}")}
@@ -67,25 +73,10 @@ def test_a_killed_jobdir_crawl_with_a_url_store_keeps_its_o_file(tmp_path):
     # With a URL store the articles of the killed crawl are recorded as exported and not
     # exported again: the crawl started again on the JOBDIR it left must not empty its -O
     # file (as a resumed queue's does not)
-    site = GeneratedNewsSite(sections=8, articles_per_section=40, delay=0.02, seed=11).start()
-    args = ("-a", f"start_url={site.url}/", "-a", "depth=2")
     settings = {"JOBDIR": str(tmp_path / "job"), "CONCURRENT_REQUESTS_PER_DOMAIN": "4",
                 "NEWSSTEM_URLDB": f"sqlite:///{tmp_path / 'urldb.sqlite'}",
                 "NEWSSTEM_URLDB_SYNC_ITEMS": "10"}
-    runs = []
-    try:
-        killed = start_crawl(tmp_path, *args, settings=settings, name="articles")
-        runs.append(killed)
-        _wait_for_articles(site, killed, 200)
-        killed.kill()
-        resumed = start_crawl(tmp_path, *args, settings=settings, name="articles")
-        runs.append(resumed)
-        assert resumed.wait() == 0, resumed.log()
-    finally:
-        for crawl in runs:
-            if crawl.process.poll() is None:
-                crawl.kill()
-        site.stop()
+    site, _ = _killed_and_run_again(tmp_path, settings)
     urls = {json.loads(line)["url"] for line in
             (tmp_path / "articles.jsonl").read_text(encoding="utf-8").splitlines()
             if line.endswith("}")}
