@@ -421,9 +421,10 @@ class UrlDbMiddleware:
         links the crawl follows at its depth: it is fetched for them (its page withheld)."""
         requests = [e for e in chunk if isinstance(e, Request)]
         self.look_up(self.key(e.url) for e in requests)
+        link_hubs: dict[str, bytes] = {}  # (each exported link's hub key, computed once)
         if not self.refresh:  # (one lookup for the hub keys of the exported links)
-            self.look_up((hub_key(e.url) for e in requests if self.exported(self.key(e.url))),
-                         links=False)
+            link_hubs = {e.url: hub_key(e.url) for e in requests if self.exported(self.key(e.url))}
+            self.look_up(link_hubs.values(), links=False)
         kept = []
         for element in chunk:
             if isinstance(element, Request):
@@ -433,10 +434,13 @@ class UrlDbMiddleware:
                     if response.meta.get("redirect_urls"):
                         element.meta[VIA_REDIRECTS_META_KEY] = list(
                             response.meta["redirect_urls"])
-                if not self.refresh and self.exported(key) and not self._walked(element):
-                    if not self.exported(hub_key(element.url)):  # (a hub's are no articles)
-                        self._count_skipped(key)
-                    continue
+                if not self.refresh and self.exported(key):
+                    # (a link of a page earlier in the chunk is exported since the lookups)
+                    hub = link_hubs.get(element.url) or hub_key(element.url)
+                    if not self._walked(element, hub):
+                        if not self.exported(hub):  # (a hub's are no articles)
+                            self._count_skipped(key)
+                        continue
             elif isinstance(element, Page):
                 key = self.key(element.url)
                 self.look_up([key])
@@ -461,11 +465,11 @@ class UrlDbMiddleware:
             kept.append(element)
         return kept
 
-    def _walked(self, request: Request) -> bool:
-        """Whether the exported page of ``request`` is a hub to fetch for its links: an
-        earlier crawl found articles through it, and the spider follows the links of a
-        page at the request's depth (one at the depth limit is skipped as before)."""
-        hub = hub_key(request.url)
+    def _walked(self, request: Request, hub: bytes) -> bool:
+        """Whether the exported page of ``request`` (its hub key ``hub``) is a hub to fetch
+        for its links: an earlier crawl found articles through it, and the spider follows
+        the links of a page at the request's depth (one at the depth limit is skipped as
+        before)."""
         if not self.exported(hub):
             return False
         crawling = getattr(self._crawler, "spider", None)  # (its methods, no arguments)
