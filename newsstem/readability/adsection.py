@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Collection
 
 from lxml import etree
 
-from newsstem.readability.tree import Element, cut_after, drop
+from newsstem.readability.tree import Element, cut_after, drop, is_below
 
 __all__ = ["MARKER", "marked_sections"]
 
@@ -26,8 +27,11 @@ _END = re.compile(r"^\s*google_ad_section_end\b\s*(?:\((?P<args>[^)]*)\))?")
 _NAME = re.compile(r"\bname\s*=\s*([^,\s)]+)")
 
 
-def marked_sections(body: Element) -> tuple[Element, ...]:
-    """Copies of the ranges between start and end markers (not weight=ignore), in order.
+def marked_sections(body: Element, never: Collection[Element] = ()) -> tuple[Element, ...]:
+    """Copies of the ranges between start and end markers (not weight=ignore), in order,
+    without the elements of ``never`` (what no attempt of the sieve reads as the article:
+    reader comments, footers), and none that lies inside one of them: a site marks its
+    post and the comments under it alike.
 
     Ranges nest as the page writes them: an end closes the open start of its ``name``
     (or the last one opened), so a section holding a marked box of related links (or an
@@ -90,7 +94,7 @@ def marked_sections(body: Element) -> tuple[Element, ...]:
             if section_start < start_order < section_end:
                 holes.append((start, end))
                 break
-    sections = [_copy_between(start, end, holes) for _, _, start, end, holes in ranges]
+    sections = [_copy_between(start, end, holes, never) for _, _, start, end, holes in ranges]
     etree.strip_elements(body, etree.Comment, with_tail=False)
     return tuple(section for section in sections if section is not None)
 
@@ -101,12 +105,18 @@ def _name(args: str) -> str | None:
 
 
 def _copy_between(
-    start: Element, end: Element, holes: list[tuple[Element, Element]] = ()
+    start: Element,
+    end: Element,
+    holes: list[tuple[Element, Element]] = (),
+    never: Collection[Element] = (),
 ) -> Element | None:
     """A copy of the smallest element holding both markers, cut to what lies between,
-    without the ranges of ``holes`` whose two markers are siblings."""
+    without the ranges of ``holes`` whose two markers are siblings, and without the
+    elements of ``never``; None when it lies inside one of them."""
     common = _common_ancestor(start, end)
     if common is None:
+        return None
+    if any(element is common or is_below(common, element) for element in never):
         return None
     twin = copy.deepcopy(common)
     twins = dict(zip(common.iter(), twin.iter()))
@@ -116,6 +126,11 @@ def _copy_between(
             _cut_between(twins[hole_start], twins[hole_end])
     cut_after(twin, end_twin)  # the end comment, its tail and all after it
     _cut_before(twin, start_twin)
+    # (after the cuts: a marker inside such an element still bounds the range)
+    for element in never:
+        left_out = twins.get(element)
+        if left_out is not None and is_below(left_out, twin):
+            drop(left_out)
     etree.strip_elements(twin, etree.Comment, with_tail=False)
     if twin.tag in ("body", "html"):
         twin.tag = "div"

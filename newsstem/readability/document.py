@@ -134,7 +134,7 @@ def load_page(html: str | bytes) -> Page | str:
         unlikely, never_article = _with_threads(
             unlikely, never_article, threads, landmarks.holds_article
         )
-    marked = marked_sections(body) if keep_comments else ()
+    marked = marked_sections(body, never_article) if keep_comments else ()
     return Page(
         root=root,
         body=body,

@@ -1214,3 +1214,19 @@ def test_the_retry_without_teasers_is_judged_by_the_title_s_words_too():
     assert "More than 200,000 people were ordered to evacuate" in result.body
     assert "by signing up" not in result.body
     assert "The Miami Dolphins will travel to Baltimore" not in result.body
+
+
+def test_the_ad_section_a_blog_marks_leaves_out_its_comments_and_post_footer():
+    # A Blogger post (SiMon HaR_, 2012) marks its post, footer and reader comments as one
+    # AdSense section: the section is read as the sieve reads the page, without what is
+    # never the article (the comments, the footer's "Penned by" line).
+    html = (RULES / "ad-section-comments.html").read_text(encoding="utf-8")
+    (section,) = load_page(html).marked
+    marked = normalize_space(text_of(section))
+    assert "To make it clear, the new 'S' variant of the Honda Jazz" in marked
+    assert "what Honda Malaysia should have done in the first place" in marked
+    assert "Yeah, I've always thought an \"S\" designation" not in marked
+    assert "Penned by" not in marked and "Post a Comment" not in marked
+    body = body_of("ad-section-comments")
+    assert "Exterior wise, the Jazz S get a black mesh grille" in body
+    assert "always thought" not in body
