@@ -418,6 +418,371 @@ def differences(rows: list[Row], limit: int) -> None:
                   f"library {lib(r).title[:70]!r}, anchor {r.served.anchor[:50]!r}")
 
 
+# ------------------------------------------------------------------- the redesign scenario
+
+# the least pages of a site of each corpus for the default pairs (cleanportal: all 4)
+REDESIGN_SITES = {"cleanportal": 1, "dragnet": 10}
+
+
+@dataclass
+class Pair:
+    """One host serving, in turn, the pages of corpus site A (layout A) and then, after
+    the "redesign", new articles that are the pages of corpus site B (layout B), at the
+    same URL scheme: ``/a/<n>.html``, numbered on from A's."""
+
+    corpus: str
+    a_key: str
+    b_key: str
+    a: list[ServedPage] = field(default_factory=list)
+    b_recent: list[ServedPage] = field(default_factory=list)  # read by crawl 2
+    b_new: list[ServedPage] = field(default_factory=list)  # published after relearning
+    still: list[ServedPage] = field(default_factory=list)  # A's pages linked after it
+    routes: dict[str, bytes] = field(default_factory=dict)
+    server: ThreadingHTTPServer | None = None
+
+    @property
+    def base(self) -> str:
+        assert self.server is not None
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    @property
+    def site(self) -> str:
+        """The site as newsstem names it (``host:port``)."""
+        return self.base.removeprefix("http://")
+
+    @property
+    def name(self) -> str:
+        return f"{self.a_key} -> {self.b_key}"
+
+    def url(self, served: ServedPage) -> str:
+        return self.base + served.path
+
+    def show(self, phase: int) -> None:
+        """Serve the site as it is at ``phase``: 1 layout A; 2 the redesign (B's first
+        half linked as new articles, a fifth as many of A's pages still linked); 3 later
+        (B's second half published too; every page linked)."""
+        linked = {1: self.a, 2: self.b_recent + self.still,
+                  3: self.a + self.b_recent + self.b_new}[phase]
+        served = {1: self.a, 2: self.a + self.b_recent, 3: self.a + self.b_recent + self.b_new}
+        routes = {p.path: p.page.raw for p in served[phase]}
+        links = "\n".join(f'<li><a href="{p.path}">{escape(p.anchor)}</a></li>' for p in linked)
+        routes["/"] = (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Latest "
+                       f"news</title></head><body><h1>Latest news</h1><ul>\n{links}\n</ul>"
+                       "</body></html>").encode()
+        self.routes.clear()
+        self.routes.update(routes)
+
+
+def serve_pair(pair: Pair) -> None:
+    routes = pair.routes
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = routes.get(self.path.split("?", 1)[0])
+            if body is None:
+                self.send_error(404)
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args) -> None:
+            pass
+
+    pair.server = serve_http(Handler)
+
+
+def choose_pairs(root: Path, corpora: list[str], min_pages: int | None, anchors: str,
+                 names: list[str] | None) -> list[Pair]:
+    """Per corpus, its sites of enough pages in order, taken two by two: the first is
+    layout A, the second layout B (``names``: only the pairs of these sites). Each corpus
+    site is in one pair only: all pairs are crawled together, and a page served by two
+    hosts would be dropped by the crawl as a copy of an article already exported."""
+    pairs = []
+    for corpus in corpora:
+        least = REDESIGN_SITES.get(corpus, 12) if min_pages is None else min_pages
+        sites = [(key, pages) for _, key, pages, _ in sites_of(root, [corpus], max(least, 1))]
+        if len(sites) < 2:
+            continue
+        for (a_key, a_pages), (b_key, b_pages) in zip(sites[0::2], sites[1::2]):
+            if names and a_key not in names and b_key not in names:
+                continue
+            pair = Pair(corpus, a_key, b_key)
+            pages = list(a_pages) + list(b_pages)
+            served = []
+            for n, page in enumerate(pages, 1):
+                labelled = labelled_headline(page, None)
+                if anchors == "title":
+                    anchor = anchor_text(page, labelled)
+                elif anchors == "labelled" and labelled:
+                    anchor = labelled
+                else:
+                    anchor = f"Article {n}"
+                served.append(ServedPage(page, f"/a/{n}.html", anchor,
+                                         scored_headline(page, None)))
+            pair.a = served[: len(a_pages)]
+            b = served[len(a_pages):]
+            pair.b_recent, pair.b_new = b[: len(b) // 2], b[len(b) // 2:]
+            pair.still = pair.a[: max(1, len(pair.b_recent) // 5)]
+            pairs.append(pair)
+    return pairs
+
+
+def crawl_stats(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def _signature(pattern) -> tuple:
+    return (pattern.kind, pattern.learned_at, tuple((b.key, b.role) for b in pattern.blocks))
+
+
+def old_kept(old, new) -> tuple[int, int]:
+    """How many of the old file's article patterns the new file still has, of how many."""
+    if old is None:
+        return 0, 0
+    articles = [p for p in old.patterns if p.kind == "article"]
+    if new is None:
+        return 0, len(articles)
+    have = {_signature(p) for p in new.patterns}
+    return sum(_signature(p) in have for p in articles), len(articles)
+
+
+def library_relearn(pair: Pair, crawl2_index: bytes, crawl1_index: bytes,
+                    same_store: bool = False) -> dict:
+    """The library path of the scenario in sample: learn() on layout A's pages (and the
+    index page), relearn() on the pages crawl 2 reads, extract_page() of every page of
+    phase 3 with the result. The product path (NEWSSTEM_RELEARN) should reproduce it."""
+    from newsstem.extraction import extract_page
+    from newsstem.layout.learn import TrainingPage, learn
+    from newsstem.layout.patterns import SitePatterns
+    from newsstem.layout.redesign import relearn
+
+    def training(pages: list[ServedPage], index: bytes) -> list[TrainingPage]:
+        return ([TrainingPage(pair.base + "/", index.decode(), ())]
+                + [TrainingPage(pair.url(p), p.page.html, (p.anchor,)) for p in pages])
+
+    old = learn(pair.site, training(pair.a, crawl1_index)).pattern_set
+    recent = pair.b_recent + ([] if same_store else pair.still)  # the pages crawl 2 reads
+    again = relearn(pair.site, training(recent, crawl2_index), old)
+    patterns = SitePatterns(again.pattern_set)
+    result = {}
+    for p in pair.a + pair.b_recent + pair.b_new:
+        result[pair.url(p)] = _exported(extract_page(p.page.html, pair.url(p), patterns,
+                                                     (p.anchor,)))
+    result["better"] = again.better
+    return result
+
+
+CHANGED = re.compile(r"layout changed: (\S+): ")
+
+
+def redesign_main(args: argparse.Namespace, root: Path) -> int:
+    from newsstem.layout.patterns import load_patterns_dir
+
+    pairs = choose_pairs(root, args.corpus, args.redesign_min_site_pages, args.anchors,
+                         args.site)
+    if not pairs:
+        print("no pair of sites with enough pages")
+        return 0
+    work = args.keep or Path(tempfile.mkdtemp(prefix="crawl-relearn-"))
+    work.mkdir(parents=True, exist_ok=True)
+    for old in work.iterdir():
+        if old.is_dir():
+            shutil.rmtree(old)
+        else:
+            old.unlink()
+    archive = work / "site.warc.gz"  # every crawl appends to it, as NEWSSTEM_ARCHIVE does
+    def read_by_crawl_2(pair: Pair) -> int:
+        """The pages crawl 2 reads of a pair: the index, B's first half, and A's pages
+        still linked unless crawl 1's store has them (--same-store)."""
+        return 1 + len(pair.b_recent) + (0 if args.same_store else len(pair.still))
+
+    judged = min(args.redesign_min_pages, min(read_by_crawl_2(p) for p in pairs))
+    print(f"{len(pairs)} pairs, {sum(len(p.a) + len(p.b_recent) + len(p.b_new) for p in pairs)}"
+          f" pages; NEWSSTEM_REDESIGN_MIN_PAGES={judged}; files in {work}")
+    seconds: dict[str, float] = {}
+    outcomes: dict[str, dict[str, str]] = defaultdict(dict)  # site -> way -> outcome
+    exports: dict[str, dict[str, dict]] = {}
+    changed: dict[str, set[str]] = {}
+    indexes: dict[str, dict[int, bytes]] = defaultdict(dict)
+
+    def crawl(step: str, phase: int, patterns: Path, extra: dict[str, str],
+              archived: bool, store: str | None = None) -> None:
+        for pair in pairs:
+            pair.show(phase)
+            indexes[pair.site][phase] = pair.routes["/"]
+        command = crawl_command(pairs, work / f"{step}.jsonl",
+                                work / f"urldb-{store or step}.sqlite",
+                                patterns, archive if archived else None)
+        command += ["-s", f"NEWSSTEM_STATS_FILE={work / (step + '.stats.json')}",
+                    "-s", f"NEWSSTEM_REDESIGN_MIN_PAGES={judged}"]
+        for key, value in extra.items():
+            command += ["-s", f"{key}={value}"]
+        seconds[step] = run(step, command, work / f"{step}.log")
+        exports[step] = read_items(work / f"{step}.jsonl")
+        log = (work / f"{step}.log").read_text(encoding="utf-8", errors="replace")
+        changed[step] = set(CHANGED.findall(log))
+
+    try:
+        for pair in pairs:
+            serve_pair(pair)
+        (work / "patterns-none").mkdir()
+        crawl("crawl-1", 1, work / "patterns-none", {}, archived=True)
+        seconds["learn"] = run("learn", ["scrapy", "learn", "--input", str(archive), "--out",
+                                         str(work / "patterns-a")], work / "learn.log")
+        # the period --since asks for: from the second after crawl 1's last fetch
+        time.sleep(1.1)
+        since = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        time.sleep(1.1)
+        shutil.copytree(work / "patterns-a", work / "patterns-relearn")
+        # a daily crawl (--same-store) reads only the pages crawl 1 did not export
+        crawl("crawl-2", 2, work / "patterns-relearn", {"NEWSSTEM_RELEARN": "True"},
+              archived=True, store="crawl-1" if args.same_store else None)
+        stats = crawl_stats(work / "crawl-2.stats.json")
+        for pair in pairs:
+            outcomes[pair.site]["relearn"] = str(
+                stats.get(f"newsstem/relearn/{pair.site}", "-"))
+        for way in ("since", "last"):
+            shutil.copytree(work / "patterns-a", work / f"patterns-{way}")
+            started = time.perf_counter()
+            for pair in pairs:
+                period = (["--since", since] if way == "since" else
+                          ["--last", str(read_by_crawl_2(pair))])
+                log = work / f"learn-{way}-{pair.site.replace(':', '_')}.log"
+                run(f"learn --{way}", ["scrapy", "learn", pair.site, "--input", str(archive),
+                                       "--out", str(work / f"patterns-{way}"), *period], log)
+                text = log.read_text(encoding="utf-8", errors="replace")
+                outcomes[pair.site][way] = (
+                    "not better" if "not better than the old file" in text
+                    else "written" if "written to" in text
+                    else "nothing" if "nothing written" in text else "?")
+            seconds[f"learn --{way} (each pair)"] = time.perf_counter() - started
+        for way in ("none", "a", "relearn", "since", "last"):
+            crawl(f"crawl-3-{way}", 3, work / f"patterns-{way}", {}, archived=False)
+    finally:
+        for pair in pairs:
+            if pair.server:
+                shut_down(pair.server)
+    library: dict[str, dict] = {}
+    if not args.no_library:
+        started = time.perf_counter()
+        for pair in pairs:
+            library[pair.site] = library_relearn(pair, indexes[pair.site][2],
+                                                 indexes[pair.site][1], args.same_store)
+        seconds["library path"] = time.perf_counter() - started
+    sets = {way: load_patterns_dir(work / f"patterns-{way}")
+            for way in ("a", "relearn", "since", "last")}
+    # a page that is a copy of another of its site (cleanportal's blog1_8 and blog1_15) is
+    # rightly exported once: scored in no column, as in the main scenario
+    dropped = set().union(*(copies(work / f"{step}.log") for step in exports))
+    if dropped:
+        print(f"pages dropped as copies of another page exported, not scored: {len(dropped)}")
+    for pair in pairs:
+        for group in (pair.a, pair.b_recent, pair.b_new):
+            group[:] = [p for p in group if pair.url(p) not in dropped]
+    redesign_report(pairs, exports, changed, outcomes, sets, library, seconds)
+    if not args.keep:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+def _got(items: dict, url: str) -> Outcome:
+    """A page's outcome in a crawl's exports (items by URL) or the library path's."""
+    got = items.get(url)
+    return got if isinstance(got, Outcome) else outcome(got)
+
+
+def _f1(pair: Pair, pages: list[ServedPage], items: dict) -> float:
+    return score_corpus((_got(items, pair.url(p)).body, p.page.gold) for p in pages).f1
+
+
+def _titles(pair: Pair, pages: list[ServedPage], items: dict) -> str:
+    labelled = [p for p in pages if p.headline]
+    right = sum(_normalized(_got(items, pair.url(p)).title) == _normalized(p.headline)
+                for p in labelled)
+    return f"{right}/{len(labelled)}"
+
+
+def _by_pattern(pair: Pair, pages: list[ServedPage], items: dict) -> int:
+    return sum(_got(items, pair.url(p)).method == "pattern" for p in pages)
+
+
+def redesign_report(pairs: list[Pair], exports: dict, changed: dict, outcomes: dict,
+                    sets: dict, library: dict, seconds: dict) -> None:
+    ways = ("relearn", "since", "last")
+    print("\nredesign: learned on layout A (crawl 1), then the same host serves new articles "
+          "in layout B\n(crawl 2, NEWSSTEM_RELEARN; scrapy learn SITE --since / --last)")
+    print(f"  {'pair (A -> B)':<52}{'A':>3}{'B':>3}+{'new':<3} {'detected':<9}"
+          f"{'RELEARN':<11}{'--since':<11}{'--last':<11}{'A kept r/s/l':<16}{'alarm 3':<8}")
+    for pair in pairs:
+        kept = "/".join("{}of{}".format(*old_kept(sets["a"].get(pair.site),
+                                                   sets[w].get(pair.site))) for w in ways)
+        print(f"  {pair.corpus + ': ' + pair.name:<52}{len(pair.a):>3}{len(pair.b_recent):>3}"
+              f"+{len(pair.b_new):<3} {'yes' if pair.site in changed['crawl-2'] else 'no':<9}"
+              + "".join(f"{outcomes[pair.site].get(w, '-'):<11}" for w in ways)
+              + f"{kept:<16}"
+              + f"{'yes' if pair.site in changed['crawl-3-relearn'] else 'no':<8}")
+    groups = (("B new (after relearning)", lambda p: p.b_new),
+              ("B recent (learned from)", lambda p: p.b_recent),
+              ("A (before the redesign)", lambda p: p.a))
+    columns = ("none", "a", "relearn", "since", "last")
+    for title, pages_of in groups:
+        print(f"\n{title}: F1 of crawl 3 with the patterns of: fallback (none) | A's (old) | "
+              "NEWSSTEM_RELEARN | --since | --last" + (" | library relearn()" if library else "")
+              + "; by pattern, titles right (relearn / fallback)")
+        rows = []
+        for pair in pairs:
+            pages = pages_of(pair)
+            line = f"  {pair.corpus + ': ' + pair.name:<52}{len(pages):>3}"
+            line += "".join(f"{_f1(pair, pages, exports['crawl-3-' + c]):>8.3f}" for c in columns)
+            if library:
+                line += f"{_f1(pair, pages, library[pair.site]):>8.3f}"
+            line += (f"{_by_pattern(pair, pages, exports['crawl-3-relearn']):>4}/{len(pages):<3}"
+                     f"{_titles(pair, pages, exports['crawl-3-relearn']):>7} "
+                     f"{_titles(pair, pages, exports['crawl-3-none']):<7}")
+            print(line)
+            rows.extend((pair, p) for p in pages)
+        for corpus in sorted({pair.corpus for pair in pairs}) + ["all"]:
+            part = [(pair, p) for pair, p in rows if corpus in ("all", pair.corpus)]
+            line = f"  {'pooled ' + corpus:<52}{len(part):>3}"
+            for c in columns:
+                items = exports["crawl-3-" + c]
+                line += f"{score_corpus((_got(items, pair.url(p)).body, p.page.gold) for pair, p in part).f1:>8.3f}"
+            if library:
+                line += f"{score_corpus((_got(library[pair.site], pair.url(p)).body, p.page.gold) for pair, p in part).f1:>8.3f}"
+            items, alone = exports["crawl-3-relearn"], exports["crawl-3-none"]
+            line += f"{sum(_got(items, pair.url(p)).method == 'pattern' for pair, p in part):>4}/{len(part):<3}"
+            labelled = [(pair, p) for pair, p in part if p.headline]
+            for got in (items, alone):
+                right = sum(_normalized(_got(got, pair.url(p)).title) == _normalized(p.headline)
+                            for pair, p in labelled)
+                line += f"{right:>4}/{len(labelled)}"
+            print(line)
+    before = [(pair, p) for pair in pairs for p in pair.b_recent]
+    crawl2 = exports["crawl-2"]
+    print(f"\ncrawl 2 (the redesign read with A's patterns): B pages F1 "
+          f"{score_corpus((_got(crawl2, pair.url(p)).body, p.page.gold) for pair, p in before).f1:.3f}, "
+          f"by pattern {sum(_got(crawl2, pair.url(p)).method == 'pattern' for pair, p in before)} "
+          f"of {len(before)}")
+    if library:
+        differ = [
+            (pair, p) for pair in pairs for p in pair.a + pair.b_recent + pair.b_new
+            if library[pair.site][pair.url(p)].body
+            != outcome(exports["crawl-3-relearn"].get(pair.url(p))).body
+        ]
+        print(f"pages where crawl 3 (NEWSSTEM_RELEARN's file) differs from the library path: "
+              f"{len(differ)}" + "".join(f"\n  {pair.name}: {p.path} library "
+                                         f"{library[pair.site][pair.url(p)].method} crawl "
+                                         f"{outcome(exports['crawl-3-relearn'].get(pair.url(p))).method}"
+                                         for pair, p in differ[:15]))
+    print("\nwall seconds: " + ", ".join(f"{step} {s:.1f}" for step, s in seconds.items()))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", nargs="*", default=list(DEFAULT_CORPORA),
@@ -443,6 +808,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="skip the library path in sample")
     parser.add_argument("--diff", type=int, default=15, metavar="N",
                         help="list the N pages where the product and library paths differ most")
+    parser.add_argument("--redesign", action="store_true",
+                        help="the redesign scenario instead: pairs of sites, A's pages then "
+                             "B's served by one host (see the module's help)")
+    parser.add_argument("--redesign-min-site-pages", type=int, metavar="N",
+                        help="with --redesign: least pages of a corpus site to pair (default "
+                             "10 on dragnet, every cleanportal site)")
+    parser.add_argument("--redesign-min-pages", type=int, default=20, metavar="N",
+                        help="with --redesign: NEWSSTEM_REDESIGN_MIN_PAGES of the crawls, at "
+                             "most the fewest pages crawl 2 reads of a pair (default 20)")
     parser.add_argument("--keep", type=Path, metavar="DIR",
                         help="write the archive, patterns, exports and logs here and keep them")
     args = parser.parse_args(argv)
@@ -453,6 +827,8 @@ def main(argv: list[str] | None = None) -> int:
     if shutil.which("scrapy") is None:
         print("scrapy is not on PATH: activate the virtualenv first.")
         return 2
+    if args.redesign:
+        return redesign_main(args, root)
     sites = choose_sites(root, args.corpus, args.min_pages, args.anchors)
     if args.site:
         sites = [s for s in sites if s.key in args.site]
