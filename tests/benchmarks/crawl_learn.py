@@ -457,13 +457,15 @@ class Pair:
     def url(self, served: ServedPage) -> str:
         return self.base + served.path
 
-    def show(self, phase: int) -> None:
+    def show(self, phase: int, published: int | None = None) -> None:
         """Serve the site as it is at ``phase``: 1 layout A; 2 the redesign (B's first
         half linked as new articles, a fifth as many of A's pages still linked); 3 later
-        (B's second half published too; every page linked)."""
-        linked = {1: self.a, 2: self.b_recent + self.still,
+        (B's second half published too; every page linked). ``published``: only the first
+        of B's first half are out yet (the daily crawls of ``--days``)."""
+        recent = self.b_recent[:published]
+        linked = {1: self.a, 2: recent + self.still,
                   3: self.a + self.b_recent + self.b_new}[phase]
-        served = {1: self.a, 2: self.a + self.b_recent, 3: self.a + self.b_recent + self.b_new}
+        served = {1: self.a, 2: self.a + recent, 3: self.a + self.b_recent + self.b_new}
         routes = {p.path: p.page.raw for p in served[phase]}
         links = "\n".join(f'<li><a href="{p.path}">{escape(p.anchor)}</a></li>' for p in linked)
         routes["/"] = (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Latest "
@@ -495,18 +497,25 @@ def serve_pair(pair: Pair) -> None:
 
 
 def choose_pairs(root: Path, corpora: list[str], min_pages: int | None, anchors: str,
-                 names: list[str] | None) -> list[Pair]:
+                 names: list[str] | None, control: bool = False) -> list[Pair]:
     """Per corpus, its sites of enough pages in order, taken two by two: the first is
     layout A, the second layout B (``names``: only the pairs of these sites). Each corpus
     site is in one pair only: all pairs are crawled together, and a page served by two
-    hosts would be dropped by the crawl as a copy of an article already exported."""
+    hosts would be dropped by the crawl as a copy of an article already exported.
+    ``control``: no redesign; each site is its own pair, its first half of pages layout
+    "A", its second half the new articles "B" (the same layout)."""
     pairs = []
     for corpus in corpora:
         least = REDESIGN_SITES.get(corpus, 12) if min_pages is None else min_pages
         sites = [(key, pages) for _, key, pages, _ in sites_of(root, [corpus], max(least, 1))]
-        if len(sites) < 2:
+        if len(sites) < (1 if control else 2):
             continue
-        for (a_key, a_pages), (b_key, b_pages) in zip(sites[0::2], sites[1::2]):
+        couples = (
+            [(key, pages[: len(pages) // 2], key, pages[len(pages) // 2:]) for key, pages in sites]
+            if control else
+            [(a[0], a[1], b[0], b[1]) for a, b in zip(sites[0::2], sites[1::2])]
+        )
+        for a_key, a_pages, b_key, b_pages in couples:
             if names and a_key not in names and b_key not in names:
                 continue
             pair = Pair(corpus, a_key, b_key)
@@ -555,8 +564,10 @@ def old_kept(old, new) -> tuple[int, int]:
 def library_relearn(pair: Pair, crawl2_index: bytes, crawl1_index: bytes,
                     same_store: bool = False) -> dict:
     """The library path of the scenario in sample: learn() on layout A's pages (and the
-    index page), relearn() on the pages crawl 2 reads, extract_page() of every page of
-    phase 3 with the result. The product path (NEWSSTEM_RELEARN) should reproduce it."""
+    index page), relearn() on the pages crawl 2 reads (its result kept only when better,
+    with an article layout, as the commands write it), extract_page() of every page of
+    phase 3 with the result. ``scrapy learn SITE --since`` should reproduce it (and
+    NEWSSTEM_RELEARN, on a site it judged changed)."""
     from newsstem.extraction import extract_page
     from newsstem.layout.learn import TrainingPage, learn
     from newsstem.layout.patterns import SitePatterns
@@ -569,12 +580,13 @@ def library_relearn(pair: Pair, crawl2_index: bytes, crawl1_index: bytes,
     old = learn(pair.site, training(pair.a, crawl1_index)).pattern_set
     recent = pair.b_recent + ([] if same_store else pair.still)  # the pages crawl 2 reads
     again = relearn(pair.site, training(recent, crawl2_index), old)
-    patterns = SitePatterns(again.pattern_set)
+    # written only when better, and only with an article layout: else the old file stays
+    written = again.better and any(p.kind == "article" for p in again.pattern_set.patterns)
+    patterns = SitePatterns(again.pattern_set if written else old)
     result = {}
     for p in pair.a + pair.b_recent + pair.b_new:
         result[pair.url(p)] = _exported(extract_page(p.page.html, pair.url(p), patterns,
                                                      (p.anchor,)))
-    result["better"] = again.better
     return result
 
 
@@ -585,7 +597,7 @@ def redesign_main(args: argparse.Namespace, root: Path) -> int:
     from newsstem.layout.patterns import load_patterns_dir
 
     pairs = choose_pairs(root, args.corpus, args.redesign_min_site_pages, args.anchors,
-                         args.site)
+                         args.site, args.control)
     if not pairs:
         print("no pair of sites with enough pages")
         return 0
@@ -602,7 +614,10 @@ def redesign_main(args: argparse.Namespace, root: Path) -> int:
         still linked unless crawl 1's store has them (--same-store)."""
         return 1 + len(pair.b_recent) + (0 if args.same_store else len(pair.still))
 
-    judged = min(args.redesign_min_pages, min(read_by_crawl_2(p) for p in pairs))
+    if args.days > 1:
+        args.same_store = True
+    judged = args.redesign_min_pages if args.days > 1 else min(
+        args.redesign_min_pages, min(read_by_crawl_2(p) for p in pairs))
     print(f"{len(pairs)} pairs, {sum(len(p.a) + len(p.b_recent) + len(p.b_new) for p in pairs)}"
           f" pages; NEWSSTEM_REDESIGN_MIN_PAGES={judged}; files in {work}")
     seconds: dict[str, float] = {}
@@ -612,9 +627,9 @@ def redesign_main(args: argparse.Namespace, root: Path) -> int:
     indexes: dict[str, dict[int, bytes]] = defaultdict(dict)
 
     def crawl(step: str, phase: int, patterns: Path, extra: dict[str, str],
-              archived: bool, store: str | None = None) -> None:
+              archived: bool, store: str | None = None, day: int = 0) -> None:
         for pair in pairs:
-            pair.show(phase)
+            pair.show(phase, -(-len(pair.b_recent) * day // args.days) if day else None)
             indexes[pair.site][phase] = pair.routes["/"]
         command = crawl_command(pairs, work / f"{step}.jsonl",
                                 work / f"urldb-{store or step}.sqlite",
@@ -640,13 +655,24 @@ def redesign_main(args: argparse.Namespace, root: Path) -> int:
         since = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         time.sleep(1.1)
         shutil.copytree(work / "patterns-a", work / "patterns-relearn")
-        # a daily crawl (--same-store) reads only the pages crawl 1 did not export
-        crawl("crawl-2", 2, work / "patterns-relearn", {"NEWSSTEM_RELEARN": "True"},
-              archived=True, store="crawl-1" if args.same_store else None)
-        stats = crawl_stats(work / "crawl-2.stats.json")
-        for pair in pairs:
-            outcomes[pair.site]["relearn"] = str(
-                stats.get(f"newsstem/relearn/{pair.site}", "-"))
+        # a daily crawl (--same-store) reads only the pages crawl 1 did not export; with
+        # --days N, B's first half is published over N such crawls
+        for day in range(1, args.days + 1):
+            step = "crawl-2" if args.days == 1 else f"crawl-2-day{day}"
+            crawl(step, 2, work / "patterns-relearn", {"NEWSSTEM_RELEARN": "True"},
+                  archived=True, store="crawl-1" if args.same_store else None,
+                  day=day if args.days > 1 else 0)
+            stats = crawl_stats(work / f"{step}.stats.json")
+            for pair in pairs:
+                done = stats.get(f"newsstem/relearn/{pair.site}")
+                if done:
+                    outcomes[pair.site]["relearn"] = f"{done}" + (
+                        f" d{day}" if args.days > 1 else "")
+            if day > 1:
+                exports["crawl-2"].update(exports.pop(step))
+                changed["crawl-2"] |= changed.pop(step)
+            elif step != "crawl-2":
+                exports["crawl-2"], changed["crawl-2"] = exports.pop(step), changed.pop(step)
         for way in ("since", "last"):
             shutil.copytree(work / "patterns-a", work / f"patterns-{way}")
             started = time.perf_counter()
@@ -770,15 +796,15 @@ def redesign_report(pairs: list[Pair], exports: dict, changed: dict, outcomes: d
           f"by pattern {sum(_got(crawl2, pair.url(p)).method == 'pattern' for pair, p in before)} "
           f"of {len(before)}")
     if library:
+        since = exports["crawl-3-since"]
         differ = [
             (pair, p) for pair in pairs for p in pair.a + pair.b_recent + pair.b_new
-            if library[pair.site][pair.url(p)].body
-            != outcome(exports["crawl-3-relearn"].get(pair.url(p))).body
+            if _got(library[pair.site], pair.url(p)).body != _got(since, pair.url(p)).body
         ]
-        print(f"pages where crawl 3 (NEWSSTEM_RELEARN's file) differs from the library path: "
+        print(f"pages where crawl 3 (learn --since's file) differs from the library path: "
               f"{len(differ)}" + "".join(f"\n  {pair.name}: {p.path} library "
-                                         f"{library[pair.site][pair.url(p)].method} crawl "
-                                         f"{outcome(exports['crawl-3-relearn'].get(pair.url(p))).method}"
+                                         f"{_got(library[pair.site], pair.url(p)).method} "
+                                         f"crawl {_got(since, pair.url(p)).method}"
                                          for pair, p in differ[:15]))
     print("\nwall seconds: " + ", ".join(f"{step} {s:.1f}" for step, s in seconds.items()))
 
@@ -817,6 +843,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--redesign-min-pages", type=int, default=20, metavar="N",
                         help="with --redesign: NEWSSTEM_REDESIGN_MIN_PAGES of the crawls, at "
                              "most the fewest pages crawl 2 reads of a pair (default 20)")
+    parser.add_argument("--control", action="store_true",
+                        help="with --redesign: no redesign, each site's second half of pages "
+                             "published after its first (what must not be called a change)")
+    parser.add_argument("--days", type=int, default=1, metavar="N",
+                        help="with --redesign: B's first half published over N daily "
+                             "crawls with crawl 1's URL store (--same-store), judged on "
+                             "their pages together")
     parser.add_argument("--keep", type=Path, metavar="DIR",
                         help="write the archive, patterns, exports and logs here and keep them")
     args = parser.parse_args(argv)
