@@ -4,6 +4,7 @@
     python tests/benchmarks/crawl_learn.py --corpus cleanportal --min-pages 5
     python tests/benchmarks/crawl_learn.py --anchors title  # anchor texts as learned.py's
     python tests/benchmarks/crawl_learn.py --keep DIR       # keep the archive, patterns, exports
+    python tests/benchmarks/crawl_learn.py --redesign       # a redesign, detected and learned again
 
 ``tests/benchmarks/learned.py`` measures learned layouts by calling the library
 (:func:`newsstem.layout.learn.learn`, :func:`newsstem.extraction.extract_page`); this
@@ -53,6 +54,42 @@ same pages again); and, over the library path's title, the headline decision of
 crawl makes it). A gap between the two is a glue problem between the crawl, the
 archive, ``scrapy learn`` and the pipeline, not an extraction rule; the pages where the
 two differ are listed (``--diff N``).
+
+**The redesign scenario** (``--redesign``): pairs of corpus sites of one corpus (default:
+dragnet's sites of 10 pages or more, ``--redesign-min-site-pages``, and cleanportal's 4,
+in order, two by two: each corpus site in one pair only, since a page served by two hosts
+would be dropped as a copy). Each pair is one host on 127.0.0.1 that serves, in turn:
+
+1. layout A: site A's pages at ``/a/1.html`` … linked from ``/``; ``scrapy crawl news``
+   (no patterns, ``-s NEWSSTEM_ARCHIVE=site.warc.gz``), then ``scrapy learn --input
+   site.warc.gz --out patterns-a``;
+2. the redesign: the first half of site B's pages as new articles at the next numbers of
+   the same URL scheme, ``/`` linking them and a fifth as many of A's pages (still on the
+   site); the same crawl with a copy of ``patterns-a``, ``-s NEWSSTEM_RELEARN=True``, the
+   same archive (appended to) and ``-s NEWSSTEM_REDESIGN_MIN_PAGES=N`` (the least of
+   ``--redesign-min-pages``, 20, and the pages it reads of a pair: the corpus sites are
+   small). Then, on two more copies of ``patterns-a``, the commands a user runs after the
+   summary's advice: ``scrapy learn SITE --input site.warc.gz --since <after crawl 1>``
+   and ``scrapy learn SITE --input site.warc.gz --last <pages of crawl 2>``;
+3. later: B's second half published too, ``/`` linking every page; the crawl again (fresh
+   store, no archive) once per patterns directory: none (the fallback), ``patterns-a``
+   (not learned again), NEWSSTEM_RELEARN's, ``--since``'s, ``--last``'s.
+
+Printed per pair: whether crawl 2's run summary named the site (``layout changed: SITE:``),
+what each way of learning again did (``written``, ``not better``: the self-check kept the
+old file, ``nothing``: no article layout), how many of ``patterns-a``'s article patterns
+each new file still has, and whether crawl 3 with NEWSSTEM_RELEARN's file named the site
+again (a false alarm); then per pair and pooled per corpus, for B's new pages (read by
+no learning), B's first half and A's pages: F1 of crawl 3 with each patterns directory,
+of the library path (``learn()`` on phase 1's pages, ``relearn()`` on crawl 2's, its
+result kept only if better, as the commands do; ``extract_page()``), pages by pattern,
+titles right with NEWSSTEM_RELEARN's file and with the fallback. The pages where
+``--since``'s crawl and the library path differ are listed (a glue problem).
+``--same-store``: crawl 2 with crawl 1's URL store (a daily crawl: A's pages are not read
+again); ``--days N``: B's first half published over N such daily crawls, judged on their
+pages together (``.redesign-counts``); ``--control``: no redesign, each site its own pair
+(first half of its pages "A", second half "B"): what must not be called a change, and
+where the self-check must say ``not better``.
 """
 
 from __future__ import annotations
