@@ -771,6 +771,12 @@ def _titles(pair: Pair, pages: list[ServedPage], items: dict) -> str:
     return f"{right}/{len(labelled)}"
 
 
+def _pooled_f1(pages: list[tuple[Pair, ServedPage]], items_of) -> float:
+    """F1 pooled over pages of several pairs; ``items_of(pair)``: the outcomes by URL."""
+    return score_corpus((_got(items_of(pair), pair.url(p)).body, p.page.gold)
+                        for pair, p in pages).f1
+
+
 def _by_pattern(pair: Pair, pages: list[ServedPage], items: dict) -> int:
     return sum(_got(items, pair.url(p)).method == "pattern" for p in pages)
 
@@ -814,12 +820,12 @@ def redesign_report(pairs: list[Pair], exports: dict, changed: dict, outcomes: d
             part = [(pair, p) for pair, p in rows if corpus in ("all", pair.corpus)]
             line = f"  {'pooled ' + corpus:<52}{len(part):>3}"
             for c in columns:
-                items = exports["crawl-3-" + c]
-                line += f"{score_corpus((_got(items, pair.url(p)).body, p.page.gold) for pair, p in part).f1:>8.3f}"
+                line += f"{_pooled_f1(part, lambda pair: exports['crawl-3-' + c]):>8.3f}"
             if library:
-                line += f"{score_corpus((_got(library[pair.site], pair.url(p)).body, p.page.gold) for pair, p in part).f1:>8.3f}"
+                line += f"{_pooled_f1(part, lambda pair: library[pair.site]):>8.3f}"
             items, alone = exports["crawl-3-relearn"], exports["crawl-3-none"]
-            line += f"{sum(_got(items, pair.url(p)).method == 'pattern' for pair, p in part):>4}/{len(part):<3}"
+            by_pattern = sum(_got(items, pair.url(p)).method == "pattern" for pair, p in part)
+            line += f"{by_pattern:>4}/{len(part):<3}"
             labelled = [(pair, p) for pair, p in part if p.headline]
             for got in (items, alone):
                 right = sum(_normalized(_got(got, pair.url(p)).title) == _normalized(p.headline)
@@ -828,9 +834,9 @@ def redesign_report(pairs: list[Pair], exports: dict, changed: dict, outcomes: d
             print(line)
     before = [(pair, p) for pair in pairs for p in pair.b_recent]
     crawl2 = exports["crawl-2"]
+    by_pattern = sum(_got(crawl2, pair.url(p)).method == "pattern" for pair, p in before)
     print(f"\ncrawl 2 (the redesign read with A's patterns): B pages F1 "
-          f"{score_corpus((_got(crawl2, pair.url(p)).body, p.page.gold) for pair, p in before).f1:.3f}, "
-          f"by pattern {sum(_got(crawl2, pair.url(p)).method == 'pattern' for pair, p in before)} "
+          f"{_pooled_f1(before, lambda pair: crawl2):.3f}, by pattern {by_pattern} "
           f"of {len(before)}")
     if library:
         since = exports["crawl-3-since"]
