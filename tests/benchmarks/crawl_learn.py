@@ -640,12 +640,13 @@ def redesign_main(args: argparse.Namespace, root: Path) -> int:
         return 0
     work = args.keep or Path(tempfile.mkdtemp(prefix="crawl-relearn-"))
     work.mkdir(parents=True, exist_ok=True)
-    for old in work.iterdir():
-        if old.is_dir():
+    for old in work.iterdir():  # (only what an earlier run wrote there)
+        if old.is_dir() and old.name.startswith("patterns-"):
             shutil.rmtree(old)
-        else:
+        elif old.name.startswith(("crawl-", "learn", "urldb-", "site.warc.gz")):
             old.unlink()
     archive = work / "site.warc.gz"  # every crawl appends to it, as NEWSSTEM_ARCHIVE does
+
     def read_by_crawl_2(pair: Pair) -> int:
         """The pages crawl 2 reads of a pair: the index, B's first half, and A's pages
         still linked unless crawl 1's store has them (--same-store)."""
@@ -885,7 +886,8 @@ def main(argv: list[str] | None = None) -> int:
                              "10 on dragnet, every cleanportal site)")
     parser.add_argument("--redesign-min-pages", type=int, default=20, metavar="N",
                         help="with --redesign: NEWSSTEM_REDESIGN_MIN_PAGES of the crawls, at "
-                             "most the fewest pages crawl 2 reads of a pair (default 20)")
+                             "most the fewest pages crawl 2 reads of a pair (default 20; "
+                             "with --days, as given: the daily crawls add up to it)")
     parser.add_argument("--control", action="store_true",
                         help="with --redesign: no redesign, each site's second half of pages "
                              "published after its first (what must not be called a change)")
