@@ -143,3 +143,39 @@ def test_a_second_crawl_on_a_jobdir_in_use_does_not_forget_the_running_crawl_s_q
             if crawl.process.poll() is None:
                 crawl.kill()
         site.stop()
+
+
+@pytest.mark.parametrize("store", ["", "sqlite"])
+def test_articles_written_to_stdout_are_flushed_before_the_crawl_counts_them_done(
+    tmp_path, store
+):
+    # -o - (stdout into a file, `> articles.jsonl`): Scrapy's stdout storage stores nothing
+    # at the end, so the last lines were still in Python's stdout buffer when the URL store
+    # recorded them as exported and JOBDIR's seen requests were saved; a kill -9 before the
+    # process exited lost them for good (the next run fetched nothing, exported nothing)
+    from newsstem import settings as project
+
+    site = GeneratedNewsSite(sections=2, articles_per_section=10, seed=11).start()
+    printed = tmp_path / "printed.jsonl"
+    settings = {"JOBDIR": str(tmp_path / "job"),
+                "NEWSSTEM_URLDB": store and f"sqlite:///{tmp_path / 'urldb.sqlite'}"}
+    killing = {**settings, "EXTENSIONS": json.dumps(
+        {**project.EXTENSIONS, "tests.support.killer.KillAsTheEngineStops": 900})}
+    args = ("-a", f"start_url={site.url}/", "-a", "depth=2", "-o", "-:jsonlines")
+    try:
+        killed = start_crawl(tmp_path, *args, settings=killing, name="killed",
+                             output_option=None, stdout=printed)
+        killed.wait()
+        assert killed.process.returncode == -9, killed.log()
+        assert (tmp_path / "job" / "requests.depths").exists(), killed.log()
+        again = start_crawl(tmp_path, *args, settings=settings, name="again",
+                            output_option=None, stdout=printed)
+        assert again.wait() == 0, again.log()
+    finally:
+        site.stop()
+    lines = printed.read_text(encoding="utf-8").splitlines()
+    titles = {json.loads(line)["title"] for line in lines if line.endswith("}")}
+    headlines = {site._headline(*map(int, path.strip("/").removesuffix(".html").split("/")))
+                 for path in site.article_paths()}
+    missing = headlines - titles
+    assert not missing, f"{len(missing)} of {len(headlines)} articles lost"

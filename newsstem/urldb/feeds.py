@@ -53,7 +53,7 @@ from urllib.parse import urlparse
 
 from scrapy.extensions.feedexport import FeedExporter as _ScrapyFeedExporter
 from scrapy.exceptions import NotConfigured
-from scrapy.extensions.feedexport import FileFeedStorage
+from scrapy.extensions.feedexport import FileFeedStorage, StdoutFeedStorage
 from scrapy.utils.conf import build_component_list
 from scrapy.utils.misc import load_object
 from w3lib.url import file_uri_to_path
@@ -392,6 +392,21 @@ class DurableFileFeedStorage(FileFeedStorage):
 
     def store(self, file: LineBatchFile | DiscardedFile) -> None:  # type: ignore[override]
         file.close()  # writes the rest and fsyncs (a refused feed's: nothing)
+
+
+class FlushedStdoutFeedStorage(StdoutFeedStorage):
+    """Scrapy's stdout storage (``-o -``, ``stdout:``), whose ``store`` flushes what Python's
+    stdout buffer still holds, and fsyncs it when stdout is a file (``-o - > articles.jsonl``).
+
+    Scrapy's stores nothing: the last lines waited in the buffer until the process exited,
+    while the URL store recorded their articles as exported and JOBDIR's seen requests were
+    saved (both once the feed is stored); a ``kill -9`` in between lost those articles for
+    good. A failed flush (a full disk, a reader gone) fails the feed: nothing is recorded."""
+
+    def store(self, file: Any) -> None:
+        file.flush()
+        if _is_storage(os.fstat(file.fileno()).st_mode):  # (a pipe or a terminal: no fsync)
+            os.fsync(file.fileno())
 
 
 class NewsFeedExporter(_ScrapyFeedExporter):

@@ -57,10 +57,13 @@ def start_crawl(
     settings: dict | None = None,
     name: str = "crawl",
     output_option: str | None = "-O",
+    stdout: Path | None = None,
 ) -> CrawlProcess:
     """Start ``scrapy crawl news <args> -O <tmp>/<name>.jsonl`` and return at once.
 
-    ``output_option``: ``-O`` (overwrite), ``-o`` (append) or None (no feed).
+    ``output_option``: ``-O`` (overwrite), ``-o`` (append) or None (no feed); ``stdout``:
+    a file the crawl's standard output is written to (appended), else it is discarded;
+    buffered as a user's shell has it (not under a PYTHONUNBUFFERED the tests run with).
     """
     output = tmp_path / f"{name}.jsonl"
     stats_file = tmp_path / f"{name}.stats.json"
@@ -77,7 +80,14 @@ def start_crawl(
     for key, value in merged.items():
         cmd += ["-s", f"{key}={value}"]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    process = subprocess.Popen(
-        cmd, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
-    )
+    if stdout is None:
+        process = subprocess.Popen(
+            cmd, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        )
+    else:
+        env.pop("PYTHONUNBUFFERED", None)
+        with stdout.open("ab") as printed:
+            process = subprocess.Popen(
+                cmd, cwd=REPO, env=env, stdout=printed, stderr=subprocess.PIPE, text=True
+            )
     return CrawlProcess(process, output, log_file, stats_file)
