@@ -244,19 +244,23 @@ class Worker:
             # scheduler admits them synchronously, and an idle worker keeps no requests of
             # its own (a worker that keeps some is not idle) whose refusals would count too.
             refused_before = self.stats.get_value("dupefilter/filtered", 0)
-            requests = 0
-            for request in spider.start_requests_for(scope):  # type: ignore[attr-defined]
+            starts = list(spider.start_requests_for(scope))  # type: ignore[attr-defined]
+            seen_ago = self._seconds_since_seen(starts)  # (admitting them renews it)
+            for request in starts:
                 self.crawler.engine.crawl(request)
-                requests += 1
-            scheduled += requests
-            if requests and self.stats.get_value("dupefilter/filtered", 0) - refused_before \
-                    >= requests:  # a silent no-op otherwise: "pages fetched: 0", no reason
+            scheduled += len(starts)
+            if starts and self.stats.get_value("dupefilter/filtered", 0) - refused_before \
+                    >= len(starts):  # a silent no-op otherwise: "pages fetched: 0", no reason
                 logger.info(
                     "newsstem: start message %r adds nothing: the shared filter has seen its "
-                    "start pages (this crawl fetched them, and the site had a new link less "
-                    "than NEWSSTEM_DISTRIBUTED_FORGET = %d s ago); push it again after that, "
-                    "or crawl it apart in another Redis database",
-                    _message_text(message)[:500], self.options.forget_seconds,
+                    "start pages (a link to their site was last seen %s, by a worker of this "
+                    "crawl or of an earlier one; the filter forgets a site "
+                    "NEWSSTEM_DISTRIBUTED_FORGET = %d s after the last link to it is seen, "
+                    "this message's start pages included); push it again after that, or crawl "
+                    "it apart in another Redis database",
+                    _message_text(message)[:500],
+                    "less than that long ago" if seen_ago is None else f"{seen_ago} s ago",
+                    self.options.forget_seconds,
                 )
         if messages and self.handoff is not None and self.outage.ready():
             # their start requests admitted (or kept by the scheduler, which then keeps the
@@ -266,6 +270,26 @@ class Worker:
             except redis.RedisError as exc:
                 self.outage.failed("letting go of the start messages read", exc)
         return scheduled
+
+    def _seconds_since_seen(self, requests: list[Any]) -> int | None:
+        """How long ago the shared filter last saw a link to the site of ``requests``, from
+        the time-to-live of its set (the most recent of their sites); None when it cannot
+        tell (no such set, another filter, Redis failing). The store keeps no crawl's
+        name: whether this crawl or an earlier one saw the link, it cannot tell."""
+        scheduler = getattr(self.crawler.engine, "scheduler", None)  # (Scrapy >= 2.19)
+        site_key = getattr(getattr(scheduler, "df", None), "site_key", None)
+        if site_key is None or not requests or not self.outage.ready():
+            return None
+        try:
+            with self.server.pipeline(transaction=False) as pipe:
+                for key in {site_key(request) for request in requests}:
+                    pipe.ttl(key)
+                left = max(pipe.execute())
+        except redis.RedisError:  # (the scheduler's next call says so if it lasts)
+            return None
+        if left <= 0:  # (-2: no such set, -1: no time-to-live)
+            return None
+        return max(0, self.options.forget_seconds - left)
 
     def _pop_start_messages(self) -> list[bytes]:
         """Up to a batch of start messages; none while Redis fails (read again with backoff)."""
