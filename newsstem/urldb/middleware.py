@@ -268,6 +268,9 @@ class UrlDbMiddleware:
         self.busy_seconds = 0.0  # time spent in this middleware (lookups, marks, fsyncs)
         self._timing = False
         self.backoff = Backoff()  # the store failing: since when, when to try it again
+        #: a worker of a distributed crawl (NEWSSTEM_DISTRIBUTED): the page through which
+        #: an article was found may have been exported by another worker, unknown here
+        self.shared = False
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> UrlDbMiddleware:
@@ -288,6 +291,9 @@ class UrlDbMiddleware:
         middleware._feeds = find_feed_exporter(crawler)
         middleware._crawler = crawler
         middleware._signals = crawler.signals
+        from newsstem.distributed.connection import is_distributed
+
+        middleware.shared = is_distributed(crawler.settings)
         connect = crawler.signals.connect
         connect(middleware.spider_opened, signal=signals.spider_opened)
         connect(middleware.spider_closed, signal=signals.spider_closed)
@@ -626,11 +632,18 @@ class UrlDbMiddleware:
             return
         for alias in aliases:
             self._kinds[alias] = (COPY, key)  # a redirect: recorded as exported with the article
-        if via and (self.key(via[0]) in self._exported_here or self.exported(self.key(via[0]))):
+        if via and (self.shared or self.key(via[0]) in self._exported_here
+                    or self.exported(self.key(via[0]))):
             # found through an exported page: that page is a hub, walked by later crawls,
             # by the hub key of each URL that reaches it (a link redirected to it: its
-            # alias); in this article's batch (a kill -9 after a batch of its own lost it)
+            # alias); in this article's batch (a kill -9 after a batch of its own lost it).
+            # A worker records it whatever it knows of that page: another worker may have
+            # exported it (and recorded it after this worker looked it up), and the hub key
+            # of a page not exported is never read (_walked asks only of exported links);
+            # once a worker, in this article's batch or an earlier one
             hubs = [hub_key(url) for url in via]
+            if self.shared:
+                hubs = [hub for hub in hubs if hub not in self._exported_here]
             for hub in hubs:
                 self._kinds[hub] = (TEXT, None)
                 self._remembered[hub] = True

@@ -262,3 +262,36 @@ def test_the_overwriting_warning_reads_a_file_uri_as_scrapy_writes_it(tmp_path):
     uri = (tmp_path / "a b.jsonl").as_uri()
     assert "%20" in uri and _is_nonempty_local_file(uri)
     assert not _is_nonempty_local_file((tmp_path / "new.jsonl").as_uri())
+
+
+def test_a_hub_another_worker_exported_is_recorded_by_the_worker_exporting_its_article(
+    redis_server,
+):
+    # Two workers of a distributed crawl on one Redis store: worker B looked up the link to
+    # a section (not exported yet: remembered so), worker A then exported the section (a
+    # front taken for an article) and queued its links, and B fetched and exported the
+    # article found through it. B knew nothing of the section's export, so no worker
+    # recorded its hub key (A exported no article through it): later crawls skipped the
+    # section as an exported article and never found what was added to it.
+    import uuid
+
+    from newsstem.urldb import open_store
+    from newsstem.urldb.store import hub_key
+
+    uri = f"{redis_server.url}?prefix=hub-{uuid.uuid4().hex[:8]}"
+    home, section = "http://127.0.0.1/", "http://127.0.0.1/section/0/"
+    with driven(open_store(uri), "item_scraped") as (worker_a, _), \
+            driven(open_store(uri), "item_scraped") as (worker_b, _):
+        worker_a.shared = worker_b.shared = True  # (set from NEWSSTEM_DISTRIBUTED)
+        front = HtmlResponse(home, body=b"<p>x</p>", request=Request(home))
+        assert _output(worker_b, front, [Request(section)])  # B: the section, not exported
+        page = HtmlResponse(section, body=b"<p>x</p>", request=Request(section))
+        [link] = _output(worker_a, page, [_page(section), Request(ARTICLE)])[1:]
+        worker_a.item_scraped(_article(section), spider=None)  # A: the section exported
+        worker_a.sync()
+        fetched = HtmlResponse(ARTICLE, body=b"<p>x</p>", request=Request(ARTICLE, meta=link.meta))
+        assert _output(worker_b, fetched, [_page(ARTICLE)])  # B: the article, through it
+        worker_b.item_scraped(_article(ARTICLE), spider=None)
+        worker_b.sync()
+        found = worker_b.store.lookup([hub_key(section)])
+    assert found and found[hub_key(section)].exported_at, "the section's hub key lost"
