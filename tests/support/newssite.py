@@ -249,3 +249,19 @@ class _QuietServer(ThreadingHTTPServer):
 
         if not isinstance(sys.exc_info()[1], ConnectionError):
             super().handle_error(request, client_address)
+
+
+class TeaserSectionsSite(GeneratedNewsSite):
+    """Section pages that open with a long introduction (three paragraphs of text) above
+    their list of headlines: the fallback extraction exports them as articles."""
+
+    def _section(self, s: int) -> bytes:
+        with self._lock:
+            numbers = list(self._articles[s])
+        rng = random.Random(f"intro-{s}")
+        intro = "".join(f"<p>{_paragraph(rng)}</p>" for _ in range(3))
+        items = "".join(
+            f'<li><a href="/{s}/{n}.html">{escape(self._headline(s, n))}</a></li>' for n in numbers
+        )
+        return self._page(f"Section {s}", f"<main><h2>Section {s}</h2><div class='intro'>"
+                                          f"{intro}</div><ul class='list'>{items}</ul></main>")

@@ -18,7 +18,7 @@ import pytest
 from newsstem.urldb import open_store, url_key
 from support.crawl import REPO, TEST_SETTINGS, CrawlResult, run_crawl
 from support.crawlprocess import start_crawl
-from support.newssite import GeneratedNewsSite
+from support.newssite import GeneratedNewsSite, TeaserSectionsSite
 from support.redisserver import free_port
 
 
@@ -680,27 +680,6 @@ def test_a_forked_child_outliving_the_crawl_keeps_no_lock(tmp_path, news_site):
                 time.sleep(0.1)
             else:
                 os.kill(child, signal.SIGKILL)
-
-
-class TeaserSectionsSite(GeneratedNewsSite):
-    """Section pages that open with a long introduction (three paragraphs of text) above
-    their list of headlines: the fallback extraction exports them as articles."""
-
-    def _section(self, s: int) -> bytes:
-        import random
-        from html import escape
-
-        from support.newssite import _paragraph
-
-        with self._lock:
-            numbers = list(self._articles[s])
-        rng = random.Random(f"intro-{s}")
-        intro = "".join(f"<p>{_paragraph(rng)}</p>" for _ in range(3))
-        items = "".join(
-            f'<li><a href="/{s}/{n}.html">{escape(self._headline(s, n))}</a></li>' for n in numbers
-        )
-        return self._page(f"Section {s}", f"<main><h2>Section {s}</h2><div class='intro'>"
-                                          f"{intro}</div><ul class='list'>{items}</ul></main>")
 
 
 def test_a_section_page_exported_as_an_article_is_still_walked_for_new_articles(
