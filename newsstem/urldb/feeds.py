@@ -37,6 +37,7 @@ stdout, recorded when the crawl has finished and the feed was closed.
 from __future__ import annotations
 
 import errno
+import io
 import logging
 import os
 import stat
@@ -405,8 +406,12 @@ class FlushedStdoutFeedStorage(StdoutFeedStorage):
 
     def store(self, file: Any) -> None:
         file.flush()
-        if _is_storage(os.fstat(file.fileno()).st_mode):  # (a pipe or a terminal: no fsync)
-            os.fsync(file.fileno())
+        try:
+            fd = file.fileno()
+        except io.UnsupportedOperation:  # (a stdout in memory, as a test runner's: no fd)
+            return
+        if _is_storage(os.fstat(fd).st_mode):  # (a pipe or a terminal: no fsync)
+            os.fsync(fd)
 
 
 class NewsFeedExporter(_ScrapyFeedExporter):

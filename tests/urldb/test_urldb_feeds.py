@@ -490,3 +490,21 @@ def test_one_feed_exporter_writes_each_feed(tmp_path, scrapys, caplog):
             build_from_crawler(feeds.NewsFeedExporter, crawler)
         assert "EXTENSIONS enables Scrapy's scrapy.extensions.feedexport.FeedExporter " \
             "beside newsstem's NewsFeedExporter" in caplog.text
+
+
+def test_the_stdout_storage_flushes_and_fsyncs_a_file_and_only_flushes_what_has_none(tmp_path):
+    # a stdout in memory (a test runner's, an embedding program's) has no file descriptor:
+    # storing it flushed, as Scrapy's did nothing, not a failed feed
+    import io
+
+    from newsstem.urldb.feeds import FlushedStdoutFeedStorage
+
+    with (tmp_path / "printed.jsonl").open("wb", buffering=0) as raw:
+        buffered = io.BufferedWriter(raw)
+        storage = FlushedStdoutFeedStorage("stdout:", _stdout=buffered)
+        storage.open(None).write(b'{"a": 1}\n')
+        assert (tmp_path / "printed.jsonl").read_bytes() == b""
+        storage.store(buffered)
+        assert (tmp_path / "printed.jsonl").read_bytes() == b'{"a": 1}\n'
+    in_memory = io.BytesIO()
+    FlushedStdoutFeedStorage("stdout:", _stdout=in_memory).store(in_memory)
