@@ -31,6 +31,7 @@ from newsstem.text import meaningful_length
 from newsstem.visual import boxes_of, main_box, visual_text
 
 __all__ = [
+    "DECLARED_NOTE",
     "GUARD_AGREEMENT",
     "GUARD_NEAREST",
     "GUARD_SHARE",
@@ -65,6 +66,9 @@ SHORT_TEXT_HELD = 0.9
 # agree this much (shingle F1): the bar of learning's self-check. On dragnet's tuning
 # half the pages read so agreed 0.81-1.0 with the fallback.
 NEAREST_AGREEMENT = SELF_CHECK_AGREEMENT
+# The note (``reason``) of a fallback's article that is the page's JSON-LD articleBody: a
+# script-built page whose markup gave no article (readability.Extraction.declared).
+DECLARED_NOTE = "article body declared in the page's structured data (JSON-LD articleBody)"
 
 
 @dataclass(frozen=True)
@@ -75,7 +79,9 @@ class PageExtraction:
     (the fallback), ``visual`` (the main box of a rendered page) or ``hub`` (the page
     has a hub layout of its site: no article).
     ``body`` is the text (paragraphs separated by a blank line); it is empty when the
-    page has no article, and ``reason`` then says why. ``pattern_id`` names the pattern
+    page has no article, and ``reason`` then says why (with a body, ``reason`` is a note:
+    the nearest layout, the visual box, or :data:`DECLARED_NOTE` for the fallback's
+    article taken from the page's JSON-LD ``articleBody``). ``pattern_id`` names the pattern
     the page matched, even when the fallback's article was used; ``guard`` says what
     the guard did (``none``, ``agreed``, ``changed``, ``replaced``, or ``nearest``: the
     page matched no layout, its nearest article layout read it, the fallback agreeing;
@@ -296,7 +302,8 @@ def _fallback(
     if result is None:
         result = readability.extract(html, url=url, body_html=body_html)
     return PageExtraction(
-        result.title, result.body, "readability", result.reason, body_html=result.body_html,
+        result.title, result.body, "readability",
+        DECLARED_NOTE if result.declared else result.reason, body_html=result.body_html,
         pattern_id=matched.pattern_id if matched is not None else None,
         similarity=matched.similarity if matched is not None else 0.0,
         guard=GUARD_REPLACED if matched is not None else NO_GUARD,

@@ -82,10 +82,16 @@ class Page:
     # the head, when content stands beside <body>): Next.js writes them in <body>.
     described: frozenset[str] = frozenset()
     social_titles: tuple[str, ...] = ()
+    # A body with no text (once junk is stripped) on a page that declares its article:
+    # a script-built shell, whose story only the declared body gives (nothing else is read).
+    empty: bool = False
 
 
 def load_page(html: str | bytes) -> Page | str:
-    """Parse ``html`` once; return the page, or a reason when there is nothing to read."""
+    """Parse ``html`` once; return the page, or a reason when there is nothing to read.
+
+    A page whose body has no text but whose JSON-LD declares an article body is returned
+    ``empty`` (its body is not read): the declared body may be its article."""
     if isinstance(html, bytes) and looks_binary(html):
         return "binary data"  # an image or an archive: its "text" is noise
     text = decode_html(html)[0] if isinstance(html, bytes) else html
@@ -121,7 +127,10 @@ def load_page(html: str | bytes) -> Page | str:
     body = _content_root(root)
     etree.strip_elements(body, *JUNK_TAGS, with_tail=False)
     if not _has_text(body):
-        return "empty document"
+        if not declared_body:
+            return "empty document"
+        # (a script-built shell: its JSON-LD may hold the story, extract() judges it)
+        return Page(root, body, title, (), declared_body=declared_body, empty=True)
     unlikely, never_article = _sweep(body)
     # (the elements the candidates and the thread rules look for, found in one walk)
     landmarks = _Landmarks(body)

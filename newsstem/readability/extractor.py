@@ -75,12 +75,15 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Extraction:
-    """What the extractor found: title, plain-text body, cleaned HTML, or why nothing."""
+    """What the extractor found: title, plain-text body, cleaned HTML, or why nothing;
+    ``declared`` when the body is the article the page declares in JSON-LD."""
 
     title: str
     body: str
     body_html: str
     reason: str | None = None
+    # The body is the page's JSON-LD articleBody (structured.py), not its markup's text.
+    declared: bool = False
 
 
 @dataclass(frozen=True)
@@ -123,6 +126,9 @@ def extract(
     page = load_page(html)
     if isinstance(page, str):
         return Extraction(title="", body="", body_html="", reason=page)
+    if page.empty:  # a shell with no text whose JSON-LD declares an article body
+        shell = _declared(page, clean_title(page.title, ()), options)
+        return shell or Extraction(title="", body="", body_html="", reason="empty document")
     title = clean_title(page.title, (text_of(h) for h in page.body.iter("h1", "h2")))
     described = page.described
     headline = _page_headline(page, options)
@@ -266,7 +272,7 @@ def _declared(page: Page, title: str, options: Options) -> Extraction | None:
     ):
         return None
     body_html = "".join(f"<p>{escape(p)}</p>" for p in text.split("\n\n"))
-    return Extraction(title=title, body=text, body_html=f"<div>{body_html}</div>")
+    return Extraction(title=title, body=text, body_html=f"<div>{body_html}</div>", declared=True)
 
 
 def _sieve(

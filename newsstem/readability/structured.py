@@ -5,7 +5,8 @@ Pages that render their story with scripts often ship it for search engines in a
 script runs, so the DOM may hold no story at all. The declared text is evidence, not
 truth: on the corpora two of three ``articleBody`` values are teasers of 134 and 298
 characters for stories of thousands. It is used only when the page's own markup gives
-no article (see :func:`newsstem.readability.extractor.extract`).
+no article, a body without any text included (see
+:func:`newsstem.readability.extractor.extract`).
 """
 
 from __future__ import annotations
