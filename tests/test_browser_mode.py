@@ -114,6 +114,34 @@ def test_a_script_built_article_is_exported_with_render_and_not_without(tmp_path
     assert "no article within depth" not in plain.log  # "-a depth=2": more shells
 
 
+def test_a_shell_declaring_its_story_in_json_ld_is_an_article_of_a_plain_crawl(tmp_path):
+    """Two shells with no text in their body (tests/readability/fixtures): one declares
+    its story in JSON-LD (articleBody), exported as the fallback's article and not counted
+    as a shell; the other declares a one-sentence teaser only, a shell as before."""
+    fixtures = Path(__file__).parent / "readability" / "fixtures"
+    site = FixtureSite(tmp_path / "site")
+    site.root.mkdir()
+    for n, name in ((1, "ko-script-shell"), (2, "tr-script-shell-teaser")):
+        site.routes[f"/a/{n}.html"] = (200, "text/html; charset=utf-8",
+                                       (fixtures / f"{name}.html").read_bytes())
+    index = (b'<html><body><h1>Index</h1><ul><li><a href="/a/1.html">One</a></li>'
+             b'<li><a href="/a/2.html">Two</a></li></ul></body></html>')
+    site.routes["/index.html"] = (200, "text/html", index)
+    site.start()
+    try:
+        plain = run_crawl(tmp_path, "-a", f"start_url={site.url}/index.html")
+    finally:
+        site.stop()
+    assert plain.returncode == 0, plain.log[-2000:]
+    (item,) = plain.items
+    assert item["url"].endswith("/a/1.html") and item["method"] == "readability"
+    assert item["body"].startswith("서울시는 1일 내년부터 시내버스 노선")
+    assert plain.stats["newsstem/method/readability"] == 1
+    # (no article: the index and the teaser's shell; a shell: the teaser's alone)
+    assert plain.stats["newsstem/dropped/no_article"] == 2
+    assert plain.stats["newsstem/render/shells"] == 1
+
+
 @needs_browser
 def test_a_script_whose_data_comes_after_the_quiet_window_is_waited_for(tmp_path):
     """The JSON arrives 1.5 s after the page loaded (a slow API, or any server on a loaded
