@@ -162,16 +162,22 @@ def test_articles_written_to_stdout_are_flushed_before_the_crawl_counts_them_don
     killing = {**settings, "EXTENSIONS": json.dumps(
         {**project.EXTENSIONS, "tests.support.killer.KillAsTheEngineStops": 900})}
     args = ("-a", f"start_url={site.url}/", "-a", "depth=2", "-o", "-:jsonlines")
+    runs = []
     try:
         killed = start_crawl(tmp_path, *args, settings=killing, name="killed",
                              output_option=None, stdout=printed)
+        runs.append(killed)
         killed.wait()
         assert killed.process.returncode == -9, killed.log()
         assert (tmp_path / "job" / "requests.depths").exists(), killed.log()
         again = start_crawl(tmp_path, *args, settings=settings, name="again",
                             output_option=None, stdout=printed)
+        runs.append(again)
         assert again.wait() == 0, again.log()
     finally:
+        for crawl in runs:  # (one that timed out, or never killed itself: no process left)
+            if crawl.process.poll() is None:
+                crawl.kill()
         site.stop()
     lines = printed.read_text(encoding="utf-8").splitlines()
     titles = {json.loads(line)["title"] for line in lines if line.endswith("}")}

@@ -492,13 +492,18 @@ def test_one_feed_exporter_writes_each_feed(tmp_path, scrapys, caplog):
             "beside newsstem's NewsFeedExporter" in caplog.text
 
 
-def test_the_stdout_storage_flushes_and_fsyncs_a_file_and_only_flushes_what_has_none(tmp_path):
+def test_the_stdout_storage_flushes_and_fsyncs_a_file_and_only_flushes_what_has_none(
+    tmp_path, monkeypatch
+):
     # a stdout in memory (a test runner's, an embedding program's) has no file descriptor:
-    # storing it flushed, as Scrapy's did nothing, not a failed feed
+    # storing it flushes it, not a failed feed
     import io
 
     from newsstem.urldb.feeds import FlushedStdoutFeedStorage
 
+    fsynced = []
+    fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (fsynced.append(fd), fsync(fd)))
     with (tmp_path / "printed.jsonl").open("wb", buffering=0) as raw:
         buffered = io.BufferedWriter(raw)
         storage = FlushedStdoutFeedStorage("stdout:", _stdout=buffered)
@@ -506,5 +511,13 @@ def test_the_stdout_storage_flushes_and_fsyncs_a_file_and_only_flushes_what_has_
         assert (tmp_path / "printed.jsonl").read_bytes() == b""
         storage.store(buffered)
         assert (tmp_path / "printed.jsonl").read_bytes() == b'{"a": 1}\n'
+        assert fsynced == [raw.fileno()]
+    fsynced.clear()
+    reader, writer = os.pipe()  # (stdout piped on: flushed, not fsynced)
+    with open(reader, "rb") as read_end, open(writer, "wb") as piped:
+        piped.write(b"x\n")
+        FlushedStdoutFeedStorage("stdout:", _stdout=piped).store(piped)
+        assert read_end.read(2) == b"x\n"
     in_memory = io.BytesIO()
     FlushedStdoutFeedStorage("stdout:", _stdout=in_memory).store(in_memory)
+    assert fsynced == []
