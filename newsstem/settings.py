@@ -102,12 +102,11 @@ CONCURRENT_ITEMS = 1
 # URL store (newsstem.urldb; NEWSSTEM_URLDB* in newsstem.defaults; its middleware
 # is in SPIDER_MIDDLEWARES above): skip articles exported by earlier crawls,
 # record every link seen. Local feed files are written in whole lines and
-# fsynced before exports are recorded, stdout flushed (and fsynced if a file),
-# so a killed crawl loses no article.
+# fsynced before exports are recorded, stdout (-o -) flushed (and fsynced if a
+# file), so a killed crawl loses no article.
 FEED_STORAGES = {
     "": "newsstem.urldb.feeds.DurableFileFeedStorage",
     "file": "newsstem.urldb.feeds.DurableFileFeedStorage",
-    # stdout (-o -): flushed (fsynced if a file) before its articles are recorded
     "stdout": "newsstem.urldb.feeds.FlushedStdoutFeedStorage",
 }
 

@@ -399,9 +399,9 @@ class FlushedStdoutFeedStorage(StdoutFeedStorage):
     """Scrapy's stdout storage (``-o -``, ``stdout:``), whose ``store`` flushes what Python's
     stdout buffer still holds, and fsyncs it when stdout is a file (``-o - > articles.jsonl``).
 
-    Scrapy's stores nothing: the last lines waited in the buffer until the process exited,
-    while the URL store recorded their articles as exported and JOBDIR's seen requests were
-    saved (both once the feed is stored); a ``kill -9`` in between lost those articles for
+    Scrapy's stores nothing: the last lines wait in the buffer until the process exits, while
+    the URL store records their articles as exported and JOBDIR's seen requests are saved
+    (both once the feed is stored); a ``kill -9`` in between would lose those articles for
     good. A failed flush (a full disk, a reader gone) fails the feed: nothing is recorded."""
 
     def store(self, file: Any) -> None:
