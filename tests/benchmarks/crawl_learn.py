@@ -136,13 +136,10 @@ class ServedPage:
     headline: str | None  # the scored headline (titles), or None
 
 
-@dataclass
-class Site:
-    corpus: str
-    key: str  # the corpus's site (never printed in a URL)
-    half: str
-    pages: list[ServedPage] = field(default_factory=list)
-    server: ThreadingHTTPServer | None = None
+class Hosted:
+    """A site served on 127.0.0.1 by ``server``, its pages at their paths."""
+
+    server: ThreadingHTTPServer | None
 
     @property
     def base(self) -> str:
@@ -153,18 +150,27 @@ class Site:
         return self.base + served.path
 
 
-def index_html(site: Site, teasers: bool = False) -> bytes:
-    """The site's index: a link to every page with its anchor text; with ``teasers``, each
-    also linked before by an image and after by "Read more", as real index pages do."""
+@dataclass
+class Site(Hosted):
+    corpus: str
+    key: str  # the corpus's site (never printed in a URL)
+    half: str
+    pages: list[ServedPage] = field(default_factory=list)
+    server: ThreadingHTTPServer | None = None
+
+
+def index_html(pages: list[ServedPage], teasers: bool = False) -> bytes:
+    """A site's index: a link to each of ``pages`` with its anchor text; with ``teasers``,
+    each also linked before by an image and after by "Read more", as real index pages do."""
     if teasers:
         links = "\n".join(
             f'<li><a href="{p.path}"><img src="/i/{n}.jpg" alt=""></a> '
             f'<a href="{p.path}">{escape(p.anchor)}</a> <a href="{p.path}">Read more</a></li>'
-            for n, p in enumerate(site.pages, 1)
+            for n, p in enumerate(pages, 1)
         )
     else:
         links = "\n".join(
-            f'<li><a href="{p.path}">{escape(p.anchor)}</a></li>' for p in site.pages
+            f'<li><a href="{p.path}">{escape(p.anchor)}</a></li>' for p in pages
         )
     return (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Latest news</title>"
             f"</head><body><h1>Latest news</h1><ul>\n{links}\n</ul></body></html>").encode()
@@ -173,7 +179,13 @@ def index_html(site: Site, teasers: bool = False) -> bytes:
 def serve(site: Site, teasers: bool = False) -> None:
     """Start a real HTTP server for the site on a free port of 127.0.0.1, in a thread."""
     routes = {p.path: p.page.raw for p in site.pages}
-    routes["/"] = index_html(site, teasers)
+    routes["/"] = index_html(site.pages, teasers)
+    site.server = serve_routes(routes)
+
+
+def serve_routes(routes: dict[str, bytes]) -> ThreadingHTTPServer:
+    """A real HTTP server on a free port of 127.0.0.1 answering each path of ``routes``
+    (read at each request: a caller may change them between crawls) with its bytes."""
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
@@ -190,7 +202,7 @@ def serve(site: Site, teasers: bool = False) -> None:
         def log_message(self, *args) -> None:
             pass
 
-    site.server = serve_http(Handler)
+    return serve_http(Handler)
 
 
 def choose_sites(root: Path, corpora: list[str], min_pages: int, anchors: str) -> list[Site]:
@@ -199,18 +211,21 @@ def choose_sites(root: Path, corpora: list[str], min_pages: int, anchors: str) -
         least = 1 if corpus in ALWAYS_ALL_SITES else min_pages
         for _, key, site_pages, half in sites_of(root, [corpus], least):
             site = Site(corpus, key, half)
-            for n, page in enumerate(site_pages, 1):
-                labelled = labelled_headline(page, None)
-                if anchors == "title":
-                    anchor = anchor_text(page, labelled)
-                elif anchors == "labelled" and labelled:
-                    anchor = labelled
-                else:
-                    anchor = f"Article {n}"
-                site.pages.append(ServedPage(page, f"/a/{n}.html", anchor,
-                                             scored_headline(page, None)))
+            site.pages = [served_page(page, n, anchors) for n, page in enumerate(site_pages, 1)]
             sites.append(site)
     return sites
+
+
+def served_page(page: CorpusPage, n: int, anchors: str) -> ServedPage:
+    """``page`` served at ``/a/<n>.html``, linked with the anchor text ``anchors`` says."""
+    labelled = labelled_headline(page, None)
+    if anchors == "title":
+        anchor = anchor_text(page, labelled)
+    elif anchors == "labelled" and labelled:
+        anchor = labelled
+    else:
+        anchor = f"Article {n}"
+    return ServedPage(page, f"/a/{n}.html", anchor, scored_headline(page, None))
 
 
 def mixed(sites: list[Site], mix: int) -> list[Site]:
@@ -462,7 +477,7 @@ REDESIGN_SITES = {"cleanportal": 1, "dragnet": 10}
 
 
 @dataclass
-class Pair:
+class Pair(Hosted):
     """One host serving, in turn, the pages of corpus site A (layout A) and then, after
     the "redesign", new articles that are the pages of corpus site B (layout B), at the
     same URL scheme: ``/a/<n>.html``, numbered on from A's."""
@@ -478,11 +493,6 @@ class Pair:
     server: ThreadingHTTPServer | None = None
 
     @property
-    def base(self) -> str:
-        assert self.server is not None
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
-
-    @property
     def site(self) -> str:
         """The site as newsstem names it (``host:port``)."""
         return self.base.removeprefix("http://")
@@ -490,9 +500,6 @@ class Pair:
     @property
     def name(self) -> str:
         return f"{self.a_key} -> {self.b_key}"
-
-    def url(self, served: ServedPage) -> str:
-        return self.base + served.path
 
     def show(self, phase: int, published: int | None = None) -> None:
         """Serve the site as it is at ``phase``: 1 layout A; 2 the redesign (B's first
@@ -504,33 +511,9 @@ class Pair:
                   3: self.a + self.b_recent + self.b_new}[phase]
         served = {1: self.a, 2: self.a + recent, 3: self.a + self.b_recent + self.b_new}
         routes = {p.path: p.page.raw for p in served[phase]}
-        links = "\n".join(f'<li><a href="{p.path}">{escape(p.anchor)}</a></li>' for p in linked)
-        routes["/"] = (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Latest "
-                       f"news</title></head><body><h1>Latest news</h1><ul>\n{links}\n</ul>"
-                       "</body></html>").encode()
+        routes["/"] = index_html(linked)
         self.routes.clear()
         self.routes.update(routes)
-
-
-def serve_pair(pair: Pair) -> None:
-    routes = pair.routes
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            body = routes.get(self.path.split("?", 1)[0])
-            if body is None:
-                self.send_error(404)
-                return
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args) -> None:
-            pass
-
-    pair.server = serve_http(Handler)
 
 
 def choose_pairs(root: Path, corpora: list[str], min_pages: int | None, anchors: str,
@@ -556,18 +539,8 @@ def choose_pairs(root: Path, corpora: list[str], min_pages: int | None, anchors:
             if names and a_key not in names and b_key not in names:
                 continue
             pair = Pair(corpus, a_key, b_key)
-            pages = list(a_pages) + list(b_pages)
-            served = []
-            for n, page in enumerate(pages, 1):
-                labelled = labelled_headline(page, None)
-                if anchors == "title":
-                    anchor = anchor_text(page, labelled)
-                elif anchors == "labelled" and labelled:
-                    anchor = labelled
-                else:
-                    anchor = f"Article {n}"
-                served.append(ServedPage(page, f"/a/{n}.html", anchor,
-                                         scored_headline(page, None)))
+            served = [served_page(page, n, anchors)
+                      for n, page in enumerate(list(a_pages) + list(b_pages), 1)]
             pair.a = served[: len(a_pages)]
             b = served[len(a_pages):]
             pair.b_recent, pair.b_new = b[: len(b) // 2], b[len(b) // 2:]
@@ -599,7 +572,7 @@ def old_kept(old, new) -> tuple[int, int]:
 
 
 def library_relearn(pair: Pair, crawl2_index: bytes, crawl1_index: bytes,
-                    same_store: bool = False) -> dict:
+                    same_store: bool = False) -> dict[str, Outcome]:
     """The library path of the scenario in sample: learn() on layout A's pages (and the
     index page), relearn() on the pages crawl 2 reads (its result kept only when better,
     with an article layout, as the commands write it), extract_page() of every page of
@@ -683,7 +656,7 @@ def redesign_main(args: argparse.Namespace, root: Path) -> int:
 
     try:
         for pair in pairs:
-            serve_pair(pair)
+            pair.server = serve_routes(pair.routes)
         (work / "patterns-none").mkdir()
         crawl("crawl-1", 1, work / "patterns-none", {}, archived=True)
         seconds["learn"] = run("learn", ["scrapy", "learn", "--input", str(archive), "--out",
@@ -732,12 +705,12 @@ def redesign_main(args: argparse.Namespace, root: Path) -> int:
         for pair in pairs:
             if pair.server:
                 shut_down(pair.server)
-    library: dict[str, dict] = {}
+    library: dict[str, Outcome] = {}  # by URL, of every pair
     if not args.no_library:
         started = time.perf_counter()
         for pair in pairs:
-            library[pair.site] = library_relearn(pair, indexes[pair.site][2],
-                                                 indexes[pair.site][1], args.same_store)
+            library.update(library_relearn(pair, indexes[pair.site][2],
+                                           indexes[pair.site][1], args.same_store))
         seconds["library path"] = time.perf_counter() - started
     sets = {way: load_patterns_dir(work / f"patterns-{way}")
             for way in ("a", "relearn", "since", "last")}
@@ -761,25 +734,22 @@ def _got(items: dict, url: str) -> Outcome:
     return got if isinstance(got, Outcome) else outcome(got)
 
 
-def _f1(pair: Pair, pages: list[ServedPage], items: dict) -> float:
-    return score_corpus((_got(items, pair.url(p)).body, p.page.gold) for p in pages).f1
+# (pages of several pairs as (pair, page); items: outcomes by URL, a crawl's exports or
+# the library path's, whose URLs differ from pair to pair by the port)
+def _f1(pages: list[tuple[Pair, ServedPage]], items: dict) -> float:
+    return score_corpus((_got(items, pair.url(p)).body, p.page.gold) for pair, p in pages).f1
 
 
-def _titles(pair: Pair, pages: list[ServedPage], items: dict) -> str:
-    labelled = [p for p in pages if p.headline]
+def _titles(pages: list[tuple[Pair, ServedPage]], items: dict) -> tuple[int, int]:
+    """Titles right, of the pages with a scored headline."""
+    labelled = [(pair, p) for pair, p in pages if p.headline]
     right = sum(_normalized(_got(items, pair.url(p)).title) == _normalized(p.headline)
-                for p in labelled)
-    return f"{right}/{len(labelled)}"
+                for pair, p in labelled)
+    return right, len(labelled)
 
 
-def _pooled_f1(pages: list[tuple[Pair, ServedPage]], items_of) -> float:
-    """F1 pooled over pages of several pairs; ``items_of(pair)``: the outcomes by URL."""
-    return score_corpus((_got(items_of(pair), pair.url(p)).body, p.page.gold)
-                        for pair, p in pages).f1
-
-
-def _by_pattern(pair: Pair, pages: list[ServedPage], items: dict) -> int:
-    return sum(_got(items, pair.url(p)).method == "pattern" for p in pages)
+def _by_pattern(pages: list[tuple[Pair, ServedPage]], items: dict) -> int:
+    return sum(_got(items, pair.url(p)).method == "pattern" for pair, p in pages)
 
 
 def redesign_report(pairs: list[Pair], exports: dict, changed: dict, outcomes: dict,
@@ -807,47 +777,39 @@ def redesign_report(pairs: list[Pair], exports: dict, changed: dict, outcomes: d
               + "; by pattern, titles right (relearn / fallback)")
         rows = []
         for pair in pairs:
-            pages = pages_of(pair)
+            pages = [(pair, p) for p in pages_of(pair)]
             line = f"  {pair.corpus + ': ' + pair.name:<52}{len(pages):>3}"
-            line += "".join(f"{_f1(pair, pages, exports['crawl-3-' + c]):>8.3f}" for c in columns)
+            line += "".join(f"{_f1(pages, exports['crawl-3-' + c]):>8.3f}" for c in columns)
             if library:
-                line += f"{_f1(pair, pages, library[pair.site]):>8.3f}"
-            line += (f"{_by_pattern(pair, pages, exports['crawl-3-relearn']):>4}/{len(pages):<3}"
-                     f"{_titles(pair, pages, exports['crawl-3-relearn']):>7} "
-                     f"{_titles(pair, pages, exports['crawl-3-none']):<7}")
+                line += f"{_f1(pages, library):>8.3f}"
+            line += (f"{_by_pattern(pages, exports['crawl-3-relearn']):>4}/{len(pages):<3}"
+                     f"{'{}/{}'.format(*_titles(pages, exports['crawl-3-relearn'])):>7} "
+                     f"{'{}/{}'.format(*_titles(pages, exports['crawl-3-none'])):<7}")
             print(line)
-            rows.extend((pair, p) for p in pages)
+            rows.extend(pages)
         for corpus in sorted({pair.corpus for pair in pairs}) + ["all"]:
             part = [(pair, p) for pair, p in rows if corpus in ("all", pair.corpus)]
             line = f"  {'pooled ' + corpus:<52}{len(part):>3}"
-            for c in columns:
-                line += f"{_pooled_f1(part, lambda pair: exports['crawl-3-' + c]):>8.3f}"
+            line += "".join(f"{_f1(part, exports['crawl-3-' + c]):>8.3f}" for c in columns)
             if library:
-                line += f"{_pooled_f1(part, lambda pair: library[pair.site]):>8.3f}"
-            items, alone = exports["crawl-3-relearn"], exports["crawl-3-none"]
-            by_pattern = sum(_got(items, pair.url(p)).method == "pattern" for pair, p in part)
-            line += f"{by_pattern:>4}/{len(part):<3}"
-            labelled = [(pair, p) for pair, p in part if p.headline]
-            for got in (items, alone):
-                right = sum(_normalized(_got(got, pair.url(p)).title) == _normalized(p.headline)
-                            for pair, p in labelled)
-                line += f"{right:>4}/{len(labelled)}"
+                line += f"{_f1(part, library):>8.3f}"
+            line += f"{_by_pattern(part, exports['crawl-3-relearn']):>4}/{len(part):<3}"
+            for step in ("crawl-3-relearn", "crawl-3-none"):
+                line += "{:>4}/{}".format(*_titles(part, exports[step]))
             print(line)
     before = [(pair, p) for pair in pairs for p in pair.b_recent]
-    crawl2 = exports["crawl-2"]
-    by_pattern = sum(_got(crawl2, pair.url(p)).method == "pattern" for pair, p in before)
     print(f"\ncrawl 2 (the redesign read with A's patterns): B pages F1 "
-          f"{_pooled_f1(before, lambda pair: crawl2):.3f}, by pattern {by_pattern} "
-          f"of {len(before)}")
+          f"{_f1(before, exports['crawl-2']):.3f}, by pattern "
+          f"{_by_pattern(before, exports['crawl-2'])} of {len(before)}")
     if library:
         since = exports["crawl-3-since"]
         differ = [
             (pair, p) for pair in pairs for p in pair.a + pair.b_recent + pair.b_new
-            if _got(library[pair.site], pair.url(p)).body != _got(since, pair.url(p)).body
+            if _got(library, pair.url(p)).body != _got(since, pair.url(p)).body
         ]
         print(f"pages where crawl 3 (learn --since's file) differs from the library path: "
               f"{len(differ)}" + "".join(f"\n  {pair.name}: {p.path} library "
-                                         f"{_got(library[pair.site], pair.url(p)).method} "
+                                         f"{_got(library, pair.url(p)).method} "
                                          f"crawl {_got(since, pair.url(p)).method}"
                                          for pair, p in differ[:15]))
     print("\nwall seconds: " + ", ".join(f"{step} {s:.1f}" for step, s in seconds.items()))
