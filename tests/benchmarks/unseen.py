@@ -1043,6 +1043,24 @@ def split_halves(pages: list[CorpusPage], split: dict[str, str] | None
     return groups
 
 
+def tuning_halves(pages: list[CorpusPage]) -> dict[str, str]:
+    """A tuning set's halves (page id -> half): its pages split by a hash of their site,
+    as the corpora's are (:func:`corpora.halves`); the count of each printed."""
+    split = halves(pages)
+    print(f"halves by site: {sum(h == HALVES[0] for h in split.values())} pages tune, "
+          f"{sum(h == HALVES[1] for h in split.values())} held-out")
+    return split
+
+
+def tune_half(pages: list[CorpusPage], split: dict[str, str] | None
+              ) -> tuple[list[CorpusPage], str]:
+    """The pages that may be listed (the held-out half's are not looked at) and the words
+    naming them: all with no ``split``, else the tune half's."""
+    if split is None:
+        return pages, ""
+    return [page for page in pages if split[page.id] == HALVES[0]], f" of the {HALVES[0]} half"
+
+
 def report_prefixes(pairing: Pairing, expected: dict[str, Asserted],
                     runs: dict[str, Run], worst: int, whose: str = "Mercury",
                     split: dict[str, str] | None = None) -> None:
@@ -1076,8 +1094,7 @@ def report_prefixes(pairing: Pairing, expected: dict[str, Asserted],
     print_speeds(runs)
     if ours is None:
         return
-    if split is not None:  # the held-out half's pages are not looked at
-        pages = [page for page in pages if split[page.id] == HALVES[0]]
+    pages, which = tune_half(pages, split)
     missed = sum(1 for page in pages if not found[OURS][page.id][0])
     recalls = {name: {page.id: prefix_recall(run.outputs[page.id].text, page.gold)
                       for page in pages} for name, run in runs.items()}
@@ -1085,7 +1102,6 @@ def report_prefixes(pairing: Pairing, expected: dict[str, Asserted],
     theirs = recalls.get(PEER, mine)
     # where newsstem finds least of the first words beside trafilatura, then least alone
     order = sorted(pages, key=lambda page: (mine[page.id] - theirs[page.id], mine[page.id]))
-    which = f" of the {HALVES[0]} half" if split is not None else ""
     print(f"\nnewsstem misses the first words on {missed} of {len(pages)} pages{which}, "
           "finds fewer "
           f"of their word pairs than {PEER} on "
@@ -1140,9 +1156,7 @@ def report_snippets(found: SnippetSet, runs: dict[str, Run], worst: int,
                   f" {run.pages_per_second():8.1f}  {run.errors}")
     ours = runs.get(OURS)
     print_speeds(runs)
-    if split is not None:  # the held-out half's pages are not looked at
-        pages = [page for page in pages if split[page.id] == HALVES[0]]
-    which = f" of the {HALVES[0]} half" if split is not None else ""
+    pages, which = tune_half(pages, split)
     unmet = [(page.id, snippet) for page in pages
              for snippet, *hits in zip(snippets[page.id], *(met[name][page.id] for name in runs))
              if not any(hits)]
@@ -1478,11 +1492,7 @@ def run_asserted(archive: Path, args: argparse.Namespace,
         return 1
     split = None
     if tuned_on:
-        # A tuning set since stop 40: its pages split by a hash of their site, as the
-        # corpora's are (corpora.halves); only the tune half's pages are listed.
-        split = halves(pairing.pages)
-        print(f"halves by site: {sum(h == HALVES[0] for h in split.values())} pages tune, "
-              f"{sum(h == HALVES[1] for h in split.values())} held-out")
+        split = tuning_halves(pairing.pages)  # a tuning set since stop 40
     runs = timed_runs(pairing.pages, args.extractors, args.rounds)
     report_prefixes(pairing, expected, runs, args.worst, whose, split=split)
     if not args.no_titles:
@@ -1534,12 +1544,7 @@ def run_trafilatura(archive: Path, args: argparse.Namespace) -> int:
           + "".join(f"\n  {reason}" for reason in found.unread))
     if not found.pairing.pages:
         return 1
-    # A tuning set since stop 49 (issue 12: develop on more pages): its pages split by a
-    # hash of their host, as the corpora's are (corpora.halves); only the tune half's
-    # pages are listed, the held-out half's counted.
-    split = halves(found.pairing.pages)
-    print(f"halves by site: {sum(h == HALVES[0] for h in split.values())} pages tune, "
-          f"{sum(h == HALVES[1] for h in split.values())} held-out")
+    split = tuning_halves(found.pairing.pages)  # a tuning set since stop 49 (issue 12)
     runs = timed_runs(found.pairing.pages, args.extractors, args.rounds)
     report_snippets(found, runs, args.worst, split=split)
     return 0
