@@ -835,14 +835,16 @@ def main(argv: list[str] | None = None) -> int:
                              "anchor text, \"Read more\"")
     parser.add_argument("--same-store", action="store_true",
                         help="the second crawl with the first's URL store and -a refresh=1, "
-                             "as README's step 3 (default: a fresh store)")
+                             "as README's step 3 (default: a fresh store); with --redesign, "
+                             "crawl 2 with crawl 1's store, no refresh (a daily crawl)")
     parser.add_argument("--no-library", action="store_true",
                         help="skip the library path in sample")
     parser.add_argument("--diff", type=int, default=15, metavar="N",
                         help="list the N pages where the product and library paths differ most")
     parser.add_argument("--redesign", action="store_true",
                         help="the redesign scenario instead: pairs of sites, A's pages then "
-                             "B's served by one host (see the module's help)")
+                             "B's served by one host (see the module's help; --min-pages, "
+                             "--mix, --depth, --teasers and --diff do not apply)")
     parser.add_argument("--redesign-min-site-pages", type=int, metavar="N",
                         help="with --redesign: least pages of a corpus site to pair (default "
                              "10 on dragnet, every cleanportal site)")
