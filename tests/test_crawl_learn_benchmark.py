@@ -6,8 +6,6 @@ articles (layout B, tests/layout/fixtures/msnbc), served by one host in turn thr
 
 from __future__ import annotations
 
-import gzip
-import json
 import re
 import sys
 from pathlib import Path
@@ -17,8 +15,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "benchmarks"))
 
 from crawl_learn import main
+from support.layoutpages import FIXTURES, write_corpus
 
-FIXTURES = Path(__file__).parent / "layout" / "fixtures"
 CORPUS = "redesign"
 # (site, fixture folder): sorted by site, so that the BBC site is layout A
 SITES = (("a.bbc.test", "bbc"), ("b.msnbc.test", "msnbc"))
@@ -27,22 +25,11 @@ SITES = (("a.bbc.test", "bbc"), ("b.msnbc.test", "msnbc"))
 @pytest.fixture
 def corpora(tmp_path: Path, monkeypatch) -> Path:
     """A corpora folder of one corpus of two sites, found through $NEWSSTEM_CORPORA."""
-    folder = tmp_path / CORPUS
-    (folder / "html").mkdir(parents=True)
-    (folder / "gold").mkdir()
-    entries = []
-    for site, fixture in SITES:
-        for page in sorted((FIXTURES / fixture).glob("*.html.gz")):
-            name = page.name.removesuffix(".html.gz")
-            page_id = f"{site}_{name}"
-            (folder / "html" / f"{page_id}.html").write_bytes(gzip.decompress(page.read_bytes()))
-            gold = page.with_name(f"{name}.txt")
-            (folder / "gold" / f"{page_id}.txt").write_bytes(
-                gold.read_bytes() if gold.exists() else b"")
-            entries.append({"id": page_id, "url": f"http://{site}/{name}.html", "site": site,
-                            "html": f"html/{page_id}.html", "gold": f"gold/{page_id}.txt"})
-    (folder / "index.jsonl").write_text(
-        "".join(json.dumps(entry) + "\n" for entry in entries), encoding="utf-8")
+    write_corpus(tmp_path, CORPUS, [
+        (f"{site}_{name}", f"http://{site}/{name}.html", site, fixture, name)
+        for site, fixture in SITES
+        for name in sorted(page.name.removesuffix(".html.gz")
+                           for page in (FIXTURES / fixture).glob("*.html.gz"))])
     monkeypatch.setenv("NEWSSTEM_CORPORA", str(tmp_path))
     return tmp_path
 

@@ -4,8 +4,6 @@ gold texts, under a site of the tuning half and again under one of the held-out 
 
 from __future__ import annotations
 
-import gzip
-import json
 import re
 import sys
 from pathlib import Path
@@ -16,6 +14,7 @@ sys.path.insert(0, str(Path(__file__).parent / "benchmarks"))
 
 from corpora import CorpusPage, halves  # noqa: E402
 from learned import main  # noqa: E402
+from support.layoutpages import write_corpus  # noqa: E402
 
 MSNBC = Path(__file__).parent / "layout" / "fixtures" / "msnbc"
 PAGES = ("news_06", "news_09", "news_10", "news_12", "news_13")
@@ -38,20 +37,9 @@ def corpora(tmp_path: Path, monkeypatch) -> Path:
     """A corpora folder of one corpus (index.jsonl, html/, gold/) built in ``tmp_path``
     from the repository's msnbc fixtures and found through $NEWSSTEM_CORPORA: nothing
     outside the repository is read (a clone without ../shared runs it)."""
-    folder = tmp_path / CORPUS
-    (folder / "html").mkdir(parents=True)
-    (folder / "gold").mkdir()
-    entries = []
-    for site in (TUNE_SITE, HELD_OUT_SITE):
-        for name in PAGES:
-            page_id = f"{site}_{name}"
-            (folder / "html" / f"{page_id}.html").write_bytes(
-                gzip.decompress((MSNBC / f"{name}.html.gz").read_bytes()))
-            (folder / "gold" / f"{page_id}.txt").write_bytes((MSNBC / f"{name}.txt").read_bytes())
-            entries.append({"id": page_id, "url": f"http://{site}/{name}.html", "site": site,
-                            "html": f"html/{page_id}.html", "gold": f"gold/{page_id}.txt"})
-    (folder / "index.jsonl").write_text(
-        "".join(json.dumps(entry) + "\n" for entry in entries), encoding="utf-8")
+    write_corpus(tmp_path, CORPUS, [
+        (f"{site}_{name}", f"http://{site}/{name}.html", site, "msnbc", name)
+        for site in (TUNE_SITE, HELD_OUT_SITE) for name in PAGES])
     monkeypatch.setenv("NEWSSTEM_CORPORA", str(tmp_path))
     return tmp_path
 

@@ -6,8 +6,6 @@ The shipped file, tests/benchmarks/check_sites.tsv, is checked for its form."""
 
 from __future__ import annotations
 
-import gzip
-import json
 import re
 import sys
 from collections import Counter
@@ -18,8 +16,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "benchmarks"))
 
 from learned import CHECK_SITES, check_sites_of, main, read_check_sites  # noqa: E402
+from support.layoutpages import write_corpus  # noqa: E402
 
-MSNBC = Path(__file__).parent / "layout" / "fixtures" / "msnbc"
 PAGES = ("news_06", "news_09", "news_10", "news_12", "news_13")
 CORPUS = "nosite"
 SITE = "tv.msnbc.com"
@@ -31,19 +29,8 @@ PLACEHOLDER = "http://fakehost/test/page.html"
 def corpora(tmp_path: Path, monkeypatch) -> Path:
     """A corpus of the five msnbc pages with neither site nor a page's own URL (as l3s and
     mozilla), plus a sixth page (a copy) the check-sites file leaves out."""
-    folder = tmp_path / CORPUS
-    (folder / "html").mkdir(parents=True)
-    (folder / "gold").mkdir()
-    entries = []
-    for index, name in enumerate((*PAGES, PAGES[0])):
-        page_id = f"page-{index}"
-        (folder / "html" / f"{page_id}.html").write_bytes(
-            gzip.decompress((MSNBC / f"{name}.html.gz").read_bytes()))
-        (folder / "gold" / f"{page_id}.txt").write_bytes((MSNBC / f"{name}.txt").read_bytes())
-        entries.append({"id": page_id, "url": PLACEHOLDER, "site": None,
-                        "html": f"html/{page_id}.html", "gold": f"gold/{page_id}.txt"})
-    (folder / "index.jsonl").write_text(
-        "".join(json.dumps(entry) + "\n" for entry in entries), encoding="utf-8")
+    write_corpus(tmp_path, CORPUS, [(f"page-{index}", PLACEHOLDER, None, "msnbc", name)
+                                    for index, name in enumerate((*PAGES, PAGES[0]))])
     monkeypatch.setenv("NEWSSTEM_CORPORA", str(tmp_path))
     return tmp_path
 
