@@ -472,8 +472,10 @@ def differences(rows: list[Row], limit: int) -> None:
 
 # ------------------------------------------------------------------- the redesign scenario
 
-# the least pages of a site of each corpus for the default pairs (cleanportal: all 4)
+# the least pages of a site of each corpus for the default pairs (cleanportal: all 4;
+# another corpus: REDESIGN_LEAST)
 REDESIGN_SITES = {"cleanportal": 1, "dragnet": 10}
+REDESIGN_LEAST = 12
 
 
 @dataclass
@@ -526,7 +528,7 @@ def choose_pairs(root: Path, corpora: list[str], min_pages: int | None, anchors:
     "A", its second half the new articles "B" (the same layout)."""
     pairs = []
     for corpus in corpora:
-        least = REDESIGN_SITES.get(corpus, 12) if min_pages is None else min_pages
+        least = REDESIGN_SITES.get(corpus, REDESIGN_LEAST) if min_pages is None else min_pages
         sites = [(key, pages) for _, key, pages, _ in sites_of(root, [corpus], max(least, 1))]
         if len(sites) < (1 if control else 2):
             continue
@@ -847,7 +849,7 @@ def main(argv: list[str] | None = None) -> int:
                              "--mix, --depth, --teasers and --diff do not apply)")
     parser.add_argument("--redesign-min-site-pages", type=int, metavar="N",
                         help="with --redesign: least pages of a corpus site to pair (default "
-                             "10 on dragnet, every cleanportal site)")
+                             "10 on dragnet, every cleanportal site, 12 on another)")
     parser.add_argument("--redesign-min-pages", type=int, default=20, metavar="N",
                         help="with --redesign: NEWSSTEM_REDESIGN_MIN_PAGES of the crawls, at "
                              "most the fewest pages crawl 2 reads of a pair (default 20; "
