@@ -60,6 +60,18 @@ def marked_sections(body: Element, never: Collection[Element] = ()) -> tuple[Ele
     ... ).find("body")
     >>> [text_of(section) for section in marked_sections(body)]
     ['Story.Related.More story.End.']
+
+    A comment box inside a section is left out; a section inside a footer is not copied:
+
+    >>> body = etree.fromstring(
+    ...     "<body><div><!-- google_ad_section_start --><p>Post.</p><div id=c><p>Comment."
+    ...     "</p></div><!-- google_ad_section_end --></div><div id=f>"
+    ...     "<!-- google_ad_section_start --><p>Footer.</p><!-- google_ad_section_end -->"
+    ...     "</div></body>",
+    ...     etree.HTMLParser(),
+    ... ).find("body")
+    >>> [text_of(section) for section in marked_sections(body, body.xpath("//div[@id]"))]
+    ['Post.']
     """
     # (order of the start, of the end, the two markers, ignored ranges inside)
     ranges: list[tuple[int, int, Element, Element, list[tuple[Element, Element]]]] = []
