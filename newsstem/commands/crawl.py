@@ -183,13 +183,18 @@ class Command(ScrapyCrawlCommand):
                 f"(-a {name}=VALUE)",
                 print_help=False,
             )
+        # the settings the crawler will have: a spider's custom_settings too (a subclass
+        # giving NEWSSTEM_START_URLS there was told "give at least one start URL")
+        spider_settings = self.settings
         if len(args) == 1:
             spidercls = load_spider("crawl", get_spider_loader(self.settings), args[0])
+            spider_settings = self.settings.copy()
+            spidercls.update_settings(spider_settings)
             check = getattr(spidercls, "check_arguments", None)
             if check is not None:
-                check(self.settings, **opts.spargs)
-                _check_browser(self.settings, opts.spargs.get("render"))
-        check_setting_types(self.settings)  # values given as strings (-s, scrapyd)
+                check(spider_settings, **opts.spargs)
+                _check_browser(spider_settings, opts.spargs.get("render"))
+        check_setting_types(spider_settings)  # values given as strings (-s, scrapyd)
         read_allowed_codes(self.settings)  # (strings: Scrapy would allow no status)
         problem = relearn_problem(self.settings)  # not a warning in the middle of the log
         if problem is not None:

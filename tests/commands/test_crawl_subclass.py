@@ -1,0 +1,63 @@
+"""``scrapy crawl`` of a spider of your own built on the news spider (docs/spider.md, "A spider
+of your own"): its ``custom_settings`` count in the checks made before the crawl starts.
+The site: the msnbc pages of tests/layout/fixtures (``msnbc_site``, tests/conftest.py)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+from support.crawl import REPO, TEST_SETTINGS
+
+
+def _crawl_own_spider(tmp_path, body: str, *args: str) -> subprocess.CompletedProcess:
+    """``scrapy crawl mynews`` in the repository, ``mynews`` a NewsSpider subclass of
+    ``body`` in a package of its own (SPIDER_MODULES), written to tmp_path."""
+    package = tmp_path / "mine"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "spiders.py").write_text(
+        "from newsstem.spiders.news import NewsSpider\n\n\nclass MyNews(NewsSpider):\n"
+        '    name = "mynews"\n' + textwrap.indent(textwrap.dedent(body), "    ")
+    )
+    command = [sys.executable, "-m", "scrapy", "crawl", "mynews", *args]
+    for key, value in {**TEST_SETTINGS, "SPIDER_MODULES": "mine.spiders"}.items():
+        command += ["-s", f"{key}={value}"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(tmp_path)])}
+    return subprocess.run(command, check=False, cwd=REPO, env=env, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_start_urls_in_the_spiders_custom_settings_start_the_crawl(msnbc_site, tmp_path):
+    # the command checked the arguments against the project's settings alone: "news: give
+    # at least one start URL", though the crawler would have had one
+    out = tmp_path / "out.jsonl"
+    body = f"""
+    custom_settings = {{"NEWSSTEM_START_URLS": ["{msnbc_site.url}/index.html"],
+                       "NEWSSTEM_MIN_ARTICLE_CHARS": 100000}}
+    """
+    result = _crawl_own_spider(tmp_path, body, "-O", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "/index.html" in msnbc_site.paths()
+    # its other custom setting is the crawl's: no article is that long
+    assert "too_short" in result.stderr and out.read_text() == ""
+
+
+def test_a_bad_value_in_the_spiders_custom_settings_is_one_usage_line(msnbc_site, tmp_path):
+    # a misspelt name was ignored, a value that is no number a traceback once started
+    for setting, line in (
+        ('"NEWSSTEM_MIN_ARTICLE_CHAR": 500',
+         "unknown setting NEWSSTEM_MIN_ARTICLE_CHAR (did you mean NEWSSTEM_MIN_ARTICLE_CHARS?)"),
+        ('"NEWSSTEM_MIN_ARTICLE_CHARS": "many"',
+         "NEWSSTEM_MIN_ARTICLE_CHARS must be a whole number, not 'many'"),
+    ):
+        msnbc_site.clear()
+        body = f"custom_settings = {{{setting}}}\n"
+        run = tmp_path / setting.split('"')[1]
+        run.mkdir()
+        result = _crawl_own_spider(run, body, "-a", f"start_url={msnbc_site.url}/index.html")
+        assert result.returncode == 2, result.stderr
+        assert result.stderr.strip() == f"scrapy: error: {line} (see scrapy crawl -h)"
+        assert msnbc_site.paths(status=None) == []
