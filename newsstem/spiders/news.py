@@ -330,6 +330,17 @@ class NewsSpider(Spider):
 
     ARGUMENTS = ("start_url", "depth", "rules", "sitemap", "feed", "since")
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass's ``start_urls`` (Scrapy's attribute) are its ``NEWSSTEM_START_URLS``,
+        at the spider's priority (``custom_settings``; one given there wins): the news
+        spider starts from its scope, and a subclass's ``start_urls`` were ignored ("give
+        at least one start URL")."""
+        super().__init_subclass__(**kwargs)
+        urls = cls.__dict__.get("start_urls")
+        if urls:
+            urls = [urls] if isinstance(urls, str) else list(urls)
+            cls.custom_settings = {"NEWSSTEM_START_URLS": urls, **(cls.custom_settings or {})}
+
     def __init__(
         self,
         start_url: str | None = None,

@@ -4,6 +4,7 @@ The site: the msnbc pages of tests/layout/fixtures (``msnbc_site``, tests/confte
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -61,3 +62,24 @@ def test_a_bad_value_in_the_spiders_custom_settings_is_one_usage_line(msnbc_site
         assert result.returncode == 2, result.stderr
         assert result.stderr.strip() == f"scrapy: error: {line} (see scrapy crawl -h)"
         assert msnbc_site.paths(status=None) == []
+
+
+def test_the_subclass_start_urls_are_its_start_urls(msnbc_site, tmp_path):
+    # Scrapy's start_urls attribute was ignored: "news: give at least one start URL"
+    out = tmp_path / "out.jsonl"
+    body = f"""
+    start_urls = ["{msnbc_site.url}/index.html"]
+    custom_settings = {{"NEWSSTEM_URL_RULES": ["+/news_0[3-6]"]}}
+    """
+    result = _crawl_own_spider(tmp_path, body, "-O", str(out))
+    assert result.returncode == 0, result.stderr
+    urls = sorted(json.loads(line)["url"] for line in out.read_text().splitlines())
+    assert urls == [f"{msnbc_site.url}/news_0{n}.html" for n in (3, 4, 6)]
+    # -a start_url still wins
+    msnbc_site.clear()
+    again = tmp_path / "again"
+    again.mkdir()
+    result = _crawl_own_spider(again, body, "-a", f"start_url={msnbc_site.url}/news_07.html",
+                               "-a", "depth=0")
+    assert result.returncode == 0, result.stderr
+    assert [p for p in msnbc_site.paths() if p.endswith(".html")] == ["/news_07.html"]
