@@ -5,12 +5,15 @@ Scrapy opens a feed file with the first item and newsstem writes the stats file 
 the crawl ends: a path that cannot be written (a directory that is a file, a read-only
 place) was found only then, after the whole crawl, with a traceback per article or an
 ERROR line at the very end. The commands check them first, and a bad path is one
-usage error line.
+usage error line. So is a feed's field list (``FEED_EXPORT_FIELDS``, a feed's ``fields``)
+naming a misspelt article field, which Scrapy exports as an empty column or key.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import difflib
 import os
 import tempfile
 from pathlib import Path
@@ -23,6 +26,7 @@ from w3lib.url import file_uri_to_path
 from newsstem import defaults
 
 __all__ = [
+    "check_feed_fields",
     "check_feed_options",
     "check_output_paths",
     "local_feed_path",
@@ -33,6 +37,10 @@ __all__ = [
 # Scrapy fills these in a feed URI (%(time)s, %(name)s, %(batch_id)d, spider attributes):
 # the part of a path after one is not known before the crawl.
 URI_PARAMETER = "%("
+# How close a feed field's name must be to an article field's to be taken for its typo
+# (difflib's ratio; the cutoff of the spider's misspelt -a arguments): "titel", "author"
+# and "published_date" are, a field a pipeline of yours adds ("word_count") is not.
+FIELD_TYPO_CUTOFF = 0.75
 
 
 def unwritable(path: str | Path) -> str | None:
@@ -150,3 +158,36 @@ def check_output_paths(settings: BaseSettings, command: str) -> None:
                 f"{command}: cannot write NEWSSTEM_STATS_FILE {stats_file}: {problem}",
                 print_help=False,
             )
+
+
+def check_feed_fields(settings: BaseSettings, command: str) -> None:
+    """UsageError for a field of ``FEED_EXPORT_FIELDS`` or of a feed's ``fields`` option
+    that is no field of the articles but close to one (``titel``, ``author``): Scrapy
+    exports it as an empty column (CSV) or key, and the crawl ran to its end so. Other
+    names stay allowed: a pipeline of yours may add fields.
+
+    >>> from scrapy.settings import Settings
+    >>> check_feed_fields(Settings({"FEED_EXPORT_FIELDS": "url,title,word_count"}), "crawl")
+    >>> check_feed_fields(Settings({"FEED_EXPORT_FIELDS": "url,titel"}), "crawl")
+    Traceback (most recent call last):
+    ...
+    scrapy.exceptions.UsageError: crawl: FEED_EXPORT_FIELDS: 'titel' is no field of the articles (did you mean title?)
+    """
+    from newsstem.items import Article
+
+    known = [f.name for f in dataclasses.fields(Article)]
+    given = [("FEED_EXPORT_FIELDS", settings.getdictorlist("FEED_EXPORT_FIELDS"))]
+    for uri, options in settings.getdict("FEEDS").items():
+        if isinstance(options, dict) and options.get("fields"):
+            given.append((f"FEEDS[{uri!r}]['fields']", options["fields"]))
+    for where, fields in given:
+        for name in fields:  # a dict's keys are the fields, its values the columns' names
+            if name in known:
+                continue
+            close = difflib.get_close_matches(str(name), known, n=1, cutoff=FIELD_TYPO_CUTOFF)
+            if close:
+                raise UsageError(
+                    f"{command}: {where}: {name!r} is no field of the articles "
+                    f"(did you mean {close[0]}?)",
+                    print_help=False,
+                )

@@ -6,7 +6,7 @@ import pytest
 from scrapy.exceptions import UsageError
 from scrapy.settings import Settings
 
-from newsstem.paths import check_output_paths, unwritable
+from newsstem.paths import check_feed_fields, check_output_paths, unwritable
 
 
 def test_checking_an_existing_feed_file_leaves_it_as_it_was(tmp_path):
@@ -41,3 +41,49 @@ def test_a_file_uri_and_a_path_with_parameters_are_checked(tmp_path):
     fine = f"{tmp_path}/out/%(name)s-%(time)s.jsonl"
     check_output_paths(Settings({"FEEDS": {fine: {"format": "jsonlines"}}}), "crawl")
     assert (tmp_path / "out").is_dir() and list((tmp_path / "out").iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("setting", "line"),
+    [
+        ({"FEED_EXPORT_FIELDS": "url,titel,authors"},
+         "crawl: FEED_EXPORT_FIELDS: 'titel' is no field of the articles (did you mean title?)"),
+        ({"FEED_EXPORT_FIELDS": '{"url": "URL", "author": "Author"}'},
+         "crawl: FEED_EXPORT_FIELDS: 'author' is no field of the articles (did you mean authors?)"),
+    ],
+)
+def test_a_misspelt_feed_field_stops_the_crawl_before_any_request(msnbc_site, tmp_path,
+                                                                  setting, line):
+    # Scrapy exported it as an empty column, after the whole crawl
+    from support.crawl import scrapy
+
+    msnbc_site.clear()
+    out = tmp_path / "articles.csv"
+    result = scrapy("crawl", "news", "-a", f"start_url={msnbc_site.url}/index.html",
+                    "-O", str(out), settings=setting)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip() == f"scrapy: error: {line} (see scrapy crawl -h)"
+    assert msnbc_site.paths(status=None) == [] and not out.exists()
+
+
+def test_feed_fields_of_the_articles_or_of_a_pipeline_of_yours_are_exported(msnbc_site,
+                                                                          tmp_path):
+    # a name close to no field ("word_count", which a pipeline may add) is left to Scrapy
+    import csv
+
+    from support.crawl import scrapy
+
+    out = tmp_path / "articles.csv"
+    result = scrapy("crawl", "news", "-a", f"start_url={msnbc_site.url}/index.html",
+                    "-O", str(out), settings={"FEED_EXPORT_FIELDS": "url,title,word_count"})
+    assert result.returncode == 0, result.stderr
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert len(rows) >= 10 and list(rows[0]) == ["url", "title", "word_count"]
+    assert all(row["title"] and row["word_count"] == "" for row in rows)
+
+
+def test_a_feeds_own_field_list_is_checked_too():
+    with pytest.raises(UsageError, match=r"FEEDS\['a.csv'\]\['fields'\]: 'published_date' is no "
+                                         r"field of the articles \(did you mean published\?\)"):
+        check_feed_fields(Settings({"FEEDS": {"a.csv": {"fields": ["url", "published_date"]}}}),
+                          "extract")
