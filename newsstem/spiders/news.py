@@ -28,6 +28,7 @@ from __future__ import annotations
 import difflib
 import json
 import logging
+import re
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
@@ -150,6 +151,10 @@ def tracking_params(settings: BaseSettings) -> frozenset[str]:
     return frozenset(params)
 
 
+# A comma before another URL's scheme: URLs listed with commas, not spaces.
+_URL_AFTER_COMMA = re.compile(r",\s*https?://", re.IGNORECASE)
+
+
 def _split_urls(value: str | Iterable[str] | None) -> list[str]:
     if not value:
         return []
@@ -210,7 +215,13 @@ class CrawlScope:
                 "sitemap (-a sitemap=https://site/sitemap.xml) or feed (-a feed=https://site/rss)"
             )
         for kind, values in (("start URL", urls), ("sitemap", sitemaps), ("feed", feeds)):
-            for url in values:
+            for index, url in enumerate(values):
+                listed = url.endswith(",") and index < len(values) - 1  # "URL1, URL2"
+                if listed or _URL_AFTER_COMMA.search(url):  # read as one URL: a 404, exit 3
+                    raise UsageError(
+                        f"news: {kind} {url!r} holds URLs separated by a comma; separate "
+                        f'them by spaces (-a start_url="https://site/a/ https://site/b/")'
+                    )
                 if not is_crawlable_scheme(url) or not site_of(url):
                     raise UsageError(f"news: {kind} {url!r} is not an http(s) URL with a host")
         spec = rules if rules is not None else setting_list(

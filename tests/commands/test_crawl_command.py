@@ -444,3 +444,26 @@ def test_a_crawl_stopped_by_ctrl_c_with_a_jobdir_says_the_same_command_resumes_i
     urls = [json.loads(line)["url"] for path in (first, second)
             for line in path.read_text(encoding="utf-8").splitlines()]
     assert sorted(urls) == sorted(set(urls)) and set(urls) == site.article_urls()
+
+
+@pytest.mark.parametrize("separator", [",", ", "])
+@pytest.mark.parametrize("argument", ["start_url", "feed"])
+def test_urls_listed_with_commas_are_one_line_before_any_request(tmp_path, site, argument,
+                                                                separator):
+    # read as one URL ("…/index.html,http://…/news/index.html"): a 404, and the crawl
+    # "reached nothing" (exit status 3), or the first URL with its comma a 404 and the
+    # second crawled alone (exit status 0)
+    urls = separator.join([f"{site.url}/index.html", f"{site.url}/news/index.html"])
+    output = tmp_path / "a.jsonl"
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", f"{argument}={urls}",
+           "-O", str(output)]
+    for key, value in TEST_SETTINGS.items():
+        cmd += ["-s", f"{key}={value}"]
+    site.clear()
+    result = subprocess.run(cmd, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2, result.stderr
+    [line] = result.stderr.splitlines()
+    assert "holds URLs separated by a comma; separate them by spaces" in line, line
+    assert line.startswith("scrapy: error: news: "), line
+    assert site.paths(status=None) == []
