@@ -156,6 +156,10 @@ class RunSummary:
     # pages of a crawl without the browser that had no article, scripts, and less text than
     # an article (newsstem/render/shells): a script-built site's, which -a render=1 reads
     shells: int = 0
+    # listings fetched that were neither a sitemap nor a feed (newsstem/discovery/unreadable):
+    # a site's page given as -a feed= exported nothing, and the summary said nothing of why
+    # (one WARNING line among the crawl's log)
+    unreadable_listings: int = 0
     # pages at the depth limit, their links not followed (newsstem/depth/limit_pages), and
     # that limit (newsstem/depth/limit): the default depth 1 from a home page reaches its
     # section pages, not the articles they list; the crawl exported nothing and said nothing
@@ -209,6 +213,12 @@ class RunSummary:
                 f"  built by script?: {self.shells} of the pages without an article had "
                 "scripts and almost no text (a shell its scripts fill in a browser: "
                 "-a render=1 reads them, see docs/render.md)"
+            )
+        if self.unreadable_listings:
+            lines.append(
+                f"  not a sitemap or feed: {self.unreadable_listings} of the listings fetched "
+                "(their WARNING lines name them; a site's page given as -a feed= or "
+                "-a sitemap= goes in -a start_url=)"
             )
         if self.no_feed and self.articles:
             lines.insert(2, "  written to no file: the crawl had no feed output (-o/-O or FEEDS; "
@@ -562,6 +572,7 @@ def summarize(
         rejected_messages=int(stats.get("newsstem/distributed/rejected_messages", 0)),
         filtered=int(stats.get("dupefilter/filtered", 0)),
         shells=int(stats.get("newsstem/render/shells", 0)),
+        unreadable_listings=int(stats.get("newsstem/discovery/unreadable", 0)),
         limit_pages=int(stats.get("newsstem/depth/limit_pages", 0)),
         depth_limit=int(stats.get("newsstem/depth/limit", 0)),
         depth_limit_min=int(stats.get("newsstem/depth/limit_min",

@@ -188,3 +188,20 @@ def test_bad_discovery_arguments_are_usage_errors(tmp_path, argument, message):
     assert result.returncode == 2
     assert message in result.log
     assert "Traceback" not in result.log
+
+
+def test_a_page_given_as_a_feed_is_named_in_the_run_summary(tmp_path, site):
+    # the site's front page given as -a feed=: nothing exported, one WARNING line among the
+    # log, and a summary of "articles exported: 0", "errors: 0" that said nothing of why
+    result = run_crawl(tmp_path, "-a", f"feed={site.url}/index.html")
+    assert result.returncode == 0, result.log
+    assert result.items == []
+    summary = result.log.split("newsstem run summary", 1)[1]
+    assert ("  not a sitemap or feed: 1 of the listings fetched (their WARNING lines name "
+            "them; a site's page given as -a feed= or -a sitemap= goes in -a start_url=)"
+            ) in summary
+    assert f"{site.url}/index.html is neither a sitemap nor an RSS/Atom feed" in result.log
+    # a crawl whose listings all read says nothing of them
+    _serve_listings(site)
+    fine = run_crawl(tmp_path, "-a", f"feed={site.url}/feeds/rss.xml", name="fine")
+    assert fine.items and "not a sitemap or feed" not in fine.log
