@@ -6,7 +6,8 @@ the crawl ends: a path that cannot be written (a directory that is a file, a rea
 place) was found only then, after the whole crawl, with a traceback per article or an
 ERROR line at the very end. The commands check them first, and a bad path is one
 usage error line. So is a feed's field list (``FEED_EXPORT_FIELDS``, a feed's ``fields``)
-naming a misspelt article field, which Scrapy exports as an empty column or key.
+naming a misspelt article field, which Scrapy exports as an empty column or key, and an
+``-o`` (append) to a JSON, XML or CSV file that holds a whole document already.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from w3lib.url import file_uri_to_path
 from newsstem import defaults
 
 __all__ = [
+    "check_feed_appends",
     "check_feed_fields",
     "check_feed_options",
     "check_output_paths",
@@ -191,3 +193,35 @@ def check_feed_fields(settings: BaseSettings, command: str) -> None:
                     f"(did you mean {close[0]}?)",
                     print_help=False,
                 )
+
+
+# Feed formats whose file is one document (a JSON array, an XML document, a CSV table with
+# its header): appended to, the file holds two and no reader takes it whole.
+WHOLE_DOCUMENT_FORMATS = {"json": "JSON array", "xml": "XML document", "csv": "CSV header"}
+
+
+def check_feed_appends(settings: BaseSettings, command: str) -> None:
+    """UsageError for a local feed appended to (``-o``, ``FEEDS`` without ``overwrite``)
+    in JSON, XML or CSV whose file holds something already: Scrapy writes a second JSON
+    array, XML document or CSV header after it, and said nothing. JSON Lines (and a path
+    with URI parameters, a new file each run) are appended to as before."""
+    for uri, options in settings.getdict("FEEDS").items():
+        if not isinstance(options, dict) or options.get("overwrite"):
+            continue
+        second = WHOLE_DOCUMENT_FORMATS.get(str(options.get("format", "")))
+        path = local_feed_path(uri)
+        if second is None or path is None or URI_PARAMETER in path:
+            continue
+        try:
+            if not (os.path.isfile(path) and os.path.getsize(path) > 0):
+                continue
+        except OSError:
+            continue
+        lines = Path(path).with_suffix(".jsonl")
+        raise UsageError(
+            f"{command}: -o would append a second {second} to {path}, which holds one "
+            f"already: no reader takes the file whole; give -O {path} to replace it, "
+            f"another file, or JSON Lines, which -o appends to (-o {lines}; in FEEDS: "
+            "'overwrite': True or another format)",
+            print_help=False,
+        )

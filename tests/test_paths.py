@@ -87,3 +87,32 @@ def test_a_feeds_own_field_list_is_checked_too():
                                          r"field of the articles \(did you mean published\?\)"):
         check_feed_fields(Settings({"FEEDS": {"a.csv": {"fields": ["url", "published_date"]}}}),
                           "extract")
+
+
+def test_appending_to_a_whole_json_file_stops_the_crawl_before_any_request(msnbc_site,
+                                                                            tmp_path):
+    # Scrapy wrote a second JSON array after the first, and said nothing: no JSON reader
+    # took the file; JSON Lines (-o's file for recurring runs) is appended to as before
+    import json
+
+    from support.crawl import scrapy
+
+    start = ("-a", f"start_url={msnbc_site.url}/index.html")
+    first = scrapy("crawl", "news", *start, "-O", str(tmp_path / "articles.json"))
+    assert first.returncode == 0, first.stderr
+    written = (tmp_path / "articles.json").read_bytes()
+    assert len(json.loads(written)) >= 10
+    msnbc_site.clear()
+    again = scrapy("crawl", "news", *start, "-o", str(tmp_path / "articles.json"))
+    assert again.returncode == 2, again.stderr
+    [line] = again.stderr.splitlines()
+    assert line.startswith(f"scrapy: error: crawl: -o would append a second JSON array to "
+                           f"{tmp_path / 'articles.json'}, which holds one already"), line
+    assert f"-o {tmp_path / 'articles.jsonl'}" in line
+    assert msnbc_site.paths(status=None) == []
+    assert (tmp_path / "articles.json").read_bytes() == written
+    for _ in range(2):
+        lines = scrapy("crawl", "news", *start, "-o", str(tmp_path / "articles.jsonl"))
+        assert lines.returncode == 0, lines.stderr
+    rows = (tmp_path / "articles.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(rows) == 2 * len(json.loads(written))
