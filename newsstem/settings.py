@@ -41,7 +41,11 @@ SCHEDULER_DISK_QUEUE = "scrapy.squeues.PickleFifoDiskQueue"
 SCHEDULER_MEMORY_QUEUE = "scrapy.squeues.FifoMemoryQueue"
 DUPEFILTER_CLASS = "newsstem.dupefilter.DepthAwareDupeFilter"
 
-ITEM_PIPELINES = {
+# newsstem's pipelines are the base (Scrapy merges ITEM_PIPELINES into ITEM_PIPELINES_BASE,
+# which is empty in Scrapy): a pipeline of yours given in ITEM_PIPELINES (-s, scrapyd,
+# a spider's custom_settings) runs with them. Given as ITEM_PIPELINES, they were replaced
+# by it: pages were exported whole, their HTML as "articles", and recorded as exported.
+ITEM_PIPELINES_BASE = {
     "newsstem.pipelines.ExtractionPipeline": 300,
     "newsstem.pipelines.MetadataPipeline": 400,
     "newsstem.pipelines.DuplicatePipeline": 450,

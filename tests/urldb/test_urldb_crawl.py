@@ -643,10 +643,8 @@ def test_a_forked_child_outliving_the_crawl_keeps_no_lock(tmp_path, news_site):
     import signal
     import time
 
-    from newsstem.settings import ITEM_PIPELINES
-
     uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
-    pipelines = {**ITEM_PIPELINES, "tests.support.forking.ForkOncePipeline": 500}
+    pipelines = {"tests.support.forking.ForkOncePipeline": 500}  # (with newsstem's)
     first = crawl(tmp_path, news_site, uri, "articles", ITEM_PIPELINES=json.dumps(pipelines),
                   FORKING_PIPELINE_DIR=str(tmp_path),
                   FORKING_PIPELINE_AFTER=str(tmp_path / "articles.jsonl"))

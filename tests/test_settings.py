@@ -1,0 +1,46 @@
+"""The project's settings (newsstem/settings.py) with a user's own on top, in a real crawl of
+the msnbc pages of tests/layout/fixtures (``msnbc_site``, tests/conftest.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from support.crawl import REPO, TEST_SETTINGS
+
+PIPELINE = '''
+import dataclasses
+
+
+class WordCount:
+    """A user's pipeline: adds a field to each article."""
+
+    def process_item(self, item):
+        row = dataclasses.asdict(item)
+        row["word_count"] = len(row["body"].split())
+        return row
+'''
+
+
+def test_a_pipeline_of_yours_in_item_pipelines_runs_after_newsstems(msnbc_site, tmp_path):
+    # -s ITEM_PIPELINES replaced newsstem's pipelines: every page, the hub too, was exported
+    # whole (url, html, encoding…) as an "article", and recorded as exported
+    (tmp_path / "mine.py").write_text(PIPELINE)
+    out = tmp_path / "articles.jsonl"
+    command = [sys.executable, "-m", "scrapy", "crawl", "news",
+               "-a", f"start_url={msnbc_site.url}/index.html", "-O", str(out)]
+    settings = {**TEST_SETTINGS, "ITEM_PIPELINES": json.dumps({"mine.WordCount": 500})}
+    for key, value in settings.items():
+        command += ["-s", f"{key}={value}"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(tmp_path)])}
+    result = subprocess.run(command, check=False, cwd=REPO, env=env, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 12  # the 12 articles, not the hub page
+    assert all(row["method"] == "readability" and row["title"] for row in rows)
+    assert all("html" not in row for row in rows)
+    assert all(row["word_count"] == len(row["body"].split()) > 50 for row in rows)
+    assert "'newsstem.pipelines.ExtractionPipeline'" in result.stderr
