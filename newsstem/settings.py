@@ -5,6 +5,8 @@ their defaults live in :mod:`newsstem.defaults`. Everything here can be
 overridden with ``-s NAME=VALUE`` or in a scrapyd ``schedule.json`` call.
 """
 
+from scrapy.settings import default_settings as _scrapy
+
 from newsstem import __version__
 from newsstem.defaults import *  # noqa: F401,F403  (every NEWSSTEM_* default)
 
@@ -18,7 +20,14 @@ USER_AGENT = f"newsstem/{__version__} (news corpus crawler; Scrapy)"
 
 # robots.txt, with the first-burst race of Scrapy 2.14-2.19 fixed.
 ROBOTSTXT_OBEY = True
-DOWNLOADER_MIDDLEWARES = {
+# newsstem's components are in the *_BASE settings, with Scrapy's own (Scrapy merges
+# DOWNLOADER_MIDDLEWARES, SPIDER_MIDDLEWARES and EXTENSIONS into them): a component of
+# yours given there (-s, scrapyd, a spider's custom_settings) is added to newsstem's.
+# Given as DOWNLOADER_MIDDLEWARES…, newsstem's were replaced by it: -s
+# SPIDER_MIDDLEWARES='{…}' left out the archive (NEWSSTEM_ARCHIVE set, no WARC written,
+# nothing said) and the URL store, -s DOWNLOADER_MIDDLEWARES Scrapy's racy robots.txt.
+DOWNLOADER_MIDDLEWARES_BASE = {
+    **_scrapy.DOWNLOADER_MIDDLEWARES_BASE,
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
     "newsstem.middlewares.SafeRobotsTxtMiddleware": 100,
     # A failed request is one WARNING line and a count (newsstem/errors/<kind>), not a
@@ -53,7 +62,8 @@ ITEM_PIPELINES_BASE = {
 
 # The WARC archive of NEWSSTEM_ARCHIVE (off unless set); next to the spider, so it
 # sees each response with the page item made of it.
-SPIDER_MIDDLEWARES = {
+SPIDER_MIDDLEWARES_BASE = {
+    **_scrapy.SPIDER_MIDDLEWARES_BASE,
     "newsstem.archive.WarcArchive": 950,
     # The URL store (below): close to the engine, it sees the links that survived
     # the depth limit and the other middlewares.
@@ -63,7 +73,8 @@ SPIDER_MIDDLEWARES = {
     "newsstem.operations.StartRead": 0,
 }
 
-EXTENSIONS = {
+EXTENSIONS_BASE = {
+    **_scrapy.EXTENSIONS_BASE,
     "newsstem.extensions.OfflineTldExtract": 0,
     # The run's summary (log, stats, exit status 3 when every request failed);
     # before StatsFile, so the summary is in NEWSSTEM_STATS_FILE.
@@ -104,7 +115,7 @@ FEED_EXPORT_ENCODING = "utf-8"
 CONCURRENT_ITEMS = 1
 
 # URL store (newsstem.urldb; NEWSSTEM_URLDB* in newsstem.defaults; its middleware
-# is in SPIDER_MIDDLEWARES above): skip articles exported by earlier crawls,
+# is in SPIDER_MIDDLEWARES_BASE above): skip articles exported by earlier crawls,
 # record every link seen. Local feed files are written in whole lines and
 # fsynced before exports are recorded, stdout (-o -) flushed (and fsynced if a
 # file), so a killed crawl loses no article.

@@ -44,3 +44,35 @@ def test_a_pipeline_of_yours_in_item_pipelines_runs_after_newsstems(msnbc_site, 
     assert all("html" not in row for row in rows)
     assert all(row["word_count"] == len(row["body"].split()) > 50 for row in rows)
     assert "'newsstem.pipelines.ExtractionPipeline'" in result.stderr
+
+
+def test_middlewares_of_yours_leave_newsstems_in_place(msnbc_site, tmp_path):
+    # -s SPIDER_MIDDLEWARES='{…}' replaced newsstem's: NEWSSTEM_ARCHIVE was set and no WARC
+    # was written (exit status 0, nothing said), the URL store was off; -s
+    # DOWNLOADER_MIDDLEWARES='{…}' brought Scrapy's robots.txt middleware back
+    from newsstem.archive import read_archive
+
+    archive = tmp_path / "crawl.warc.gz"
+    out = tmp_path / "articles.jsonl"
+    command = [sys.executable, "-m", "scrapy", "crawl", "news",
+               "-a", f"start_url={msnbc_site.url}/index.html", "-O", str(out)]
+    settings = {
+        **TEST_SETTINGS,
+        "SPIDER_MIDDLEWARES": json.dumps({"scrapy.spidermiddlewares.depth.DepthMiddleware": 900}),
+        "DOWNLOADER_MIDDLEWARES": json.dumps(
+            {"scrapy.downloadermiddlewares.useragent.UserAgentMiddleware": 500}),
+        "NEWSSTEM_ARCHIVE": str(archive),
+        "NEWSSTEM_URLDB": f"sqlite:///{tmp_path / 'urldb.sqlite'}",
+    }
+    for key, value in settings.items():
+        command += ["-s", f"{key}={value}"]
+    result = subprocess.run(command, check=False, cwd=REPO,
+                            env={**os.environ, "PYTHONPATH": str(REPO)},
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 12
+    pages = [page.url for page in read_archive(archive)]
+    assert f"{msnbc_site.url}/index.html" in pages and len(pages) >= 13
+    assert "known URLs skipped (URL store): 0" in result.stderr
+    assert "'newsstem.middlewares.SafeRobotsTxtMiddleware'" in result.stderr
+    assert "'scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware'" not in result.stderr

@@ -597,11 +597,11 @@ def test_a_feed_into_a_pipe_is_recorded_once_closed_without_fsync(tmp_path, news
 def test_a_users_extensions_enabling_scrapys_feed_exporter_too_write_each_article_once(
     tmp_path, news_site, monkeypatch
 ):
-    # EXTENSIONS of a user's that names newsstem's NewsFeedExporter without Scrapy's
-    # `FeedExporter: None` (EXTENSIONS_BASE enables it): both exporters wrote every feed,
-    # each article twice in the file (36 lines of 18 articles).
-    extensions = {"newsstem.urldb.feeds.NewsFeedExporter": 0,
-                  "newsstem.operations.RunReport": 400, "newsstem.extensions.StatsFile": 500}
+    # EXTENSIONS of a user's that enables Scrapy's FeedExporter beside newsstem's
+    # NewsFeedExporter: both exporters wrote every feed, each article twice in the file (36
+    # lines of 18 articles). (Before newsstem's were EXTENSIONS_BASE, an EXTENSIONS naming
+    # newsstem's alone, without Scrapy's `FeedExporter: None`, enabled it so.)
+    extensions = {"scrapy.extensions.feedexport.FeedExporter": 0}
     monkeypatch.setitem(TEST_SETTINGS, "EXTENSIONS", json.dumps(extensions))
     output = tmp_path / "articles.jsonl"
     uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
