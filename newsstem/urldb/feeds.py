@@ -572,8 +572,9 @@ def empties_local_file(uri: str, options: dict[str, Any]) -> bool:
 
 
 def _scrapys_exporter_enabled(crawler: Crawler) -> bool:
-    """Whether ``EXTENSIONS`` (a user's, replacing newsstem's) enables Scrapy's own
-    FeedExporter too: Scrapy's ``EXTENSIONS_BASE`` has it unless it is set to None."""
+    """Whether the extensions (newsstem's ``EXTENSIONS_BASE`` and a user's ``EXTENSIONS``)
+    enable Scrapy's own FeedExporter too: newsstem's base sets it to None, an
+    ``EXTENSIONS`` of the user's may enable it again."""
     for component in build_component_list(crawler.settings.getwithbase("EXTENSIONS")):
         try:
             if load_object(component) is _ScrapyFeedExporter:
