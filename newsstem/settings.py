@@ -118,8 +118,10 @@ CONCURRENT_ITEMS = 1
 # is in SPIDER_MIDDLEWARES_BASE above): skip articles exported by earlier crawls,
 # record every link seen. Local feed files are written in whole lines and
 # fsynced before exports are recorded, stdout (-o -) flushed (and fsynced if a
-# file), so a killed crawl loses no article.
-FEED_STORAGES = {
+# file), so a killed crawl loses no article. In the base, as the components above: a
+# FEED_STORAGES of yours (an upload scheme) is added to these.
+FEED_STORAGES_BASE = {
+    **_scrapy.FEED_STORAGES_BASE,
     "": "newsstem.urldb.feeds.DurableFileFeedStorage",
     "file": "newsstem.urldb.feeds.DurableFileFeedStorage",
     "stdout": "newsstem.urldb.feeds.FlushedStdoutFeedStorage",

@@ -153,14 +153,13 @@ def test_articles_written_to_stdout_are_flushed_before_the_crawl_counts_them_don
     # at the end, so the last lines were still in Python's stdout buffer when the URL store
     # recorded them as exported and JOBDIR's seen requests were saved; a kill -9 before the
     # process exited lost them for good (the next run fetched nothing, exported nothing)
-    from newsstem import settings as project
-
     site = GeneratedNewsSite(sections=2, articles_per_section=10, seed=11).start()
     printed = tmp_path / "printed.jsonl"
     settings = {"JOBDIR": str(tmp_path / "job"),
                 "NEWSSTEM_URLDB": store and f"sqlite:///{tmp_path / 'urldb.sqlite'}"}
+    # (EXTENSIONS is added to newsstem's EXTENSIONS_BASE: the killer alone)
     killing = {**settings, "EXTENSIONS": json.dumps(
-        {**project.EXTENSIONS, "tests.support.killer.KillAsTheEngineStops": 900})}
+        {"tests.support.killer.KillAsTheEngineStops": 900})}
     args = ("-a", f"start_url={site.url}/", "-a", "depth=2", "-o", "-:jsonlines")
     runs = []
     try:

@@ -76,3 +76,21 @@ def test_middlewares_of_yours_leave_newsstems_in_place(msnbc_site, tmp_path):
     assert "known URLs skipped (URL store): 0" in result.stderr
     assert "'newsstem.middlewares.SafeRobotsTxtMiddleware'" in result.stderr
     assert "'scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware'" not in result.stderr
+
+
+def test_a_feed_storage_of_yours_keeps_newsstems_durable_file_storage():
+    # FEED_STORAGES='{"upload": …}' (a scheme of yours) replaced newsstem's storages: local
+    # -o/-O files went back to Scrapy's, not fsynced before their articles were recorded
+    from scrapy.settings import Settings
+
+    import newsstem.settings
+
+    settings = Settings()
+    settings.setmodule(newsstem.settings, priority="project")
+    settings.set("FEED_STORAGES", {"upload": "tests.support.feedstorage.UploadStorage"},
+                 priority="cmdline")
+    storages = settings.getwithbase("FEED_STORAGES")
+    assert storages["upload"] == "tests.support.feedstorage.UploadStorage"
+    assert storages["file"] == storages[""] == "newsstem.urldb.feeds.DurableFileFeedStorage"
+    assert storages["stdout"] == "newsstem.urldb.feeds.FlushedStdoutFeedStorage"
+    assert "s3" in storages  # Scrapy's own schemes stay

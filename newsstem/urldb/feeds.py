@@ -6,7 +6,7 @@ never fsyncs, so a ``kill -9`` loses the buffered lines, and a store that had
 already marked them would never export those articles again.
 
 :class:`DurableFileFeedStorage` (registered for local paths and ``file://``
-URIs in ``FEED_STORAGES``) keeps what the exporter writes in memory and
+URIs in ``FEED_STORAGES_BASE``) keeps what the exporter writes in memory and
 writes it to the file in whole lines; :meth:`~DurableFileFeedStorage.sync`
 (called by the URL store middleware before it records a batch of exports)
 writes the rest and fsyncs. So after a hard kill the file holds whole items
