@@ -278,23 +278,24 @@ def _declared(page: Page, title: str, options: Options) -> Extraction | None:
 def _sieve(
     page: Page,
     options: Options,
-    described: KeyWords | None = None,
-    story: Element | None = None,
-    headline: str = "",
+    described: KeyWords,
+    story: Element | None,
+    headline: str,
 ) -> _Attempt:
     """Run attempts with ever more lenient flags until one has enough text; keep the
     longest, but for a shorter one that :func:`_stays` against it or to which it
     :func:`_adds_mostly_links`.
 
-    ``described``: the key words of the page's description (described.py); ``story``:
-    the ``<article>`` of the page's headline, on a page of several (:func:`_headline_story`);
-    ``headline``: the headline's text, kept when it is a link (cleaning.clean_article)."""
+    ``described``: the key words of the page's description, or of its title where that
+    gives too few (described.py); ``story``: the ``<article>`` of the page's headline, on a
+    page of several (:func:`_headline_story`); ``headline``: the headline's text, kept
+    when it is a link (cleaning.clean_article)."""
     best: _Attempt | None = None
     flags: Flags | None = Flags()
     previous: Flags | None = None
     # The measures of the tree as the last attempt read it, kept for the next attempts
     # that detach the same elements (the sieve leaves the page tree as it found it, so
-    # those read the same texts: each attempt measured them again).
+    # those read the same texts and need not measure them again).
     measured: tuple[tuple[Element, ...], Measure] | None = None
     while flags is not None:
         elements = page.unlikely if flags.strip_unlikelys else page.never_article
@@ -377,7 +378,7 @@ def _grab_article(
     body: Element,
     flags: Flags,
     options: Options,
-    described: KeyWords | None,
+    described: KeyWords,
     story: Element | None,
     headline: str,
     measure: Measure,
@@ -391,7 +392,7 @@ def _grab_article(
         return _finish(assemble([body]), flags, options, [body], False, headline)
     if story is not None:
         best = _story_candidate(best, scores, story, options)
-    if described is not None and len(described) >= options.described_min_words:
+    if len(described) >= options.described_min_words:
         chosen = _described_candidate(best, scores, described, options, measure)
         if chosen is not best and described.title:
             attempt = _around(chosen, scores, flags, options, measure, headline)
@@ -559,7 +560,7 @@ def _attempt_around(
     flags: Flags,
     options: Options,
     measure: Measure,
-    headline: str = "",
+    headline: str,
 ) -> _Attempt:
     selected = select_siblings(best, scores, options, measure)
     selected = add_segments(best, selected, scores, options, measure)
@@ -569,7 +570,7 @@ def _attempt_around(
     return _finish(assemble(selected), flags, options, selected, True, headline)
 
 
-def _marked_attempt(page: Page, options: Options, headline: str = "") -> _Attempt | None:
+def _marked_attempt(page: Page, options: Options, headline: str) -> _Attempt | None:
     """The text the page marks for AdSense section targeting, cleaned like an article."""
     if not page.marked or is_listing(page.marked, options):
         return None
