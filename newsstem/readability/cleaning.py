@@ -443,19 +443,15 @@ def _calls_to_action(text: str) -> bool:
 # ("Tags: Politics, top news, World,"). The gold texts leave it out, old and modern
 # alike (the output's such lines on the tuning pages: chaos 2, l3s 2, dragnet 11, none
 # in the gold), unlike the "Posted by" lines and captions the older golds keep.
-_TERMS_LABEL = re.compile(
-    r"\s*(?:tags?|tagged(?: with| in| as)?|filed (?:under|in)|topics?|categories|category|"
-    r"keywords|posted in)\b\s*[:|]?\s*\w",
-    re.IGNORECASE,
+_TERMS_WORDS = (
+    r"tags?|tagged(?: with| in| as)?|filed (?:under|in)|topics?|categories|category|"
+    r"keywords|posted in"
 )
+_TERMS_LABEL = re.compile(rf"\s*(?:{_TERMS_WORDS})\b\s*[:|]?\s*\w", re.IGNORECASE)
 # The same label after a byline or a date on its line ("Published: November 7th, 2012 |
 # Tags: NFL AM, ...", "NFL.com Staff | Tags: Three and out,", "by X , Filed under: Fan
 # Productions, Interview , trackback"): out of the gold 19 times of 19 on the tuning pages.
-_TERMS_AFTER_SEPARATOR = re.compile(
-    r"[|,]\s*(?:tags?|tagged(?: with| in| as)?|filed (?:under|in)|topics?|categories|category|"
-    r"keywords|posted in)\s*:",
-    re.IGNORECASE,
-)
+_TERMS_AFTER_SEPARATOR = re.compile(rf"[|,]\s*(?:{_TERMS_WORDS})\s*:", re.IGNORECASE)
 # A label of a few words ending in a separator ("FUNDA OLUNYE UDABA LAPHA |"): see
 # _labelled_link.
 _LABEL_END = re.compile(r"\s*\S[^|»>]{0,40}?\s*[|»>]\s*")
