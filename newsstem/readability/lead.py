@@ -57,7 +57,6 @@ def _tokens(text: str) -> set[str]:
 def find_headline(body: Element, titles: Iterable[str], options: Options) -> Element | None:
     """The first h1-h3 whose words are (nearly) all in one of the page's titles.
 
-    >>> from lxml import etree
     >>> body = etree.fromstring(
     ...     "<body><h1>Site</h1><h2>Menu</h2><h1>Business: Hotel deals are negotiable</h1></body>"
     ... )
@@ -85,7 +84,6 @@ def lead_blocks(
     container (none when that is the whole page) that say what the page's description
     says (``described``: the first of :func:`described.words_and_social_titles`).
 
-    >>> from lxml import etree
     >>> page = etree.fromstring(
     ...     "<body><article><header><h1>Storm hits</h1><p class='byline'>By A. Writer</p>"
     ...     "<p>The storm hit the coast on Tuesday, and the damage was severe.</p>"
@@ -104,7 +102,8 @@ def lead_blocks(
     after_headline = False
     # Before the headline's end only its ancestors are walked into, the subtrees before
     # it skipped (half of the walk's events on fundus); a subtree before it that holds
-    # body_start ends the walk, as meeting body_start there did.
+    # body_start ends the walk as body_start itself does (the body starts above the
+    # headline: nothing lies between them).
     to_headline = set(headline.iterancestors())
     to_body = set(body_start.iterancestors())
     walker = etree.iterwalk(container, events=("start", "end"))
@@ -146,7 +145,7 @@ def _is_lead(
     >>> [_is_lead(p, page, set(), Options()) for p in page.iter("p")]
     [True, False, False]
     """
-    if element.tag not in _LEAD_TAGS or has_block(element):
+    if has_block(element):  # (its tag is one of _LEAD_TAGS: lead_blocks asked)
         return False
     text = normalize_space(text_of(element))
     if len(text) < options.lead_sentence_min_length:
