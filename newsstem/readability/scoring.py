@@ -415,7 +415,7 @@ def select_siblings(
     if parent is None or best.tag in ("body", "html"):
         return [best]
     best_score = scores.get(best, 0.0)
-    threshold = max(options.sibling_min_score, best_score * options.sibling_score_ratio)
+    threshold = _joining_score(best_score, options)
     best_class = best.get("class")
     selected = []
     for sibling in parent:
@@ -430,12 +430,17 @@ def select_siblings(
         if (
             sibling is best
             or (score is not None and score >= threshold)
-            or _reads_as_prose(sibling, options, measure)
+            or _is_paragraph_sibling(sibling, options, measure)
         ):
             selected.append(sibling)
     if len(selected) > 1:
         selected = _with_crossheads(parent, selected, options, measure)
     return selected
+
+
+def _joining_score(best_score: float, options: Options) -> float:
+    """The score a sibling or a segment needs to join the best candidate's selection."""
+    return max(options.sibling_min_score, best_score * options.sibling_score_ratio)
 
 
 def _with_crossheads(
@@ -447,7 +452,6 @@ def _with_crossheads(
     components, each a block of paragraphs, an embed or a crosshead, whose crossheads
     score nothing and joined no selection (StepFeed's `div.item` components, chaos tune).
 
-    >>> from newsstem.readability.options import Options
     >>> column = etree.fromstring(
     ...     "<div><div><p>One.</p></div><div><h2>What it costs you</h2></div>"
     ...     "<div><iframe/></div><div><p>Two.</p></div><div><h2>Read more here</h2></div>"
@@ -494,8 +498,10 @@ def _inner_score(element: Element, scores: CandidateScores) -> float | None:
     return max(inner) if inner else None
 
 
-def _reads_as_prose(sibling: Element, options: Options, measure: Measure) -> bool:
-    """A paragraph sibling: long with few links, or short without links but with a stop."""
+def _is_paragraph_sibling(sibling: Element, options: Options, measure: Measure) -> bool:
+    """Whether ``sibling`` joins as a paragraph (seed 000 collectSiblings' <p> rule):
+    long with few links, or short without links but with a stop. (Not prose.py's
+    :func:`reads_as_prose`, which reads a rendered block.)"""
     if not measure.reads_as_paragraph(sibling):
         return False
     length = measure.weight(sibling, options.sibling_long_paragraph + 1)
@@ -523,7 +529,7 @@ def add_segments(
     best_classes = set((best.get("class") or "").split())
     if frame is None or not best_classes:
         return selected
-    threshold = max(options.sibling_min_score, scores.get(best, 0.0) * options.sibling_score_ratio)
+    threshold = _joining_score(scores.get(best, 0.0), options)
     taken = set(selected)
     segments = [
         candidate
