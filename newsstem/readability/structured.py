@@ -5,7 +5,8 @@ Pages that render their story with scripts often ship it for search engines in a
 script runs, so the DOM may hold no story at all. The declared text is evidence, not
 truth: on the corpora two of three ``articleBody`` values are teasers of 134 and 298
 characters for stories of thousands. It is used only when the page's own markup gives
-no article, a body without any text included (see
+no article or one under ``min_article_length`` (a body without any text included), or
+one the declared text holds with much more besides (:func:`extends`; see
 :func:`newsstem.readability.extractor.extract`).
 """
 
@@ -18,11 +19,11 @@ from typing import Any
 
 from newsstem.readability.tree import Element
 
-__all__ = ["MARKER", "declared_article_body", "extends"]
+__all__ = ["declared_article_body", "extends"]
 
 # Looked for in the text of each JSON-LD block first: a block without it is not parsed
 # (a key written with escapes, "article\u0042ody", is not read).
-MARKER = "articleBody"
+_BODY_KEY = "articleBody"
 _JSON_LD = "application/ld+json"
 _WORD = re.compile(r"\w+")
 # Characters of an extraction's head read per declared word before all of it is (most
@@ -50,7 +51,7 @@ def declared_article_body(root: Element) -> str:
         if (script.get("type") or "").strip().lower() == _JSON_LD
         # (its text read once: each read of a script's .text decodes it into a new str)
         and (text := script.text)
-        and MARKER in text  # (a block without the key is not parsed)
+        and _BODY_KEY in text  # (a block without the key is not parsed)
         for body in _article_bodies(_load(text))
     ]
     return max(bodies, key=len, default="").strip()
@@ -70,7 +71,7 @@ def _article_bodies(data: Any) -> Iterator[str]:
         value = stack.pop()
         if isinstance(value, dict):
             for key, item in value.items():
-                if key == MARKER and isinstance(item, str):
+                if key == _BODY_KEY and isinstance(item, str):
                     yield item
                 else:
                     stack.append(item)
