@@ -28,11 +28,16 @@ from newsstem.readability.tree import Element, text_of
 
 __all__ = ["is_listing", "teaser_share", "teaser_units"]
 
+# A heading is a headline link when more than half of its text is in links to other
+# pages ("mostly", as a page of navigation is: Options.max_article_link_density).
+_HEADLINE_LINK_SHARE = 0.5
+
 
 def teaser_share(selected: Iterable[Element], options: Options) -> float:
     """Share of the selection's prose (text outside links) that sits in teasers.
 
-    0.0 when the selection has fewer than ``options.listing_min_teasers`` headline links.
+    0.0 when the selection has fewer than ``options.listing_min_teasers`` headline links
+    or teasers.
 
     >>> from lxml import etree
     >>> story = "<div><h2><a href='/s{0}'>Story {0} headline</a></h2><p>Teaser {0}, short.</p></div>"
@@ -107,7 +112,7 @@ def _is_headline_link(heading: Element) -> bool:
     linked = sum(
         len("".join(text_of(link).split())) for link in heading.iter("a") if leaves_page(link)
     )
-    return linked / total > 0.5
+    return linked / total > _HEADLINE_LINK_SHARE
 
 
 def _units(headlines: list[Element], roots: list[Element]) -> list[Element]:
