@@ -1,9 +1,10 @@
 """The blocks of an assembled article: its paragraphs, with where each begins in the tree.
 
 ExtractContent (seed 003) reads a page as a sequence of text blocks and judges each by
-its length outside links, its punctuation and its "waste expressions". Two stages read
-the article this way: the end-of-article cut (:mod:`trailer`) and the choice between a
-selection and a wider one (:func:`added_prose_share`).
+its length outside links, its punctuation and its "waste expressions". Three stages read
+the article this way: the end-of-article cut (:mod:`trailer`), the choice between a
+selection and a wider one (:func:`added_prose_share`), and the stray lines' test of a
+story beside them (cleaning._has_prose_paragraph).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Small helpers over plain ``lxml.etree`` elements.
 
 The extractor parses with ``lxml.etree.HTMLParser``, not ``lxml.html``: ``lxml.html``
-runs a Python class lookup for every element proxy it creates, which made tree walks
-3x slower. These helpers stand in for the few ``HtmlElement`` methods it needed.
+runs a Python class lookup for every element proxy it creates, which makes tree walks
+3x slower. These helpers stand in for the few ``HtmlElement`` methods the extractor uses.
 """
 
 from __future__ import annotations
@@ -14,7 +14,17 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
-__all__ = ["Element", "drop", "make_links_absolute", "parser", "strip_presentation", "text_of"]
+__all__ = [
+    "Element",
+    "cut_after",
+    "drop",
+    "in_head",
+    "is_below",
+    "make_links_absolute",
+    "parser",
+    "strip_presentation",
+    "text_of",
+]
 
 Element = etree._Element
 
