@@ -48,6 +48,15 @@ def _hides_by_tokens(classes: str) -> bool:
     return not any(patterns._SHOWN_ON_SOME_SCREENS.match(t) for t in tokens)
 
 
+def test_every_hiding_class_holds_a_hint_and_the_hints_test_finds_each():
+    from newsstem.readability import patterns
+
+    hints = patterns._HIDING_HINTS
+    assert all(any(hint in name for hint in hints) for name in patterns._HIDING_CLASSES)
+    assert all(patterns._may_hide(hint) for hint in hints)
+    assert not patterns._may_hide("hi-de sr-onl")
+
+
 def test_the_quick_rejection_of_hides_rejects_no_hiding_class():
     words = ("hidden", "hide", "is-", "u-", "d-none", "display", "-none", "_none", "visually",
              "sr-only", "screen-reader-text", "invisible", "element", "offscreen", "--",
