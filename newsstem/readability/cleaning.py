@@ -36,7 +36,7 @@ from newsstem.readability.patterns import (
 )
 from newsstem.readability.prose import article_blocks, ends_sentence
 from newsstem.readability.render import element_text
-from newsstem.readability.tree import Element, drop, is_below, text_of
+from newsstem.readability.tree import Element, drop, is_below, outermost, text_of
 from newsstem.text import normalize_space
 
 __all__ = ["Removal", "assemble", "clean_article", "drop_stray_lines", "has_stray_lines"]
@@ -248,7 +248,7 @@ def _slideshows(article: Element, options: Options, modern: list[Element]) -> li
         ):
             continue
         found.append(holder)
-    return [box for box in found if not any(is_below(box, other) for other in found)]
+    return outermost(found)
 
 
 def _holds_no_story(box: Element, headlines: list[Element], options: Options) -> bool:
@@ -304,7 +304,7 @@ def _video_boxes(article: Element) -> list[Element]:
     [3]
     """
     videos = [box for box in _TYPED(article) if box.get("itemtype", "").endswith("VideoObject")]
-    return [box for box in videos if not any(is_below(box, other) for other in videos)]
+    return outermost(videos)
 
 
 def _image_boxes(article: Element, modern: list[Element]) -> list[Element]:

@@ -31,7 +31,15 @@ from newsstem.readability.patterns import (
     hides,
 )
 from newsstem.readability.structured import declared_article_body
-from newsstem.readability.tree import Element, drop, in_head, is_below, parser, text_of
+from newsstem.readability.tree import (
+    Element,
+    drop,
+    in_head,
+    is_below,
+    outermost,
+    parser,
+    text_of,
+)
 from newsstem.text import normalize_space, xml_safe_utf8
 
 __all__ = ["Page", "detached", "load_page"]
@@ -458,7 +466,7 @@ def replied_threads(
         return threads
     order = {element: index for index, element in enumerate(body.iter(*_REPLY_LISTS))}
     threads.sort(key=order.__getitem__)
-    return [t for t in threads if not any(is_below(t, other) for other in threads)]
+    return outermost(threads)
 
 
 def _signed(item: Element) -> bool:

@@ -21,6 +21,7 @@ __all__ = [
     "in_head",
     "is_below",
     "make_links_absolute",
+    "outermost",
     "parser",
     "strip_presentation",
     "text_of",
@@ -112,6 +113,16 @@ def is_below(element: Element, ancestor: Element) -> bool:
     """Whether ``ancestor`` is an ancestor of ``element``."""
     # (``in`` walks the iterator in C; elements compare by identity)
     return ancestor in element.iterancestors()
+
+
+def outermost(elements: list[Element]) -> list[Element]:
+    """The ``elements`` that are not below another of them, in their order.
+
+    >>> root = etree.fromstring("<div><p><b>x</b></p><i>y</i></div>")
+    >>> [e.tag for e in outermost([root[0][0], root[0], root[1]])]
+    ['p', 'i']
+    """
+    return [e for e in elements if not any(is_below(e, other) for other in elements)]
 
 
 def cut_after(root: Element, node: Element, keep: bool = False) -> None:
