@@ -724,7 +724,7 @@ def drop_site_notices(article: Element, names: Sequence[str]) -> list[Removal]:
             whole, names
         ):
             continue
-        line = _outermost(line, article, _is_a_line)
+        line = _outermost_wrapper(line, article, _is_a_line)
         _remove(line, "the site's copyright notice", removals)
     return removals
 
@@ -765,16 +765,19 @@ def _drop_ad_labels(article: Element, removals: list[Removal]) -> None:
         if label is article or label.getparent() is None:
             continue  # removed with an earlier label
         length = dense_length(text)
-        label = _outermost(label, article, lambda parent: dense_length_of(parent) == length)
+        label = _outermost_wrapper(
+            label, article, lambda parent: dense_length_of(parent) == length
+        )
         if dense_length_of(label) == length and not _in_running_text(label):
             _remove(label, "ad label", removals)
 
 
-def _outermost(
+def _outermost_wrapper(
     element: Element, article: Element, holds_only: Callable[[Element], bool]
 ) -> Element:
     """``element``, or its outermost ancestor below ``article`` of which ``holds_only``
-    says it holds nothing but that line (and each ancestor below it)."""
+    says it holds nothing but that line (and each ancestor below it). (Not
+    :func:`tree.outermost`, which filters a list of elements.)"""
     while (parent := element.getparent()) is not article and holds_only(parent):
         element = parent
     return element
