@@ -86,7 +86,7 @@ def clean_article(
     # the caption beside it with no picture to be found by.
     _drop_picture_boxes(article, options, removals, headline)
     if flags.clean_conditionally:
-        _clean_conditionally(article, CONDITIONALLY_CLEANED, flags, options, removals, headed)
+        _clean_conditionally(article, flags, options, removals, headed)
     for element in list(article.iter(*DROPPED_IN_ARTICLE)):
         _remove(element, "widget", removals)
     # HTML5 asides and footers hold what is beside or about the article, not the article
@@ -945,7 +945,6 @@ def _anchors_itself(heading: Element) -> bool:
 
 def _clean_conditionally(
     article: Element,
-    tags: tuple[str, ...],
     flags: Flags,
     options: Options,
     removals: list[Removal],
@@ -958,7 +957,7 @@ def _clean_conditionally(
         ancestor for field in _furniture_fields(article) for ancestor in field.iterancestors()
     }
     introduced = _introduced_lists(article, options)
-    for element in reversed(list(article.iter(*tags))):
+    for element in reversed(list(article.iter(*CONDITIONALLY_CLEANED))):
         if element is article:
             continue
         reason = _fishy(
@@ -1196,7 +1195,7 @@ def _fishy(
     options: Options,
     in_prose: bool,
     holds_field: bool,
-    wraps_heading: bool = False,
+    wraps_heading: bool,
 ) -> str | None:
     """Why a container looks like page furniture, or None (seed 000 fishy()).
 
