@@ -1397,7 +1397,6 @@ def _wraps_a_paragraph(element: Element, text: str, options: Options) -> bool:
     ending a sentence, with no more links than a list inside the prose may have (a link
     or two in a sentence: a paragraph is not page furniture for them).
 
-    >>> from lxml import etree
     >>> wrapper = etree.fromstring(
     ...     "<div><div><p>Much has been made of whether <a href='/m'>the manager</a> stays,"
     ...     " but against <a href='/s'>Spurs</a> his team put in a fine performance.</p></div></div>")
@@ -1427,7 +1426,6 @@ def _in_paragraph_component(element: Element, text: str, options: Options) -> bo
     ``<p>`` would never be cleaned away; a note closing the story has no prose component
     after it ("Click here to learn about these picks!", "© The Financial Times Ltd.").
 
-    >>> from lxml import etree
     >>> prose = "<div class='c'><div><p>" + "A sentence of the story goes on, and on. " * 3
     >>> story = etree.fromstring(
     ...     "<div>" + prose + "</p></div></div><div class='c'><div><p>Is he a good leader?"
@@ -1525,6 +1523,8 @@ def _furniture_fields(article: Element) -> list[Element]:
     [('input', 'text', 'email'), ('input', 'text', 'q'), ('input', None, 'Ihre E-Mail-Adresse'), ('input', 'checkbox', None), ('textarea', None, 'comment')]
     """
     return _FURNITURE_FIELDS(article)
+
+
 # Lists and tables: kept inside the article's prose unless mostly links.
 _SPANNED = ("ul", "ol", "dl", "table")
 

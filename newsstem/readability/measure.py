@@ -113,7 +113,6 @@ def dense_length_of(element: Element) -> int:
     a container's text (the whole page's, high in the tree) is neither decoded into a str
     nor encoded again to be measured.
 
-    >>> from lxml import etree
     >>> dense_length_of(etree.fromstring("<p> a <b>b\\u00a0é</b>\\n c\\u3000東</p>"))
     5
     """
@@ -137,7 +136,6 @@ def navigation_density(element: Element) -> float:
     """Share of the element's text inside links that lead off the page (not "#..." nor
     "javascript:" buttons): what a page of navigation is made of.
 
-    >>> from lxml import etree
     >>> navigation_density(etree.fromstring("<div><a href='/a'>Home</a> text</div>"))
     0.5
     >>> buttons = "<div><a href='javascript:'>Show</a><a href='#x'>more</a></div>"
@@ -204,7 +202,6 @@ _CLASS_UNITS_LIMIT = 50_000
 def has_block(element: Element) -> bool:
     """True when a block element (Readability's divToPElements) is below ``element``.
 
-    >>> from lxml import etree
     >>> has_block(etree.fromstring("<div>a <b>b</b><span><i>c</i><p>d</p></span></div>"))
     True
     >>> has_block(etree.fromstring("<p>a <b>b</b><!-- c --><i>d</i></p>"))

@@ -88,7 +88,6 @@ def article_blocks(article: Element) -> list[Block]:
     a ``<br>``-set block is not a block (for the tool lines of :mod:`trailer`, cutting
     there measured worse: "Print News | Mail News" under a headline, above the story).
 
-    >>> from lxml import etree
     >>> div = etree.fromstring("<div><p>One, <a href='/x'>two</a>.</p>three<br/>four</div>")
     >>> [(b.text, b.prose, b.start.tag, b.at_tail) for b in article_blocks(div)]
     [('One, two.', 6, 'p', False), ('three four', 10, 'p', True)]
