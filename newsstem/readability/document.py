@@ -86,8 +86,9 @@ class Page:
     # The article text the page declares in JSON-LD (structured.py), or "".
     declared_body: str = ""
     # The words of the page's meta descriptions (described.py) and its og:title texts,
-    # read from the whole document as parsed, before the body's metas are stripped (and
-    # the head, when content stands beside <body>): Next.js writes them in <body>.
+    # read in <head>, else anywhere in the document as parsed, before the body's metas
+    # are stripped (and the head, when content stands beside <body>): Next.js writes
+    # them in <body>.
     described: frozenset[str] = frozenset()
     social_titles: tuple[str, ...] = ()
     # A body with no text (once junk is stripped) on a page that declares its article:
