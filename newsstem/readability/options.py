@@ -88,8 +88,9 @@ class Options:
 
     # --- the end of the article (trailer.py): a tool line after a paragraph of 200+
     # characters outside links ends it (counting the prose of all blocks instead cut
-    # three l3s stories at a tool line above them: -0.0019). Both figures are the first tried; measured on the corpora:
-    # l3s +0.0012 F1 (both halves), cleaneval-dev +0.0002, mozilla and cleanportal equal.
+    # three l3s stories at a tool line above them: -0.0019). Both figures are the first
+    # tried; measured on the corpora: l3s +0.0012 F1 (both halves), cleaneval-dev
+    # +0.0002, mozilla and cleanportal equal.
     # "Print | Email this | Comment" has 4 words; "Printer friendly page Send this article
     # to Friends by E-Mail" 11 ("E-Mail" counts two)
     tool_line_max_words: int = 12
