@@ -442,10 +442,18 @@ def _headline_share(
         head = texts[i][: 4 * len(headline) + 200]  # the headline comes first, if at all
         if not headline or headline not in {" ".join(line.split()) for line in head.split("\n")}:
             continue
-        held += not any(
-            headline in " ".join(m.slot.texts.get(i, "").split()) for m in mains if m is not title
-        )
+        held += not _said_by_mains(headline, i, title, mains)
     return held / len(pages)
+
+
+def _said_by_mains(
+    headline: str, page: int, title: _ScoredSlot, mains: Sequence[_ScoredSlot]
+) -> bool:
+    """Whether a main slot other than ``title`` holds ``headline`` (spaces collapsed) in its
+    text of ``page``."""
+    return any(
+        headline in " ".join(m.slot.texts.get(page, "").split()) for m in mains if m is not title
+    )
 
 
 def _headline_of_article(title: _ScoredSlot, mains: Sequence[_ScoredSlot]) -> bool:
@@ -500,11 +508,7 @@ def _headline_of_article(title: _ScoredSlot, mains: Sequence[_ScoredSlot]) -> bo
     said = 0
     for page, text in title.slot.texts.items():
         headline = " ".join(text.split())
-        said += bool(headline) and any(
-            headline in " ".join(m.slot.texts.get(page, "").split())
-            for m in mains
-            if m is not title
-        )
+        said += bool(headline) and _said_by_mains(headline, page, title, mains)
     return said < HEADLINE_SAID_SHARE * len(title.slot.texts)
 
 
