@@ -187,17 +187,13 @@ class _Slot:
     taken: dict[int, float] = field(default_factory=dict)
 
     def add(self, page: int, block: LayoutBlock, taken: float) -> None:
-        text, weight, own = block.text, block.weight, block.own_weight
-        if page in self.texts:  # two blocks of one page aligned here: keep both
-            self.texts[page] += "\n" + text
-            self.weights[page] += weight
-            self.own[page] += own
-            self.taken[page] += taken
-        else:
-            self.texts[page] = text
-            self.weights[page] = weight
-            self.own[page] = own
-            self.taken[page] = taken
+        """Add ``page``'s ``block`` (a second block of one page aligned here adds to the
+        first: its text on a line of its own)."""
+        earlier = self.texts.get(page)
+        self.texts[page] = block.text if earlier is None else f"{earlier}\n{block.text}"
+        self.weights[page] = self.weights.get(page, 0) + block.weight
+        self.own[page] = self.own.get(page, 0) + block.own_weight
+        self.taken[page] = self.taken.get(page, 0.0) + taken
 
     def mean_weight(self) -> float:
         return sum(self.weights.values()) / len(self.weights) if self.weights else 0.0
