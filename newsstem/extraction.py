@@ -26,6 +26,7 @@ from newsstem.layout.patterns import (
     HubPage,
     NoMatch,
     SitePatterns,
+    paragraphs,
 )
 from newsstem.text import meaningful_length
 from newsstem.visual import boxes_of, main_box, visual_text
@@ -272,8 +273,7 @@ def _checked_blocks(
         if known or (article.share_of(text) >= GUARD_AGREEMENT and not repeats):
             kept.append((key, text))
             seen |= own
-    body = "\n\n".join(line for _, text in kept for line in text.split("\n"))
-    return body, kept
+    return paragraphs(text for _, text in kept), kept
 
 
 def _by_pattern(

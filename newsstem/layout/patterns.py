@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import compress, repeat
 from operator import attrgetter, itemgetter, not_
@@ -89,6 +89,7 @@ __all__ = [
     "line_form",
     "load_pattern_file",
     "load_patterns_dir",
+    "paragraphs",
     "pattern_dir_problems",
     "pattern_file_name",
     "pattern_file_path",
@@ -503,12 +504,12 @@ class Extraction:
 
     @property
     def body(self) -> str:
-        """The main text, one paragraph per line of the blocks, blank lines between."""
-        return "\n\n".join(line for text in self.main for line in text.split("\n"))
+        """The main text: :func:`paragraphs` of the main blocks."""
+        return paragraphs(self.main)
 
     @property
     def sub_text(self) -> str:
-        return "\n\n".join(line for text in self.sub for line in text.split("\n"))
+        return paragraphs(self.sub)
 
     @property
     def guessed_weight(self) -> int:
@@ -918,6 +919,16 @@ def _headline_block(page: PageLayout, roles: Sequence[str], before: int, title: 
         if score >= best_score:
             best, best_score = position, score
     return best
+
+
+def paragraphs(texts: Iterable[str]) -> str:
+    """Block texts as an article's text: one paragraph per line of the blocks, blank lines
+    between.
+
+    >>> paragraphs(["Headline", "First.\\nSecond."])
+    'Headline\\n\\nFirst.\\n\\nSecond.'
+    """
+    return "\n\n".join(line for text in texts for line in text.split("\n"))
 
 
 def word_set(text: str) -> set[str]:
