@@ -18,11 +18,12 @@ paragraphs and spaces differently.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from newsstem.text import CJK_CHARACTERS
 
-__all__ = ["TextShingles", "shingles"]
+__all__ = ["TextShingles", "shingles", "word_shingles"]
 
 # Word trigrams: long enough that a few common words do not make two texts agree,
 # short enough that a sentence cut differently by two tools still shares most of them.
@@ -41,7 +42,16 @@ def shingles(text: str) -> frozenset[int]:
     >>> shingles("Tokyo 東京都") == shingles("tokyo 東京 都")
     True
     """
-    words = _TOKEN.findall(text.lower())
+    return word_shingles(_TOKEN.findall(text.lower()))
+
+
+def word_shingles(words: Sequence[str]) -> frozenset[int]:
+    """The hashed trigrams of ``words`` (fewer words are one shorter shingle): the
+    shingles of a text its caller cut into words.
+
+    >>> word_shingles(["one", "two", "three", "four"]) == shingles("one two three four")
+    True
+    """
     if len(words) < SHINGLE_WORDS:
         return frozenset((hash(tuple(words)),)) if words else frozenset()
     return frozenset(

@@ -85,7 +85,7 @@ from newsstem.layout.cluster import (
     layout_weight,
     similarity,
 )
-from newsstem.layout.evidence import TextShingles, shingles
+from newsstem.layout.evidence import TextShingles, shingles, word_shingles
 from newsstem.layout.patterns import (
     FORM_KEY,
     Extraction,
@@ -999,25 +999,26 @@ def diff_score(texts: Sequence[str]) -> float:
     """
     if len(texts) < 2:
         return 1.0
-    shingle_sets = [_shingles(text) for text in texts]
+    shingle_sets = [_diff_shingles(text) for text in texts]
     counts: Counter[int] = Counter()
-    for shingles in shingle_sets:
-        counts.update(shingles)
+    for own in shingle_sets:
+        counts.update(own)
     others = len(texts) - 1
     shared = 0.0
-    for shingles in shingle_sets:
-        if shingles:
-            shared += sum(counts[s] - 1 for s in shingles) / (others * len(shingles))
+    for own in shingle_sets:
+        if own:
+            shared += sum(counts[s] - 1 for s in own) / (others * len(own))
         else:
             shared += 1.0  # empty everywhere: static
     return max(0.0, 1.0 - shared / len(texts))
 
 
-def _shingles(text: str) -> set[int]:
-    words = _WORD.findall(text.lower())
-    if len(words) < 3:
-        return {hash(tuple(words))} if words else set()
-    return {hash((words[i], words[i + 1], words[i + 2])) for i in range(len(words) - 2)}
+def _diff_shingles(text: str) -> frozenset[int]:
+    """The shingles :func:`diff_score` compares: those of
+    :func:`~newsstem.layout.evidence.shingles`, but of words as runs of word characters
+    (a run of CJK characters is one word here, where the evidence reads each character a
+    token: the two differ on Chinese and Japanese text only)."""
+    return word_shingles(_WORD.findall(text.lower()))
 
 
 def _is_prose(slot: _ScoredSlot, options: LearnOptions) -> bool:
