@@ -733,18 +733,14 @@ def element_tokens(component: str) -> list[str]:
     return [f"{tag}:{token}" for token in component_tokens(component)]
 
 
-def stable_tokens(
-    pages: Iterable[PageLayout],
-    min_pages: int = MIN_TOKEN_PAGES,
-    min_companion_share: float = MIN_COMPANION_SHARE,
-) -> set[str]:
+def stable_tokens(pages: Iterable[PageLayout]) -> set[str]:
     """The attribute tokens of ``pages`` that describe layout rather than content, each
     with its element's tag (:func:`element_tokens`: ``hentry`` on the story's ``<div>``
     on most pages is no layout token of the one ``<body>`` that bears it too).
 
-    A token is stable when it is on ``min_pages`` pages or more, and, for each
+    A token is stable when it is on :data:`MIN_TOKEN_PAGES` pages or more, and, for each
     other token of its element that is on at least as many pages (its
-    *companion*), it is on that element in ``min_companion_share`` of the
+    *companion*), it is on that element in :data:`MIN_COMPANION_SHARE` of the
     companion's pages or more.
 
     >>> pages = [decompose(f'<div class="post hentry {tag}"><p>Text {i}</p></div>')
@@ -770,10 +766,10 @@ def stable_tokens(
         companions.setdefault(token, []).append(companion)
     stable = set()
     for token, count in token_pages.items():
-        if count < min_pages:
+        if count < MIN_TOKEN_PAGES:
             continue
         if all(
-            pair_pages[token, companion] >= min_companion_share * token_pages[companion]
+            pair_pages[token, companion] >= MIN_COMPANION_SHARE * token_pages[companion]
             for companion in companions.get(token, ())
             if token_pages[companion] >= count
         ):

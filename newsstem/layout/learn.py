@@ -349,7 +349,7 @@ def _learn_cluster(
     intern: KeyInterner,
     options: LearnOptions,
     fallback: Callable[[int], str],
-    site_texts: _SiteTexts | None = None,
+    site_texts: _SiteTexts | None,
 ) -> tuple[LayoutPattern | None, str]:
     size = len(layouts)
     sample = _evenly(range(size), options.sample_pages)
@@ -961,7 +961,7 @@ class _SiteTexts:
 
 
 def _score_slots(
-    slots: list[_Slot], pages: int, options: LearnOptions, site_texts: _SiteTexts | None = None
+    slots: list[_Slot], pages: int, options: LearnOptions, site_texts: _SiteTexts | None
 ) -> list[_ScoredSlot]:
     scored = []
     for slot in slots:
