@@ -59,8 +59,8 @@ GUARD_AGREEMENT = 0.5
 # A pattern whose learned blocks hold less than a short article (min_chars) is no surer
 # of the article than the fallback: when the fallback's article holds this share of the
 # pattern's text (what the guard kept) and more, the fallback's article is used (a short
-# post whose byline line, "Written By: ... - Oct 28 12", no learned block holds:
-# healthcare-economist.com on dragnet's tuning half; 0.5 gave the same figures).
+# post whose byline line, "Written By: ... - Oct 28 12", no learned block holds: a site
+# of dragnet's tuning half; 0.5 gave the same figures).
 SHORT_TEXT_HELD = 0.9
 # A page that fits no layout is read by its nearest article layout (NoMatch.nearest, its
 # blocks checked as the guard checks them) when that text and the fallback's article
@@ -165,8 +165,9 @@ def extract_page(
        class still holds its article where the pattern says (guard ``nearest``);
     4. any other page is the fallback's.
 
-    ``anchor_texts`` (the texts of the links to the page) are accepted for the headline
-    decision; the learned patterns already used them to find their title blocks.
+    ``anchor_texts`` (the texts of the links to the page) are accepted and not read here:
+    the headline decision (:func:`newsstem.metadata.extract_metadata`) weighs them, and
+    the learned patterns already used them to find their title blocks.
     """
     result = _extract(html, url, site_patterns, min_chars, body_html)
     if rendered and result.method != "hub" and meaningful_length(result.body) < min_chars:

@@ -38,12 +38,12 @@ Extraction (:class:`SitePatterns`): a page is decomposed, its keys filtered to
 the tokens the patterns use, and aligned with every pattern of its site; the
 most similar pattern wins if the similarity reaches the threshold (0.7 by
 default; see ``_CompiledPattern.similarity``). Page blocks aligned with
-``main`` blocks are the body;
-blocks the pattern has not seen get the role of the pattern block with the
-same key nearest to their position, so an article with more inserts than
-any learned page still comes out whole; a key the pattern never saw takes the
-highest role the site's other article patterns learned with it give it (main,
-sub, then none), else it may be guessed main (``_page_roles``).
+``main`` blocks are the body; blocks the pattern has not seen get the role of
+the pattern block with the same key nearest to their position, so an article
+with more inserts than any learned page still comes out whole; a key the
+pattern never saw takes the highest role the site's other article patterns
+learned with it give it (main, sub, then none), else it may be guessed main
+(``_page_roles``).
 """
 
 from __future__ import annotations
@@ -983,9 +983,9 @@ def _page_roles(
        look at them);
     4. but a key the site's other article layouts learned (``sibling_roles``) is no guess:
        it takes their role, main where one has it main, else sub where one has it sub,
-       else none (blogs.nfl.com's photo box ``div.alignright`` in the story element, sub
-       in its other layout, was guessed main on a page of the layout that had never seen
-       one); it stays unknown to the guard.
+       else none (a photo box ``div.alignright`` in the story element, sub in the site's
+       other layout, is not guessed main on a page of a layout that never saw one); it
+       stays unknown to the guard.
     """
     roles_by_key = compiled.roles_by_key
     roles = ["none"] * len(ids)
@@ -1154,8 +1154,8 @@ def _read_once(
 # MIN_REPEATS times or more is read once: a caption repeated for every slide of a
 # gallery. Shorter lines ("Q:", "Photo:", a refrain) may repeat, and so may a line said
 # twice: a pull quote repeating a paragraph, the credit under each of two charts. (Read
-# once from its second time on, as before, such lines cost 0.0006 F1 on dragnet's
-# held-out half and 0.002 on cleanportal's tuning half: tests/benchmarks/learned.py.)
+# once from their second time on, such lines cost 0.0006 F1 on dragnet's held-out half
+# and 0.002 on cleanportal's tuning half: tests/benchmarks/learned.py.)
 MIN_REPEATED_LINE = 15
 MIN_REPEATS = 3
 
