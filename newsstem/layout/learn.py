@@ -811,6 +811,9 @@ def _self_check(
 # (and on two at least): "Share this:", "Posted in: ... | comments |", a promotion line
 # the site puts in every article.
 BOILERPLATE_SHARE = 0.3
+# ... and when the fallback took it (MIN_AGREEMENT of the line) on fewer than this share
+# of those pages: it left the line out of most of their articles.
+BOILERPLATE_MAX_TAKEN = 0.5
 
 
 def _boilerplate(
@@ -843,7 +846,7 @@ def _boilerplate(
         sorted(
             form
             for form, on in seen.items()
-            if len(on) >= least and taken[form] < MIN_AGREEMENT * len(on)
+            if len(on) >= least and taken[form] < BOILERPLATE_MAX_TAKEN * len(on)
         )
     )
 
