@@ -22,7 +22,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from newsstem import defaults
 from newsstem.layout.learn import (
@@ -42,6 +42,9 @@ from newsstem.layout.patterns import (
     SitePatterns,
     dumps,
 )
+
+if TYPE_CHECKING:  # (newsstem.extraction imports the layout modules)
+    from newsstem.extraction import PageExtraction
 
 logger = logging.getLogger(__name__)
 
@@ -82,16 +85,16 @@ class SiteCounts:
     # found article text (a page of a hub layout is none)
     article_pages: int = 0
 
-    def add(self, result: object) -> None:
-        """Count one :class:`~newsstem.extraction.PageExtraction`."""
+    def add(self, result: PageExtraction) -> None:
+        """Count one page's extraction."""
         self.pages += 1
-        hub = getattr(result, "method", "") == "hub"
-        if getattr(result, "pattern_id", None):
+        hub = result.method == "hub"
+        if result.pattern_id:
             self.matched += 1
             if not hub:
                 self.articles += 1
-                self.disagreed += bool(getattr(result, "disagreed", False))
-        if not hub and (getattr(result, "pattern_id", None) or getattr(result, "body", "")):
+                self.disagreed += result.disagreed
+        if not hub and (result.pattern_id or result.body):
             self.article_pages += 1
 
     def __add__(self, other: SiteCounts) -> SiteCounts:
