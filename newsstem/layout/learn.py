@@ -88,6 +88,8 @@ from newsstem.layout.cluster import (
 from newsstem.layout.evidence import TextShingles, shingles, word_shingles
 from newsstem.layout.patterns import (
     FORM_KEY,
+    HEADLINE_LIKENESS,
+    HEADLINE_MAX_CHARS,
     Extraction,
     HubPage,
     LayoutPattern,
@@ -146,10 +148,11 @@ class LearnOptions:
     max_main_link_share: float = 0.5
     # Least similarity (Dice of word sets) of a title slot to its reference texts
     # (Webstemmer's analyze.py -T); a headline shares most of its words with the
-    # anchor texts or the <title>, a section label or a byline shares few.
-    title_threshold: float = 0.5
-    # A title is a line, not a paragraph: mean meaningful characters at most.
-    max_title_chars: int = 300
+    # anchor texts or the <title>, a section label or a byline shares few. (Declared
+    # in patterns, whose stand-in for a missing title block asks the same.)
+    title_threshold: float = HEADLINE_LIKENESS
+    # A title is a line, not a paragraph: mean meaningful characters at most (the same).
+    max_title_chars: int = HEADLINE_MAX_CHARS
     # Patterns scoring below this are dropped (Webstemmer's -S; 0 keeps all).
     min_score: float = 0.0
 

@@ -879,9 +879,9 @@ def _extract(
     )
 
 
-# A block standing in for a missing title block is a line (as learning's title blocks,
-# LearnOptions.max_title_chars) sharing this much of its words with the page's <title>
-# (Dice, as learning's title_threshold).
+# A block standing in for a missing title block is a line of at most this many meaningful
+# characters sharing this much of its words with the page's <title> (Dice): the bars of
+# learning's title blocks too (LearnOptions.max_title_chars, title_threshold).
 HEADLINE_MAX_CHARS = 300
 HEADLINE_LIKENESS = 0.5
 
