@@ -25,6 +25,11 @@ __all__ = ["BlockRow", "PatternReport", "ROLE_COLOURS", "SiteReport", "site_repo
 
 ROLE_COLOURS = {"title": "#d62728", "main": "#1f77b4", "sub": "#2ca02c", "none": "#aaaaaa"}
 SAMPLE_CHARS = 160
+# A block is outlined on the screenshot by its first and last line of at least this many
+# characters (a shorter one, "Share", starts too many texts of the page), each cut to
+# OUTLINE_LINE_CHARS (the search in the page reads their start: render.OUTLINE_BLOCKS).
+OUTLINE_MIN_CHARS = 8
+OUTLINE_LINE_CHARS = 60
 
 
 @dataclass(frozen=True)
@@ -81,7 +86,7 @@ def site_report(site: str, result: LearnResult, pages: Sequence[TrainingPage]) -
                 member_html = decode_html(member_html)[0]
         reports.append(PatternReport(
             pattern, member.url if member else None, member_html, rows,
-            outlines=[outline for outline in outlines if len(outline[1]) >= 8],
+            outlines=[outline for outline in outlines if len(outline[1]) >= OUTLINE_MIN_CHARS],
         ))
     refused = [(o.pages, o.reason) for o in result.outcomes if o.pattern_id is None and o.pages > 1]
     return SiteReport(site, reports, refused)
@@ -94,7 +99,11 @@ def _sample(text: str) -> str:
 
 def _end_lines(text: str) -> tuple[str, str]:
     """The first and the last line of a block's text long enough to be found on the page."""
-    lines = [line.strip()[:60] for line in text.split("\n") if len(line.strip()) >= 8]
+    lines = [
+        line.strip()[:OUTLINE_LINE_CHARS]
+        for line in text.split("\n")
+        if len(line.strip()) >= OUTLINE_MIN_CHARS
+    ]
     return (lines[0], lines[-1]) if lines else ("", "")
 
 
