@@ -254,7 +254,7 @@ def learn(
             member_pages,
             intern,
             options,
-            lambda index: fallback(member_pages[index]),
+            lambda index, member_pages=member_pages: fallback(member_pages[index]),
             site_texts if len(members) == 1 else None,
         )
         if pattern is None:
