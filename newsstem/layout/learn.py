@@ -643,6 +643,16 @@ MIN_AGREEMENT = 0.5
 
 
 @dataclass
+class _PageTally:
+    """The characters of one key's slots on one page: those the fallback took, those
+    outside links, and all."""
+
+    taken: float = 0.0
+    own: float = 0.0
+    weight: float = 0.0
+
+
+@dataclass
 class _KeyVotes:
     """The fallback's votes on the keys of a layout: per key, per page where the key has
     text, the share of that text the fallback took as the page's article; and which keys
@@ -657,24 +667,24 @@ class _KeyVotes:
     ) -> _KeyVotes:
         """The votes of the pages of ``voters`` (those where the fallback found an
         article: the others have no opinion)."""
-        counts: dict[str, dict[int, list[float]]] = defaultdict(dict)
+        tallies: dict[str, dict[int, _PageTally]] = defaultdict(dict)
         texts: dict[str, dict[int, list[str]]] = defaultdict(dict)
         for slot in scored:
-            pages = counts[slot.key]
+            pages = tallies[slot.key]
             for page, own in slot.slot.own.items():
                 texts[slot.key].setdefault(page, []).append(slot.slot.texts[page])
                 if page not in voters:
                     continue
-                count = pages.setdefault(page, [0.0, 0.0, 0.0])
-                count[0] += slot.slot.taken[page]
-                count[1] += own
-                count[2] += slot.slot.weights[page]
+                tally = pages.setdefault(page, _PageTally())
+                tally.taken += slot.slot.taken[page]
+                tally.own += own
+                tally.weight += slot.slot.weights[page]
         votes: dict[str, dict[int, float]] = {}
         eligible = set()
-        for key, pages in counts.items():
-            votes[key] = {page: t / o for page, (t, o, _) in pages.items() if o}
-            own = sum(o for _, o, _ in pages.values())
-            total = sum(w for _, _, w in pages.values())
+        for key, pages in tallies.items():
+            votes[key] = {page: t.taken / t.own for page, t in pages.items() if t.own}
+            own = sum(t.own for t in pages.values())
+            total = sum(t.weight for t in pages.values())
             if (
                 total
                 and 1 - own / total <= options.max_main_link_share
