@@ -231,8 +231,8 @@ def learn(
     """Learn the layout patterns of ``site`` from ``pages``.
 
     ``fallback`` gives the article text a generic extractor finds on a page (default:
-    the readability fallback's body); it is asked once for each page a pattern is
-    learned from.
+    the readability fallback's body); it is asked once for each page of each layout's
+    sample (``options.sample_pages`` at most), whether a pattern comes of it or not.
     """
     options = options or LearnOptions()
     parser = parser or BlockParser()
