@@ -244,8 +244,8 @@ class BlockParser:
     """
 
     def __init__(self) -> None:
-        self._components: dict[tuple[str, str | None, str | None, str | None], str] = {}
-        self._table_components: dict[tuple[str | None, ...], str] = {}
+        # (tag, key attribute values[, column]) -> key component
+        self._components: dict[tuple[str | int | None, ...], str] = {}
         self._standard_kinds, self._names = _tag_kinds()
         self._kinds = dict(self._standard_kinds)  # and the custom elements met: see _walk
         self._text_id = next(tag_id for tag_id, kind in self._kinds.items() if kind == _TEXT)
@@ -277,18 +277,13 @@ class BlockParser:
         return PageLayout(blocks=tuple(self._walk(body, key_filter)), title=title)
 
     def _component(self, tag: str, attributes: dict[str, str | None], column: int) -> str:
-        if tag in _TABLE_TAGS:
-            values = tuple(attributes.get(name) for name in TABLE_KEY_ATTRIBUTES)
-            cache: dict = self._table_components
-            cache_key: tuple = (tag, *values, column)
-        else:
-            get = attributes.get
-            values = (get("id"), get("class"), get("itemprop"))
-            cache = self._components
-            cache_key = (tag, *values)
+        table = tag in _TABLE_TAGS
+        names = TABLE_KEY_ATTRIBUTES if table else KEY_ATTRIBUTES
+        values = tuple(map(attributes.get, names))
+        cache_key = (tag, *values, column) if table else (tag, *values)
+        cache = self._components
         component = cache.get(cache_key)
         if component is None:
-            names = TABLE_KEY_ATTRIBUTES if tag in _TABLE_TAGS else KEY_ATTRIBUTES
             parts = [tag]
             for name, value in zip(names, values):
                 if value and value.strip():
