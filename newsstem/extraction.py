@@ -54,8 +54,11 @@ GUARD_NEAREST = "nearest"
 # this share of the learned main text (a second article body under a new element, a
 # gallery in the article's element, the article moved to a new container) ...
 GUARD_SHARE = 0.25
-# ... and such a block is kept when the fallback's article holds this share of its text.
+# ... and such a block is kept when the fallback's article holds this share of its text,
 GUARD_AGREEMENT = 0.5
+# unless it holds a paragraph and this share of its shingles is in the text kept above it
+# (a comment quoting the story).
+GUARD_REPEATED = 0.5
 # A pattern whose learned blocks hold less than a short article (min_chars) is no surer
 # of the article than the fallback: when the fallback's article holds this share of the
 # pattern's text (what the guard kept) and more, the fallback's article is used (a short
@@ -270,7 +273,7 @@ def _checked_blocks(
     seen: set[int] = set()
     for _, key, text, known, weight in candidates:
         own = shingles(text)
-        repeats = weight >= UNCLAIMED_MIN_CHARS and len(own & seen) >= GUARD_AGREEMENT * len(own)
+        repeats = weight >= UNCLAIMED_MIN_CHARS and len(own & seen) >= GUARD_REPEATED * len(own)
         if known or (article.share_of(text) >= GUARD_AGREEMENT and not repeats):
             kept.append((key, text))
             seen |= own
