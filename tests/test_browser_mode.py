@@ -693,7 +693,8 @@ def test_browser_mode_without_a_browser_stops_before_any_request(tmp_path, site)
                        settings={"NEWSSTEM_RENDER_BROWSER": "/nonexistent/chromium"})
     assert result.returncode == 2
     # one line on stderr, and the same line in the job's LOG_FILE (a scrapyd job's log)
-    said = ("scrapy: error: newsstem: NEWSSTEM_RENDER_BROWSER '/nonexistent/chromium' "
+    # one prefix, as the other usage errors (it said "scrapy: error: newsstem: ...")
+    said = ("scrapy: error: NEWSSTEM_RENDER_BROWSER '/nonexistent/chromium' "
             "is not an executable")
     errors = [line for line in result.log.splitlines() if "error:" in line]
     assert len(errors) == 2, errors

@@ -75,7 +75,9 @@ def _check_browser(settings: object, argument: object) -> None:
         try:
             render.browser_path(settings)  # type: ignore[arg-type]
         except render.RenderError as error:
-            raise UsageError(f"newsstem: {error}", print_help=False) from None
+            # (no "newsstem: " before it: "scrapy: error: newsstem: ..." had two prefixes,
+            # the other usage errors one)
+            raise UsageError(str(error), print_help=False) from None
 
 
 def _option_settings(settings: Settings, opts: argparse.Namespace) -> Settings:
