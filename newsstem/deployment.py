@@ -113,7 +113,7 @@ def installed_project_data_dir(cwd: str | Path | None = None) -> str | None:
 # Read by parsers of their own, which say what is wrong themselves.
 _OWN_PARSERS = ("NEWSSTEM_URLDB", "NEWSSTEM_DISTRIBUTED")
 _READERS = {
-    bool: ("getbool", "True or False (or 1 or 0)"),
+    bool: ("getbool", "1/0 (or true/false, yes/no)"),
     int: ("getint", "a whole number"),
     float: ("getfloat", "a number"),
 }
@@ -136,6 +136,35 @@ _RANGES: dict[str, tuple[float, float | None]] = {
 _ABOVE_ZERO = frozenset({"NEWSSTEM_URLDB_SYNC_SECONDS"})
 
 
+# The words of a boolean setting or spider argument, in any case (docs/reference/settings.md):
+# every one is read the same, -s NEWSSTEM_FOLLOW_FEEDS=yes as -s NEWSSTEM_RENDER=yes.
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def parse_flag(name: str, value: object) -> bool:
+    """A boolean from a setting or spider argument (strings under scrapyd); UsageError if not one
+    (Scrapy's ``getbool`` took any whole number, ``2`` as True, and no ``yes``).
+
+    >>> parse_flag("refresh", "1"), parse_flag("refresh", "False"), parse_flag("refresh", True)
+    (True, False, True)
+    >>> parse_flag("NEWSSTEM_FOLLOW_FEEDS", "yes"), parse_flag("NEWSSTEM_FOLLOW_FEEDS", 0)
+    (True, False)
+    >>> parse_flag("NEWSSTEM_FOLLOW_FEEDS", "2")
+    Traceback (most recent call last):
+    ...
+    scrapy.exceptions.UsageError: NEWSSTEM_FOLLOW_FEEDS must be 1/0 (or true/false, yes/no), not '2'
+    """
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise UsageError(f"{name} must be 1/0 (or true/false, yes/no), not {value!r}")
+
+
 def check_setting_types(settings: BaseSettings) -> None:
     """UsageError naming the first ``NEWSSTEM_*`` setting newsstem does not know (with the
     closest it knows: tests/test_deployment.py), or the first boolean or numeric
@@ -143,9 +172,9 @@ def check_setting_types(settings: BaseSettings) -> None:
     (and ``DEPTH_LIMIT``, ``DOWNLOAD_MAXSIZE``: Scrapy's, read by the spider as it starts),
     or out of its range (a similarity between 0 and 1; counts, lengths and times 0 or more).
 
-    Components read them with Scrapy's ``getbool``/``getint``/``getfloat``,
-    which take strings (``"False"``, ``"0"``, ``"250"``); any other string
-    would end the crawl in a traceback once it has started.
+    Components read them with :func:`read_setting` (booleans by :func:`parse_flag`,
+    numbers by Scrapy's ``getint``/``getfloat``), which take strings (``"no"``, ``"0"``,
+    ``"250"``); any other string would end the crawl in a traceback once it has started.
 
     >>> from scrapy.settings import Settings
     >>> check_setting_types(Settings({"NEWSSTEM_BODY_HTML": "0", "NEWSSTEM_MAX_ANCHOR_TEXTS": "9"}))
@@ -190,7 +219,7 @@ def check_setting_types(settings: BaseSettings) -> None:
 
 def read_setting(settings: BaseSettings, name: str) -> bool | int | float:
     """The boolean or numeric ``NEWSSTEM_*`` setting ``name``, read as its default's type
-    (Scrapy's ``getbool``/``getint``/``getfloat``) and checked against its range; else a
+    (:func:`parse_flag`, Scrapy's ``getint``/``getfloat``) and checked against its range; else a
     UsageError of one line quoting the setting and its value, the same for every setting
     (those :func:`check_setting_types` leaves to their own parser read theirs with it too).
 
@@ -204,6 +233,8 @@ def read_setting(settings: BaseSettings, name: str) -> bool | int | float:
     """
     default = getattr(defaults, name)
     method, expected = _READERS[type(default)]
+    if method == "getbool":  # the words of every boolean, not Scrapy's getbool
+        return parse_flag(name, settings.get(name, default))
     try:
         value: bool | int | float = getattr(settings, method)(name, default)
     except (TypeError, ValueError):

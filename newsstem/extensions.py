@@ -16,6 +16,7 @@ from tldextract import TLDExtract
 from newsstem import defaults
 from newsstem.archive import ArchivedPage, ArchiveError, fetched_since, html_pages_by_site
 from newsstem.commands.learn import training_page
+from newsstem.deployment import read_setting
 from newsstem.layout.learn import LearnOptions, TrainingPage
 from newsstem.layout.patterns import (
     PatternFileError,
@@ -169,7 +170,7 @@ def relearn_problem(settings: BaseSettings) -> str | None:
     >>> relearn_problem(Settings({"NEWSSTEM_RELEARN": "True", "NEWSSTEM_ARCHIVE": "a.warc.gz"}))
     >>> relearn_problem(Settings({"NEWSSTEM_RELEARN": "False"}))
     """
-    if not settings.getbool("NEWSSTEM_RELEARN", defaults.NEWSSTEM_RELEARN):
+    if not read_setting(settings, "NEWSSTEM_RELEARN"):
         return None
     if not settings.get("NEWSSTEM_ARCHIVE", defaults.NEWSSTEM_ARCHIVE):
         return (
@@ -215,7 +216,7 @@ class Relearn:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Relearn:
         settings = crawler.settings
-        if not settings.getbool("NEWSSTEM_RELEARN", defaults.NEWSSTEM_RELEARN):
+        if not read_setting(settings, "NEWSSTEM_RELEARN"):
             raise NotConfigured
         problem = relearn_problem(settings)
         if problem is not None:

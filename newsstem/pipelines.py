@@ -13,7 +13,7 @@ import lxml.etree
 from scrapy.exceptions import DropItem, NotConfigured
 
 from newsstem import defaults
-from newsstem.deployment import bundled_pattern_sets
+from newsstem.deployment import bundled_pattern_sets, read_setting
 from newsstem.extraction import GUARD_NEAREST, GUARD_REPLACED, PageExtraction, extract_page
 from newsstem.items import Article, Page
 from newsstem.layout.patterns import MatchOptions, PatternLibrary, load_patterns_dir
@@ -112,10 +112,10 @@ class ExtractionPipeline:
         return cls(
             crawler.stats,
             settings.getint("NEWSSTEM_MIN_ARTICLE_CHARS", defaults.NEWSSTEM_MIN_ARTICLE_CHARS),
-            settings.getbool("NEWSSTEM_BODY_HTML", defaults.NEWSSTEM_BODY_HTML),
+            read_setting(settings, "NEWSSTEM_BODY_HTML"),
             crawl_patterns(crawler),
             settings.get("NEWSSTEM_BODY_FORMAT", defaults.NEWSSTEM_BODY_FORMAT),
-            settings.getbool("NEWSSTEM_BODY_LINKS", defaults.NEWSSTEM_BODY_LINKS),
+            read_setting(settings, "NEWSSTEM_BODY_LINKS"),
             settings.getint(
                 "NEWSSTEM_REDESIGN_MIN_PAGES", defaults.NEWSSTEM_REDESIGN_MIN_PAGES
             ),
@@ -385,7 +385,7 @@ def match_options(settings: BaseSettings) -> MatchOptions:
         threshold=settings.getfloat(
             "NEWSSTEM_PATTERN_THRESHOLD", defaults.NEWSSTEM_PATTERN_THRESHOLD
         ),
-        strict=settings.getbool("NEWSSTEM_PATTERN_STRICT", defaults.NEWSSTEM_PATTERN_STRICT),
+        strict=read_setting(settings, "NEWSSTEM_PATTERN_STRICT"),
     )
 
 
@@ -483,7 +483,7 @@ def load_patterns(settings: BaseSettings) -> PatternLibrary:
     problem; the commands turn it into a usage error.
     """
     directory = settings.get("NEWSSTEM_PATTERNS_DIR", defaults.NEWSSTEM_PATTERNS_DIR)
-    bundled = settings.getbool("NEWSSTEM_PATTERNS_BUNDLED", defaults.NEWSSTEM_PATTERNS_BUNDLED)
+    bundled = read_setting(settings, "NEWSSTEM_PATTERNS_BUNDLED")
     sets = bundled_pattern_sets() if bundled else {}
     own: dict = {}
     if directory:
@@ -572,16 +572,11 @@ class MetadataPipeline:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> MetadataPipeline:
         settings = crawler.settings
-        if not settings.getbool("NEWSSTEM_METADATA", defaults.NEWSSTEM_METADATA):
+        if not read_setting(settings, "NEWSSTEM_METADATA"):
             raise NotConfigured
         options = MetadataOptions(
-            htmldate=settings.getbool(
-                "NEWSSTEM_METADATA_HTMLDATE", defaults.NEWSSTEM_METADATA_HTMLDATE
-            ),
-            htmldate_extensive=settings.getbool(
-                "NEWSSTEM_METADATA_HTMLDATE_EXTENSIVE",
-                defaults.NEWSSTEM_METADATA_HTMLDATE_EXTENSIVE,
-            ),
+            htmldate=read_setting(settings, "NEWSSTEM_METADATA_HTMLDATE"),
+            htmldate_extensive=read_setting(settings, "NEWSSTEM_METADATA_HTMLDATE_EXTENSIVE"),
         )
         return cls(crawler.stats, options)
 

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from newsstem import defaults
+from newsstem.deployment import read_setting
 from newsstem.layout.patterns import (
     PatternFileError,
     PatternSet,
@@ -78,7 +79,7 @@ def shared_patterns_store(settings: BaseSettings) -> str | None:
     ...                                 "NEWSSTEM_SHARED_PATTERNS": "False"}))
     >>> shared_patterns_store(Settings({"NEWSSTEM_URLDB": "sqlite:///urldb.sqlite"}))
     """
-    if not settings.getbool("NEWSSTEM_SHARED_PATTERNS", defaults.NEWSSTEM_SHARED_PATTERNS):
+    if not read_setting(settings, "NEWSSTEM_SHARED_PATTERNS"):
         return None
     return redis_store_uri(settings.get("NEWSSTEM_URLDB", defaults.NEWSSTEM_URLDB))
 

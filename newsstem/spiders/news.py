@@ -44,6 +44,7 @@ from scrapy.utils.sitemap import sitemap_urls_from_robots
 from w3lib.url import canonicalize_url
 
 from newsstem import defaults, render
+from newsstem.deployment import read_setting
 from newsstem.discovery import (
     Entry,
     SinceError,
@@ -422,9 +423,7 @@ class NewsSpider(Spider):
         # and non-page URLs are left to the rules (deny_extensions would
         # silently override what the user asked for).
         self.link_extractor = LinkExtractor(unique=False, deny_extensions=[])
-        self.follow_feeds = settings.getbool(
-            "NEWSSTEM_FOLLOW_FEEDS", defaults.NEWSSTEM_FOLLOW_FEEDS
-        )
+        self.follow_feeds = read_setting(settings, "NEWSSTEM_FOLLOW_FEEDS")
         self.tracking_params = tracking_params(settings)
         self.max_listing_size = settings.getint("DOWNLOAD_MAXSIZE")
         # Browser mode: page requests carry scrapy-playwright's meta (newsstem.render)

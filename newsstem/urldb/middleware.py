@@ -46,7 +46,7 @@ from scrapy.utils.reactor import CallLaterOnce
 
 from newsstem import defaults
 from newsstem.backoff import Backoff
-from newsstem.deployment import installed_project_data_dir, read_setting
+from newsstem.deployment import installed_project_data_dir, parse_flag, read_setting
 from newsstem.items import Article, Page
 from newsstem.paths import local_feed_path
 from newsstem.urldb import StoreError, UrlStore, open_store, parse_uri, url_key
@@ -127,26 +127,6 @@ def _timed(method: Callable[..., Any]) -> Callable[..., Any]:
             self._timing = False
 
     return timed
-
-
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off", ""}
-
-
-def parse_flag(name: str, value: object) -> bool:
-    """A boolean from a setting or spider argument (strings under scrapyd); UsageError if not one.
-
-    >>> parse_flag("refresh", "1"), parse_flag("refresh", "False"), parse_flag("refresh", True)
-    (True, False, True)
-    """
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in _TRUE:
-        return True
-    if text in _FALSE:
-        return False
-    raise UsageError(f"{name} must be 1/0 (or true/false, yes/no), not {value!r}")
 
 
 @dataclass(frozen=True)

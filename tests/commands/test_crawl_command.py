@@ -468,3 +468,24 @@ def test_urls_listed_with_commas_are_one_line_before_any_request(tmp_path, site,
     assert "holds URLs separated by a comma; separate them by spaces" in line, line
     assert line.startswith("scrapy: error: news: "), line
     assert site.paths(status=None) == []
+
+
+@pytest.mark.parametrize(
+    ("value", "taken"),
+    [("2", None), ("maybe", None), ("yes", True), ("Off", False), ("TRUE", True)],
+)
+def test_every_boolean_setting_takes_the_same_words(tmp_path, site, value, taken):
+    # NEWSSTEM_FOLLOW_FEEDS=2 was taken as on (Scrapy's getbool: any whole number), and
+    # =yes refused, though NEWSSTEM_RENDER and NEWSSTEM_URLDB_REFRESH took it
+    output = tmp_path / "articles.jsonl"
+    result = crawl_in_terminal(tmp_path, f"{site.url}/index.html", str(output),
+                               {"NEWSSTEM_FOLLOW_FEEDS": value})
+    if taken is None:
+        assert result.returncode == 2, result.stderr
+        assert result.stderr.strip() == (
+            f"scrapy: error: NEWSSTEM_FOLLOW_FEEDS must be 1/0 (or true/false, yes/no), "
+            f"not {value!r} (see scrapy crawl -h)")
+        assert site.paths(status=None) == []
+    else:
+        assert result.returncode == 0, result.stderr
+        assert "/index.html" in site.paths()
