@@ -197,7 +197,10 @@ class CrawlScope:
         sitemap: str | None = None,
         feed: str | None = None,
         since: str | None = None,
+        *,
+        spider: str = "news",
     ) -> CrawlScope:
+        """``spider``: the name the usage errors start with (a subclass's own, not "news")."""
         urls = _split_urls(start_url) or _split_urls(
             setting_list(settings, "NEWSSTEM_START_URLS", defaults.NEWSSTEM_START_URLS)
         )
@@ -207,12 +210,12 @@ class CrawlScope:
         feeds = _split_urls(feed)
         if robots_sitemaps and not urls:
             raise UsageError(
-                "news: -a sitemap=robots reads the robots.txt of the start URLs' sites: "
+                f"{spider}: -a sitemap=robots reads the robots.txt of the start URLs' sites: "
                 "give a start URL too"
             )
         if not (urls or sitemaps or feeds):
             raise UsageError(
-                "news: give at least one start URL (-a start_url=https://site/), "
+                f"{spider}: give at least one start URL (-a start_url=https://site/), "
                 "sitemap (-a sitemap=https://site/sitemap.xml) or feed (-a feed=https://site/rss)"
             )
         for kind, values in (("start URL", urls), ("sitemap", sitemaps), ("feed", feeds)):
@@ -220,11 +223,11 @@ class CrawlScope:
                 listed = url.endswith(",") and index < len(values) - 1  # "URL1, URL2"
                 if listed or _URL_AFTER_COMMA.search(url):  # read as one URL: a 404, exit 3
                     raise UsageError(
-                        f"news: {kind} {url!r} holds URLs separated by a comma; separate "
+                        f"{spider}: {kind} {url!r} holds URLs separated by a comma; separate "
                         f'them by spaces (-a start_url="https://site/a/ https://site/b/")'
                     )
                 if not is_crawlable_scheme(url) or not site_of(url):
-                    raise UsageError(f"news: {kind} {url!r} is not an http(s) URL with a host")
+                    raise UsageError(f"{spider}: {kind} {url!r} is not an http(s) URL with a host")
         spec = rules if rules is not None else setting_list(
             settings, "NEWSSTEM_URL_RULES", defaults.NEWSSTEM_URL_RULES
         )
@@ -234,14 +237,14 @@ class CrawlScope:
         try:
             url_rules = UrlRules.parse(spec) if spec else UrlRules.default_for(prefixes)
         except RuleError as exc:
-            raise UsageError(f"news: {exc}") from None
+            raise UsageError(f"{spider}: {exc}") from None
         try:
             cutoff = parse_since(since) if since else None
         except SinceError as exc:
-            raise UsageError(f"news: {exc}") from None
+            raise UsageError(f"{spider}: {exc}") from None
         sites = frozenset(map(site_of, urls or sitemaps + feeds))
         return cls(
-            tuple(urls), sites, _parse_depth(depth), url_rules,
+            tuple(urls), sites, _parse_depth(depth, spider), url_rules,
             tuple(sitemaps), tuple(feeds), robots_sitemaps, cutoff,
             default_directories=() if spec else default_directories(prefixes),
         )
@@ -289,7 +292,9 @@ ARGUMENT_HELP = {
 }
 
 
-def _check_misspelt(arguments: Mapping[str, Any], known: Iterable[str]) -> None:
+def _check_misspelt(
+    arguments: Mapping[str, Any], known: Iterable[str], spider: str = "news"
+) -> None:
     """UsageError for an argument that is not one of ``known`` but close to one: a typo
     (``depht``, ``start_urls``) was ignored and the crawl ran without it. Other names
     stay allowed: ``-a`` sets spider attributes Scrapy's components read (``user_agent``,
@@ -307,7 +312,7 @@ def _check_misspelt(arguments: Mapping[str, Any], known: Iterable[str]) -> None:
             continue
         close = _close_name(name, names)
         if close:
-            raise UsageError(f"news: unknown argument {name!r} (did you mean {close}?)")
+            raise UsageError(f"{spider}: unknown argument {name!r} (did you mean {close}?)")
 
 
 def _close_name(name: str, known: Sequence[str]) -> str | None:
@@ -316,7 +321,7 @@ def _close_name(name: str, known: Sequence[str]) -> str | None:
     return close[0] if close else None
 
 
-def _parse_depth(value: str | int | None) -> int | None:
+def _parse_depth(value: str | int | None, spider: str = "news") -> int | None:
     if value is None:
         return None
     try:
@@ -324,7 +329,7 @@ def _parse_depth(value: str | int | None) -> int | None:
     except ValueError:
         depth = -1
     if depth < 0:
-        raise UsageError(f"news: depth must be an integer >= 0, not {value!r}")
+        raise UsageError(f"{spider}: depth must be an integer >= 0, not {value!r}")
     return depth
 
 
@@ -383,13 +388,14 @@ class NewsSpider(Spider):
 
         A distributed worker needs no start URL (it may get them from Redis).
         """
-        _check_misspelt(arguments, (*cls.ARGUMENTS, *PROCESS_ARGUMENTS))
+        # usage errors start with the spider's name: a subclass's own, not "news"
+        _check_misspelt(arguments, (*cls.ARGUMENTS, *PROCESS_ARGUMENTS), cls.name)
         tracking_params(settings)  # a broken JSON list: here, not a traceback at the start
         known = {k: arguments.get(k) for k in cls.ARGUMENTS}
         if is_distributed(settings) and not _has_start(known, settings):
-            _parse_depth(known["depth"])
+            _parse_depth(known["depth"], cls.name)
             return None
-        return CrawlScope.from_arguments(settings, **known)
+        return CrawlScope.from_arguments(settings, **known, spider=cls.name)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> NewsSpider:
@@ -401,7 +407,7 @@ class NewsSpider(Spider):
         # Distributed mode (newsstem.distributed): start URLs may also come later,
         # from Redis, each with its own scope; a worker may start without any.
         self.distributed = is_distributed(settings)
-        depth = _parse_depth(self._arguments["depth"])
+        depth = _parse_depth(self._arguments["depth"], self.name)
         if depth is not None:
             settings.set("DEPTH_LIMIT", depth, priority="cmdline")
         # The depth limit of scopes that name none (DEPTH_LIMIT, 1 in this project).
@@ -476,14 +482,14 @@ class NewsSpider(Spider):
                 for match in [_close_name(name, self.ARGUMENTS)]
             ]
             raise UsageError(
-                f"news: unknown argument(s): {', '.join(close)}"
+                f"{self.name}: unknown argument(s): {', '.join(close)}"
                 + (f"; {', '.join(own)}: the worker's own, for all it crawls (-a or -s when "
                    "it starts), not a start message's" if own else "")
             )
-        scope = CrawlScope.from_arguments(self.settings, **args)
+        scope = CrawlScope.from_arguments(self.settings, **args, spider=self.name)
         limit = None
         if scope.depth is None:
-            limit = self.default_depth if limit_text is None else _parse_depth(limit_text)
+            limit = self.default_depth if limit_text is None else _parse_depth(limit_text, self.name)
         rules = args.get("rules")
         if rules is None:
             rules = _argument_text(

@@ -83,3 +83,21 @@ def test_the_subclass_start_urls_are_its_start_urls(msnbc_site, tmp_path):
                                "-a", "depth=0")
     assert result.returncode == 0, result.stderr
     assert [p for p in msnbc_site.paths() if p.endswith(".html")] == ["/news_07.html"]
+
+
+def test_the_subclass_usage_errors_start_with_its_own_name(msnbc_site, tmp_path):
+    # they started "news:", a spider the user never named
+    for arguments, line in (
+        (("-a", "depth=two"), "mynews: depth must be an integer >= 0, not 'two'"),
+        (("-a", "depht=2"), "mynews: unknown argument 'depht' (did you mean depth?)"),
+        (("-a", "start_url=ftp://site/"),
+         "mynews: start URL 'ftp://site/' is not an http(s) URL with a host"),
+    ):
+        run = tmp_path / arguments[1].split("=")[0]
+        run.mkdir()
+        result = _crawl_own_spider(run, "pass\n", *arguments,
+                                   *(("-a", f"start_url={msnbc_site.url}/index.html")
+                                     if "start_url" not in arguments[1] else ()))
+        assert result.returncode == 2, result.stderr
+        assert result.stderr.strip() == f"scrapy: error: {line} (see scrapy crawl -h)"
+    assert msnbc_site.paths(status=None) == []
