@@ -18,6 +18,7 @@ from typing import Any
 
 from newsstem import defaults, readability
 from newsstem.formats import blocks_to_markdown, html_to_markdown
+from newsstem.inputs import check_html, check_texts
 from newsstem.layout.evidence import TextShingles, shingles
 from newsstem.layout.learn import SELF_CHECK_AGREEMENT
 from newsstem.layout.patterns import (
@@ -170,8 +171,12 @@ def extract_page(
 
     ``anchor_texts`` (the texts of the links to the page) are accepted and not read here:
     the headline decision (:func:`newsstem.metadata.extract_metadata`) weighs them, and
-    the learned patterns already used them to find their title blocks.
+    the learned patterns already used them to find their title blocks. They are a list
+    of strings, ``["Story 3"]``: a string alone is a TypeError, as ``html`` neither
+    ``str`` nor ``bytes`` is.
     """
+    check_html(html, "extract_page")
+    check_texts(anchor_texts, "anchor_texts", "extract_page")
     result = _extract(html, url, site_patterns, min_chars, body_html)
     if rendered and result.method != "hub" and meaningful_length(result.body) < min_chars:
         width, height, boxes = boxes_of(rendered)

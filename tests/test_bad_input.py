@@ -229,3 +229,30 @@ def test_noncharacters_are_spaced_whatever_else_the_page_holds():
         "plain ascii",
     ):
         assert xml_safe_utf8(text) == xml_safe(text).encode("utf-8")
+
+
+@pytest.mark.parametrize(
+    ("read", "name"),
+    [(extract_page, "extract_page"), (readability.extract, "readability.extract"),
+     (extract_metadata, "extract_metadata")],
+)
+@pytest.mark.parametrize("html", [None, 3, ["<p>x</p>"]])
+def test_a_page_neither_str_nor_bytes_is_a_type_error_naming_html(read, name, html):
+    # None said "object of type 'NoneType' has no len()", from deep inside
+    with pytest.raises(TypeError, match=rf"^{name}: html must be the page as str or bytes, not "):
+        read(html)
+
+
+@pytest.mark.parametrize(
+    ("read", "argument"),
+    [(extract_page, "anchor_texts"), (extract_metadata, "anchor_texts"),
+     (extract_metadata, "site_names")],
+)
+def test_one_string_for_a_list_of_strings_is_a_type_error(read, argument):
+    # anchor_texts="Story 3" was read character by character
+    page = "<html><head><title>Story 3 | Site</title></head><body><p>Text.</p></body></html>"
+    with pytest.raises(TypeError, match=rf"{argument} must be an iterable of strings, not a "
+                                        r"str alone \('Story 3'\): \['Story 3'\] for one"):
+        read(page, **{argument: "Story 3"})
+    read(page, **{argument: ["Story 3"]})  # as a list, as before
+    read(page, **{argument: ("Story 3",)})

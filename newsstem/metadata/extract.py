@@ -12,6 +12,7 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from newsstem.encoding import decode_html
+from newsstem.inputs import check_html, check_texts
 from newsstem.metadata.authors import find_authors
 from newsstem.metadata.dates import (
     PageDate,
@@ -106,7 +107,9 @@ def extract_metadata(
     ``site_names``, the site-name affixes learned from the site's other pages, and
     ``text``.
 
-    Never raises on bad input: an unparsable page gives empty metadata.
+    Never raises on a bad page: an unparsable page gives empty metadata. ``html`` neither
+    ``str`` nor ``bytes``, or ``anchor_texts``/``site_names`` a string alone (not a list
+    of strings), is a TypeError.
 
     >>> html = '''<html lang="en"><head>
     ... <meta property="article:published_time" content="2016-12-22T10:43:37-08:00">
@@ -116,6 +119,9 @@ def extract_metadata(
     >>> meta.published, meta.authors, meta.canonical_url, meta.language
     ('2016-12-22T10:43:37-08:00', ['Lucas Nolan'], 'https://example.com/a/1', 'en')
     """
+    check_html(html, "extract_metadata")
+    check_texts(anchor_texts, "anchor_texts", "extract_metadata")
+    check_texts(site_names, "site_names", "extract_metadata")
     options = options or MetadataOptions()
     if isinstance(html, bytes):
         html = decode_html(html)[0]

@@ -19,6 +19,7 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
+from newsstem.inputs import check_html
 from newsstem.readability.cleaning import (
     Removal,
     assemble,
@@ -108,7 +109,8 @@ def extract(
     *,
     body_html: bool = True,
 ) -> Extraction:
-    """Extract the article of one HTML page; never raises on bad input.
+    """Extract the article of one HTML page; never raises on a bad page (``html``
+    neither ``str`` nor ``bytes`` is a TypeError).
 
     ``html`` is the page as text or as its original bytes (decoded like the crawler
     does). ``url`` makes the links of ``body_html`` absolute; with ``body_html=False``
@@ -122,6 +124,7 @@ def extract(
     >>> extract(b"").reason
     'empty document'
     """
+    check_html(html, "readability.extract")
     options = options or _DEFAULT_OPTIONS
     page = load_page(html)
     if isinstance(page, str):
