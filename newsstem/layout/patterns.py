@@ -48,6 +48,7 @@ learned with it give it (main, sub, then none), else it may be guessed main
 
 from __future__ import annotations
 
+import errno
 import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -1200,7 +1201,16 @@ class PatternLibrary:
     def from_directory(
         cls, directory: str | Path, options: MatchOptions | None = None
     ) -> PatternLibrary:
-        return cls.from_sets(load_patterns_dir(directory), options)
+        """The pattern files of ``directory`` (``scrapy learn``'s ``--output``), by site.
+        A missing directory is a FileNotFoundError naming it: it gave an empty library,
+        every page then read by the fallback, without a word. (A crawl's
+        ``NEWSSTEM_PATTERNS_DIR`` reads :func:`load_patterns_dir`: a missing one is a
+        warning there, the crawl goes on.)"""
+        path = Path(directory)
+        if not path.exists():
+            where = "" if path.is_absolute() else f" (relative to {Path.cwd()})"
+            raise FileNotFoundError(errno.ENOENT, f"no patterns directory{where}", str(path))
+        return cls.from_sets(load_patterns_dir(path), options)
 
     def put(self, pattern_set: PatternSet, options: MatchOptions | None = None) -> None:
         """Match the pages of ``pattern_set.site`` by it from now on, in place of the

@@ -227,6 +227,18 @@ def test_library_reads_a_directory_once(tmp_path, msnbc, msnbc_set):
     assert isinstance(library.get("tv.msnbc.com").extract(msnbc[10].html), Extraction)
 
 
+def test_a_missing_directory_is_file_not_found(tmp_path, monkeypatch):
+    # it gave an empty library, every page then read by the fallback, without a word
+    with pytest.raises(FileNotFoundError, match=r"no patterns directory: ") as raised:
+        PatternLibrary.from_directory(tmp_path / "missing")
+    assert raised.value.filename == str(tmp_path / "missing")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(FileNotFoundError, match=rf"relative to {tmp_path}\): 'missing'"):
+        PatternLibrary.from_directory("missing")
+    assert len(PatternLibrary.from_directory(tmp_path)) == 0  # there, but empty: no error
+    assert load_patterns_dir(tmp_path / "missing") == {}  # a crawl's: warned of, it goes on
+
+
 JAPANESE_PAGE = """<html><head><meta charset="utf-8"><title>{title}｜毎朝新聞</title></head><body>
 <div id="header"><ul class="nav"><li><a href="/">トップ</a></li><li><a href="/keizai">経済</a></li>
 <li><a href="/shakai">社会</a></li></ul></div>
