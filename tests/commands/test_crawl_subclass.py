@@ -87,6 +87,7 @@ def test_the_subclass_start_urls_are_its_start_urls(msnbc_site, tmp_path):
 
 def test_the_subclass_usage_errors_start_with_its_own_name(msnbc_site, tmp_path):
     # they started "news:", a spider the user never named
+    msnbc_site.clear()  # (the site is the module's: the tests above asked it for pages)
     for arguments, line in (
         (("-a", "depth=two"), "mynews: depth must be an integer >= 0, not 'two'"),
         (("-a", "depht=2"), "mynews: unknown argument 'depht' (did you mean depth?)"),
