@@ -113,6 +113,20 @@ class AnchorBook:
         self._fetched.add(key)
         return self._texts.pop(key, [])
 
+    def forget(self, url: str) -> None:
+        """Let go of the texts of a URL that will not be fetched (the URL store skips an
+        exported article): a later link to it records them again, and they go again.
+
+        >>> book = AnchorBook(max_per_url=2)
+        >>> book.add("http://a/x", "Big news"); book.forget("http://a/x"); len(book)
+        0
+        """
+        self._texts.pop(self._key(url), None)
+
+    def __len__(self) -> int:
+        """How many URLs have texts waiting for their page."""
+        return len(self._texts)
+
 
 def setting_list(settings: BaseSettings, name: str, default: list[str]) -> list[str] | str:
     """A list setting; a string is kept (whitespace-separated) unless it is a JSON list.

@@ -18,6 +18,7 @@ import pytest
 from newsstem.urldb import open_store, url_key
 from support.crawl import REPO, TEST_SETTINGS, CrawlResult, run_crawl
 from support.crawlprocess import start_crawl
+from support.memoryprobe import probe_settings
 from support.newssite import GeneratedNewsSite, TeaserSectionsSite
 from support.redisserver import free_port
 
@@ -827,3 +828,22 @@ def test_a_hub_is_recorded_in_its_first_articles_batch_so_kill_9_keeps_it(tmp_pa
         site.stop()
     assert hub is not None and hub.exported_at, "the article recorded without its hub"
     assert site.url + added in again.item_urls(), again.log
+
+
+def test_a_crawl_after_the_first_keeps_no_anchor_texts_of_the_articles_it_skips(
+    tmp_path, news_site
+):
+    # the spider recorded the anchor texts of every link to an article exported before,
+    # which the URL store skips: never fetched, they stayed for the whole crawl, one
+    # entry a link target (stop 49's crawl memory)
+    uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
+    first = crawl(tmp_path, news_site, uri, "first", **probe_settings(tmp_path / "first.json"))
+    assert first.returncode == 0, first.log
+    assert len(first.items) == 18
+    second = crawl(tmp_path, news_site, uri, "second",
+                   **probe_settings(tmp_path / "second.json"))
+    assert second.returncode == 0, second.log
+    assert second.items == [] and second.stats["newsstem/urldb/skipped"] == 18
+    for name in ("first", "second"):
+        lengths = json.loads((tmp_path / f"{name}.json").read_text())
+        assert lengths["spider.anchors"] == 0, name

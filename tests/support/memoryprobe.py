@@ -1,0 +1,47 @@
+"""An extension for crawl tests: the lengths of newsstem's per-page structures at the end.
+
+:func:`probe_settings` (``tests.support.memoryprobe.StructureLengths`` among the
+extensions, found from the repository's root, and ``MEMORYPROBE_FILE``): when the spider
+closes, PATH gets a JSON object of how many entries each structure holds (the
+spider's anchor texts waiting for their page, the pipelines' and the URL store's
+memories), for tests that a structure does not keep something for every page.
+tests/benchmarks/crawl_memory.py measures their sizes in bytes on a long crawl.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from scrapy import signals
+
+
+class StructureLengths:
+    def __init__(self, crawler: Any) -> None:
+        self.crawler = crawler
+        self.path = Path(crawler.settings.get("MEMORYPROBE_FILE"))
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> StructureLengths:
+        probe = cls(crawler)
+        crawler.signals.connect(probe.spider_closed, signal=signals.spider_closed)
+        return probe
+
+    def spider_closed(self, spider: Any, reason: str) -> None:
+        lengths: dict[str, int] = {"spider.anchors": len(spider.anchors)}
+        scraper = self.crawler.engine.scraper
+        for component in [*scraper.itemproc.middlewares, *scraper.spidermw.middlewares]:
+            owner = type(component).__name__
+            for name, value in vars(component).items():
+                if isinstance(value, (dict, set, list)):
+                    lengths[f"{owner}.{name}"] = len(value)
+        self.path.write_text(json.dumps(lengths))
+
+
+def probe_settings(path: Path) -> dict[str, str]:
+    """The settings of a crawl carrying the probe (the project's extensions kept)."""
+    from newsstem import settings
+
+    extensions = {**settings.EXTENSIONS, "tests.support.memoryprobe.StructureLengths": 900}
+    return {"EXTENSIONS": json.dumps(extensions), "MEMORYPROBE_FILE": str(path)}
