@@ -41,7 +41,6 @@ from scrapy.http import HtmlResponse, Response, TextResponse
 from scrapy.linkextractors import LinkExtractor
 from scrapy.utils.gz import gunzip, gzip_magic_number
 from scrapy.utils.sitemap import sitemap_urls_from_robots
-from w3lib.url import canonicalize_url
 
 from newsstem import defaults, render
 from newsstem.deployment import read_setting
@@ -67,6 +66,7 @@ from newsstem.rules import (
     strip_tracking,
 )
 from newsstem.text import normalize_space
+from newsstem.urldb.store import url_key
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -92,12 +92,15 @@ class AnchorBook:
 
     def __init__(self, max_per_url: int) -> None:
         self.max_per_url = max_per_url
-        self._texts: dict[str, list[str]] = {}
-        self._fetched: set[str] = set()
+        self._texts: dict[bytes, list[str]] = {}
+        # the pages fetched: one entry a page for the whole crawl, so a key is the URL
+        # store's 16-byte digest of the canonical URL (~50 bytes), not that URL (~50 +
+        # its length: ~140 a news URL; stop 49's crawl memory)
+        self._fetched: set[bytes] = set()
 
     @staticmethod
-    def _key(url: str) -> str:
-        return canonicalize_url(url)
+    def _key(url: str) -> bytes:
+        return url_key(url)
 
     def add(self, url: str, text: str) -> None:
         text = normalize_space(text)

@@ -183,3 +183,22 @@ def test_scrapy_spider_attributes_and_scrapyd_job_ids_stay_allowed_arguments(tmp
                        "-a", "user_agent=newsstem-test", "-a", "_job=abc")
     assert result.returncode == 0, result.log
     assert [h.user_agent for h in site.hits if h.path == "/index.html"] == ["newsstem-test"]
+
+
+def test_the_anchor_book_keeps_a_short_key_for_each_page_fetched():
+    # it remembers every page fetched for the whole crawl (links to it are not recorded
+    # after): by its canonical URL, ~140 bytes a news URL, a URL's length more than the
+    # URL store's 16-byte digest (stop 49's crawl memory)
+    import sys
+
+    from newsstem.spiders.news import AnchorBook
+
+    book = AnchorBook(max_per_url=3)
+    for n in range(200):
+        url = f"https://news.example.com/world/europe/2026/12/01/minister-resigns-story-{n}.html"
+        book.add(url, f"Minister resigns {n}")
+        assert book.pop(url) == [f"Minister resigns {n}"]
+        book.add(url + "#comments", "Comments")  # fetched: not recorded
+    assert len(book) == 0
+    held = sys.getsizeof(book._fetched) + sum(sys.getsizeof(key) for key in book._fetched)
+    assert len(book._fetched) == 200 and held / 200 < 100
