@@ -80,4 +80,16 @@ class DistributedMode:
             ("SPIDER_MIDDLEWARES", ScopeDepthMiddleware, _DEPTH_ORDER),
             ("EXTENSIONS", Worker, _WORKER_ORDER),
         ):
-            settings.set_in_component_priority_dict(name, component, order)
+            _set_in_base(settings, name, component, order)
+
+
+def _set_in_base(settings: BaseSettings, name: str, component: type, order: int | None) -> None:
+    """*component* at *order* (None: off) in the ``*_BASE`` setting of *name*, by its import
+    path: Scrapy's and newsstem's components are there, under their paths, and a component
+    given in *name* itself (-s, scrapyd, a spider's custom_settings) still wins. Scrapy's
+    ``set_in_component_priority_dict(name, …)`` keys the class in *name*: beside the base's
+    path it is a second entry (Scrapy does not load paths to compare them), so a component
+    set off stayed on and one set on ran twice."""
+    base = settings.getdict(f"{name}_BASE")
+    base[f"{component.__module__}.{component.__qualname__}"] = order
+    settings.set(f"{name}_BASE", base, priority=settings.getpriority(f"{name}_BASE") or 0)

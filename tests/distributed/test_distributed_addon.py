@@ -29,12 +29,14 @@ def project_settings(**values) -> Settings:
 
 
 def components(settings: Settings, name: str) -> dict:
+    """Each component of *name* and its base with its order, as Scrapy reads them: a class
+    under two keys (its path and itself) is two entries for Scrapy, so it fails here."""
     from scrapy.utils.misc import load_object
 
-    return {
-        load_object(k) if isinstance(k, str) else k: v
-        for k, v in settings.getwithbase(name).items()
-    }
+    merged = settings.getwithbase(name)
+    loaded = [load_object(k) if isinstance(k, str) else k for k in merged]
+    assert len(set(loaded)) == len(loaded), f"{name}: a component under two keys"
+    return dict(zip(loaded, merged.values(), strict=True))
 
 
 def test_without_the_setting_nothing_changes():
