@@ -22,10 +22,11 @@ USER_AGENT = f"newsstem/{__version__} (news corpus crawler; Scrapy)"
 ROBOTSTXT_OBEY = True
 # newsstem's components are in the *_BASE settings, with Scrapy's own (Scrapy merges
 # DOWNLOADER_MIDDLEWARES, SPIDER_MIDDLEWARES and EXTENSIONS into them): a component of
-# yours given there (-s, scrapyd, a spider's custom_settings) is added to newsstem's.
-# Given as DOWNLOADER_MIDDLEWARES…, newsstem's were replaced by it: -s
-# SPIDER_MIDDLEWARES='{…}' left out the archive (NEWSSTEM_ARCHIVE set, no WARC written,
-# nothing said) and the URL store, -s DOWNLOADER_MIDDLEWARES Scrapy's racy robots.txt.
+# yours given there (-s, scrapyd, a spider's custom_settings) is added to newsstem's,
+# where a value given for the setting newsstem set would replace them all: -s
+# SPIDER_MIDDLEWARES='{…}' would leave out the archive (NEWSSTEM_ARCHIVE set, no WARC
+# written, nothing said) and the URL store, -s DOWNLOADER_MIDDLEWARES bring back Scrapy's
+# racy robots.txt middleware.
 DOWNLOADER_MIDDLEWARES_BASE = {
     **_scrapy.DOWNLOADER_MIDDLEWARES_BASE,
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
@@ -52,8 +53,8 @@ DUPEFILTER_CLASS = "newsstem.dupefilter.DepthAwareDupeFilter"
 
 # newsstem's pipelines are the base (Scrapy merges ITEM_PIPELINES into ITEM_PIPELINES_BASE,
 # which is empty in Scrapy): a pipeline of yours given in ITEM_PIPELINES (-s, scrapyd,
-# a spider's custom_settings) runs with them. Given as ITEM_PIPELINES, they were replaced
-# by it: pages were exported whole, their HTML as "articles", and recorded as exported.
+# a spider's custom_settings) runs with them; given as ITEM_PIPELINES, they would be
+# replaced by it: pages exported whole, their HTML as "articles", and recorded as exported.
 ITEM_PIPELINES_BASE = {
     "newsstem.pipelines.ExtractionPipeline": 300,
     "newsstem.pipelines.MetadataPipeline": 400,

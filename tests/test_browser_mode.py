@@ -117,7 +117,7 @@ def test_a_script_built_article_is_exported_with_render_and_not_without(tmp_path
 def test_a_shell_declaring_its_story_in_json_ld_is_an_article_of_a_plain_crawl(tmp_path):
     """Two shells with no text in their body (tests/readability/fixtures): one declares
     its story in JSON-LD (articleBody), exported as the fallback's article and not counted
-    as a shell; the other declares a one-sentence teaser only, a shell as before."""
+    as a shell; the other declares a one-sentence teaser only, a shell."""
     fixtures = Path(__file__).parent / "readability" / "fixtures"
     site = FixtureSite(tmp_path / "site")
     site.root.mkdir()

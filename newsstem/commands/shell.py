@@ -1,17 +1,16 @@
 """``scrapy shell``, for the news spider with no ``-a`` needed (Scrapy's shell takes none).
 
-``scrapy shell --spider=news URL`` stopped with Scrapy's usage block and ``news: give at
-least one start URL``: the shell makes its spider without arguments, and the news spider
-needs something to start from. As in ``scrapy parse``, a spider that defines
-``with_start(url, settings, **arguments)`` gets the shell's URL as its start URL, checked
-as ``scrapy crawl`` checks it (``check_arguments``). A ``--spider`` name the project does
-not have is one usage error line (Scrapy's answer was a KeyError traceback), and so is
-``--spider`` with such a spider and no URL (there is nothing to start it from).
+Scrapy's shell makes its spider without arguments, and the news spider needs something to
+start from (``news: give at least one start URL``). As in ``scrapy parse``, a spider that
+defines ``with_start(url, settings, **arguments)`` gets the shell's URL as its start URL,
+checked as ``scrapy crawl`` checks it (``check_arguments``). A ``--spider`` name the
+project does not have is one usage error line (Scrapy's shell gives a KeyError traceback),
+and so is ``--spider`` with such a spider and no URL (there is nothing to start it from).
 
 ``scrapy shell`` runs without a URL store (``NEWSSTEM_URLDB`` empty, whatever the settings
 or ``-s`` say), as ``scrapy parse`` does: a shell session is no crawl, and with the crawl's
-store it held the store's lease as long as it stayed open (``scrapy urldb prune`` refused)
-and warned that no feed output meant no article marked exported.
+store it would hold the store's lease as long as it stays open (``scrapy urldb prune``
+refuses to run) and warn that no feed output means no article marked exported.
 """
 
 from __future__ import annotations
