@@ -157,8 +157,8 @@ class RunSummary:
     # an article (newsstem/render/shells): a script-built site's, which -a render=1 reads
     shells: int = 0
     # listings fetched that were neither a sitemap nor a feed (newsstem/discovery/unreadable):
-    # a site's page given as -a feed= exported nothing, and the summary said nothing of why
-    # (one WARNING line among the crawl's log)
+    # a site's page given as -a feed= exports nothing, and one WARNING line among the
+    # crawl's log would be all that says why
     unreadable_listings: int = 0
     # pages at the depth limit, their links not followed (newsstem/depth/limit_pages), and
     # that limit (newsstem/depth/limit): the default depth 1 from a home page reaches its

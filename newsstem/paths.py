@@ -165,7 +165,7 @@ def check_output_paths(settings: BaseSettings, command: str) -> None:
 def check_feed_fields(settings: BaseSettings, command: str) -> None:
     """UsageError for a field of ``FEED_EXPORT_FIELDS`` or of a feed's ``fields`` option
     that is no field of the articles but close to one (``titel``, ``author``): Scrapy
-    exports it as an empty column (CSV) or key, and the crawl ran to its end so. Other
+    exports it as an empty column (CSV) or key, and only at the crawl's end. Other
     names stay allowed: a pipeline of yours may add fields.
 
     >>> from scrapy.settings import Settings
@@ -203,8 +203,8 @@ WHOLE_DOCUMENT_FORMATS = {"json": "JSON array", "xml": "XML document", "csv": "C
 def check_feed_appends(settings: BaseSettings, command: str) -> None:
     """UsageError for a local feed appended to (``-o``, ``FEEDS`` without ``overwrite``)
     in JSON, XML or CSV whose file holds something already: Scrapy writes a second JSON
-    array, XML document or CSV header after it, and said nothing. JSON Lines (and a path
-    with URI parameters, a new file each run) are appended to as before."""
+    array, XML document or CSV header after it, and says nothing. JSON Lines (and a path
+    with URI parameters, a new file each run) are appended to."""
     for uri, options in settings.getdict("FEEDS").items():
         if not isinstance(options, dict) or options.get("overwrite"):
             continue

@@ -367,7 +367,7 @@ class NewsSpider(Spider):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A subclass's ``start_urls`` (Scrapy's attribute) are its ``NEWSSTEM_START_URLS``,
         at the spider's priority (``custom_settings``; one given there wins): the news
-        spider starts from its scope, and a subclass's ``start_urls`` were ignored ("give
+        spider starts from its scope, not from ``start_urls``, which it would ignore ("give
         at least one start URL")."""
         super().__init_subclass__(**kwargs)
         urls = cls.__dict__.get("start_urls")
