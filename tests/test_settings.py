@@ -94,3 +94,24 @@ def test_a_feed_storage_of_yours_keeps_newsstems_durable_file_storage():
     assert storages["file"] == storages[""] == "newsstem.urldb.feeds.DurableFileFeedStorage"
     assert storages["stdout"] == "newsstem.urldb.feeds.FlushedStdoutFeedStorage"
     assert "s3" in storages  # Scrapy's own schemes stay
+
+
+def test_a_component_of_newsstems_set_to_none_in_yours_is_switched_off():
+    # the switch docs/reference/settings.md gives ({"newsstem.pipelines.DuplicatePipeline":
+    # null}), for each setting whose base holds newsstem's components
+    from scrapy.settings import Settings
+    from scrapy.utils.conf import build_component_list
+
+    import newsstem.settings
+
+    settings = Settings()
+    settings.setmodule(newsstem.settings, priority="project")
+    for name, component in (
+        ("ITEM_PIPELINES", "newsstem.pipelines.DuplicatePipeline"),
+        ("SPIDER_MIDDLEWARES", "newsstem.archive.WarcArchive"),
+        ("DOWNLOADER_MIDDLEWARES", "newsstem.middlewares.DownloadErrors"),
+        ("EXTENSIONS", "newsstem.extensions.StatsFile"),
+    ):
+        assert component in build_component_list(settings.getwithbase(name))
+        settings.set(name, {component: None}, priority="cmdline")
+        assert component not in build_component_list(settings.getwithbase(name)), name
