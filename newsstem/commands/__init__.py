@@ -8,7 +8,11 @@ from scrapy.exceptions import UsageError
 
 if TYPE_CHECKING:
     from scrapy import Spider
+    from scrapy.settings import BaseSettings
     from scrapy.spiderloader import SpiderLoader
+
+# The URL store's middleware, in newsstem's SPIDER_MIDDLEWARES_BASE.
+URLDB_MIDDLEWARE = "newsstem.urldb.middleware.UrlDbMiddleware"
 
 
 def spider_names(loader: SpiderLoader) -> str:
@@ -27,3 +31,11 @@ def load_spider(command: str, loader: SpiderLoader, name: str) -> type[Spider]:
             f"{spider_names(loader)})",
             print_help=False,
         ) from None
+
+
+def leave_out_urldb_middleware(settings: BaseSettings) -> None:
+    """The URL store's middleware left out (above -s and the project's settings) by the
+    commands that run without a store, not disabled with a line at every run."""
+    middlewares = settings.getdict("SPIDER_MIDDLEWARES")
+    middlewares[URLDB_MIDDLEWARE] = None
+    settings.set("SPIDER_MIDDLEWARES", middlewares, priority="cmdline")

@@ -41,7 +41,7 @@ from scrapy.utils.log import get_scrapy_root_handler
 
 from newsstem import defaults
 from newsstem.archive import ArchiveError, check_writable
-from newsstem.commands import load_spider
+from newsstem.commands import URLDB_MIDDLEWARE, load_spider
 from newsstem.deployment import check_setting_types, read_allowed_codes
 from newsstem.distributed import DistributedError, DistributedMode
 from newsstem.distributed.connection import connect
@@ -63,8 +63,6 @@ if TYPE_CHECKING:
     from scrapy import Spider
     from scrapy.crawler import Crawler
     from scrapy.settings import Settings
-
-URLDB_MIDDLEWARE = "newsstem.urldb.middleware.UrlDbMiddleware"
 
 
 def _check_browser(settings: object, argument: object) -> None:

@@ -28,7 +28,7 @@ from newsstem.archive import (
     is_html_page,
     read_archive,
 )
-from newsstem.commands.crawl import URLDB_MIDDLEWARE
+from newsstem.commands import leave_out_urldb_middleware
 from newsstem.deployment import check_setting_types
 from newsstem.encoding import decode_html
 from newsstem.items import Page
@@ -171,11 +171,8 @@ class Command(BaseRunSpiderCommand):
         log_later(self._pattern_log)  # which sites have patterns, now that Scrapy logs
         # Archived pages are read, not fetched: nothing to be polite to.
         self.settings.set("AUTOTHROTTLE_ENABLED", False, priority="cmdline")
-        # The URL store is off (ArchiveSpider): its middleware is left out, not disabled
-        # with a warning at every run.
-        middlewares = self.settings.getdict("SPIDER_MIDDLEWARES")
-        middlewares[URLDB_MIDDLEWARE] = None
-        self.settings.set("SPIDER_MIDDLEWARES", middlewares, priority="cmdline")
+        # The URL store is off (ArchiveSpider): its middleware is left out too.
+        leave_out_urldb_middleware(self.settings)
         # Scrapy's periodic line counts responses, none here ("Crawled 0 pages"): this
         # one counts the pages read from the archives and the articles exported.
         extensions = self.settings.getdict("EXTENSIONS")

@@ -26,8 +26,7 @@ from scrapy.spiderloader import get_spider_loader
 from scrapy.utils.spider import spidercls_for_request
 from w3lib.url import is_url
 
-from newsstem.commands import load_spider, spider_names
-from newsstem.commands.crawl import URLDB_MIDDLEWARE
+from newsstem.commands import leave_out_urldb_middleware, load_spider, spider_names
 from newsstem.usage_errors import one_line_errors
 
 
@@ -46,9 +45,7 @@ class Command(ScrapyParseCommand):
         # middleware left out too (as extract does), whose INFO line says "no URL store
         # (NEWSSTEM_URLDB is empty): every article of the crawl is exported", untrue here
         self.settings.set("NEWSSTEM_URLDB", "", priority="cmdline")
-        middlewares = self.settings.getdict("SPIDER_MIDDLEWARES")
-        middlewares[URLDB_MIDDLEWARE] = None
-        self.settings.set("SPIDER_MIDDLEWARES", middlewares, priority="cmdline")
+        leave_out_urldb_middleware(self.settings)
         if len(args) != 1 or not is_url(args[0]):
             given = f"not {' '.join(args)!r}" if args else "none was given"
             raise UsageError(f"parse: give one URL to parse ({given})", print_help=False)

@@ -26,8 +26,7 @@ from scrapy.spiderloader import get_spider_loader
 from scrapy.utils.spider import DefaultSpider, spidercls_for_request
 from scrapy.utils.url import guess_scheme
 
-from newsstem.commands import load_spider
-from newsstem.commands.crawl import URLDB_MIDDLEWARE
+from newsstem.commands import leave_out_urldb_middleware, load_spider
 from newsstem.usage_errors import one_line_errors
 
 if TYPE_CHECKING:
@@ -44,9 +43,7 @@ class Command(ScrapyShellCommand):
         assert self.settings is not None
         # above -s and the project's settings, as in scrapy parse
         self.settings.set("NEWSSTEM_URLDB", "", priority="cmdline")
-        middlewares = self.settings.getdict("SPIDER_MIDDLEWARES")
-        middlewares[URLDB_MIDDLEWARE] = None
-        self.settings.set("SPIDER_MIDDLEWARES", middlewares, priority="cmdline")
+        leave_out_urldb_middleware(self.settings)
         if opts.spider:
             spidercls = load_spider("shell", get_spider_loader(self.settings), opts.spider)
             if getattr(spidercls, "with_start", None) is not None and not args:
