@@ -72,7 +72,8 @@ SHORT_TEXT_HELD = 0.9
 # half the pages read so agreed 0.81-1.0 with the fallback.
 NEAREST_AGREEMENT = SELF_CHECK_AGREEMENT
 # The note (``reason``) of a fallback's article that is the page's JSON-LD articleBody: a
-# script-built page whose markup gave no article (readability.Extraction.declared).
+# page whose markup gave no article (a script-built shell), a short one, or part of the
+# declared story (readability.Extraction.declared).
 DECLARED_NOTE = "article body declared in the page's structured data (JSON-LD articleBody)"
 
 

@@ -89,8 +89,8 @@ TITLES = (
     ],
 )
 def test_a_shell_whose_body_has_no_text_gives_its_declared_article_body(name, first, last):
-    # Its body has no text once scripts and <noscript> are stripped: that used to end the
-    # extraction as an "empty document", where a line of text in the shell gave the story.
+    # Its body has no text once scripts and <noscript> are stripped: no "empty document",
+    # the story as the same shell with a line of text in its body gives it.
     result = extract((FIXTURES / f"{name}.html").read_bytes())
     assert (result.reason, result.declared) == (None, True)
     paragraphs = result.body.split("\n\n")
@@ -102,7 +102,7 @@ def test_a_shell_whose_body_has_no_text_gives_its_declared_article_body(name, fi
 
 def test_a_shell_declaring_a_teaser_stays_an_empty_document():
     # The same shell whose articleBody is the one-sentence summary an agency puts there
-    # (under declared_min_length): no article, as before.
+    # (under declared_min_length): no article.
     result = extract((FIXTURES / "tr-script-shell-teaser.html").read_bytes())
     assert (result.body, result.reason, result.title, result.declared) == (
         "", "empty document", "", False
