@@ -600,8 +600,7 @@ def test_a_users_extensions_enabling_scrapys_feed_exporter_too_write_each_articl
 ):
     # EXTENSIONS of a user's that enables Scrapy's FeedExporter beside newsstem's
     # NewsFeedExporter: both exporters wrote every feed, each article twice in the file (36
-    # lines of 18 articles). (Before newsstem's were EXTENSIONS_BASE, an EXTENSIONS naming
-    # newsstem's alone, without Scrapy's `FeedExporter: None`, enabled it so.)
+    # lines of 18 articles).
     extensions = {"scrapy.extensions.feedexport.FeedExporter": 0}
     monkeypatch.setitem(TEST_SETTINGS, "EXTENSIONS", json.dumps(extensions))
     output = tmp_path / "articles.jsonl"
