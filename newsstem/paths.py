@@ -31,6 +31,7 @@ __all__ = [
     "check_feed_fields",
     "check_feed_options",
     "check_output_paths",
+    "check_outputs",
     "local_feed_path",
     "unwritable",
     "unwritable_directory",
@@ -225,3 +226,12 @@ def check_feed_appends(settings: BaseSettings, command: str) -> None:
             "'overwrite': True or another format)",
             print_help=False,
         )
+
+
+def check_outputs(settings: BaseSettings, command: str) -> None:
+    """The outputs of ``scrapy crawl`` and ``scrapy extract``, checked before any request:
+    their paths (``-O``, ``NEWSSTEM_STATS_FILE``), the feeds' field names, and no ``-o``
+    appending to a whole JSON, XML or CSV file."""
+    check_output_paths(settings, command)
+    check_feed_fields(settings, command)
+    check_feed_appends(settings, command)

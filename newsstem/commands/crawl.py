@@ -49,12 +49,7 @@ from newsstem.distributed.options import DistributedOptions
 from newsstem.extensions import relearn_problem
 from newsstem.layout.patterns import PatternFileError, PatternLibrary
 from newsstem.operations import EXIT_NOTHING_REACHED, RunReport
-from newsstem.paths import (
-    check_feed_appends,
-    check_feed_fields,
-    check_feed_options,
-    check_output_paths,
-)
+from newsstem.paths import check_feed_options, check_outputs
 from newsstem.pipelines import hand_patterns, load_patterns_before_logging, log_later
 from newsstem.spiders.news import ARGUMENT_HELP
 from newsstem.usage_errors import one_line_errors
@@ -208,9 +203,7 @@ class Command(ScrapyCrawlCommand):
             self._patterns, self._pattern_log = load_patterns_before_logging(self.settings)
         except PatternFileError as error:
             raise UsageError(f"crawl: {error}", print_help=False) from None
-        check_output_paths(self.settings, "crawl")  # -O, NEWSSTEM_STATS_FILE
-        check_feed_fields(self.settings, "crawl")  # FEED_EXPORT_FIELDS, a feed's fields
-        check_feed_appends(self.settings, "crawl")  # -o to a whole JSON, XML, CSV file
+        check_outputs(self.settings, "crawl")  # -O, NEWSSTEM_STATS_FILE, feed fields, -o
         if len(args) == 1 and not (
             self._check_distributed() and self._check_jobdir() and self._check_url_store(opts)
             and self._check_archive()

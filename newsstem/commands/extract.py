@@ -33,12 +33,7 @@ from newsstem.deployment import check_setting_types
 from newsstem.encoding import decode_html
 from newsstem.items import Page
 from newsstem.layout.patterns import PatternFileError, PatternLibrary
-from newsstem.paths import (
-    check_feed_appends,
-    check_feed_fields,
-    check_feed_options,
-    check_output_paths,
-)
+from newsstem.paths import check_feed_options, check_outputs
 from newsstem.pipelines import hand_patterns, load_patterns_before_logging, log_later
 from newsstem.usage_errors import archive_hint, one_line_errors
 
@@ -161,9 +156,7 @@ class Command(BaseRunSpiderCommand):
             self._patterns, self._pattern_log = load_patterns_before_logging(self.settings)
         except PatternFileError as error:
             raise UsageError(f"extract: {error}", print_help=False) from None
-        check_output_paths(self.settings, "extract")  # -O, NEWSSTEM_STATS_FILE
-        check_feed_fields(self.settings, "extract")  # FEED_EXPORT_FIELDS, a feed's fields
-        check_feed_appends(self.settings, "extract")  # -o to a whole JSON, XML, CSV file
+        check_outputs(self.settings, "extract")  # -O, NEWSSTEM_STATS_FILE, feed fields, -o
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None and self.crawler_process is not None
