@@ -196,12 +196,6 @@ def slope(points: list[tuple[int, int]]) -> float:
     return sum((x - mx) * (y - my) for x, y in points) / sxx if sxx else float("nan")
 
 
-def project_extensions() -> dict[str, Any]:
-    from newsstem import settings
-
-    return dict(settings.EXTENSIONS)
-
-
 def crawl(site_url: str, work: Path, every: int, trace: bool, name: str = "") -> list[dict]:
     probes = work / f"probes{name}.jsonl"
     cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", f"start_url={site_url}/",
@@ -211,8 +205,8 @@ def crawl(site_url: str, work: Path, every: int, trace: bool, name: str = "") ->
         "LOG_FILE": str(work / f"crawl{name}.log"),
         "NEWSSTEM_URLDB": f"sqlite:///{work / 'urldb.sqlite'}",
         "NEWSSTEM_STATS_FILE": str(work / f"stats{name}.json"),
-        # (the project's extensions too: a command-line EXTENSIONS replaces its dict)
-        "EXTENSIONS": json.dumps({**project_extensions(), "crawl_memory.MemoryProbe": 900}),
+        # (added to newsstem's EXTENSIONS_BASE)
+        "EXTENSIONS": json.dumps({"crawl_memory.MemoryProbe": 900}),
         "MEMPROBE_FILE": str(probes),
         "MEMPROBE_EVERY": str(every),
         "MEMPROBE_TRACE": str(trace),

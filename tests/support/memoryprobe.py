@@ -40,8 +40,7 @@ class StructureLengths:
 
 
 def probe_settings(path: Path) -> dict[str, str]:
-    """The settings of a crawl carrying the probe (the project's extensions kept)."""
-    from newsstem import settings
-
-    extensions = {**settings.EXTENSIONS, "tests.support.memoryprobe.StructureLengths": 900}
+    """The settings of a crawl carrying the probe (EXTENSIONS is added to newsstem's
+    EXTENSIONS_BASE: the probe alone)."""
+    extensions = {"tests.support.memoryprobe.StructureLengths": 900}
     return {"EXTENSIONS": json.dumps(extensions), "MEMORYPROBE_FILE": str(path)}
