@@ -16,7 +16,7 @@ from collections.abc import Collection
 
 from lxml import etree
 
-from newsstem.readability.tree import Element, cut_after, drop, is_below
+from newsstem.readability.tree import Element, common_ancestor, cut_after, drop, is_below
 
 __all__ = ["MARKER", "marked_sections"]
 
@@ -125,7 +125,7 @@ def _copy_between(
     """A copy of the smallest element holding both markers, cut to what lies between,
     without the ranges of ``holes`` whose two markers are siblings, and without the
     elements of ``never``; None when it lies inside one of them."""
-    common = _common_ancestor(start, end)
+    common = common_ancestor(start, end)
     if common is None:
         return None
     if any(element is common or is_below(common, element) for element in never):
@@ -147,11 +147,6 @@ def _copy_between(
     if twin.tag in ("body", "html"):
         twin.tag = "div"
     return twin
-
-
-def _common_ancestor(first: Element, second: Element) -> Element | None:
-    chain = set(first.iterancestors())  # holding the proxies keeps them the same objects
-    return next((node for node in second.iterancestors() if node in chain), None)
 
 
 def _cut_before(root: Element, node: Element) -> None:

@@ -23,7 +23,7 @@ from newsstem.readability.measure import has_block, link_density
 from newsstem.readability.options import Options
 from newsstem.readability.patterns import BOILERPLATE, HEADINGS
 from newsstem.readability.prose import ends_sentence
-from newsstem.readability.tree import Element, text_of
+from newsstem.readability.tree import Element, common_ancestor, text_of
 from newsstem.text import cjk_count, normalize_space
 
 __all__ = ["find_headline", "lead_blocks"]
@@ -95,7 +95,7 @@ def lead_blocks(
     >>> [text_of(block) for block in leads]
     ['The storm hit the coast on Tuesday, and the damage was severe.']
     """
-    container = _common_ancestor(headline, body_start)
+    container = common_ancestor(headline, body_start)
     if container is None or container.tag in ("body", "html"):
         return []
     leads: list[Element] = []
@@ -174,8 +174,3 @@ def _is_lead(
     if not (said or named):
         return False
     return link_density(element) <= options.lead_link_density
-
-
-def _common_ancestor(first: Element, second: Element) -> Element | None:
-    chain = set(first.iterancestors())
-    return next((node for node in second.iterancestors() if node in chain), None)

@@ -16,6 +16,7 @@ from lxml import etree
 
 __all__ = [
     "Element",
+    "common_ancestor",
     "cut_after",
     "drop",
     "in_head",
@@ -123,6 +124,17 @@ def outermost(elements: list[Element]) -> list[Element]:
     ['p', 'i']
     """
     return [e for e in elements if not any(is_below(e, other) for other in elements)]
+
+
+def common_ancestor(first: Element, second: Element) -> Element | None:
+    """The nearest element that is an ancestor of both, or None.
+
+    >>> root = etree.fromstring("<div><p><b>x</b></p><i>y</i></div>")
+    >>> common_ancestor(root[0][0], root[1]).tag
+    'div'
+    """
+    chain = set(first.iterancestors())  # holding the proxies keeps them the same objects
+    return next((node for node in second.iterancestors() if node in chain), None)
 
 
 def cut_after(root: Element, node: Element, keep: bool = False) -> None:
