@@ -128,7 +128,7 @@ def _copy_between(
     common = common_ancestor(start, end)
     if common is None:
         return None
-    if any(element is common or is_below(common, element) for element in never):
+    if not {common, *common.iterancestors()}.isdisjoint(never):
         return None
     twin = copy.deepcopy(common)
     twins = dict(zip(common.iter(), twin.iter()))
