@@ -831,14 +831,11 @@ def _bio_names(root: HtmlElement) -> list[str]:
     """The names that the writer's notes of a page open with ("Jim Litke is a national
     sports columnist for The Associated Press."), outside teasers, comments and sidebars:
     the last source of authors, as a story's own byline may credit only the site."""
-    names: list[str] = []
-    for text in _BIO_TEXTS(root):
-        match = _BIO.match(text)
-        if match is None or _inside_other_content(text.getparent()):
-            continue
-        name = normalize_space(match.group(1))
-        if name.lower() not in (n.lower() for n in names):
-            names.append(name)
+    names = _dedupe([
+        normalize_space(match.group(1))
+        for text in _BIO_TEXTS(root)
+        if (match := _BIO.match(text)) and not _inside_other_content(text.getparent())
+    ])
     return names if len(names) <= MAX_BIO_NAMES else []
 
 
