@@ -130,6 +130,8 @@ class MemoryProbe:
         self.probe(last=True)
 
     def structures(self) -> dict[str, Any]:
+        from tests.support.memoryprobe import component_containers
+
         crawler = self.crawler
         found: dict[str, Any] = {}
         anchors = getattr(crawler.spider, "anchors", None)
@@ -137,12 +139,8 @@ class MemoryProbe:
             for name, value in vars(anchors).items():
                 if isinstance(value, (dict, set, list)):
                     found[f"spider.anchors.{name}"] = value
-        scraper = crawler.engine.scraper
-        for component in [*scraper.itemproc.middlewares, *scraper.spidermw.middlewares]:
-            owner = type(component).__name__
-            for name, value in vars(component).items():
-                if isinstance(value, (dict, set, list)) and owner != "ItemPipelineManager":
-                    found[f"{owner}.{name}"] = value
+        found.update((name, value) for name, value in component_containers(crawler)
+                     if not name.startswith("ItemPipelineManager."))
         scheduler = crawler.engine._slot.scheduler
         depths = getattr(scheduler.df, "_depths", None)
         if depths is not None:

@@ -11,6 +11,7 @@ tests/benchmarks/crawl_memory.py measures their sizes in bytes on a long crawl.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,13 +31,19 @@ class StructureLengths:
 
     def spider_closed(self, spider: Any, reason: str) -> None:
         lengths: dict[str, int] = {"spider.anchors": len(spider.anchors)}
-        scraper = self.crawler.engine.scraper
-        for component in [*scraper.itemproc.middlewares, *scraper.spidermw.middlewares]:
-            owner = type(component).__name__
-            for name, value in vars(component).items():
-                if isinstance(value, (dict, set, list)):
-                    lengths[f"{owner}.{name}"] = len(value)
+        lengths.update((name, len(value)) for name, value in component_containers(self.crawler))
         self.path.write_text(json.dumps(lengths))
+
+
+def component_containers(crawler: Any) -> Iterator[tuple[str, dict | set | list]]:
+    """The dicts, sets and lists the item pipelines and spider middlewares of a running
+    crawl hold, named ``Component.attribute``."""
+    scraper = crawler.engine.scraper
+    for component in [*scraper.itemproc.middlewares, *scraper.spidermw.middlewares]:
+        owner = type(component).__name__
+        for name, value in vars(component).items():
+            if isinstance(value, (dict, set, list)):
+                yield f"{owner}.{name}", value
 
 
 def probe_settings(path: Path) -> dict[str, str]:
