@@ -62,8 +62,7 @@ def test_a_jobdir_crawl_killed_with_sigkill_and_resumed_loses_no_article(tmp_pat
               for line in path.read_text(encoding="utf-8").splitlines() if line.endswith("}")}
     # by headline: two pages of the site under one headline with the same text are one
     # article, exported once (DuplicatePipeline), whichever the crawl reached first
-    headlines = {site._headline(*map(int, path.strip("/").removesuffix(".html").split("/")))
-                 for path in site.article_paths()}
+    headlines = site.article_headlines()
     missing = headlines - titles
     assert not missing, (f"{len(missing)} of {len(headlines)} articles lost "
                          f"({lines_after_kill} lines in the file after the kill)")
@@ -180,7 +179,6 @@ def test_articles_written_to_stdout_are_flushed_before_the_crawl_counts_them_don
         site.stop()
     lines = printed.read_text(encoding="utf-8").splitlines()
     titles = {json.loads(line)["title"] for line in lines if line.endswith("}")}
-    headlines = {site._headline(*map(int, path.strip("/").removesuffix(".html").split("/")))
-                 for path in site.article_paths()}
+    headlines = site.article_headlines()
     missing = headlines - titles
     assert not missing, f"{len(missing)} of {len(headlines)} articles lost"

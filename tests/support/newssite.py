@@ -106,6 +106,10 @@ class GeneratedNewsSite:
     def article_urls(self) -> set[str]:
         return {self.url + p for p in self.article_paths()}
 
+    def article_headlines(self) -> set[str]:
+        with self._lock:
+            return {self._headline(s, n) for s, ns in self._articles.items() for n in ns}
+
     def add_article(self, section: int = 0) -> str:
         with self._lock:
             n = max(self._articles[section], default=-1) + 1
