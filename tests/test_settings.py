@@ -4,11 +4,8 @@ the msnbc pages of tests/layout/fixtures (``msnbc_site``, tests/conftest.py)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
-from support.crawl import REPO, TEST_SETTINGS
+from support.crawl import scrapy
 
 PIPELINE = '''
 import dataclasses
@@ -29,14 +26,9 @@ def test_a_pipeline_of_yours_in_item_pipelines_runs_after_newsstems(msnbc_site, 
     # whole (url, html, encoding…) as an "article", and recorded as exported
     (tmp_path / "mine.py").write_text(PIPELINE)
     out = tmp_path / "articles.jsonl"
-    command = [sys.executable, "-m", "scrapy", "crawl", "news",
-               "-a", f"start_url={msnbc_site.url}/index.html", "-O", str(out)]
-    settings = {**TEST_SETTINGS, "ITEM_PIPELINES": json.dumps({"mine.WordCount": 500})}
-    for key, value in settings.items():
-        command += ["-s", f"{key}={value}"]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(tmp_path)])}
-    result = subprocess.run(command, check=False, cwd=REPO, env=env, capture_output=True,
-                            text=True, timeout=120)
+    result = scrapy("crawl", "news", "-a", f"start_url={msnbc_site.url}/index.html",
+                    "-O", str(out), path=tmp_path,
+                    settings={"ITEM_PIPELINES": json.dumps({"mine.WordCount": 500})})
     assert result.returncode == 0, result.stderr
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert len(rows) == 12  # the 12 articles, not the hub page
@@ -54,21 +46,15 @@ def test_middlewares_of_yours_leave_newsstems_in_place(msnbc_site, tmp_path):
 
     archive = tmp_path / "crawl.warc.gz"
     out = tmp_path / "articles.jsonl"
-    command = [sys.executable, "-m", "scrapy", "crawl", "news",
-               "-a", f"start_url={msnbc_site.url}/index.html", "-O", str(out)]
     settings = {
-        **TEST_SETTINGS,
         "SPIDER_MIDDLEWARES": json.dumps({"scrapy.spidermiddlewares.depth.DepthMiddleware": 900}),
         "DOWNLOADER_MIDDLEWARES": json.dumps(
             {"scrapy.downloadermiddlewares.useragent.UserAgentMiddleware": 500}),
         "NEWSSTEM_ARCHIVE": str(archive),
         "NEWSSTEM_URLDB": f"sqlite:///{tmp_path / 'urldb.sqlite'}",
     }
-    for key, value in settings.items():
-        command += ["-s", f"{key}={value}"]
-    result = subprocess.run(command, check=False, cwd=REPO,
-                            env={**os.environ, "PYTHONPATH": str(REPO)},
-                            capture_output=True, text=True, timeout=120)
+    result = scrapy("crawl", "news", "-a", f"start_url={msnbc_site.url}/index.html",
+                    "-O", str(out), settings=settings)
     assert result.returncode == 0, result.stderr
     assert len(out.read_text(encoding="utf-8").splitlines()) == 12
     pages = [page.url for page in read_archive(archive)]

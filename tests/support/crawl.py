@@ -56,13 +56,16 @@ def run_crawl(tmp_path: Path, *args: str, settings: dict | None = None, timeout:
     return CrawlResult(proc.returncode, items, stats, log, output)
 
 
-def scrapy(*args: str, settings: dict | None = None) -> subprocess.CompletedProcess:
+def scrapy(
+    *args: str, settings: dict | None = None, path: Path | None = None
+) -> subprocess.CompletedProcess:
     """``scrapy <args>`` (learn, extract, urldb, parse...) in the repository, with the test
-    settings, as a user would run it; its exit status, stdout and stderr."""
+    settings, as a user would run it; its exit status, stdout and stderr. ``path``: a
+    folder of the user's own modules, importable too."""
     command = [sys.executable, "-m", "scrapy", *args]
     for key, value in {**TEST_SETTINGS, **(settings or {})}.items():
         command += ["-s", f"{key}={value}"]
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), *([str(path)] if path else [])])}
     return subprocess.run(
         command, check=False, cwd=REPO, env=env, capture_output=True, text=True, timeout=120
     )
