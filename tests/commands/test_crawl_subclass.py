@@ -5,12 +5,10 @@ The site: the msnbc pages of tests/layout/fixtures (``msnbc_site``, tests/confte
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 import textwrap
 
-from support.crawl import REPO, TEST_SETTINGS
+from support.crawl import scrapy
 
 
 def _crawl_own_spider(tmp_path, body: str, *args: str) -> subprocess.CompletedProcess:
@@ -23,12 +21,8 @@ def _crawl_own_spider(tmp_path, body: str, *args: str) -> subprocess.CompletedPr
         "from newsstem.spiders.news import NewsSpider\n\n\nclass MyNews(NewsSpider):\n"
         '    name = "mynews"\n' + textwrap.indent(textwrap.dedent(body), "    ")
     )
-    command = [sys.executable, "-m", "scrapy", "crawl", "mynews", *args]
-    for key, value in {**TEST_SETTINGS, "SPIDER_MODULES": "mine.spiders"}.items():
-        command += ["-s", f"{key}={value}"]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(tmp_path)])}
-    return subprocess.run(command, check=False, cwd=REPO, env=env, capture_output=True,
-                          text=True, timeout=120)
+    return scrapy("crawl", "mynews", *args, settings={"SPIDER_MODULES": "mine.spiders"},
+                  path=tmp_path)
 
 
 def test_start_urls_in_the_spiders_custom_settings_start_the_crawl(msnbc_site, tmp_path):
