@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from support.crawl import REPO, TEST_SETTINGS
+from support.crawl import REPO, TEST_SETTINGS, scrapy
 from support.newssite import GeneratedNewsSite
 from support.redisserver import free_port
 
@@ -455,14 +455,8 @@ def test_urls_listed_with_commas_are_one_line_before_any_request(tmp_path, site,
     # second crawled alone (exit status 0)
     urls = separator.join([f"{site.url}/index.html", f"{site.url}/news/index.html"])
     output = tmp_path / "a.jsonl"
-    cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", f"{argument}={urls}",
-           "-O", str(output)]
-    for key, value in TEST_SETTINGS.items():
-        cmd += ["-s", f"{key}={value}"]
     site.clear()
-    result = subprocess.run(cmd, check=False, cwd=REPO,
-                            env={**os.environ, "PYTHONPATH": str(REPO)},
-                            capture_output=True, text=True, timeout=120)
+    result = scrapy("crawl", "news", "-a", f"{argument}={urls}", "-O", str(output))
     assert result.returncode == 2, result.stderr
     [line] = result.stderr.splitlines()
     assert "holds URLs separated by a comma; separate them by spaces" in line, line
