@@ -39,3 +39,11 @@ def leave_out_urldb_middleware(settings: BaseSettings) -> None:
     middlewares = settings.getdict("SPIDER_MIDDLEWARES")
     middlewares[URLDB_MIDDLEWARE] = None
     settings.set("SPIDER_MIDDLEWARES", middlewares, priority="cmdline")
+
+
+def run_without_urldb(settings: BaseSettings) -> None:
+    """No URL store (``NEWSSTEM_URLDB`` empty, above -s and the project's settings: a
+    spider's custom_settings rank lower) and its middleware left out, whose INFO line
+    ("no URL store ...: every article of the crawl is exported") is untrue here."""
+    settings.set("NEWSSTEM_URLDB", "", priority="cmdline")
+    leave_out_urldb_middleware(settings)

@@ -26,7 +26,7 @@ from scrapy.spiderloader import get_spider_loader
 from scrapy.utils.spider import spidercls_for_request
 from w3lib.url import is_url
 
-from newsstem.commands import leave_out_urldb_middleware, load_spider, spider_names
+from newsstem.commands import load_spider, run_without_urldb, spider_names
 from newsstem.usage_errors import one_line_errors
 
 
@@ -41,11 +41,7 @@ class Command(ScrapyParseCommand):
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
         super().process_options(args, opts)
         assert self.settings is not None
-        # above -s and the project's settings (a spider's custom_settings rank lower); its
-        # middleware left out too (as extract does), whose INFO line says "no URL store
-        # (NEWSSTEM_URLDB is empty): every article of the crawl is exported", untrue here
-        self.settings.set("NEWSSTEM_URLDB", "", priority="cmdline")
-        leave_out_urldb_middleware(self.settings)
+        run_without_urldb(self.settings)
         if len(args) != 1 or not is_url(args[0]):
             given = f"not {' '.join(args)!r}" if args else "none was given"
             raise UsageError(f"parse: give one URL to parse ({given})", print_help=False)

@@ -26,7 +26,7 @@ from scrapy.spiderloader import get_spider_loader
 from scrapy.utils.spider import DefaultSpider, spidercls_for_request
 from scrapy.utils.url import guess_scheme
 
-from newsstem.commands import leave_out_urldb_middleware, load_spider
+from newsstem.commands import load_spider, run_without_urldb
 from newsstem.usage_errors import one_line_errors
 
 if TYPE_CHECKING:
@@ -41,9 +41,7 @@ class Command(ScrapyShellCommand):
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
         super().process_options(args, opts)
         assert self.settings is not None
-        # above -s and the project's settings, as in scrapy parse
-        self.settings.set("NEWSSTEM_URLDB", "", priority="cmdline")
-        leave_out_urldb_middleware(self.settings)
+        run_without_urldb(self.settings)
         if opts.spider:
             spidercls = load_spider("shell", get_spider_loader(self.settings), opts.spider)
             if getattr(spidercls, "with_start", None) is not None and not args:
