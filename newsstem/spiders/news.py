@@ -116,15 +116,17 @@ class AnchorBook:
         self._fetched.add(key)
         return self._texts.pop(key, [])
 
-    def forget(self, url: str) -> None:
+    def forget(self, url: str, key: bytes | None = None) -> None:
         """Let go of the texts of a URL that will not be fetched (the URL store skips an
         exported article): a later link to it records them again, and they go again.
+        ``key``: the URL's ``url_key``, when the caller has it (the URL store's middleware,
+        for each link it skips).
 
         >>> book = AnchorBook(max_per_url=2)
         >>> book.add("http://a/x", "Big news"); book.forget("http://a/x"); len(book)
         0
         """
-        self._texts.pop(self._key(url), None)
+        self._texts.pop(key if key is not None else self._key(url), None)
 
     def __len__(self) -> int:
         """How many URLs have texts waiting for their page."""

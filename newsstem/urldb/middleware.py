@@ -426,7 +426,7 @@ class UrlDbMiddleware:
                     if not self._walked(element, hub):
                         if not self.exported(hub):  # (a hub's are no articles)
                             self._count_skipped(key)
-                        self._forget_anchors(element.url)
+                        self._forget_anchors(element.url, key)
                         continue
             elif isinstance(element, Page):
                 key = self.key(element.url)
@@ -452,14 +452,14 @@ class UrlDbMiddleware:
             kept.append(element)
         return kept
 
-    def _forget_anchors(self, url: str) -> None:
+    def _forget_anchors(self, url: str, key: bytes) -> None:
         """The spider recorded the anchor texts of the links to ``url`` for its page: it is
         not fetched, they are let go (a crawl after the first kept those of every link to
         an exported article, never fetched, for the whole crawl: stop 49's crawl memory)."""
         anchors = getattr(getattr(self._crawler, "spider", None), "anchors", None)
         forget = getattr(anchors, "forget", None)
         if forget is not None:
-            forget(url)
+            forget(url, key)  # (its url_key, not computed again)
 
     def _walked(self, request: Request, hub: bytes) -> bool:
         """Whether the exported page of ``request`` (its hub key ``hub``) is a hub to fetch
