@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import difflib
 import os
 import tempfile
 from pathlib import Path
@@ -25,6 +24,7 @@ from scrapy.settings import BaseSettings
 from w3lib.url import file_uri_to_path
 
 from newsstem import defaults
+from newsstem.usage_errors import close_name
 
 __all__ = [
     "check_feed_appends",
@@ -40,10 +40,6 @@ __all__ = [
 # Scrapy fills these in a feed URI (%(time)s, %(name)s, %(batch_id)d, spider attributes):
 # the part of a path after one is not known before the crawl.
 URI_PARAMETER = "%("
-# How close a feed field's name must be to an article field's to be taken for its typo
-# (difflib's ratio; the cutoff of the spider's misspelt -a arguments): "titel", "author"
-# and "published_date" are, a field a pipeline of yours adds ("word_count") is not.
-FIELD_TYPO_CUTOFF = 0.75
 
 
 def unwritable(path: str | Path) -> str | None:
@@ -187,11 +183,13 @@ def check_feed_fields(settings: BaseSettings, command: str) -> None:
         for name in fields:  # a dict's keys are the fields, its values the columns' names
             if name in known:
                 continue
-            close = difflib.get_close_matches(str(name), known, n=1, cutoff=FIELD_TYPO_CUTOFF)
+            # (the spider's test of a misspelt -a argument: "titel", "author" and
+            # "published_date" are typos, a field a pipeline of yours adds is not)
+            close = close_name(str(name), known)
             if close:
                 raise UsageError(
                     f"{command}: {where}: {name!r} is no field of the articles "
-                    f"(did you mean {close[0]}?)",
+                    f"(did you mean {close}?)",
                     print_help=False,
                 )
 

@@ -22,13 +22,26 @@ parser print the message alone, with the command's help to see. Exit status 2 as
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import NoReturn
 
-__all__ = ["archive_hint", "one_line_errors"]
+__all__ = ["archive_hint", "close_name", "one_line_errors"]
 
 _ARCHIVE_SUFFIXES = (".warc", ".warc.gz", ".arc", ".arc.gz")
+
+
+def close_name(name: str, known: Sequence[str]) -> str | None:
+    """The one of ``known`` that ``name`` is a typo of, if any (``depht``: ``depth``;
+    difflib's ratio 0.75: ``titel`` is ``title``'s, a field a pipeline of yours adds,
+    ``word_count``, is none's).
+
+    >>> close_name("depht", ["depth", "rules"]), close_name("word_count", ["url", "title"])
+    ('depth', None)
+    """
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.75)
+    return close[0] if close else None
 
 
 def archive_hint(argument: str) -> str | None:

@@ -25,11 +25,10 @@ queue.
 
 from __future__ import annotations
 
-import difflib
 import json
 import logging
 import re
-from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
@@ -67,6 +66,7 @@ from newsstem.rules import (
 )
 from newsstem.text import normalize_space
 from newsstem.urldb.store import url_key
+from newsstem.usage_errors import close_name
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -329,15 +329,9 @@ def _check_misspelt(
     for name in arguments:
         if name in names or name.startswith("_"):
             continue
-        close = _close_name(name, names)
+        close = close_name(name, names)
         if close:
             raise UsageError(f"{spider}: unknown argument {name!r} (did you mean {close}?)")
-
-
-def _close_name(name: str, known: Sequence[str]) -> str | None:
-    """The one of ``known`` that ``name`` is a typo of, if any (``depht``: ``depth``)."""
-    close = difflib.get_close_matches(name, known, n=1, cutoff=0.75)
-    return close[0] if close else None
 
 
 def _parse_depth(value: str | int | None, spider: str = "news") -> int | None:
@@ -498,7 +492,7 @@ class NewsSpider(Spider):
             close = [
                 f"{name} (did you mean {match}?)" if match else name
                 for name in unknown
-                for match in [_close_name(name, self.ARGUMENTS)]
+                for match in [close_name(name, self.ARGUMENTS)]
             ]
             raise UsageError(
                 f"{self.name}: unknown argument(s): {', '.join(close)}"
