@@ -426,16 +426,46 @@ _CALL_TO_ACTION = re.compile(
     re.IGNORECASE,
 )
 _CALL_TO_ACTION_MAX_LENGTH = 200  # characters: a line, not a paragraph that starts so
+# A line whose first sentence asks the reader to sign up for a newsletter, e-mails or
+# alerts, after a lead of a few words ("Ground Game: Sign up for AP's weekly politics
+# newsletter ...", "To receive these entries once a month by e-mail, sign up for the
+# Crypto-Gram Newsletter.", "Click here to sign up for breaking news alerts"), but for
+# the writer's own ("sign up for my newsletter"): the site's call, whatever its words
+# before it.
+_SIGN_UP = re.compile(
+    r"\b(?:sign(?:ing)?\s+up|subscribe)(?:\s+now)?\s+(?:for|to)\s+"
+    r"(?!(?:my|his|her)\b)[^.!?]{0,50}?\b(?:newsletters?|e-?mails|alerts)\b",
+    re.IGNORECASE,
+)
+_SIGN_UP_LEAD = 60  # characters at most before it, with no sentence's end among them
+_SENTENCE_STOP = re.compile(r"[.!?]")
 
 
 def _calls_to_action(text: str) -> bool:
     """Whether a line's ``text`` asks the reader to follow the site or subscribe to it
-    (:data:`_CALL_TO_ACTION`).
+    (:data:`_CALL_TO_ACTION`), or to sign up for its newsletter, e-mails or alerts after a
+    lead of a few words (:data:`_SIGN_UP`).
 
     >>> _calls_to_action("Follow us!"), _calls_to_action("Follow the money, he said.")
     (True, False)
+    >>> _calls_to_action("Ground Game: Sign up for the weekly politics newsletter.")
+    True
+    >>> _calls_to_action("Just sign up for my newsletter."), _calls_to_action("Rain. Sign up for alerts.")
+    (False, False)
     """
-    return len(text) <= _CALL_TO_ACTION_MAX_LENGTH and _CALL_TO_ACTION.match(text) is not None
+    if len(text) > _CALL_TO_ACTION_MAX_LENGTH:
+        return False
+    if _CALL_TO_ACTION.match(text) is not None:
+        return True
+    head = text[: _SIGN_UP_LEAD + len("subscribe")].lower()
+    if "sign" not in head and "subscri" not in head:  # most lines: no pattern is read
+        return False
+    sign_up = _SIGN_UP.search(text)
+    return (
+        sign_up is not None
+        and sign_up.start() <= _SIGN_UP_LEAD
+        and _SENTENCE_STOP.search(text, 0, sign_up.start()) is None
+    )
 
 
 # A line of the story's terms: a label, then the terms as links ("Tags: Android gmail",

@@ -851,6 +851,20 @@ def test_a_call_to_subscribe_is_not_the_story():
     assert "free printables" not in body
 
 
+def test_a_line_asking_to_sign_up_for_a_newsletter_is_not_the_story():
+    # AP News, 2024: between the story's paragraphs, a box "What to know about the 2024
+    # Election" of labelled lines, one of them "<li><b>Ground Game:</b> <a>Sign up for
+    # AP's weekly politics newsletter</a> to get it in your inbox every Monday.</li>": a
+    # call to sign up after a label of its own. The paragraphs around the box stay.
+    body = body_of("newsletter-sign-up-line")
+    assert body.startswith("LA CROSSE, Wis. (AP) — After a summer of historic tumult")
+    assert "“Trump was up 5 or 6 points, and all over the course of a month" in body
+    assert "Republican pollster Paul Schumaker, an adviser to North Carolina" in body
+    assert body.endswith("over the next eight weeks.")
+    assert "Ground Game" not in body
+    assert "weekly politics newsletter" not in body
+
+
 def test_a_line_of_terms_after_the_date_is_not_the_story():
     # NFL.com's blogs (WordPress), 2012: under the post's heading and byline,
     # "<p class='post-info'>Published: November 5th, 2012 | Tags: <a>NFL AM</a>, ...",
