@@ -29,7 +29,8 @@ name, an anchor text that says "Read more". Agreement decides:
    more and is spoken of by the article's opening text, that heading
    (:func:`_heading_longer_than_the_titles`: a title shortened for sharing);
 4. with no agreement at all, the one visible heading that the article's opening text
-   speaks of and that shares a word with every social and document title, where no
+   speaks of and that shares a word with every social and document title (a title
+   sharing no word with it nor with the text is a banner and asks none), where no
    JSON-LD headline is stated (:func:`_heading_of_the_text`); else the first of JSON-LD
    headline, og:title, the pattern's or the extraction's title, ``<title>`` without the
    site name.
@@ -527,7 +528,11 @@ def _heading_of_the_text(entries: Sequence[tuple[str, str, str]], opening: str) 
     of one story, the order without agreement took og:title, and the headline a reader
     sees is the heading. The heading alone first (stop 34) took site banners and widget
     headings (``Virtual Geek``, ``Save & Share this Article``): the text does not speak
-    of those."""
+    of those. A title that shares no word with the heading and of which the text speaks
+    no word is the site's banner, not a wording of the story, and asks nothing of the
+    heading (stop 50, found on l3s tuning pages of five publishers: the ``<title>`` `The
+    Independent on Saturday`, `Asharq Alawsat Newspaper (English)` over the story's
+    ``h1``)."""
     if not opening or any(source == "json-ld" for source, _, _ in entries):
         return None
     headings = list(dict.fromkeys(text for source, text, _ in entries if source == "heading"))
@@ -541,7 +546,7 @@ def _heading_of_the_text(entries: Sequence[tuple[str, str, str]], opening: str) 
     told = [
         heading for heading in headings
         if len((words := _content_words(heading)) & text_words) >= OPENING_WORDS
-        and all(words & title for title in titles)
+        and all(words & title or not title & text_words for title in titles)
     ]
     return told[0] if len(told) == 1 else None
 
