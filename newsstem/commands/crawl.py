@@ -81,8 +81,12 @@ def _option_settings(settings: Settings, opts: argparse.Namespace) -> Settings:
     settings = settings.copy()
     for value in getattr(opts, "set", None) or []:
         name, equals, given = value.partition("=")
-        if equals:  # (no "=": Scrapy's own usage error)
+        if not equals:  # (no "=": Scrapy's own usage error)
+            continue
+        try:
             settings.set(name, given, priority="cmdline")
+        except ValueError:  # (a dict setting's JSON that does not parse: its usage error)
+            continue
     if getattr(opts, "logfile", None):
         settings.set("LOG_FILE", opts.logfile, priority="cmdline")
     return settings
@@ -128,11 +132,28 @@ def _log_file_line(settings: Settings, line: str) -> None:
 SPIDER_ARGUMENTS = ARGUMENT_HELP
 
 
+def _read_allowed_codes(settings: Settings, crawl_settings: Settings) -> None:
+    """``HTTPERROR_ALLOWED_CODES`` made numbers (:func:`read_allowed_codes`) in the
+    command's ``settings``, and checked in ``crawl_settings`` (a spider's ``custom_settings``
+    too): codes the spider gives as strings are set, as numbers, above them."""
+    read_allowed_codes(settings)
+    if crawl_settings is settings:
+        return
+    given = crawl_settings.getlist("HTTPERROR_ALLOWED_CODES")
+    read_allowed_codes(crawl_settings)
+    numbers = crawl_settings.getlist("HTTPERROR_ALLOWED_CODES")
+    if numbers != given:  # (the spider's priority: the crawler would read its strings)
+        settings.set("HTTPERROR_ALLOWED_CODES", numbers, priority="cmdline")
+
+
 class Command(ScrapyCrawlCommand):
     # read by process_options(), handed to the crawler's pipeline; the lines loading logged
     _patterns: PatternLibrary | None = None
     _pattern_log: Sequence[logging.LogRecord] = ()
     _unusable = False  # the URL store, Redis or the archive cannot be used: exit status 1
+    # the settings the crawler will have (the project's, -s, the spider's custom_settings),
+    # which the checks before the crawl read
+    _crawl_settings: Settings | None = None
 
     def long_desc(self) -> str:
         # (no line may end in a colon: Scrapy's help formatter makes it a heading)
@@ -157,7 +178,9 @@ class Command(ScrapyCrawlCommand):
         try:
             self._process_options(args, opts)
         except UsageError as error:
-            if self.settings is not None:
+            if self._crawl_settings is not None:  # (a spider's custom_settings may name it)
+                _log_file_line(self._crawl_settings, f"scrapy: error: {error}")
+            elif self.settings is not None:
                 _log_file_line(_option_settings(self.settings, opts), f"scrapy: error: {error}")
             raise
 
@@ -167,7 +190,7 @@ class Command(ScrapyCrawlCommand):
         ``settings`` (the crawler's: a spider's ``custom_settings`` may name it), or the
         command's."""
         print(line, file=sys.stderr)
-        settings = settings if settings is not None else self.settings
+        settings = settings if settings is not None else self._crawl_settings
         if settings is not None:
             _log_file_line(settings, line)
 
@@ -184,7 +207,10 @@ class Command(ScrapyCrawlCommand):
                 print_help=False,
             )
         # the settings the crawler will have: a spider's custom_settings too (a subclass
-        # giving NEWSSTEM_START_URLS there was told "give at least one start URL")
+        # giving NEWSSTEM_START_URLS there was told "give at least one start URL"), which
+        # every check below reads: given there, an unusable URL store or archive, or a
+        # FEEDS file that cannot be written, passed the project's checks and ended in a
+        # traceback once the crawl had started (the archive's on every page, exit status 0)
         spider_settings = self.settings
         if len(args) == 1:
             spidercls = load_spider("crawl", get_spider_loader(self.settings), args[0])
@@ -194,16 +220,17 @@ class Command(ScrapyCrawlCommand):
             if check is not None:
                 check(spider_settings, **opts.spargs)
                 _check_browser(spider_settings, opts.spargs.get("render"))
+        self._crawl_settings = spider_settings
         check_setting_types(spider_settings)  # values given as strings (-s, scrapyd)
-        read_allowed_codes(self.settings)  # (strings: Scrapy would allow no status)
-        problem = relearn_problem(self.settings)  # not a warning in the middle of the log
+        _read_allowed_codes(self.settings, spider_settings)  # (strings: Scrapy allows none)
+        problem = relearn_problem(spider_settings)  # not a warning in the middle of the log
         if problem is not None:
             raise UsageError(problem, print_help=False)
         try:  # a corrupt pattern file: one clear line, before any request
-            self._patterns, self._pattern_log = load_patterns_before_logging(self.settings)
+            self._patterns, self._pattern_log = load_patterns_before_logging(spider_settings)
         except PatternFileError as error:
             raise UsageError(f"crawl: {error}", print_help=False) from None
-        check_outputs(self.settings, "crawl")  # -O, NEWSSTEM_STATS_FILE, feed fields, -o
+        check_outputs(spider_settings, "crawl")  # -O, NEWSSTEM_STATS_FILE, feed fields, -o
         if len(args) == 1 and not (
             self._check_distributed() and self._check_jobdir() and self._check_url_store(opts)
             and self._check_archive()
@@ -252,13 +279,13 @@ class Command(ScrapyCrawlCommand):
     def _create_crawler(self, spidercls: type[Spider] | str) -> Crawler:
         self._crawler = super()._create_crawler(spidercls)
         if self._patterns is not None:  # read above: not again by the pipeline
-            hand_patterns(self._crawler, self.settings, self._patterns)
+            hand_patterns(self._crawler, self._crawl_settings or self.settings, self._patterns)
         return self._crawler
 
     def _check_distributed(self) -> bool:
         """Distributed mode: its settings, and that its Redis answers; False (one line) if not."""
         try:
-            options = DistributedOptions.from_settings(self.settings)
+            options = DistributedOptions.from_settings(self._crawl_settings)
             if options.url:
                 connect(options.url).close()
         except DistributedError as exc:
@@ -271,7 +298,7 @@ class Command(ScrapyCrawlCommand):
         whose settings give one JOBDIR); False (and one error line) if it is."""
         from newsstem.dupefilter import jobdir_in_use
 
-        path = self.settings.get("JOBDIR")
+        path = self._crawl_settings.get("JOBDIR")
         reason = jobdir_in_use(path) if path else None
         if reason:
             self._say(f"newsstem: {reason}")
@@ -281,7 +308,7 @@ class Command(ScrapyCrawlCommand):
     def _check_archive(self) -> bool:
         """``NEWSSTEM_ARCHIVE`` can be written; False (and one error line) if not. The
         writer opens it with the first page: failing there lost the crawl's output."""
-        path = self.settings.get("NEWSSTEM_ARCHIVE", defaults.NEWSSTEM_ARCHIVE)
+        path = self._crawl_settings.get("NEWSSTEM_ARCHIVE", defaults.NEWSSTEM_ARCHIVE)
         if not path:
             return True
         try:
@@ -293,7 +320,7 @@ class Command(ScrapyCrawlCommand):
 
     def _check_url_store(self, opts: argparse.Namespace) -> bool:
         """Open the URL store the crawl will use; False (and one error line) if it is unusable."""
-        settings = self.settings.copy()
+        settings = self._crawl_settings.copy()
         DistributedMode().update_settings(settings)  # distributed: the store may be its Redis
         if settings.getwithbase("SPIDER_MIDDLEWARES").get(URLDB_MIDDLEWARE) is None:
             return True

@@ -11,9 +11,11 @@ import textwrap
 from support.crawl import scrapy
 
 
-def _crawl_own_spider(tmp_path, body: str, *args: str) -> subprocess.CompletedProcess:
+def _crawl_own_spider(tmp_path, body: str, *args: str,
+                      settings: dict | None = None) -> subprocess.CompletedProcess:
     """``scrapy crawl mynews`` in the repository, ``mynews`` a NewsSpider subclass of
-    ``body`` in a package of its own (SPIDER_MODULES), written to tmp_path."""
+    ``body`` in a package of its own (SPIDER_MODULES), written to tmp_path; ``settings``
+    given with -s (None: a test setting not given, left to the spider)."""
     package = tmp_path / "mine"
     package.mkdir()
     (package / "__init__.py").write_text("")
@@ -21,8 +23,8 @@ def _crawl_own_spider(tmp_path, body: str, *args: str) -> subprocess.CompletedPr
         "from newsstem.spiders.news import NewsSpider\n\n\nclass MyNews(NewsSpider):\n"
         '    name = "mynews"\n' + textwrap.indent(textwrap.dedent(body), "    ")
     )
-    return scrapy("crawl", "mynews", *args, settings={"SPIDER_MODULES": "mine.spiders"},
-                  path=tmp_path)
+    return scrapy("crawl", "mynews", *args,
+                  settings={"SPIDER_MODULES": "mine.spiders", **(settings or {})}, path=tmp_path)
 
 
 def test_start_urls_in_the_spiders_custom_settings_start_the_crawl(msnbc_site, tmp_path):
@@ -96,3 +98,44 @@ def test_the_subclass_usage_errors_start_with_its_own_name(msnbc_site, tmp_path)
         assert result.returncode == 2, result.stderr
         assert result.stderr.strip() == f"scrapy: error: {line} (see scrapy crawl -h)"
     assert msnbc_site.paths(status=None) == []
+
+
+def test_the_spiders_outputs_store_and_archive_are_checked_before_the_crawl(msnbc_site, tmp_path):
+    # the checks before the crawl read the project's settings and -s only: given in the
+    # spider's custom_settings, a FEEDS file that cannot be written was a traceback and
+    # exit status 0, a bad URL store an asyncio traceback, an archive that cannot be
+    # written a traceback on every page (exit status 0, nothing exported)
+    in_the_way = tmp_path / "a-file"
+    in_the_way.write_text("")
+    start = f"{msnbc_site.url}/index.html"
+    for setting, status, line in (
+        (f'"FEEDS": {{"{in_the_way}/out.jsonl": {{"format": "jsonlines"}}}}', 2,
+         f"scrapy: error: crawl: cannot write the articles to {in_the_way}/out.jsonl: "),
+        (f'"FEEDS": {{"{tmp_path}/out.csv": {{"format": "csv", "fields": ["url", "titel"]}}}}',
+         2, f"scrapy: error: crawl: FEEDS['{tmp_path}/out.csv']['fields']: 'titel' is no "
+         "field of the articles (did you mean title?)"),
+        (f'"NEWSSTEM_URLDB": "sqlite:///{in_the_way}/urldb.sqlite"', 1,
+         "newsstem: URL store error: "),
+        (f'"NEWSSTEM_ARCHIVE": "{in_the_way}/crawl.warc.gz"', 1,
+         f"newsstem: archive error: cannot write the archive {in_the_way}/crawl.warc.gz: "),
+        ('"HTTPERROR_ALLOWED_CODES": "404,gone"', 2,
+         "scrapy: error: HTTPERROR_ALLOWED_CODES must be HTTP statuses (404,410), not "),
+    ):
+        msnbc_site.clear()
+        run = tmp_path / str(len(list(tmp_path.iterdir())))
+        run.mkdir()
+        result = _crawl_own_spider(run, f"custom_settings = {{{setting}}}\n", "-a",
+                                   f"start_url={start}", settings={"NEWSSTEM_URLDB": None})
+        assert result.returncode == status, result.stderr
+        assert result.stderr.startswith(line) and result.stderr.count("\n") == 1, result.stderr
+        assert msnbc_site.paths(status=None) == []
+
+
+def test_the_spiders_allowed_codes_given_as_strings_let_the_pages_through(msnbc_site, tmp_path):
+    # -s HTTPERROR_ALLOWED_CODES=404 was made numbers, the same string in custom_settings
+    # was not: Scrapy allowed no status, and the 404 page never reached the spider
+    body = 'custom_settings = {"HTTPERROR_ALLOWED_CODES": "404"}\n'
+    result = _crawl_own_spider(tmp_path, body, "-a",
+                               f"start_url={msnbc_site.url}/missing.html", "-a", "depth=0")
+    assert "/missing.html" in msnbc_site.paths(status=None)
+    assert "pages not exported: 1 (" in result.stderr, result.stderr

@@ -61,10 +61,12 @@ def scrapy(
 ) -> subprocess.CompletedProcess:
     """``scrapy <args>`` (learn, extract, urldb, parse...) in the repository, with the test
     settings, as a user would run it; its exit status, stdout and stderr. ``path``: a
-    folder of the user's own modules, importable too."""
+    folder of the user's own modules, importable too. A setting of ``settings`` set to
+    None is not given (a test setting left to the project or the spider)."""
     command = [sys.executable, "-m", "scrapy", *args]
     for key, value in {**TEST_SETTINGS, **(settings or {})}.items():
-        command += ["-s", f"{key}={value}"]
+        if value is not None:
+            command += ["-s", f"{key}={value}"]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), *([str(path)] if path else [])])}
     return subprocess.run(
         command, check=False, cwd=REPO, env=env, capture_output=True, text=True, timeout=120
