@@ -22,6 +22,8 @@ says which ``NEWSSTEM_*`` value cannot be read as its type, before a crawl, and
 from __future__ import annotations
 
 import difflib
+import json
+import logging
 import os
 from importlib import resources
 from importlib.abc import Traversable
@@ -40,6 +42,8 @@ if TYPE_CHECKING:
 __all__ = [
     "BUNDLED_PATTERNS",
     "bundled_pattern_sets",
+    "check_components",
+    "check_dict_options",
     "check_setting_types",
     "installed_project_data_dir",
     "read_allowed_codes",
@@ -122,6 +126,12 @@ _CHOICES = {"NEWSSTEM_BODY_FORMAT": BODY_FORMATS}
 # Scrapy's settings that the spider reads as it starts (DEPTH_LIMIT: the depth of a crawl
 # given no -a depth): a bad value would end in a traceback before any request.
 _SCRAPY_INTS = ("DEPTH_LIMIT", "DOWNLOAD_MAXSIZE")
+# Scrapy's settings of a whole-number default that Scrapy reads as another type: with
+# getfloat (a delay or a timeout of 0.5 s), with getbool (TELNETCONSOLE_ENABLED, 1)
+_SCRAPY_FLOATS = frozenset({"DOWNLOAD_DELAY", "DOWNLOAD_TIMEOUT", "DNS_TIMEOUT"})
+_SCRAPY_BOOLS = frozenset({"TELNETCONSOLE_ENABLED"})
+# (Scrapy's getbool takes fewer words than newsstem's flags: no yes/no)
+_SCRAPY_EXPECTED = {bool: "1/0 (or true/false)", int: "a whole number", float: "a number"}
 # The least and the greatest value of a numeric NEWSSTEM_* setting (None: no bound); every
 # other one is a count, a length or a time: 0 or more. A value out of range was taken
 # silently (a threshold of 2 matches no page, -5 characters exports every page).
@@ -196,6 +206,7 @@ def check_setting_types(settings: BaseSettings) -> None:
     scrapy.exceptions.UsageError: NEWSSTEM_MIN_ARTICLE_CHARS must be 0 or more, not '-5'
     """
     _check_names(settings)
+    _check_scrapy_types(settings)
     for name, choices in _CHOICES.items():
         value = settings.get(name, getattr(defaults, name))
         if value not in choices:
@@ -242,6 +253,107 @@ def read_setting(settings: BaseSettings, name: str) -> bool | int | float:
     if method != "getbool":
         _check_range(name, value, settings)
     return value
+
+
+def _check_scrapy_types(settings: BaseSettings) -> None:
+    """UsageError for a Scrapy setting given as a string (``-s``, scrapyd, a spider's
+    ``custom_settings``) that Scrapy cannot read as the type of its default
+    (``-s CONCURRENT_REQUESTS=many``, ``-s AUTOTHROTTLE_ENABLED=yes``), or a ``LOG_LEVEL``
+    that is no level: each was an asyncio traceback ("Task exception was never retrieved")
+    once Scrapy had started, and exit status 1.
+
+    >>> from scrapy.settings import Settings
+    >>> _check_scrapy_types(Settings({"DOWNLOAD_DELAY": "0.5", "COOKIES_ENABLED": "false"}))
+    >>> _check_scrapy_types(Settings({"CONCURRENT_REQUESTS": "many"}))
+    Traceback (most recent call last):
+    ...
+    scrapy.exceptions.UsageError: CONCURRENT_REQUESTS must be a whole number, not 'many'
+    >>> _check_scrapy_types(Settings({"LOG_LEVEL": "info"}))
+    Traceback (most recent call last):
+    ...
+    scrapy.exceptions.UsageError: LOG_LEVEL must be one of CRITICAL, ERROR, WARNING, INFO, DEBUG, not 'info'
+    """
+    from scrapy.settings import default_settings
+
+    scrapy_defaults = vars(default_settings)  # (not getattr: deprecated names warn)
+    for name in settings:
+        value = settings[name]  # (not get: a deprecated name warns)
+        if not isinstance(value, str) or name in _SCRAPY_INTS:  # (those: their own check)
+            continue
+        kind = type(scrapy_defaults.get(str(name)))
+        if kind is int and name in _SCRAPY_FLOATS:
+            kind = float
+        elif kind is int and name in _SCRAPY_BOOLS:
+            kind = bool
+        if kind not in _READERS:
+            continue
+        try:
+            getattr(settings, _READERS[kind][0])(name)
+        except (TypeError, ValueError):
+            raise UsageError(f"{name} must be {_SCRAPY_EXPECTED[kind]}, not {value!r}") from None
+    level = settings.get("LOG_LEVEL")
+    if isinstance(level, str) and not isinstance(logging.getLevelName(level), int):
+        raise UsageError(
+            f"LOG_LEVEL must be one of CRITICAL, ERROR, WARNING, INFO, DEBUG, not {level!r}"
+        )
+
+
+def check_dict_options(settings: BaseSettings, values: list[str] | None) -> None:
+    """UsageError for a ``-s NAME=VALUE`` (``values``) of a dict setting (``FEEDS``,
+    ``ITEM_PIPELINES``…) whose value is no JSON object: Scrapy's line said "Invalid -s
+    value, use -s NAME=VALUE", to a user who had, after newsstem's own traceback (a JSON
+    list or string: Scrapy's traceback).
+
+    >>> from scrapy.settings import Settings
+    >>> check_dict_options(Settings(), ['FEEDS={"a.jsonl": {"format": "jsonlines"}}', "X=1"])
+    >>> check_dict_options(Settings(), ["ITEM_PIPELINES={bad"])
+    Traceback (most recent call last):
+    ...
+    scrapy.exceptions.UsageError: -s ITEM_PIPELINES: '{bad' is not a JSON object ({"NAME": VALUE, ...}): Expecting property name enclosed in double quotes (column 2)
+    """
+    from scrapy.settings import BaseSettings as Dict
+
+    for option in values or []:
+        name, equals, given = option.partition("=")
+        if not equals or not isinstance(settings[name], Dict):
+            continue
+        try:
+            Dict(given, priority="cmdline")
+        except (TypeError, ValueError) as error:
+            detail = (f": {error.msg} (column {error.colno})"
+                      if isinstance(error, json.JSONDecodeError) else "")
+            raise UsageError(
+                f"-s {name}: {given!r} is not a JSON object ({{\"NAME\": VALUE, ...}}){detail}"
+            ) from None
+
+
+# The settings of components Scrapy loads by their path as the crawler is built.
+_COMPONENTS = ("ITEM_PIPELINES", "SPIDER_MIDDLEWARES", "DOWNLOADER_MIDDLEWARES", "EXTENSIONS")
+
+
+def check_components(settings: BaseSettings) -> None:
+    """UsageError for a component of ``ITEM_PIPELINES``, ``SPIDER_MIDDLEWARES``,
+    ``DOWNLOADER_MIDDLEWARES`` or ``EXTENSIONS`` that cannot be imported (a misspelt path,
+    a module that is not on the path): Scrapy's answer was an asyncio traceback
+    ("Task exception was never retrieved") after its start-up log, and exit status 1.
+
+    >>> from scrapy.settings import Settings
+    >>> check_components(Settings({"ITEM_PIPELINES": {"newsstem.pipelines.ExtractionPipeline": 1}}))
+    >>> check_components(Settings({"ITEM_PIPELINES": {"newsstem.pipelines.Extraction": 1}}))
+    Traceback (most recent call last):
+    ...
+    scrapy.exceptions.UsageError: ITEM_PIPELINES: cannot load 'newsstem.pipelines.Extraction': Module 'newsstem.pipelines' doesn't define any object named 'Extraction'
+    """
+    from scrapy.utils.misc import load_object
+
+    for name in _COMPONENTS:
+        for path, order in settings.getdict(name).items():
+            if order is None or not isinstance(path, str):  # (switched off; a class given)
+                continue
+            try:
+                load_object(path)
+            except (ImportError, NameError, ValueError) as error:
+                raise UsageError(f"{name}: cannot load {path!r}: {error}") from None
 
 
 def _check_names(settings: BaseSettings) -> None:

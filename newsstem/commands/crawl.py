@@ -42,7 +42,12 @@ from scrapy.utils.log import get_scrapy_root_handler
 from newsstem import defaults
 from newsstem.archive import ArchiveError, check_writable
 from newsstem.commands import URLDB_MIDDLEWARE, load_spider
-from newsstem.deployment import check_setting_types, read_allowed_codes
+from newsstem.deployment import (
+    check_components,
+    check_dict_options,
+    check_setting_types,
+    read_allowed_codes,
+)
 from newsstem.distributed import DistributedError, DistributedMode
 from newsstem.distributed.connection import connect
 from newsstem.distributed.options import DistributedOptions
@@ -85,7 +90,7 @@ def _option_settings(settings: Settings, opts: argparse.Namespace) -> Settings:
             continue
         try:
             settings.set(name, given, priority="cmdline")
-        except ValueError:  # (a dict setting's JSON that does not parse: its usage error)
+        except (TypeError, ValueError):  # (a dict setting's value no JSON object: its error)
             continue
     if getattr(opts, "logfile", None):
         settings.set("LOG_FILE", opts.logfile, priority="cmdline")
@@ -196,6 +201,7 @@ class Command(ScrapyCrawlCommand):
 
     def _process_options(self, args: list[str], opts: argparse.Namespace) -> None:
         check_feed_options(opts, "crawl")  # (a directory: before Scrapy reads it)
+        check_dict_options(self.settings, opts.set)  # (-s FEEDS={bad: before Scrapy reads it)
         super().process_options(args, opts)
         assert self.settings is not None
         unknown = next((arg for arg in args if arg.startswith("-") and arg != "-"), None)
@@ -222,6 +228,7 @@ class Command(ScrapyCrawlCommand):
                 _check_browser(spider_settings, opts.spargs.get("render"))
         self._crawl_settings = spider_settings
         check_setting_types(spider_settings)  # values given as strings (-s, scrapyd)
+        check_components(spider_settings)  # a misspelt ITEM_PIPELINES path
         _read_allowed_codes(self.settings, spider_settings)  # (strings: Scrapy allows none)
         problem = relearn_problem(spider_settings)  # not a warning in the middle of the log
         if problem is not None:

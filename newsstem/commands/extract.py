@@ -29,7 +29,7 @@ from newsstem.archive import (
     read_archive,
 )
 from newsstem.commands import leave_out_urldb_middleware
-from newsstem.deployment import check_setting_types
+from newsstem.deployment import check_dict_options, check_setting_types
 from newsstem.encoding import decode_html
 from newsstem.items import Page
 from newsstem.layout.patterns import PatternFileError, PatternLibrary
@@ -120,6 +120,7 @@ class Command(BaseRunSpiderCommand):
         """Bad arguments or settings: one usage error line, before Scrapy starts (and logs
         its versions and settings)."""
         check_feed_options(opts, "extract")  # (a directory: before Scrapy reads it)
+        check_dict_options(self.settings, opts.set)  # (-s FEEDS={bad: before Scrapy reads it)
         super().process_options(args, opts)
         assert self.settings is not None
         if args and args[0].split("=", 1)[0] == "--out":

@@ -103,6 +103,46 @@ def test_an_output_that_cannot_be_written_stops_the_crawl_before_any_request(
     assert not store.exists()
 
 
+SCRAPY_SETTINGS = {  # a Scrapy setting given a value Scrapy cannot read -> the one line
+    "a word for a number": ("CONCURRENT_REQUESTS=many",
+                            "CONCURRENT_REQUESTS must be a whole number, not 'many'"),
+    "a word for a delay": ("DOWNLOAD_DELAY=short", "DOWNLOAD_DELAY must be a number, not 'short'"),
+    "a word for a boolean": ("AUTOTHROTTLE_ENABLED=maybe",
+                             "AUTOTHROTTLE_ENABLED must be 1/0 (or true/false), not 'maybe'"),
+    "a log level in lower case": (
+        "LOG_LEVEL=info",
+        "LOG_LEVEL must be one of CRITICAL, ERROR, WARNING, INFO, DEBUG, not 'info'"),
+    "a dict setting that does not parse": (
+        "FEEDS={bad", ("-s FEEDS: '{bad' is not a JSON object ({\"NAME\": VALUE, ...}): "
+                       "Expecting property name enclosed in double quotes (column 2)")),
+    "a dict setting given a list": (
+        "ITEM_PIPELINES=[1]", ("-s ITEM_PIPELINES: '[1]' is not a JSON object "
+                               "({\"NAME\": VALUE, ...})")),
+    "a component that cannot be imported": (
+        'ITEM_PIPELINES={"mypipelines.Store": 500}',
+        "ITEM_PIPELINES: cannot load 'mypipelines.Store': No module named 'mypipelines'"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SCRAPY_SETTINGS))
+def test_a_scrapy_setting_scrapy_cannot_read_is_one_usage_line(tmp_path, site, case):
+    # Each was an asyncio traceback ("Task exception was never retrieved") after Scrapy's
+    # start-up log, exit status 1; a dict setting's JSON that did not parse a traceback of
+    # newsstem's own, and before that Scrapy's "Invalid -s value, use -s NAME=VALUE"
+    given, line = SCRAPY_SETTINGS[case]
+    output = tmp_path / "articles.jsonl"
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a",
+           f"start_url={site.url}/index.html", "-O", str(output), "-s", "NEWSSTEM_URLDB=",
+           "-s", given]
+    result = subprocess.run(cmd, check=False, cwd=REPO,
+                            env={**os.environ, "PYTHONPATH": str(REPO)},
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.splitlines() == [f"scrapy: error: {line} (see scrapy crawl -h)"]
+    assert site.paths(status=None) == []
+    assert not output.exists()
+
+
 @pytest.mark.parametrize(
     ("settings", "missing"),
     [

@@ -112,8 +112,8 @@ def test_the_spiders_outputs_store_and_archive_are_checked_before_the_crawl(msnb
         (f'"FEEDS": {{"{in_the_way}/out.jsonl": {{"format": "jsonlines"}}}}', 2,
          f"scrapy: error: crawl: cannot write the articles to {in_the_way}/out.jsonl: "),
         (f'"FEEDS": {{"{tmp_path}/out.csv": {{"format": "csv", "fields": ["url", "titel"]}}}}',
-         2, f"scrapy: error: crawl: FEEDS['{tmp_path}/out.csv']['fields']: 'titel' is no "
-         "field of the articles (did you mean title?)"),
+         2, (f"scrapy: error: crawl: FEEDS['{tmp_path}/out.csv']['fields']: 'titel' is no "
+             "field of the articles (did you mean title?)")),
         (f'"NEWSSTEM_URLDB": "sqlite:///{in_the_way}/urldb.sqlite"', 1,
          "newsstem: URL store error: "),
         (f'"NEWSSTEM_ARCHIVE": "{in_the_way}/crawl.warc.gz"', 1,
