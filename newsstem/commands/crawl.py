@@ -41,7 +41,7 @@ from scrapy.utils.log import get_scrapy_root_handler
 
 from newsstem import defaults
 from newsstem.archive import ArchiveError, check_writable
-from newsstem.commands import URLDB_MIDDLEWARE, load_spider
+from newsstem.commands import URLDB_MIDDLEWARE, load_spider, spider_names
 from newsstem.deployment import (
     check_components,
     check_dict_options,
@@ -210,6 +210,13 @@ class Command(ScrapyCrawlCommand):
             raise UsageError(
                 f"crawl: unknown option {unknown!r}; spider arguments are given with -a "
                 f"(-a {name}=VALUE)",
+                print_help=False,
+            )
+        if not args:  # (Scrapy's answer: its start-up log, then its whole usage block)
+            raise UsageError(
+                "crawl: give the spider to run, e.g. scrapy crawl news -a "
+                "start_url=https://site/ -O articles.jsonl (this project's spiders: "
+                f"{spider_names(get_spider_loader(self.settings))})",
                 print_help=False,
             )
         # the settings the crawler will have: a spider's custom_settings too (a subclass

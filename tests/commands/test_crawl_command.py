@@ -299,6 +299,21 @@ def test_a_misspelt_spider_name_is_one_line_naming_the_spiders(tmp_path, site):
     assert not output.exists()
 
 
+def test_no_spider_name_is_one_line_naming_the_spiders(tmp_path):
+    # Scrapy logged its versions, then printed its whole usage block (exit status 2)
+    output = tmp_path / "a.jsonl"
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "-O", str(output)]
+    result = subprocess.run(cmd, check=False, cwd=REPO,
+                            env={**os.environ, "PYTHONPATH": str(REPO)},
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.splitlines() == [
+        "scrapy: error: crawl: give the spider to run, e.g. scrapy crawl news -a "
+        "start_url=https://site/ -O articles.jsonl (this project's spiders: news) "
+        "(see scrapy crawl -h)"]
+    assert result.stdout == "" and not output.exists()
+
+
 def test_the_lines_of_reading_the_patterns_are_logged_once_scrapy_has_started(tmp_path, site):
     # read before Scrapy starts (above), they are logged after its start-up lines, in its
     # format, and at its log level
