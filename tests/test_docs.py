@@ -199,7 +199,7 @@ def _doc_section(heading_mark: str) -> str:
 
 
 def test_every_command_and_its_options_and_actions_are_documented():
-    assert set(COMMANDS) == {"crawl", "extract", "learn", "parse", "shell", "urldb"}
+    assert set(COMMANDS) == {"check", "crawl", "extract", "learn", "parse", "shell", "urldb"}
     docs = "\n".join(p.read_text(encoding="utf-8") for p in (REPO / "docs").rglob("*.md"))
     read = settings_read()
     for name in COMMANDS:
