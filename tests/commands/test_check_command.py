@@ -66,9 +66,9 @@ def test_a_misspelt_spider_name_is_one_line_naming_the_spiders(msnbc_site, tmp_p
     msnbc_site.clear()  # (the site is the module's: the tests above asked it for pages)
     result = _check(tmp_path, msnbc_site, "mynwes", urldb="")
     assert result.returncode == 2, result.stderr
-    assert result.stderr.splitlines() == [
+    assert result.stderr.splitlines() == [(
         "scrapy: error: check: no spider named 'mynwes' (this project's spiders: mynews) "
-        "(see scrapy check -h)"]
+        "(see scrapy check -h)")]
     assert msnbc_site.paths(status=None) == []
 
 

@@ -307,10 +307,10 @@ def test_no_spider_name_is_one_line_naming_the_spiders(tmp_path):
                             env={**os.environ, "PYTHONPATH": str(REPO)},
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 2, result.stderr
-    assert result.stderr.splitlines() == [
+    assert result.stderr.splitlines() == [(
         "scrapy: error: crawl: give the spider to run, e.g. scrapy crawl news -a "
         "start_url=https://site/ -O articles.jsonl (this project's spiders: news) "
-        "(see scrapy crawl -h)"]
+        "(see scrapy crawl -h)")]
     assert result.stdout == "" and not output.exists()
 
 
