@@ -130,14 +130,14 @@ class MemoryProbe:
         self.probe(last=True)
 
     def structures(self) -> dict[str, Any]:
-        from tests.support.memoryprobe import component_containers
+        from tests.support.memoryprobe import CONTAINERS, component_containers
 
         crawler = self.crawler
         found: dict[str, Any] = {}
         anchors = getattr(crawler.spider, "anchors", None)
         if anchors is not None:
             for name, value in vars(anchors).items():
-                if isinstance(value, (dict, set, list)):
+                if isinstance(value, CONTAINERS):
                     found[f"spider.anchors.{name}"] = value
         found.update((name, value) for name, value in component_containers(crawler)
                      if not name.startswith("ItemPipelineManager."))

@@ -846,3 +846,27 @@ def test_a_crawl_after_the_first_keeps_no_anchor_texts_of_the_articles_it_skips(
     for name in ("first", "second"):
         lengths = json.loads((tmp_path / f"{name}.json").read_text())
         assert lengths["spider.anchors"] == 0, name
+
+
+def test_a_crawl_keeps_its_exports_and_the_pages_it_fetched_in_about_20_bytes_a_key(tmp_path):
+    # the URL store's middleware remembers every key this crawl exported and the spider
+    # every page it fetched, for the whole crawl: in sets, ~110 bytes a key (a bytes
+    # object and a slot), ~200 MiB at a million pages; KeySets hold ~20 (stop 50's crawl
+    # memory). What they answer is what a set answers: the crawl again skips every article
+    # (exported here: not fetched again), and a copy is still told from an earlier export
+    site = GeneratedNewsSite(sections=3, articles_per_section=150).start()
+    try:
+        uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
+        first = crawl(tmp_path, site, uri, "first", **probe_settings(tmp_path / "first.json"))
+        assert first.returncode == 0, first.log
+        assert len(first.items) == 450
+        again = crawl(tmp_path, site, uri, "again")
+    finally:
+        site.stop()
+    assert again.returncode == 0, again.log
+    assert again.items == [] and again.stats["newsstem/urldb/skipped"] == 450
+    held = json.loads((tmp_path / "first.json").read_text())
+    exported, fetched = "UrlDbMiddleware._exported_here", "spider.anchors._fetched"
+    assert held[exported] >= 450 and held[fetched] == 454  # articles (and hubs), pages
+    for name in (exported, fetched):
+        assert held[f"{name} bytes"] / held[name] < 30, (name, held)
