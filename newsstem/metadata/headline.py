@@ -48,6 +48,7 @@ No Scrapy import: an lxml tree or strings in, strings out.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import re
 import unicodedata
@@ -57,6 +58,7 @@ from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
+from newsstem.keyset import RecordBook
 from newsstem.metadata.evidence import Evidence, inside_other_content, itemprop_value
 from newsstem.text import CJK_CHARACTERS, cjk_count, normalize_space, normalize_title_space
 
@@ -699,9 +701,20 @@ class SiteNames:
 
     def __init__(self, affixes: Iterable[str] = ()) -> None:
         self.pages = 0
+        # the count of each affix seen on two pages or more; an affix seen once is in
+        # _once, by the first 12 bytes of the md5 digest of its UTF-8 with the number of
+        # its sighting (~20 bytes a RecordBook record, not ~110 a string and its entry):
+        # every page's headline is an affix of its title, seen once, and a long crawl
+        # kept them all (stop 50's crawl memory). Exact, as the URL store's md5 keys are:
+        # no count is dropped or guessed, and _first keeps the order they were first seen
+        # in (the order counts had them in, as the names are returned: the first is the
+        # site name)
         self.counts: Counter[str] = Counter()
+        self._once = RecordBook()
+        self._first: dict[str, int] = {}  # an affix in counts -> the number of its sighting
+        self._sightings = 0  # affixes first seen
         self.known = [affix for affix in affixes if affix]
-        # The affixes of SITE_AFFIX_MIN_PAGES pages or more, in the order counts has them:
+        # The affixes of SITE_AFFIX_MIN_PAGES pages or more, in the order first seen:
         # the only ones names() can return. counts also holds each page's headline, so
         # reading it whole at every page made a crawl quadratic in a site's pages.
         self._frequent: list[str] = []
@@ -711,14 +724,26 @@ class SiteNames:
             return
         self.pages += 1
         reached = False
+        counts = self.counts
         for affix in title_affixes(without_code(normalize_space(title))):
             if len(affix) <= MAX_AFFIX_CHARS:
-                self.counts[affix] += 1
-                reached = reached or self.counts[affix] == SITE_AFFIX_MIN_PAGES
+                count = counts.get(affix)
+                if count is None:
+                    digest = hashlib.md5(affix.encode("utf-8", "surrogatepass")).digest()[:12]
+                    first = self._once.get(digest)
+                    if first is None:
+                        self._once.put(digest, self._sightings)
+                        self._sightings += 1
+                        continue
+                    self._first[affix] = first
+                    count = 1
+                counts[affix] = count + 1
+                reached = reached or count + 1 == SITE_AFFIX_MIN_PAGES
         if reached:  # seldom: once for each affix that recurs
-            self._frequent = [
-                affix for affix, count in self.counts.items() if count >= SITE_AFFIX_MIN_PAGES
-            ]
+            self._frequent = sorted(
+                (affix for affix, count in counts.items() if count >= SITE_AFFIX_MIN_PAGES),
+                key=self._first.__getitem__,
+            )
 
     def names(self) -> list[str]:
         shared = [

@@ -116,6 +116,59 @@ def test_site_names_are_the_affix_most_titles_share():
     assert names.names() == ["English_Xinhua"]
 
 
+def test_site_names_keep_no_string_for_an_affix_seen_once_and_learn_what_counting_all_did():
+    # every page's headline is an affix of its title, seen once: a long crawl kept them
+    # all (~110 bytes a page, ~100 MiB a million; stop 50's crawl memory). Seen once, an
+    # affix is a 16-byte record; the names learned, and their order (the first is the
+    # site name), are those of a count of every affix, after every page
+    import random
+    import sys
+    from collections import Counter
+
+    from newsstem.metadata.headline import (
+        MAX_AFFIX_CHARS,
+        SITE_AFFIX_MIN_PAGES,
+        SITE_AFFIX_SHARE,
+        title_affixes,
+        without_code,
+    )
+    from newsstem.text import normalize_space
+
+    def counted(titles):  # the names of a count of every affix, first seen first
+        counts, pages = Counter(), 0
+        for title in titles:
+            pages += 1
+            for affix in title_affixes(without_code(normalize_space(title))):
+                if len(affix) <= MAX_AFFIX_CHARS:
+                    counts[affix] += 1
+        shared = [a for a, n in counts.items()
+                  if n >= SITE_AFFIX_MIN_PAGES and n >= SITE_AFFIX_SHARE * pages]
+        return [a for a in shared if not any(o != a and (o.startswith(a) or o.endswith(a))
+                                             for o in shared)]
+
+    rng = random.Random(3)
+    ends = ["The Daily", "Daily Post", "Sport", "World News", "Tech"]
+    # first seen X then Y, seen again Y then X: the order is still X, Y
+    titles = ["Sport - Opening day", "Closing time | The Daily", "Third way | The Daily",
+              "Sport - Fourth estate"]
+    for n in range(400):
+        headline = f"Story {n} of {rng.randrange(10 ** 6)}"
+        title = headline
+        if rng.random() < 0.8:
+            title = f"{title} | {ends[0] if rng.random() < 0.7 else ends[1]}"
+        if rng.random() < 0.7:
+            title = f"{ends[2] if rng.random() < 0.8 else rng.choice(ends[3:])} - {title}"
+        titles.append(title)
+    titles[200:200] = ["Repeated story | The Daily"] * 3
+    names = SiteNames()
+    for n, title in enumerate(titles, 1):
+        names.add(title)
+        assert names.names() == counted(titles[:n]), (n, title)
+    assert len(names.names()) == 2
+    assert len(names.counts) < 20  # the names and the repeated headline, not every page
+    assert sys.getsizeof(names._once) / len(names._once) < 30
+
+
 def test_a_word_before_a_colon_is_no_site_name_unless_most_titles_start_with_it():
     names = SiteNames()
     for title in ("Review: A film", "Storm hits: live", "Rain falls again", "Sun returns"):
