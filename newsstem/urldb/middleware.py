@@ -221,7 +221,7 @@ class UrlDbMiddleware:
         # One key or more an article for the whole crawl: a KeySet (~16 bytes a key, not
         # ~110 in a set: stop 50's crawl memory)
         self._exported_here = KeySet()
-        self._skipped: set[bytes] = set()
+        self._skipped = KeySet()  # (up to MAX_REMEMBERED keys: ~20 MiB, not ~150 in a set)
         self._aliases: dict[str, list[bytes]] = {}  # page URL -> keys of the URLs redirected to it
         # page URL -> the URLs of the page whose link gave it (VIA_META_KEY, then the
         # URLs redirected to it)
@@ -488,7 +488,7 @@ class UrlDbMiddleware:
         if key in self._skipped or key in self._exported_here:
             return
         if len(self._skipped) >= MAX_REMEMBERED:
-            self._skipped.clear()
+            self._skipped = KeySet()
         self._skipped.add(key)
         self.stats.inc_value(f"{STATS_PREFIX}/skipped")
 

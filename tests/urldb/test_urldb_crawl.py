@@ -820,7 +820,7 @@ def test_a_hub_is_recorded_in_its_first_articles_batch_so_kill_9_keeps_it(tmp_pa
                     break
         assert running.killed, running.log()
         added = site.add_article(section=0)
-        again = crawl(tmp_path, site, uri, "again")
+        again = crawl(tmp_path, site, uri, "again", **probe_settings(tmp_path / "again.json"))
     finally:
         if running.process.poll() is None:
             running.kill()
@@ -848,19 +848,22 @@ def test_a_crawl_after_the_first_keeps_no_anchor_texts_of_the_articles_it_skips(
         assert lengths["spider.anchors"] == 0, name
 
 
-def test_a_crawl_keeps_its_exports_and_the_pages_it_fetched_in_about_20_bytes_a_key(tmp_path):
+def test_a_crawl_keeps_its_exports_the_pages_it_fetched_and_its_skips_in_20_bytes_a_key(
+    tmp_path,
+):
     # the URL store's middleware remembers every key this crawl exported and the spider
     # every page it fetched, for the whole crawl: in sets, ~110 bytes a key (a bytes
     # object and a slot), ~200 MiB at a million pages; KeySets hold ~20 (stop 50's crawl
     # memory). What they answer is what a set answers: the crawl again skips every article
-    # (exported here: not fetched again), and a copy is still told from an earlier export
+    # (exported here: not fetched again), and a copy is still told from an earlier export;
+    # the keys of the articles it skips (newsstem/urldb/skipped counts each once) too
     site = GeneratedNewsSite(sections=3, articles_per_section=150).start()
     try:
         uri = f"sqlite:///{tmp_path / 'urldb.sqlite'}"
         first = crawl(tmp_path, site, uri, "first", **probe_settings(tmp_path / "first.json"))
         assert first.returncode == 0, first.log
         assert len(first.items) == 450
-        again = crawl(tmp_path, site, uri, "again")
+        again = crawl(tmp_path, site, uri, "again", **probe_settings(tmp_path / "again.json"))
     finally:
         site.stop()
     assert again.returncode == 0, again.log
@@ -870,3 +873,7 @@ def test_a_crawl_keeps_its_exports_and_the_pages_it_fetched_in_about_20_bytes_a_
     assert held[exported] >= 450 and held[fetched] == 454  # articles (and hubs), pages
     for name in (exported, fetched):
         assert held[f"{name} bytes"] / held[name] < 30, (name, held)
+    # and the articles a crawl after the first skips (each counted once)
+    skipped = json.loads((tmp_path / "again.json").read_text())
+    name = "UrlDbMiddleware._skipped"
+    assert skipped[name] == 450 and skipped[f"{name} bytes"] / 450 < 30, skipped
