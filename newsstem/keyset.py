@@ -29,6 +29,29 @@ _FIRST_BUCKETS = 16
 _AVERAGE = 16
 
 
+def _find(bucket: bytes, part: bytes) -> int:
+    """Where ``part`` starts a record of ``bucket`` (at a multiple of 16); -1 if it starts
+    none (found across two records' bytes, it is no record of them: looked for on)."""
+    at = bucket.find(part)
+    while at % _KEY_BYTES:  # (-1 % 16 is 15)
+        if at < 0:
+            return -1
+        at = bucket.find(part, at + 1)
+    return at
+
+
+def _split(buckets: list[bytes], hashed_bytes: int) -> list[bytes]:
+    """Twice the buckets: each splits in two by the next bit of the hash of the first
+    ``hashed_bytes`` of its records (a key's hash: the hash it is looked up by)."""
+    mask = 2 * len(buckets) - 1
+    parts: list[list[bytes]] = [[] for _ in range(mask + 1)]
+    for bucket in buckets:
+        for at in range(0, len(bucket), _KEY_BYTES):
+            record = bucket[at:at + _KEY_BYTES]
+            parts[hash(record[:hashed_bytes]) & mask].append(record)
+    return [b"".join(part) for part in parts]
+
+
 class KeySet:
     """``in``, ``add``, ``len`` and iteration of a set of bytes, compact for 16-byte keys."""
 
@@ -47,13 +70,7 @@ class KeySet:
     def __contains__(self, key: bytes) -> bool:
         if len(key) != _KEY_BYTES:
             return key in self._other
-        bucket = self._buckets[hash(key) & self._mask]
-        at = bucket.find(key)
-        while at % _KEY_BYTES:  # (-1: not there; found across two keys: look on)
-            if at < 0:
-                return False
-            at = bucket.find(key, at + 1)
-        return True
+        return _find(self._buckets[hash(key) & self._mask], key) >= 0
 
     def add(self, key: bytes) -> None:
         if len(key) != _KEY_BYTES:
@@ -64,18 +81,8 @@ class KeySet:
         self._buckets[hash(key) & self._mask] += key
         self._fixed += 1
         if self._fixed > _AVERAGE * len(self._buckets):
-            self._grow()
-
-    def _grow(self) -> None:
-        """Twice the buckets: each splits in two by the next bit of its keys' hashes."""
-        old = self._buckets
-        mask = self._mask = 2 * len(old) - 1
-        parts: list[list[bytes]] = [[] for _ in range(2 * len(old))]
-        for bucket in old:
-            for at in range(0, len(bucket), _KEY_BYTES):
-                key = bucket[at:at + _KEY_BYTES]
-                parts[hash(key) & mask].append(key)
-        self._buckets = [b"".join(part) for part in parts]
+            self._buckets = _split(self._buckets, _KEY_BYTES)
+            self._mask = len(self._buckets) - 1
 
     def __len__(self) -> int:
         return self._fixed + len(self._other)
@@ -119,30 +126,23 @@ class RecordBook:
 
     def get(self, digest: bytes) -> int | None:
         """The number recorded with ``digest`` (12 bytes), None if none is."""
+        if len(digest) != self.DIGEST_BYTES:  # (a shorter one matched a record's start)
+            raise ValueError(f"a digest of {self.DIGEST_BYTES} bytes, not {len(digest)}")
         bucket = self._buckets[hash(digest) & self._mask]
-        at = bucket.find(digest)
-        while at % _KEY_BYTES:  # (-1: not there; found across two records: look on)
-            if at < 0:
-                return None
-            at = bucket.find(digest, at + 1)
+        at = _find(bucket, digest)
+        if at < 0:
+            return None
         return int.from_bytes(bucket[at + self.DIGEST_BYTES:at + _KEY_BYTES], "big")
 
     def put(self, digest: bytes, number: int) -> None:
         """Record ``number`` (< 2 ** 32) with ``digest`` (12 bytes), unless one is."""
-        if len(digest) != self.DIGEST_BYTES:
-            raise ValueError(f"a digest of {self.DIGEST_BYTES} bytes, not {len(digest)}")
-        if self.get(digest) is not None:
+        if self.get(digest) is not None:  # (which checks its length)
             return
         self._buckets[hash(digest) & self._mask] += digest + number.to_bytes(4, "big")
         self._records += 1
         if self._records > _AVERAGE * len(self._buckets):
-            mask = self._mask = 2 * len(self._buckets) - 1
-            parts: list[list[bytes]] = [[] for _ in range(mask + 1)]
-            for bucket in self._buckets:
-                for at in range(0, len(bucket), _KEY_BYTES):
-                    record = bucket[at:at + _KEY_BYTES]
-                    parts[hash(record[:self.DIGEST_BYTES]) & mask].append(record)
-            self._buckets = [b"".join(part) for part in parts]
+            self._buckets = _split(self._buckets, self.DIGEST_BYTES)
+            self._mask = len(self._buckets) - 1
 
     def __len__(self) -> int:
         return self._records
