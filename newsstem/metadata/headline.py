@@ -715,8 +715,8 @@ class SiteNames:
         self._sightings = 0  # affixes first seen
         self.known = [affix for affix in affixes if affix]
         # The affixes of SITE_AFFIX_MIN_PAGES pages or more, in the order first seen:
-        # the only ones names() can return. counts also holds each page's headline, so
-        # reading it whole at every page made a crawl quadratic in a site's pages.
+        # the only ones names() can return. Reading counts whole at every page made a
+        # crawl quadratic in a site's pages (it held each page's headline then).
         self._frequent: list[str] = []
 
     def add(self, title: str | None) -> None:

@@ -820,7 +820,7 @@ def test_a_hub_is_recorded_in_its_first_articles_batch_so_kill_9_keeps_it(tmp_pa
                     break
         assert running.killed, running.log()
         added = site.add_article(section=0)
-        again = crawl(tmp_path, site, uri, "again", **probe_settings(tmp_path / "again.json"))
+        again = crawl(tmp_path, site, uri, "again")
     finally:
         if running.process.poll() is None:
             running.kill()
