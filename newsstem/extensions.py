@@ -16,7 +16,6 @@ from tldextract import TLDExtract
 from newsstem import defaults
 from newsstem.archive import ArchivedPage, ArchiveError, fetched_since, html_pages_by_site
 from newsstem.commands.learn import training_page
-from newsstem.deployment import read_setting
 from newsstem.layout.learn import LearnOptions, TrainingPage
 from newsstem.layout.patterns import (
     PatternFileError,
@@ -25,6 +24,7 @@ from newsstem.layout.patterns import (
     save_pattern_file,
 )
 from newsstem.layout.redesign import relearn
+from newsstem.setting_values import read_setting
 from newsstem.sharedpatterns import LOADED_WHEN, publish, shared_patterns_store
 from newsstem.urldb import StoreError, hide_password
 

@@ -119,7 +119,7 @@ class DownloadErrors:
         return cls(
             crawler.stats,
             # strings when given with -s or by scrapyd (scrapy crawl makes them numbers for
-            # Scrapy's HttpErrorMiddleware too: newsstem.deployment.read_allowed_codes)
+            # Scrapy's HttpErrorMiddleware too: newsstem.setting_values.read_allowed_codes)
             frozenset(int(code) for code in settings.getlist("HTTPERROR_ALLOWED_CODES")),
             settings.getbool("HTTPERROR_ALLOW_ALL"),
         )

@@ -14,7 +14,7 @@ import lxml.etree
 from scrapy.exceptions import DropItem, NotConfigured
 
 from newsstem import defaults
-from newsstem.deployment import bundled_pattern_sets, read_setting
+from newsstem.deployment import bundled_pattern_sets
 from newsstem.extraction import GUARD_NEAREST, GUARD_REPLACED, PageExtraction, extract_page
 from newsstem.items import Article, Page
 from newsstem.layout.patterns import MatchOptions, PatternLibrary, load_patterns_dir
@@ -31,6 +31,7 @@ from newsstem.metadata import MetadataOptions, extract_metadata
 from newsstem.metadata.evidence import parse_html
 from newsstem.metadata.headline import SiteNames
 from newsstem.rules import canonical_elsewhere, copy_of
+from newsstem.setting_values import read_setting
 from newsstem.sharedpatterns import SharedPatterns, shared_patterns_store
 from newsstem.text import meaningful_length
 from newsstem.urldb import StoreError, open_store, redis_store_uri

@@ -193,7 +193,7 @@ class RenderError(Exception):
 def wants_render(settings: BaseSettings, argument: object = None) -> bool:
     """Whether this crawl renders pages: ``-a render=1`` (``argument``), else
     ``NEWSSTEM_RENDER``; UsageError for a value that is no flag."""
-    from newsstem.deployment import parse_flag
+    from newsstem.setting_values import parse_flag
 
     if argument is not None:
         return parse_flag("-a render", argument)

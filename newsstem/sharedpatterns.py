@@ -34,7 +34,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from newsstem import defaults
-from newsstem.deployment import read_setting
 from newsstem.layout.patterns import (
     PatternFileError,
     PatternSet,
@@ -43,6 +42,7 @@ from newsstem.layout.patterns import (
     save_pattern_file,
 )
 from newsstem.layout.redesign import patterns_key
+from newsstem.setting_values import read_setting
 from newsstem.urldb import StoreError, hide_password, open_store, redis_store_uri
 from newsstem.urldb.redis_store import clock_ahead, epoch_microseconds
 

@@ -207,7 +207,7 @@ def test_nan_is_out_of_every_range(name):
     from scrapy.exceptions import UsageError
     from scrapy.settings import Settings
 
-    from newsstem.deployment import check_setting_types
+    from newsstem.setting_values import check_setting_types
 
     with pytest.raises(UsageError, match=f"{name} must be .*, not 'nan'"):
         check_setting_types(Settings({name: "nan"}))
@@ -218,7 +218,7 @@ def test_zero_depth_limit_and_download_maxsize_stay_valid(name):
     # Scrapy's "no limit" for both: the check of negative values (e1d162f) must not refuse it
     from scrapy.settings import Settings
 
-    from newsstem.deployment import check_setting_types
+    from newsstem.setting_values import check_setting_types
 
     check_setting_types(Settings({name: "0"}))
     check_setting_types(Settings({name: 0}))

@@ -518,7 +518,7 @@ def test_the_values_of_the_headline_relearn_and_outcome_stats_are_in_their_lines
 def test_every_bounded_setting_is_in_the_ranges_the_scheduling_page_gives():
     """docs/unattended.md lists the numeric settings whose range is not "0 or more" (the
     distributed ones, 1 or more, were missing: the page said 0 or more)."""
-    from newsstem.deployment import _ABOVE_ZERO, _RANGES
+    from newsstem.setting_values import _ABOVE_ZERO, _RANGES
 
     text = " ".join((REPO / "docs" / "unattended.md").read_text(encoding="utf-8").split())
     start = text.index("a number out of its range (")
@@ -601,7 +601,7 @@ def test_the_tracking_parameters_the_spider_page_lists_are_the_default():
 
 
 def test_the_values_a_choice_setting_takes_are_in_its_comment():
-    from newsstem.deployment import _CHOICES
+    from newsstem.setting_values import _CHOICES
     from newsstem.urldb.middleware import MARK_AFTER
 
     comments = {s.name: s.comment for s in _hooks().read_settings(

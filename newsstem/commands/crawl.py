@@ -42,12 +42,6 @@ from scrapy.utils.log import get_scrapy_root_handler
 from newsstem import defaults
 from newsstem.archive import ArchiveError, check_writable
 from newsstem.commands import URLDB_MIDDLEWARE, load_spider, spider_names
-from newsstem.deployment import (
-    check_components,
-    check_dict_options,
-    check_setting_types,
-    read_allowed_codes,
-)
 from newsstem.distributed import DistributedError, DistributedMode
 from newsstem.distributed.connection import connect
 from newsstem.distributed.options import DistributedOptions
@@ -56,6 +50,12 @@ from newsstem.layout.patterns import PatternFileError, PatternLibrary
 from newsstem.operations import EXIT_NOTHING_REACHED, RunReport
 from newsstem.paths import check_feed_options, check_outputs
 from newsstem.pipelines import hand_patterns, load_patterns_before_logging, log_later
+from newsstem.setting_values import (
+    check_components,
+    check_dict_options,
+    check_setting_types,
+    read_allowed_codes,
+)
 from newsstem.spiders.news import ARGUMENT_HELP
 from newsstem.usage_errors import one_line_errors
 

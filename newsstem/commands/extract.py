@@ -29,12 +29,12 @@ from newsstem.archive import (
     read_archive,
 )
 from newsstem.commands import leave_out_urldb_middleware
-from newsstem.deployment import check_dict_options, check_setting_types
 from newsstem.encoding import decode_html
 from newsstem.items import Page
 from newsstem.layout.patterns import PatternFileError, PatternLibrary
 from newsstem.paths import check_feed_options, check_outputs
 from newsstem.pipelines import hand_patterns, load_patterns_before_logging, log_later
+from newsstem.setting_values import check_dict_options, check_setting_types
 from newsstem.usage_errors import archive_hint, one_line_errors
 
 logger = logging.getLogger(__name__)

@@ -49,7 +49,7 @@ from scrapy.exceptions import UsageError
 
 from newsstem import defaults, render
 from newsstem.archive import ArchivedPage, ArchiveError, html_pages_by_site
-from newsstem.deployment import check_setting_types
+from newsstem.setting_values import check_setting_types
 from newsstem.distributed.connection import DistributedError, urldb_of
 from newsstem.discovery import SinceError, parse_since
 from newsstem.encoding import decode_html

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from newsstem.deployment import read_setting
 from newsstem.distributed.connection import distributed_url
+from newsstem.setting_values import read_setting
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings

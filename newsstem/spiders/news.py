@@ -42,7 +42,6 @@ from scrapy.utils.gz import gunzip, gzip_magic_number
 from scrapy.utils.sitemap import sitemap_urls_from_robots
 
 from newsstem import defaults, render
-from newsstem.deployment import read_setting
 from newsstem.discovery import (
     Entry,
     SinceError,
@@ -65,6 +64,7 @@ from newsstem.rules import (
     site_of,
     strip_tracking,
 )
+from newsstem.setting_values import read_setting
 from newsstem.text import normalize_space
 from newsstem.urldb.store import url_key
 from newsstem.usage_errors import close_name

@@ -46,10 +46,11 @@ from scrapy.utils.reactor import CallLaterOnce
 
 from newsstem import defaults
 from newsstem.backoff import Backoff
-from newsstem.deployment import installed_project_data_dir, parse_flag, read_setting
+from newsstem.deployment import installed_project_data_dir
 from newsstem.items import Article, Page
 from newsstem.keyset import KeySet
 from newsstem.paths import local_feed_path
+from newsstem.setting_values import parse_flag, read_setting
 from newsstem.urldb import StoreError, UrlStore, open_store, parse_uri, url_key
 from newsstem.urldb.feeds import (
     DurableFileFeedStorage,
