@@ -96,7 +96,7 @@ class AnchorBook:
         self._texts: dict[bytes, list[str]] = {}
         # the pages fetched: one entry a page for the whole crawl, so a key is the URL
         # store's 16-byte digest of the canonical URL, not that URL (~50 + its length:
-        # ~140 a news URL; stop 49's crawl memory), in a KeySet: ~16 bytes a page, not ~90
+        # ~140 a news URL; stop 49's crawl memory), in a KeySet: ~20 bytes a page, not ~90
         # in a set (stop 50)
         self._fetched = KeySet()
 

@@ -219,7 +219,7 @@ class UrlDbMiddleware:
         self._hubs_counted: set[bytes] = set()
         # newsstem/urldb/skipped counts each URL once, and only those exported by an earlier
         # crawl: a link to an article this crawl exported is one Scrapy would not fetch again.
-        # One key or more an article for the whole crawl: a KeySet (~16 bytes a key, not
+        # One key or more an article for the whole crawl: a KeySet (~20 bytes a key, not
         # ~110 in a set: stop 50's crawl memory)
         self._exported_here = KeySet()
         self._skipped = KeySet()  # (up to MAX_REMEMBERED keys: ~20 MiB, not ~150 in a set)
