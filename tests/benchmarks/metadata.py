@@ -2,6 +2,7 @@
 
     python tests/benchmarks/metadata.py [--repeat N] [--verbose] [--show-held-out]
         [--held-out | --headlines | --author-precision | --corpus-encodings | --scaling]
+    python tests/benchmarks/metadata.py --first-lines [-v] [--save F] [--compare F]
 
 Labelled set: tests/fixtures/metadata/labels.jsonl (57 pages of 43 sites from the
 Mozilla, CleanPortalEval and L3S corpora; expected values read off each page, see
@@ -33,6 +34,17 @@ name an agency, a desk or the publisher itself set aside (fundus labels follow t
 publishers' credits, ``dpa``, ``BBC News``; README's authors are people, an agency
 only where no person is named); day. ``--verbose`` lists the misses of the tuning
 half: fundus titles and authors, chaos and cleanportal titles.
+
+``--first-lines`` scores the exported title (as ``--headlines`` computes it) on every
+corpus without headline labels (dragnet, l3s, cleaneval-dev, mozilla) against the gold
+text's first line with the lines that carry on its sentence (:func:`corpora.gold_headline`),
+only on the pages where one of the page's own title statements (the heading, JSON-LD,
+og:title, the ``<title>`` alone or with an affix) says that line
+(``learned.scored_headline``): the headline a reader sees, where the page names it. By
+corpus and half, with readability's title and trafilatura's in the same run; ``-v`` lists
+the tuning misses with the page's title statements, ``--save F`` writes every page's
+exported title (JSON) and ``--compare F`` lists the tuning pages whose title changed
+against such a file (held-out ones counted).
 
 Rules are designed from tuning pages only, so no mode lists a held-out page (its misses,
 junk names or authors) unless ``--show-held-out`` asks for it (to report on a finished rule,
@@ -353,6 +365,42 @@ def _stated_by(html: str, url: str | None, gold: str) -> str | None:
                  if comparable(text) == key), None)
 
 
+# The corpora whose pages label the headline (fundus: meta.title; chaos, cleanportal: the
+# gold text's first line); the others are scored by --first-lines.
+LABELLED_CORPORA = ("fundus", "chaos", "cleanportal")
+
+
+class SiteTitles:
+    """The ``<title>`` of every page of a corpus, by site: what a crawl has learned the
+    site's name from when it reaches a page (its other pages)."""
+
+    def __init__(self, pages: list) -> None:
+        self.by_site: dict[str, list] = {}
+        for page in pages:
+            self.by_site.setdefault(page.site or page.id, []).append(page)
+        self.titles = {page.id: extract_metadata(page.html, page.url).page_title for page in pages}
+
+    def names(self, page) -> list[str]:
+        """The site names learned from the ``<title>``s of the site's other pages."""
+        names = SiteNames()
+        for other in self.by_site[page.site or page.id]:
+            if other.id != page.id:
+                names.add(self.titles[other.id])
+        return names.names()
+
+
+def exported(page, site_titles: SiteTitles):
+    """The fallback's extraction of a page and the metadata a crawl exports with it (the
+    extraction's title weighed with the page's statements, the site names of
+    :class:`SiteTitles`, the body as the text)."""
+    extraction = extract_page(page.html, page.url, None, [], min_chars=0)
+    ours = extract_metadata(
+        page.html, page.url, text=extraction.body or None,
+        title_candidates=[("extraction", extraction.title)], site_names=site_titles.names(page),
+    )
+    return extraction, ours
+
+
 def headlines(verbose: bool, show_held_out: bool = False) -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from corpora import gold_headline, halves, load_corpus
@@ -366,17 +414,14 @@ def headlines(verbose: bool, show_held_out: bool = False) -> int:
 
     misses: list[str] = []
     label_kind: dict[str, Counter[str]] = defaultdict(Counter)
-    for corpus in ("fundus", "chaos", "cleanportal"):
+    for corpus in LABELLED_CORPORA:
         pages = load_corpus(CORPORA, corpus)
         half = halves(pages)
         labels = {
             json.loads(row)["id"]: json.loads(row).get("meta") or {}
             for row in (CORPORA / corpus / "index.jsonl").read_text().splitlines() if row.strip()
         }
-        by_site: dict[str, list] = {}
-        for page in pages:
-            by_site.setdefault(page.site or page.id, []).append(page)
-        titles = {page.id: extract_metadata(page.html, page.url).page_title for page in pages}
+        site_titles = SiteTitles(pages)
         for page in pages:
             label = labels[page.id]
             if corpus == "fundus":
@@ -386,15 +431,7 @@ def headlines(verbose: bool, show_held_out: bool = False) -> int:
                 if gold is None:  # the gold text does not start with a headline
                     continue
             group = f"{corpus}/{half[page.id]}"
-            names = SiteNames()
-            for other in by_site[page.site or page.id]:
-                if other.id != page.id:  # learned from the site's other pages, as in a crawl
-                    names.add(titles[other.id])
-            extraction = extract_page(page.html, page.url, None, [], min_chars=0)
-            ours = extract_metadata(
-                page.html, page.url, text=extraction.body or None,
-                title_candidates=[("extraction", extraction.title)], site_names=names.names(),
-            )
+            extraction, ours = exported(page, site_titles)
             theirs = trafilatura.extract_metadata(page.html, default_url=page.url)
             publisher = [ours.site_name or "", (theirs.sitename if theirs else "") or "",
                          urlsplit(page.url or "").hostname or ""]
@@ -468,6 +505,89 @@ def headlines(verbose: bool, show_held_out: bool = False) -> int:
         print("\n".join(misses))
     else:
         print(f"{len(misses)} misses (--verbose lists them)")
+    return 0
+
+
+# -- headlines of the corpora without labels: the gold text's first line --------------
+
+
+def first_lines(verbose: bool, show_held_out: bool = False, save: str | None = None,
+                compare: str | None = None) -> int:
+    """The exported title on every corpus without headline labels (dragnet, l3s,
+    cleaneval-dev, mozilla) against the gold text's first line, on the pages where one of
+    the page's own title statements says it (``learned.scored_headline``), by corpus and
+    half; newsstem, readability's title and trafilatura's. ``--save`` writes every page's
+    exported title, ``--compare`` lists the tuning pages whose title differs from a saved
+    run's (scored or not) and counts the held-out ones."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from corpora import corpora_root, corpus_names, halves, load_corpus
+    from learned import scored_headline
+
+    root = corpora_root()
+    if root is None:
+        print("corpora not found: skipped")
+        return 0
+    scores: dict[tuple[str, str], list[int]] = {}  # (set, tool) -> hits, n
+    misses: list[str] = []
+    decisions: dict[str, str] = {}
+    previous = json.loads(Path(compare).read_text(encoding="utf-8")) if compare else None
+    changed: Counter[str] = Counter()
+    changes: list[str] = []
+    for corpus in [c for c in corpus_names(root) if c not in LABELLED_CORPORA]:
+        pages = load_corpus(root, corpus)
+        half = halves(pages)
+        site_titles = SiteTitles(pages)
+        for page in pages:
+            group = f"{corpus}/{half[page.id]}"
+            gold = scored_headline(page, None, gold_first_line=True)
+            if gold is None and not (save or compare):
+                continue
+            extraction, ours = exported(page, site_titles)
+            key = f"{corpus}/{page.id}"
+            decisions[key] = ours.headline or ""
+            if previous is not None and previous.get(key) != decisions[key]:
+                changed[group] += 1
+                if half[page.id] == "tune" or show_held_out:
+                    changes.append(f"  {group} {page.id}: {previous.get(key)!r} -> "
+                                   f"{decisions[key]!r} (gold first line: {gold!r})")
+            if gold is None:
+                continue
+            theirs = trafilatura.extract_metadata(page.html, default_url=page.url)
+            results = {"newsstem": ours.headline, "readability": extraction.title,
+                       "trafilatura": theirs.title if theirs else None}
+            for tool, title in results.items():
+                cell = scores.setdefault((group, tool), [0, 0])
+                cell[0] += comparable(title or "") == comparable(gold)
+                cell[1] += 1
+            if comparable(ours.headline or "") != comparable(gold) and (
+                    half[page.id] == "tune" or show_held_out):
+                evidence = collect_evidence(parse_html(page.html), page.url, page.html)
+                misses.append(
+                    f"  miss {group} {page.id}: {ours.headline!r} "
+                    f"({ours.sources.get('headline')}) != {gold!r}\n"
+                    + "".join(f"      {source}: {text!r}\n"
+                              for source, text in headline_candidates(evidence))
+                    + f"      extraction: {extraction.title!r}; site names "
+                    f"{site_titles.names(page)[:3]}")
+    print("titles against the gold text's first line where the page states it (case and "
+          "punctuation ignored)")
+    print(f"{'set':24} " + " ".join(f"{tool:>18}" for tool in ("newsstem", "readability",
+                                                                 "trafilatura")))
+    for group in sorted({group for group, _ in scores}):
+        print(f"{group:24} " + " ".join(
+            f"{_pct(*scores[(group, tool)]):>18}" for tool in ("newsstem", "readability",
+                                                                 "trafilatura")))
+    if verbose:
+        print("\n".join(misses))
+    else:
+        print(f"{len(misses)} misses listed by --verbose")
+    if save:
+        Path(save).write_text(json.dumps(decisions, ensure_ascii=False, indent=0),
+                              encoding="utf-8")
+    if previous is not None:
+        print("exported titles changed vs " + compare + ": " + (", ".join(
+            f"{group} {n}" for group, n in sorted(changed.items())) or "none"))
+        print("\n".join(changes))
     return 0
 
 
@@ -569,10 +689,10 @@ def scaling() -> int:
     return 0
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="calls per page and tool (timing)")
-    parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("-v", "--verbose", action="store_true")
     parser.add_argument("--show-held-out", action="store_true",
                         help="list held-out pages too (their misses, names): to report on a "
                              "rule, not to design one")
@@ -581,6 +701,14 @@ def main() -> int:
     parser.add_argument("--headlines", action="store_true",
                         help="titles, authors and days of the fundus pages (and chaos/cleanportal "
                              "titles), newsstem and trafilatura by half")
+    parser.add_argument("--first-lines", action="store_true",
+                        help="titles of the corpora without headline labels against the gold "
+                             "text's first line where the page states it, by corpus and half")
+    parser.add_argument("--save", metavar="FILE",
+                        help="with --first-lines: write every page's exported title (JSON)")
+    parser.add_argument("--compare", metavar="FILE",
+                        help="with --first-lines: list the tuning pages whose exported title "
+                             "differs from a --save file's, count the held-out ones")
     parser.add_argument("--corpus-encodings", action="store_true",
                         help="re-encode every corpus page and check decode_html gives its text back")
     parser.add_argument("--author-precision", action="store_true",
@@ -589,7 +717,7 @@ def main() -> int:
     parser.add_argument("--scaling", action="store_true",
                         help="seconds of extract_metadata and readability on synthetic pages of "
                              "5,000 to 40,000 paragraphs (should grow linearly)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     warnings.simplefilter("ignore")  # dateparser's tz-name warnings from htmldate
     if args.scaling:
         return scaling()
@@ -599,6 +727,8 @@ def main() -> int:
         return 0
     if args.corpus_encodings:
         return corpus_round_trip()
+    if args.first_lines:
+        return first_lines(args.verbose, args.show_held_out, args.save, args.compare)
     if args.headlines:
         return headlines(args.verbose, args.show_held_out)
     if args.author_precision:
