@@ -2,7 +2,7 @@
 
     python tests/benchmarks/metadata.py [--repeat N] [--verbose] [--show-held-out]
         [--held-out | --headlines | --author-precision | --corpus-encodings | --scaling]
-    python tests/benchmarks/metadata.py --first-lines [-v] [--save F] [--compare F]
+    python tests/benchmarks/metadata.py --first-lines [-v] [--half H] [--save F] [--compare F]
 
 Labelled set: tests/fixtures/metadata/labels.jsonl (57 pages of 43 sites from the
 Mozilla, CleanPortalEval and L3S corpora; expected values read off each page, see
@@ -44,7 +44,7 @@ og:title, the ``<title>`` alone or with an affix) says that line
 corpus and half, with readability's title and trafilatura's in the same run; ``-v`` lists
 the tuning misses with the page's title statements, ``--save F`` writes every page's
 exported title (JSON) and ``--compare F`` lists the tuning pages whose title changed
-against such a file (held-out ones counted).
+against such a file (held-out ones counted); ``--half tune`` reads the tuning pages alone.
 
 Rules are designed from tuning pages only, so no mode lists a held-out page (its misses,
 junk names or authors) unless ``--show-held-out`` asks for it (to report on a finished rule,
@@ -512,13 +512,13 @@ def headlines(verbose: bool, show_held_out: bool = False) -> int:
 
 
 def first_lines(verbose: bool, show_held_out: bool = False, save: str | None = None,
-                compare: str | None = None) -> int:
+                compare: str | None = None, only: str | None = None) -> int:
     """The exported title on every corpus without headline labels (dragnet, l3s,
     cleaneval-dev, mozilla) against the gold text's first line, on the pages where one of
     the page's own title statements says it (``learned.scored_headline``), by corpus and
     half; newsstem, readability's title and trafilatura's. ``--save`` writes every page's
     exported title, ``--compare`` lists the tuning pages whose title differs from a saved
-    run's (scored or not) and counts the held-out ones."""
+    run's (scored or not) and counts the held-out ones; ``only``, one half's pages alone."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from corpora import corpora_root, corpus_names, halves, load_corpus
     from learned import scored_headline
@@ -538,6 +538,8 @@ def first_lines(verbose: bool, show_held_out: bool = False, save: str | None = N
         half = halves(pages)
         site_titles = SiteTitles(pages)
         for page in pages:
+            if only and half[page.id] != only:
+                continue
             group = f"{corpus}/{half[page.id]}"
             gold = scored_headline(page, None, gold_first_line=True)
             if gold is None and not (save or compare):
@@ -709,6 +711,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compare", metavar="FILE",
                         help="with --first-lines: list the tuning pages whose exported title "
                              "differs from a --save file's, count the held-out ones")
+    parser.add_argument("--half", choices=("tune", "held-out"),
+                        help="with --first-lines: only the pages of this half (to design a rule "
+                             "on the tuning half alone, faster)")
     parser.add_argument("--corpus-encodings", action="store_true",
                         help="re-encode every corpus page and check decode_html gives its text back")
     parser.add_argument("--author-precision", action="store_true",
@@ -728,7 +733,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.corpus_encodings:
         return corpus_round_trip()
     if args.first_lines:
-        return first_lines(args.verbose, args.show_held_out, args.save, args.compare)
+        return first_lines(args.verbose, args.show_held_out, args.save, args.compare, args.half)
     if args.headlines:
         return headlines(args.verbose, args.show_held_out)
     if args.author_precision:
