@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from urllib.parse import urljoin, urlsplit
 
 from htmldate import find_date
 from lxml import etree
@@ -30,7 +31,12 @@ from newsstem.metadata.fields import (
     find_site_name,
     find_tags,
 )
-from newsstem.metadata.headline import decide_headline, headline_candidates
+from newsstem.metadata.headline import (
+    comparable,
+    decide_headline,
+    headline_candidates,
+    title_affixes,
+)
 from newsstem.metadata.language import resolve_language
 from newsstem.rules import host_names
 from newsstem.text import normalize_space
@@ -138,7 +144,8 @@ def extract_metadata(
     _fill_language(evidence, metadata, text)
     _fill_dates(evidence, metadata, url, options)
     _fill_headline(evidence, metadata, url, title_candidates, anchor_texts,
-                   [*site_names, *publisher, *host_names(url)], text or "")
+                   [*site_names, *publisher, *host_names(url), *_home_link_names(root, url)],
+                   text or "")
     return metadata
 
 
@@ -183,6 +190,39 @@ def _publisher_names(evidence: Evidence) -> list[str]:
         publisher = evidence.resolve(obj.get("publisher"))
         if isinstance(publisher, dict) and isinstance(publisher.get("name"), str):
             names.append(publisher["name"])
+    return names
+
+
+def _home_link_names(root: HtmlElement, url: str | None) -> list[str]:
+    """The texts of the ``h1``s and ``h2``s that are one link to the site's home page (its
+    root, on the page's own host) and that the ``<title>`` writes as an affix beside
+    something else: the site's banner, which names the site. Found on dragnet and l3s
+    tuning pages of several publishers whose ``<title>`` is the headline and that banner
+    (``Faux Fur + Flannel Blanket DIY - A Beautiful Mess`` under ``<h1><a
+    href="http://…/">A Beautiful Mess</a></h1>``, ``The Final
+    Chapter? - 1/21/2008 - Broadcasting & Cable`` under ``<h1><a href="/">``): the name is
+    cut from the titles and the banner is no headline. A page whose ``<title>`` is the
+    banner alone (a blog's front page) keeps it as its headline."""
+    body, title = root.find(".//body"), root.find(".//title")
+    if body is None or title is None:
+        return []
+    affixes = {comparable(a) for a in title_affixes(normalize_space(title.text_content()))}
+    host = ((urlsplit(url).hostname or "") if url else "").removeprefix("www.")
+    names = []
+    for heading in body.iter("h1", "h2"):
+        links = heading.findall(".//a")
+        if len(links) != 1:
+            continue
+        text = normalize_space(heading.text_content())
+        href = (links[0].get("href") or "").strip()
+        if not text or comparable(text) not in affixes or not href or href.startswith("#") \
+                or normalize_space(links[0].text_content()) != text:
+            continue
+        target = urlsplit(urljoin(url or "", href))
+        on_host = (target.hostname or host).removeprefix("www.") == host if host \
+            else bool(target.hostname) or href.startswith("/")
+        if target.path in ("", "/") and not target.query and on_host:
+            names.append(text)
     return names
 
 

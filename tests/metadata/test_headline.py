@@ -470,3 +470,18 @@ def test_an_ideographic_space_in_a_headline_is_kept_as_written():
     assert extract_metadata(page).headline == "岸田首相\u3000訪米へ"
     page = "<html lang='ja'><body><h1>岸田首相 \u3000訪米へ</h1><p>本文です。</p></body></html>"
     assert extract_metadata(page).headline == "岸田首相 訪米へ"
+
+
+@pytest.mark.parametrize("title, href, headline", [
+    ("Rain at last in the valley | Valley Notes", "/", "Rain at last in the valley"),
+    ("Rain at last in the valley | Valley Notes", "http://valley.example/", "Rain at last in the valley"),
+    # a link elsewhere than the site's root is no banner of the site
+    ("Rain at last in the valley | Valley Notes", "/2012/rain", "Rain at last in the valley | Valley Notes"),
+    ("Rain at last in the valley | Valley Notes", "http://other.example/", "Rain at last in the valley | Valley Notes"),
+    # a front page titled with the banner alone keeps it
+    ("Valley Notes", "/", "Valley Notes"),
+])
+def test_a_heading_linking_to_the_home_page_names_the_site(title, href, headline):
+    html = (f"<html><head><title>{title}</title><meta property='og:title' content='{title}'>"
+            f"</head><body><h1><a href='{href}'>Valley Notes</a></h1><p>It rained.</p></body></html>")
+    assert extract_metadata(html, "http://valley.example/2012/rain").headline == headline
