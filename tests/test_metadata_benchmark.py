@@ -20,8 +20,8 @@ from support.layoutpages import write_corpus
 
 PAGES = ("news_06", "news_09", "news_10", "news_12", "news_13")
 # the same pages under two sites, one in each half (corpora.halves: by a hash of the
-# corpus and the site; test_learned_benchmark checks this pair)
-CORPUS, TUNE_SITE, HELD_OUT_SITE = "learned", "tv.msnbc.test", "tv.msnbc.com"
+# corpus and the site), as test_learned_benchmark writes and checks them
+from test_learned_benchmark import CORPUS, HELD_OUT_SITE, TUNE_SITE
 
 
 def benchmark():
