@@ -193,7 +193,7 @@ def sites_of(
     for corpus in corpora:
         pages = load_corpus(root, corpus)
         half_of = halves(pages)
-        keys = site_keys(pages)
+        keys = site_keys(pages, {})  # the corpus's own sites: page_sites.tsv only splits
         by_site: dict[str, list[CorpusPage]] = defaultdict(list)
         for page in pages:
             key = keys[page.id]
