@@ -23,17 +23,17 @@ __all__ = [
     "HALVES",
     "PAGE_SITES",
     "CorpusPage",
-    "gold_headline",
     "corpora_location",
     "corpora_root",
     "corpus_names",
+    "gold_headline",
     "halves",
-    "url_host",
     "load_corpus",
     "placeholder_hosts",
     "read_page_sites",
     "site_keys",
     "split_key",
+    "url_host",
 ]
 
 REPO = Path(__file__).resolve().parents[2]

@@ -28,7 +28,7 @@ import lxml.html
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpora import (  # noqa: E402
+from corpora import (
     PAGE_SITES,
     CorpusPage,
     corpora_root,
@@ -120,8 +120,8 @@ def named_site(page: CorpusPage) -> tuple[str, str] | None:
     except (ValueError, lxml.etree.ParserError):
         return None
     for evidence, xpath in (
-        ("canonical", "//link[contains(concat(' ', normalize-space(translate(@rel, "
-                      "'CANONIL', 'canonil')), ' '), ' canonical ')]/@href"),
+        ("canonical", ("//link[contains(concat(' ', normalize-space(translate(@rel, "
+                       "'CANONIL', 'canonil')), ' '), ' canonical ')]/@href")),
         ("og:url", "//meta[@property='og:url']/@content"),
         ("base", "//base/@href"),
     ):
