@@ -14,7 +14,7 @@ token-shingle F1 (:mod:`newsstem.evaluation`); pages whose gold is mostly Chines
 Japanese or Korean are also scored on characters (``by_character``).
 
 Every corpus is reported on its two fixed halves (:func:`corpora.halves`, by site, else
-URL host, else page id): heuristics are tuned on the first, and a change is kept only
+URL host, else the site the page names in ``page_sites.tsv``, else page id): heuristics are tuned on the first, and a change is kept only
 if the held-out half gains too. Under each corpus, the tuning pages where newsstem loses
 most to trafilatura are listed with the figures that tell why (precision or recall,
 lengths, newsstem's ``reason``); ``--per-page`` lists tuning pages too. Held-out pages

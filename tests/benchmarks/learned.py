@@ -35,8 +35,9 @@ site checked by hand, see the file's header), sites of ``--min-pages`` pages or 
 page is read under the address a crawl of its site would give it, ``http://SITE/ID``
 (mozilla's pages all share one placeholder URL). The sets are reported per corpus and
 overall (half ``check``: these sites are in neither half); the pages are also pooled by
-the fixed extraction half of their corpus (:func:`corpora.halves`, by page id there:
-the readability fallback's rules were tuned on the tuning half's pages, so on the
+the fixed extraction half of their corpus (:func:`corpora.halves`, by the site
+``page_sites.tsv`` gives each page, the same as this file's, so each check site is in one
+half: the readability fallback's rules were tuned on the tuning half's pages, so on the
 held-out half's pages neither path was tuned). Titles are scored as on dragnet (no
 headline is labelled): against the gold text's first line where the page's own title
 statements say it. ``--diff`` shows none of these pages (they are in no tuning half). No
