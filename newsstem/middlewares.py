@@ -14,6 +14,8 @@ from twisted.internet.defer import Deferred
 from newsstem import render
 
 if TYPE_CHECKING:
+    from collections.abc import Collection
+
     from scrapy import Request
     from scrapy.crawler import Crawler
     from scrapy.http import Response
@@ -106,12 +108,18 @@ class DownloadErrors:
     crawl, not bugs. A robots.txt that cannot be fetched is the same event: one line, and
     the site's pages are allowed (Scrapy's rule). A failed download larger than
     ``DOWNLOAD_MAXSIZE`` is counted; Scrapy's own warning is its one line.
+
+    A status the crawl allows (:func:`allowed_status`) passes on to the spider and is
+    counted in ``newsstem/allowed/http_<status>``: a page, not an error, for the run
+    summary (:mod:`newsstem.operations`), which counted every 4xx/5xx response as one.
     """
 
-    def __init__(self, stats: StatsCollector, allowed_codes: frozenset[int], allow_all: bool):
+    def __init__(self, stats: StatsCollector, allowed_codes: frozenset[int], allow_all: bool,
+                 crawler: Crawler | None = None):
         self.stats = stats
         self.allowed_codes = allowed_codes
         self.allow_all = allow_all
+        self.crawler = crawler  # its spider's handle_httpstatus_list, once it has one
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> DownloadErrors:
@@ -122,13 +130,19 @@ class DownloadErrors:
             # Scrapy's HttpErrorMiddleware too: newsstem.setting_values.read_allowed_codes)
             frozenset(int(code) for code in settings.getlist("HTTPERROR_ALLOWED_CODES")),
             settings.getbool("HTTPERROR_ALLOW_ALL"),
+            crawler,
         )
 
     def process_response(self, request: Request, response: Response) -> Response:
         status = response.status
-        if status < 400 or self._wanted(request, status):
+        if status < 400 or request.meta.get("dont_obey_robotstxt"):
+            return response  # (robots.txt, read by its middleware: a 404 says "no rules")
+        kind = f"http_{status}"
+        spider = getattr(self.crawler, "spider", None)
+        if allowed_status(request, status, spider, self.allowed_codes, self.allow_all):
+            self.stats.inc_value(f"newsstem/allowed/{kind}")
             return response
-        self._fail(request, f"http_{status}", f"HTTP status {status}")
+        self._fail(request, kind, f"HTTP status {status}")
         raise IgnoreRequest(f"HTTP status {status}")
 
     def process_exception(self, request: Request, exception: Exception) -> None:
@@ -145,17 +159,6 @@ class DownloadErrors:
         self._fail(request, kind, (str(exception) or type(exception).__name__).splitlines()[0])
         raise IgnoreRequest(f"download failed ({kind})")
 
-    def _wanted(self, request: Request, status: int) -> bool:
-        """Statuses a request or the settings ask for; robots.txt's own (404: no rules)."""
-        meta = request.meta
-        return (
-            bool(meta.get("dont_obey_robotstxt"))  # robots.txt, read by its middleware
-            or self.allow_all
-            or bool(meta.get("handle_httpstatus_all"))
-            or status in meta.get("handle_httpstatus_list", ())
-            or status in self.allowed_codes
-        )
-
     def _fail(self, request: Request, kind: str, reason: str) -> None:
         self.stats.inc_value(f"newsstem/errors/{kind}")
         attempts = request.meta.get("retry_times", 0) + 1
@@ -167,6 +170,39 @@ class DownloadErrors:
             level, "newsstem: %s (%s%s): %s: %s", what, kind,
             f", {attempts} attempts" if attempts > 1 else "", request.url, reason,
         )
+
+
+def allowed_status(request: Request, status: int, spider_instance: object,
+                   allowed_codes: Collection[int], allow_all: bool) -> bool:
+    """Whether Scrapy's HttpErrorMiddleware lets a response of this 4xx/5xx ``status`` reach
+    the spider, by its own rule: the request's ``handle_httpstatus_all``, else its
+    ``handle_httpstatus_list`` (in place of the settings), else ``HTTPERROR_ALLOW_ALL``,
+    else the spider's ``handle_httpstatus_list`` (in place of ``HTTPERROR_ALLOWED_CODES``),
+    else ``allowed_codes``. A spider's list was not read, so its 404 counted as a failed
+    request and never reached it; a request's list was added to the settings', so a
+    status it left out passed here and Scrapy dropped it, neither failed nor a page.
+
+    >>> from scrapy import Request
+    >>> class Spider:
+    ...     handle_httpstatus_list = [410]
+    >>> allowed_status(Request("http://a.example/"), 404, None, {404}, False)
+    True
+    >>> allowed_status(Request("http://a.example/"), 404, Spider(), {404}, False)
+    False
+    >>> only_500 = Request("http://a.example/", meta={"handle_httpstatus_list": [500]})
+    >>> allowed_status(only_500, 404, None, {404}, True), allowed_status(only_500, 500, None, (), False)
+    (False, True)
+    """
+    meta = request.meta
+    if meta.get("handle_httpstatus_all"):
+        return True
+    if "handle_httpstatus_list" in meta:
+        return status in meta["handle_httpstatus_list"]
+    if allow_all:
+        return True
+    # (a Scrapy spider attribute, no argument of the news spider: tests/test_docs.py takes
+    # getattr(...spider, NAME) for one)
+    return status in getattr(spider_instance, "handle_httpstatus_list", allowed_codes)
 
 
 def _is_network_error(exception: Exception) -> bool:

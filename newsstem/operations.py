@@ -11,8 +11,9 @@ wrong. :class:`RunReport` (an extension) ends every crawl with
 - for ``scrapy extract``, which fetches nothing, only what applies: articles
   exported, pages read from the archives, pages not exported, damaged archives;
 - a verdict: a run that fetched no page at all while its requests failed
-  (site down, DNS failure, every page an HTTP error, refused by robots.txt, or
-  redirected off the site)
+  (site down, DNS failure, every page an HTTP error status the crawl did not allow,
+  refused by robots.txt, or redirected off the site; a status it allowed,
+  ``HTTPERROR_ALLOWED_CODES`` and the like, is a page, not an error)
   logs one ERROR line, and ``scrapy crawl`` exits with status
   :data:`EXIT_NOTHING_REACHED`.
 
@@ -92,18 +93,24 @@ class RunSummary:
     seconds: float | None
     articles: int  # written to a feed (scraped, without a feed); not those written to none
     by_method: dict[str, int]
-    pages: int  # successful (2xx) responses to the crawl's requests, robots.txt excluded
+    # successful (2xx) responses to the crawl's requests, robots.txt excluded, and those of
+    # a 4xx/5xx status the crawl allowed (``allowed``)
+    pages: int
     dropped: dict[str, int]
     skipped_known: int  # URLs of articles exported by earlier runs, not fetched (once each)
     withheld: int  # fetched anyway (start pages, redirect targets), not exported again
     hubs: int  # of those, exported pages walked again as hubs (newsstem/urldb/hubs)
     download_errors: dict[str, int]  # exception class -> count (each attempt)
-    http_errors: dict[str, int]  # status -> count (robots.txt excluded)
+    # status -> count, each attempt (robots.txt and the statuses allowed excluded)
+    http_errors: dict[str, int]
     spider_errors: dict[str, int]
     store_errors: int
     robots_refused: int
     # requests dropped by Scrapy's OffsiteMiddleware: redirects leaving the crawl's sites
     offsite: int = 0
+    # responses of a 4xx/5xx status the crawl allowed (HTTPERROR_ALLOWED_CODES, …): handed
+    # to the spider, pages, not errors (newsstem/allowed/http_<status>) -> count by status
+    allowed: dict[str, int] = field(default_factory=dict)
     archived: int = 0  # pages read from WARC archives (scrapy extract), not fetched
     older: int = 0  # older captures of URLs captured again later, not read (scrapy extract)
     # requests that failed for good, by kind (newsstem/errors/<kind>: dns, refused, http_404…)
@@ -197,7 +204,8 @@ class RunSummary:
         lines = [
             f"newsstem run summary ({self.finish_reason or 'unknown'}{took}):",
             exported,
-            f"  pages fetched: {self.pages}",
+            f"  pages fetched: {self.pages}"
+            + (f" (allowed HTTP statuses: {detail(self.allowed)})" if self.allowed else ""),
             not_exported,
         ]
         if self.render_unfinished:
@@ -511,8 +519,9 @@ def summarize(
     replaced: tuple[OutputFile, ...] = (),
     default_directories: tuple[str, ...] = (),
 ) -> RunSummary:
-    """The summary of a run from its stats and its count of successful page responses
-    (``offline``: an extraction of archives, which fetches nothing; ``jobdir``: the
+    """The summary of a run from its stats and its count of successful (2xx) page
+    responses, to which those of a 4xx/5xx status the crawl allowed are added from the
+    stats (``newsstem/allowed/http_<status>``) (``offline``: an extraction of archives, which fetches nothing; ``jobdir``: the
     crawl's ``JOBDIR``, "" without one, None for a queue shared with other workers;
     ``url_store``: the crawl used a URL store; ``queued``: the requests left in its
     scheduler, None if not known; ``no_feed``: the articles were written to no feed;
@@ -544,9 +553,14 @@ def summarize(
             continue  # dropped on purpose (robots.txt, offsite redirects): not a failure
         download[short] = download.get(short, 0) + count
     robots_statuses = _by_suffix(stats, "robotstxt/response_status_count/")
+    # responses the crawl allowed reached the spider: pages, not errors (the attempts
+    # Scrapy retried before, RETRY_HTTP_CODES, stay errors); counted by DownloadErrors
+    allowed = {name[len("http_"):]: count
+               for name, count in _by_suffix(stats, "newsstem/allowed/").items()
+               if name.startswith("http_")}
     http = {}
     for status, count in _by_suffix(stats, "downloader/response_status_count/").items():
-        count -= robots_statuses.get(status, 0)
+        count -= robots_statuses.get(status, 0) + allowed.get(status, 0)
         if status.isdigit() and int(status) >= _HTTP_ERROR and count > 0:
             http[status] = count
     unwritten = int(stats.get("newsstem/feeds/unwritten", 0))  # (urldb.feeds.UNWRITTEN_STAT)
@@ -555,7 +569,7 @@ def summarize(
         seconds=stats.get("elapsed_time_seconds"),
         articles=int(stats.get("item_scraped_count", 0)) - unwritten,
         by_method=_by_suffix(stats, "newsstem/method/"),
-        pages=pages,
+        pages=pages + sum(allowed.values()),
         dropped=_by_suffix(stats, "newsstem/dropped/"),
         skipped_known=int(stats.get("newsstem/urldb/skipped", 0)),
         withheld=int(stats.get("newsstem/urldb/withheld", 0)),
@@ -566,6 +580,7 @@ def summarize(
         store_errors=int(stats.get("newsstem/urldb/errors", 0)),
         robots_refused=int(stats.get("robotstxt/forbidden", 0)),
         offsite=int(stats.get("offsite/filtered", 0)),
+        allowed=allowed,
         rules_rejected=int(stats.get("newsstem/links/rejected/rules", 0)),
         followed=int(stats.get("newsstem/links/followed", 0)),
         render_unfinished=int(stats.get("newsstem/render/unfinished", 0)),
@@ -598,7 +613,7 @@ def summarize(
             if name.startswith(_RELEARN_PREFIX)
         },
     )
-    if pages or summary.articles or summary.unwritten or (offline and summary.archived):
+    if summary.pages or summary.articles or summary.unwritten or (offline and summary.archived):
         outcome = OK
     elif offline:  # nothing fetched, nothing to fail: an archive without HTML pages
         outcome = IDLE

@@ -214,6 +214,12 @@ STATS: tuple[Stat, ...] = (
          "`size_limit` (over `DOWNLOAD_MAXSIZE`), `http_<status>` (4xx/5xx), in browser mode "
          "also `redirects` (too many) and `browser` (a crashed tab or browser), `other`; a "
          "robots.txt that failed counts here too (its site's pages are then allowed)"),
+        ("newsstem/allowed/http_<status>",
+         ("responses of a 4xx/5xx status the crawl allowed (`HTTPERROR_ALLOWED_CODES`, "
+          "`HTTPERROR_ALLOW_ALL`, a spider's `handle_httpstatus_list`, a request's "
+          "`handle_httpstatus_list`/`handle_httpstatus_all` meta, as Scrapy's "
+          "HttpErrorMiddleware reads them), handed to the spider: not failed requests, and "
+          "pages, not errors, in the run summary")),
     ),
     *_group(
         "Browser mode",
@@ -238,14 +244,16 @@ STATS: tuple[Stat, ...] = (
          "items per minute over the run, set at its end (Scrapy's LogStats stat; `scrapy "
          "extract`'s periodic line, which counts pages read and articles, sets it too)"),
         ("newsstem/summary/pages",
-         "pages fetched (2xx, robots.txt aside); 0 in `scrapy extract`, which fetches "
-         "nothing (its pages read: `newsstem/archive/read`)"),
+         "pages fetched (2xx, and 4xx/5xx the crawl allowed: `newsstem/allowed/<…>`; "
+         "robots.txt aside); 0 in `scrapy extract`, which fetches nothing (its pages read: "
+         "`newsstem/archive/read`)"),
         ("newsstem/summary/dropped", "pages not exported"),
         ("newsstem/summary/skipped_known",
          "URLs skipped by the URL store (exported by an earlier crawl; each once)"),
         ("newsstem/summary/errors",
-         "errors: download errors, HTTP errors ≥ 400 other than robots.txt's, spider "
-         "exceptions, URL store errors"),
+         "errors: download errors, HTTP errors ≥ 400 other than robots.txt's and the "
+         "statuses the crawl allowed (each attempt: a status Scrapy retried counts each "
+         "time), spider exceptions, URL store errors"),
         ("newsstem/summary/robots_refused", "robots.txt refusals"),
     ),
     *_group(

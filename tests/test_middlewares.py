@@ -36,6 +36,46 @@ def test_an_unwanted_status_is_counted_and_dropped():
     assert middleware.stats.get_value("newsstem/errors/http_404") == 1
 
 
+@pytest.mark.parametrize(("settings", "meta", "spider_list", "status", "passes"), [
+    ({}, {"handle_httpstatus_list": [404]}, None, 404, True),
+    ({}, {"handle_httpstatus_all": True}, None, 500, True),
+    ({"HTTPERROR_ALLOW_ALL": True}, {}, None, 503, True),
+    ({}, {}, [410], 410, True),  # the spider's list: was a failed request
+    # a request's list stands for the settings' (Scrapy's rule): the 404 passed here,
+    # then Scrapy dropped it unseen, neither a failed request nor a page
+    ({"HTTPERROR_ALLOWED_CODES": "404"}, {"handle_httpstatus_list": [500]}, None, 404, False),
+    ({"HTTPERROR_ALLOW_ALL": True}, {"handle_httpstatus_list": [500]}, None, 404, False),
+    # and the spider's list for HTTPERROR_ALLOWED_CODES
+    ({"HTTPERROR_ALLOWED_CODES": "404"}, {}, [410], 404, False),
+])
+def test_allowed_statuses_are_scrapys_and_counted_apart_from_failures(
+        settings, meta, spider_list, status, passes):
+    crawler = get_crawler(settings_dict=settings)
+    crawler.stats.open_spider()
+    if spider_list is not None:
+        crawler.spider = type("Mine", (), {"handle_httpstatus_list": spider_list})()
+    middleware = DownloadErrors.from_crawler(crawler)
+    url = "http://127.0.0.1/page"
+    response = Response(url, status=status)
+    if passes:
+        assert middleware.process_response(Request(url, meta=meta), response) is response
+    else:
+        with pytest.raises(IgnoreRequest):
+            middleware.process_response(Request(url, meta=meta), response)
+    stats = middleware.stats
+    assert stats.get_value(f"newsstem/allowed/http_{status}") == (1 if passes else None)
+    assert stats.get_value(f"newsstem/errors/http_{status}") == (None if passes else 1)
+
+
+def test_robots_txt_s_own_status_is_neither_allowed_nor_failed():
+    middleware = _download_errors()
+    url = "http://127.0.0.1/robots.txt"
+    response = Response(url, status=404)
+    request = Request(url, meta={"dont_obey_robotstxt": True})
+    assert middleware.process_response(request, response) is response
+    assert middleware.stats.get_stats() == {}
+
+
 def test_a_status_allowed_with_dash_s_reaches_the_spider(tmp_path):
     # -s HTTPERROR_ALLOWED_CODES=404 (scrapyd passes strings too): Scrapy's HttpErrorMiddleware
     # looks the status up in the strings as they are, so the 404 never reached the spider

@@ -620,3 +620,83 @@ def test_a_resumed_crawl_keeps_the_stopped_crawls_json_o_file_aside(tmp_path, st
             f"CSV header), so the articles the stopped crawl wrote there are kept in {aside}"
             ) in resumed.log, resumed.log
     assert "Overwriting" not in resumed.log, resumed.log
+
+
+class _AllowedOrNot(BaseHTTPRequestHandler):
+    """A site whose home page links to a 404, a 500, a redirect to an article, a page
+    robots.txt forbids and a redirect off the site; /only-gone.html answers 404 alone."""
+
+    def do_GET(self):
+        port = self.server.server_port
+        routes = {
+            "/robots.txt": (200, "User-agent: *\nDisallow: /private/\n"),
+            "/index.html": (200, "<html><body><h1>Home</h1>" + "".join(
+                f"<a href='/{page}'>{page}</a>" for page in (
+                    "gone.html", "broken.html", "moved.html", "private/page.html",
+                    "away.html")) + "</body></html>"),
+            "/story.html": (200, "<html><body><p>A story.</p></body></html>"),
+            "/moved.html": (301, f"http://127.0.0.1:{port}/story.html"),
+            "/away.html": (302, "http://localhost:1/"),  # another host: off the site
+            "/broken.html": (500, "<html><body><h1>Server error</h1></body></html>"),
+        }
+        status, text = routes.get(self.path, (404, "<html><body><h1>Gone</h1></body></html>"))
+        self.send_response(status)
+        if 300 <= status < 400:
+            self.send_header("Location", text)
+            text = ""
+        self.send_header("Content-Type", "text/plain" if self.path == "/robots.txt"
+                         else "text/html; charset=utf-8")
+        self.end_headers()
+        self.wfile.write(text.encode())
+
+    def log_message(self, format, *args):
+        pass
+
+
+def _summary(log: str) -> list[str]:
+    return log[log.index("newsstem run summary"):].split("\n\n", 1)[0].splitlines()
+
+
+def test_an_allowed_status_is_a_page_not_an_error_and_an_unwanted_one_still_is(tmp_path):
+    # HTTPERROR_ALLOWED_CODES=404: the 404 reached the spider, yet the summary said
+    # "errors: 1 (HTTP: 404 1)" (every 4xx/5xx response counted), and a crawl whose only
+    # page was an allowed 404 exited with status 3, "the crawl reached nothing"
+    server = serve(_AllowedOrNot)
+    site = f"http://127.0.0.1:{server.server_port}"
+    try:
+        mixed = run_crawl(tmp_path, "-a", f"start_url={site}/index.html", name="mixed",
+                          settings={"HTTPERROR_ALLOWED_CODES": "404", "RETRY_TIMES": "1"})
+        only = {
+            setting: run_crawl(tmp_path, "-a", f"start_url={site}/only-gone.html",
+                               name=setting or "none",
+                               settings={setting: value} if setting else {})
+            for setting, value in (("HTTPERROR_ALLOWED_CODES", "404,410"),
+                                   ("HTTPERROR_ALLOW_ALL", "True"), (None, None))
+        }
+    finally:
+        shut_down(server)
+    assert mixed.returncode == 0, mixed.log
+    lines = _summary(mixed.log)
+    # the 500 stays an error, each attempt (retried once), and a request failed for good
+    assert "  errors: 2 (HTTP: 500 2)" in lines, lines
+    assert "  requests failed: 1 (http_500 1)" in lines, lines
+    # the home page, the allowed 404 and the article the redirect led to
+    assert "  pages fetched: 3 (allowed HTTP statuses: 404 1)" in lines, lines
+    # a redirect, a page robots.txt forbids and a redirect off the site: as before
+    assert "  robots.txt refused: 1" in lines and "  redirected off the site: 1" in lines
+    stats = mixed.stats
+    assert stats["newsstem/summary/errors"] == 2 and stats["newsstem/summary/pages"] == 3
+    assert stats["newsstem/allowed/http_404"] == 1 and "newsstem/errors/http_404" not in stats
+    assert stats["newsstem/summary/outcome"] == "ok"
+    for setting in ("HTTPERROR_ALLOWED_CODES", "HTTPERROR_ALLOW_ALL"):
+        allowed = only[setting]
+        assert allowed.returncode == 0, allowed.log
+        assert "the crawl reached nothing" not in allowed.log
+        lines = _summary(allowed.log)
+        assert "  pages fetched: 1 (allowed HTTP statuses: 404 1)" in lines, lines
+        assert "  errors: 0" in lines, lines
+        assert allowed.stats["newsstem/summary/outcome"] == "ok"
+    refused = only[None]  # not allowed: the crawl failed
+    assert refused.returncode == EXIT_NOTHING_REACHED, refused.log
+    assert "  errors: 1 (HTTP: 404 1)" in _summary(refused.log)
+    assert refused.stats["newsstem/summary/outcome"] == "nothing_reached"

@@ -139,3 +139,18 @@ def test_the_spiders_allowed_codes_given_as_strings_let_the_pages_through(msnbc_
                                f"start_url={msnbc_site.url}/missing.html", "-a", "depth=0")
     assert "/missing.html" in msnbc_site.paths(status=None)
     assert "pages not exported: 1 (" in result.stderr, result.stderr
+    # a page the crawl allowed: not an error, not a crawl that reached nothing (exit 3)
+    assert result.returncode == 0 and "  errors: 0\n" in result.stderr, result.stderr
+
+
+def test_the_spiders_handle_httpstatus_list_lets_its_statuses_through(msnbc_site, tmp_path):
+    # Scrapy's HttpErrorMiddleware reads a spider's handle_httpstatus_list; DownloadErrors
+    # did not: the 404 was a failed request, never reached the spider, and the crawl of
+    # that one page exited with status 3. An allowed status is a page, not an error
+    msnbc_site.clear()
+    result = _crawl_own_spider(tmp_path, "handle_httpstatus_list = [404]\n", "-a",
+                               f"start_url={msnbc_site.url}/missing.html", "-a", "depth=0")
+    assert result.returncode == 0, result.stderr
+    assert "/missing.html" in msnbc_site.paths(status=None)
+    assert "  pages fetched: 1 (allowed HTTP statuses: 404 1)\n" in result.stderr
+    assert "  errors: 0\n" in result.stderr and "download failed" not in result.stderr
