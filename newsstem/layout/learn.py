@@ -416,7 +416,10 @@ def _learn_cluster(
     for slot in scored:
         if slot.role == "none" and slot.diff >= options.diff_threshold:
             slot.role = "sub"
-    reason = "article layout" if titles else "article layout, no title block found"
+    reason = "article layout" if titles else (
+        "article layout, no title block found (no short varying block says its pages' "
+        "link texts or <title> on half of them, nor repeats the article's words)"
+    )
     if len(cores) > 1:
         reason += f" ({len(cores)} variants)"
     reason += f"; self-check: {check}"
@@ -1078,7 +1081,7 @@ def _title(
     options: LearnOptions,
 ) -> _ScoredSlot | None:
     """The title slot of the pages of ``group``: the short varying slot most similar to
-    the anchor texts (else the <title>), else Webstemmer's fallback: the slot before
+    the anchor texts or the <title>, else Webstemmer's fallback: the slot before
     the main text that repeats most of its words."""
     members = set(group)
     candidates = []
@@ -1096,8 +1099,18 @@ def _title(
         return None
     references: dict[int, list[set[str]]] = {}
     for index in group:
-        texts = list(pages[index].anchor_texts) or [layouts[index].title]
-        references[index] = [word_set(t) for t in texts if t]
+        anchors = [word_set(t) for t in pages[index].anchor_texts if t]
+        # the <title> where no link reached the page, and where no anchor text says any
+        # candidate: the links to a page may all say something else ("Print", "Read
+        # more", "Article 16"), and such a page has still its <title>
+        if not any(
+            dice(word_set(slot.slot.texts[index].split("\n", 1)[0]), anchor)
+            >= options.title_threshold
+            for slot, _ in candidates if index in slot.slot.texts
+            for anchor in anchors
+        ):
+            anchors.append(word_set(layouts[index].title))
+        references[index] = [words for words in anchors if words]
     core_position = scored.index(core)
     best, best_score = None, options.title_threshold
     for slot, present in candidates:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from conftest import BBC_INDEX_PAGES
+from support.newssite import GeneratedNewsSite
 
 from newsstem.layout.learn import TrainingPage, diff_score, learn
 from newsstem.layout.patterns import dumps
@@ -69,6 +70,24 @@ def test_title_comes_from_the_anchor_texts(msnbc):
     ])
     [title] = [b for b in result.pattern_set.patterns[0].blocks if b.role == "title"]
     assert title.key.endswith("h1:class=entry-title")
+
+
+def test_title_comes_from_the_title_where_every_link_to_a_page_says_something_else():
+    # a site's print copies (the same article, its own URL) are reached by a link that
+    # says "Print", never the headline, and the story repeats no word of it: the anchor
+    # texts alone left the <h1> at half the likeness and the layout without a title;
+    # each page's <title> finds it
+    site = GeneratedNewsSite(sections=2, articles_per_section=6, copies=True)
+    pages = []
+    for path in sorted(site.article_paths()):
+        html = site._resolve(path).decode()
+        headline = html.split("<h1>", 1)[1].split("</h1>", 1)[0]
+        pages.append(TrainingPage(site.url + path, html, (headline,)))
+        printed = site._resolve("/print" + path).decode()
+        pages.append(TrainingPage(site.url + "/print" + path, printed, ("Print",)))
+    [pattern] = [p for p in learn("s", pages).pattern_set.patterns if p.kind == "article"]
+    [title] = [b for b in pattern.blocks if b.role == "title"]
+    assert title.key.endswith("article/h1")
 
 
 def test_learning_twice_gives_the_same_file(msnbc):
