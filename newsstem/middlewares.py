@@ -137,12 +137,11 @@ class DownloadErrors:
         status = response.status
         if status < 400 or request.meta.get("dont_obey_robotstxt"):
             return response  # (robots.txt, read by its middleware: a 404 says "no rules")
-        kind = f"http_{status}"
         spider = getattr(self.crawler, "spider", None)
         if allowed_status(request, status, spider, self.allowed_codes, self.allow_all):
-            self.stats.inc_value(f"newsstem/allowed/{kind}")
+            self.stats.inc_value(f"newsstem/allowed/http_{status}")
             return response
-        self._fail(request, kind, f"HTTP status {status}")
+        self._fail(request, f"http_{status}", f"HTTP status {status}")
         raise IgnoreRequest(f"HTTP status {status}")
 
     def process_exception(self, request: Request, exception: Exception) -> None:
@@ -172,7 +171,7 @@ class DownloadErrors:
         )
 
 
-def allowed_status(request: Request, status: int, spider_instance: object,
+def allowed_status(request: Request, status: int, spider: object,
                    allowed_codes: Collection[int], allow_all: bool) -> bool:
     """Whether Scrapy's HttpErrorMiddleware lets a response of this 4xx/5xx ``status`` reach
     the spider, by its own rule: the request's ``handle_httpstatus_all``, else its
@@ -200,9 +199,7 @@ def allowed_status(request: Request, status: int, spider_instance: object,
         return status in meta["handle_httpstatus_list"]
     if allow_all:
         return True
-    # (a Scrapy spider attribute, no argument of the news spider: tests/test_docs.py takes
-    # getattr(...spider, NAME) for one)
-    return status in getattr(spider_instance, "handle_httpstatus_list", allowed_codes)
+    return status in getattr(spider, "handle_httpstatus_list", allowed_codes)
 
 
 def _is_network_error(exception: Exception) -> bool:

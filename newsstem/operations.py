@@ -555,9 +555,7 @@ def summarize(
     robots_statuses = _by_suffix(stats, "robotstxt/response_status_count/")
     # responses the crawl allowed reached the spider: pages, not errors (the attempts
     # Scrapy retried before, RETRY_HTTP_CODES, stay errors); counted by DownloadErrors
-    allowed = {name[len("http_"):]: count
-               for name, count in _by_suffix(stats, "newsstem/allowed/").items()
-               if name.startswith("http_")}
+    allowed = _by_suffix(stats, "newsstem/allowed/http_")
     http = {}
     for status, count in _by_suffix(stats, "downloader/response_status_count/").items():
         count -= robots_statuses.get(status, 0) + allowed.get(status, 0)

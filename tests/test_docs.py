@@ -284,13 +284,25 @@ def _sources():
         yield path, source, ast.parse(source)
 
 
+def scrapy_spider_attributes() -> set[str]:
+    """The spider attributes Scrapy itself reads (``getattr(spider, "handle_httpstatus_list",
+    ...)`` in its HttpErrorMiddleware): a newsstem component that reads one as Scrapy does
+    reads Scrapy's attribute, no argument of the news spider."""
+    import scrapy
+
+    read = re.compile(r"""getattr\(\s*(?:self\.)?(?:\w+\.)?spider\s*,\s*["'](\w+)["']""")
+    return {match.group(1) for path in Path(scrapy.__file__).parent.rglob("*.py")
+            for match in read.finditer(path.read_text(encoding="utf-8"))}
+
+
 def spider_arguments() -> set[str]:
     """The news spider's arguments: its ARGUMENTS and PROCESS_ARGUMENTS, and those read as
-    spider attributes (``getattr(spider, "refresh", None)``) or from the command's
-    ``opts.spargs``."""
+    spider attributes (``getattr(spider, "refresh", None)``, not Scrapy's own:
+    :func:`scrapy_spider_attributes`) or from the command's ``opts.spargs``."""
     from newsstem.spiders.news import PROCESS_ARGUMENTS, NewsSpider
 
     names = {*NewsSpider.ARGUMENTS, *PROCESS_ARGUMENTS}
+    scrapys = scrapy_spider_attributes()
     for path, source, tree in _sources():
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Call) and len(node.args) >= 2
@@ -299,7 +311,8 @@ def spider_arguments() -> set[str]:
             if not (isinstance(node.func, ast.Name) and node.func.id == "getattr"):
                 continue
             owner = ast.get_source_segment(source, node.args[0]) or ""
-            if owner.endswith("spider") or (owner == "self" and "spiders" in path.parts):
+            if (owner.endswith("spider") or (owner == "self" and "spiders" in path.parts)) \
+                    and node.args[1].value not in scrapys:
                 names.add(node.args[1].value)
         for node in ast.walk(tree):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
@@ -314,6 +327,8 @@ def test_every_spider_argument_is_in_the_spider_page_table():
     documented = _table_first_column((REPO / "docs" / "spider.md").read_text(encoding="utf-8"),
                                      "argument")
     assert {"render", "refresh"} < spider_arguments()
+    # Scrapy's own (read by newsstem.middlewares.allowed_status as Scrapy reads it): no argument
+    assert "handle_httpstatus_list" in scrapy_spider_attributes() - spider_arguments()
     assert sorted(documented) == sorted(spider_arguments())
 
 
