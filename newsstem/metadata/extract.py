@@ -195,7 +195,8 @@ def _publisher_names(evidence: Evidence) -> list[str]:
 
 def _home_link_names(root: HtmlElement, url: str | None) -> list[str]:
     """The texts of the ``h1``s and ``h2``s that are one link to the site's home page (its
-    root, on the page's own host) and that the ``<title>`` writes as an affix beside
+    root, on the page's own host; any host's root or ``/`` when the page's URL is not
+    known, as on those corpus pages) and that the ``<title>`` writes as an affix beside
     something else: the site's banner, which names the site. Found on dragnet and l3s
     tuning pages of several publishers whose ``<title>`` is the headline and that banner
     (``Faux Fur + Flannel Blanket DIY - A Beautiful Mess`` under ``<h1><a
@@ -219,8 +220,10 @@ def _home_link_names(root: HtmlElement, url: str | None) -> list[str]:
                 or normalize_space(links[0].text_content()) != text:
             continue
         target = urlsplit(urljoin(url or "", href))
-        on_host = (target.hostname or host).removeprefix("www.") == host if host \
-            else bool(target.hostname) or href.startswith("/")
+        if host:
+            on_host = (target.hostname or host).removeprefix("www.") == host
+        else:
+            on_host = bool(target.hostname) or href.startswith("/")
         if target.path in ("", "/") and not target.query and on_host:
             names.append(text)
     return names

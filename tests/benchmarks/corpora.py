@@ -160,7 +160,8 @@ def site_keys(
     pages: list[CorpusPage], page_sites: dict[tuple[str, str], str] | None = None
 ) -> dict[str, str]:
     """Page id -> :func:`split_key` of the page, placeholder hosts (one host for most of
-    a corpus, such as mozilla's "fakehost") not counted as sites."""
+    a corpus, such as mozilla's "fakehost") not counted as sites; ``page_sites``, the sites
+    pages name (None: :data:`PAGE_SITES`'s, ``{}``: none, each such page its own)."""
     placeholders = placeholder_hosts(pages)
     return {page.id: split_key(page, placeholders, page_sites) for page in pages}
 

@@ -485,3 +485,17 @@ def test_a_heading_linking_to_the_home_page_names_the_site(title, href, headline
     html = (f"<html><head><title>{title}</title><meta property='og:title' content='{title}'>"
             f"</head><body><h1><a href='{href}'>Valley Notes</a></h1><p>It rained.</p></body></html>")
     assert extract_metadata(html, "http://valley.example/2012/rain").headline == headline
+
+
+@pytest.mark.parametrize("href, headline", [
+    ("/", "Rain at last in the valley"),
+    ("http://valley.example/", "Rain at last in the valley"),
+    # no URL to name the host: a relative link to a page is still no home page
+    ("2012/rain", "Rain at last in the valley | Valley Notes"),
+    ("/2012/rain", "Rain at last in the valley | Valley Notes"),
+])
+def test_without_the_pages_url_a_heading_linking_to_a_root_names_the_site(href, headline):
+    title = "Rain at last in the valley | Valley Notes"
+    html = (f"<html><head><title>{title}</title><meta property='og:title' content='{title}'>"
+            f"</head><body><h1><a href='{href}'>Valley Notes</a></h1><p>It rained.</p></body></html>")
+    assert extract_metadata(html, None).headline == headline
