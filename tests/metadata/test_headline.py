@@ -472,6 +472,12 @@ def test_an_ideographic_space_in_a_headline_is_kept_as_written():
     assert extract_metadata(page).headline == "岸田首相 訪米へ"
 
 
+def _valley_page(title: str, href: str) -> str:
+    """A page titled ``title`` (and og:title) whose h1 links "Valley Notes" to ``href``."""
+    return (f"<html><head><title>{title}</title><meta property='og:title' content='{title}'>"
+            f"</head><body><h1><a href='{href}'>Valley Notes</a></h1><p>It rained.</p></body></html>")
+
+
 @pytest.mark.parametrize("title, href, headline", [
     ("Rain at last in the valley | Valley Notes", "/", "Rain at last in the valley"),
     ("Rain at last in the valley | Valley Notes", "http://valley.example/", "Rain at last in the valley"),
@@ -482,9 +488,8 @@ def test_an_ideographic_space_in_a_headline_is_kept_as_written():
     ("Valley Notes", "/", "Valley Notes"),
 ])
 def test_a_heading_linking_to_the_home_page_names_the_site(title, href, headline):
-    html = (f"<html><head><title>{title}</title><meta property='og:title' content='{title}'>"
-            f"</head><body><h1><a href='{href}'>Valley Notes</a></h1><p>It rained.</p></body></html>")
-    assert extract_metadata(html, "http://valley.example/2012/rain").headline == headline
+    assert extract_metadata(_valley_page(title, href), "http://valley.example/2012/rain").headline \
+        == headline
 
 
 @pytest.mark.parametrize("href, headline", [
@@ -496,6 +501,4 @@ def test_a_heading_linking_to_the_home_page_names_the_site(title, href, headline
 ])
 def test_without_the_pages_url_a_heading_linking_to_a_root_names_the_site(href, headline):
     title = "Rain at last in the valley | Valley Notes"
-    html = (f"<html><head><title>{title}</title><meta property='og:title' content='{title}'>"
-            f"</head><body><h1><a href='{href}'>Valley Notes</a></h1><p>It rained.</p></body></html>")
-    assert extract_metadata(html, None).headline == headline
+    assert extract_metadata(_valley_page(title, href), None).headline == headline
