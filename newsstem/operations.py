@@ -521,13 +521,13 @@ def summarize(
 ) -> RunSummary:
     """The summary of a run from its stats and its count of successful (2xx) page
     responses, to which those of a 4xx/5xx status the crawl allowed are added from the
-    stats (``newsstem/allowed/http_<status>``) (``offline``: an extraction of archives, which fetches nothing; ``jobdir``: the
-    crawl's ``JOBDIR``, "" without one, None for a queue shared with other workers;
+    stats (``newsstem/allowed/http_<status>``). ``offline``: an extraction of archives,
+    which fetches nothing; ``jobdir``: the crawl's ``JOBDIR``, "" without one, None for a queue shared with other workers;
     ``url_store``: the crawl used a URL store; ``queued``: the requests left in its
     scheduler, None if not known; ``no_feed``: the articles were written to no feed;
     ``close_limit``: the value of the CLOSESPIDER_* setting of the finish reason;
     ``replaced``: the -O files the same command would empty, see ``RunReport._replaced``;
-    ``default_directories``: what the default URL rules accepted, when no rules were given).
+    ``default_directories``: what the default URL rules accepted, when no rules were given.
 
     >>> s = summarize({"downloader/exception_type_count/twisted.internet.error.DNSLookupError": 2,
     ...                "robotstxt/response_count": 0, "finish_reason": "finished"}, pages=0)

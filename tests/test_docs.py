@@ -311,9 +311,11 @@ def spider_arguments() -> set[str]:
             if not (isinstance(node.func, ast.Name) and node.func.id == "getattr"):
                 continue
             owner = ast.get_source_segment(source, node.args[0]) or ""
+            name = node.args[1].value
+            method = inspect.isroutine(getattr(NewsSpider, name, None))  # scope_of: no argument
             if (owner.endswith("spider") or (owner == "self" and "spiders" in path.parts)) \
-                    and node.args[1].value not in scrapys:
-                names.add(node.args[1].value)
+                    and name not in scrapys and not method:
+                names.add(name)
         for node in ast.walk(tree):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                     and node.func.attr == "get" and node.args

@@ -472,9 +472,9 @@ class UrlDbMiddleware:
         before)."""
         if not self.exported(hub):
             return False
-        crawling = getattr(self._crawler, "spider", None)  # (its methods, no arguments)
-        scope_of = getattr(crawling, "scope_of", None)
-        follows = getattr(crawling, "follows", None)
+        spider = getattr(self._crawler, "spider", None)
+        scope_of = getattr(spider, "scope_of", None)
+        follows = getattr(spider, "follows", None)
         if scope_of is not None and follows is not None:
             scope = scope_of(request.meta)
             if scope is None or not follows(scope, int(request.meta.get("depth", 0))):
