@@ -29,25 +29,27 @@ _FIRST_BUCKETS = 16
 _AVERAGE = 16
 
 
-def _find(bucket: bytes, part: bytes) -> int:
-    """Where ``part`` starts a record of ``bucket`` (at a multiple of 16); -1 if it starts
-    none (found across two records' bytes, it is no record of them: looked for on)."""
+def _find(bucket: bytes, part: bytes, width: int = _KEY_BYTES) -> int:
+    """Where ``part`` starts a record of ``bucket`` (records of ``width`` bytes: at a
+    multiple of it); -1 if it starts none (found across two records' bytes, it is no
+    record of them: looked for on)."""
     at = bucket.find(part)
-    while at % _KEY_BYTES:  # (-1 % 16 is 15)
+    while at % width:  # (-1 % width is width - 1)
         if at < 0:
             return -1
         at = bucket.find(part, at + 1)
     return at
 
 
-def _split(buckets: list[bytes], hashed_bytes: int) -> list[bytes]:
+def _split(buckets: list[bytes], hashed_bytes: int, width: int = _KEY_BYTES) -> list[bytes]:
     """Twice the buckets: each splits in two by the next bit of the hash of the first
-    ``hashed_bytes`` of its records (a key's hash: the hash it is looked up by)."""
+    ``hashed_bytes`` of its records of ``width`` bytes (a key's hash: the hash it is
+    looked up by)."""
     mask = 2 * len(buckets) - 1
     parts: list[list[bytes]] = [[] for _ in range(mask + 1)]
     for bucket in buckets:
-        for at in range(0, len(bucket), _KEY_BYTES):
-            record = bucket[at:at + _KEY_BYTES]
+        for at in range(0, len(bucket), width):
+            record = bucket[at:at + width]
             parts[hash(record[:hashed_bytes]) & mask].append(record)
     return [b"".join(part) for part in parts]
 
@@ -151,3 +153,93 @@ class RecordBook:
         """Its buckets too (``sys.getsizeof`` of it is its memory)."""
         return (object.__sizeof__(self) + sys.getsizeof(self._buckets)
                 + sum(sys.getsizeof(bucket) for bucket in self._buckets))
+
+
+class DepthBook:
+    """A ``dict`` of request fingerprint → depth (what the duplicate filter remembers of
+    every request it let through) in ~30 bytes an entry, not ~80: 20-byte fingerprints
+    (Scrapy's, SHA-1) with their depth as 24-byte records in the buckets of
+    :class:`KeySet`, by the fingerprint's hash. A depth changes in place (its bucket
+    copied, a revisit: rare). A fingerprint of another length, or a depth outside
+    ``0 .. 2 ** 32 - 1``, is kept in a ``dict`` beside. Exact: the whole fingerprint is
+    compared.
+
+    >>> depths = DepthBook()
+    >>> for n in range(3000):
+    ...     depths[n.to_bytes(20, "little")] = n % 3
+    >>> depths.get((7).to_bytes(20, "little")), depths.get((4000).to_bytes(20, "little"))
+    (1, None)
+    >>> depths[(7).to_bytes(20, "little")] = 0; depths.get((7).to_bytes(20, "little")), len(depths)
+    (0, 3000)
+    >>> depths[b"short"] = 4; depths.get(b"short"), len(depths)
+    (4, 3001)
+    """
+
+    __slots__ = ("_buckets", "_mask", "_other", "_records")
+
+    FINGERPRINT_BYTES = 20
+    RECORD_BYTES = 24
+
+    def __init__(self) -> None:
+        self._buckets = [b""] * _FIRST_BUCKETS
+        self._mask = _FIRST_BUCKETS - 1
+        self._records = 0
+        self._other: dict[bytes, int] = {}  # other lengths, depths out of 4 bytes' range
+
+    def get(self, fingerprint: bytes) -> int | None:
+        """The depth recorded with ``fingerprint``, None if none is."""
+        if len(fingerprint) == 20:
+            bucket = self._buckets[hash(fingerprint) & self._mask]
+            at = bucket.find(fingerprint)  # (_find inlined: ~100 lookups a page)
+            if at >= 0:
+                if at % 24:  # across two records: look on
+                    at = _find(bucket, fingerprint, 24)
+                if at >= 0:
+                    return int.from_bytes(bucket[at + 20:at + 24], "big")
+        if self._other:
+            return self._other.get(fingerprint)
+        return None
+
+    def __setitem__(self, fingerprint: bytes, depth: int) -> None:
+        index = hash(fingerprint) & self._mask
+        if len(fingerprint) != 20 or not 0 <= depth < 1 << 32:
+            if len(fingerprint) == 20:  # (a negative depth: set by hand in a meta)
+                self._drop(index, fingerprint)
+            self._other[fingerprint] = depth
+            return
+        bucket = self._buckets[index]
+        record = fingerprint + depth.to_bytes(4, "big")
+        at = _find(bucket, fingerprint, 24)
+        if at >= 0:
+            self._buckets[index] = bucket[:at] + record + bucket[at + 24:]
+            return
+        if self._other:
+            self._other.pop(fingerprint, None)
+        self._buckets[index] = bucket + record
+        self._records += 1
+        if self._records > _AVERAGE * len(self._buckets):
+            self._buckets = _split(self._buckets, 20, 24)
+            self._mask = len(self._buckets) - 1
+
+    def _drop(self, index: int, fingerprint: bytes) -> None:
+        bucket = self._buckets[index]
+        at = _find(bucket, fingerprint, 24)
+        if at >= 0:
+            self._buckets[index] = bucket[:at] + bucket[at + 24:]
+            self._records -= 1
+
+    def items(self) -> Iterator[tuple[bytes, int]]:
+        for bucket in self._buckets:
+            for at in range(0, len(bucket), 24):
+                yield bucket[at:at + 20], int.from_bytes(bucket[at + 20:at + 24], "big")
+        yield from self._other.items()
+
+    def __len__(self) -> int:
+        return self._records + len(self._other)
+
+    def __sizeof__(self) -> int:
+        """Its buckets and its dict too (``sys.getsizeof`` of it is its memory)."""
+        return (object.__sizeof__(self) + sys.getsizeof(self._buckets)
+                + sum(sys.getsizeof(bucket) for bucket in self._buckets)
+                + sys.getsizeof(self._other)
+                + sum(sys.getsizeof(k) + sys.getsizeof(v) for k, v in self._other.items()))
