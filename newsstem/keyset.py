@@ -157,12 +157,13 @@ class RecordBook:
 
 class DepthBook:
     """A ``dict`` of request fingerprint → depth (what the duplicate filter remembers of
-    every request it let through) in ~30 bytes an entry, not ~80: 20-byte fingerprints
-    (Scrapy's, SHA-1) with their depth as 24-byte records in the buckets of
-    :class:`KeySet`, by the fingerprint's hash. A depth changes in place (its bucket
-    copied, a revisit: rare). A fingerprint of another length, or a depth outside
-    ``0 .. 2 ** 32 - 1``, is kept in a ``dict`` beside. Exact: the whole fingerprint is
-    compared.
+    every request it let through) in ~24 bytes an entry, not ~80: 20-byte fingerprints
+    (Scrapy's, SHA-1) and their depth in one byte, 21-byte records in the buckets of
+    :class:`KeySet` by the fingerprint's hash (a lookup: one ``bytes.find`` and one byte
+    read). A depth changes in place (its bucket copied: a revisit, rare). A fingerprint of
+    another length, or a depth outside 0-255, is kept in a ``dict`` beside (a crawl
+    without a depth limit whose links lead deeper than 255). Exact: the whole
+    fingerprint is compared.
 
     >>> depths = DepthBook()
     >>> for n in range(3000):
@@ -171,20 +172,19 @@ class DepthBook:
     (1, None)
     >>> depths[(7).to_bytes(20, "little")] = 0; depths.get((7).to_bytes(20, "little")), len(depths)
     (0, 3000)
-    >>> depths[b"short"] = 4; depths.get(b"short"), len(depths)
-    (4, 3001)
+    >>> depths[b"short"] = 4; depths[(8).to_bytes(20, "little")] = 300; len(depths)
+    3001
+    >>> depths.get(b"short"), depths.get((8).to_bytes(20, "little"))
+    (4, 300)
     """
 
     __slots__ = ("_buckets", "_mask", "_other", "_records")
-
-    FINGERPRINT_BYTES = 20
-    RECORD_BYTES = 24
 
     def __init__(self) -> None:
         self._buckets = [b""] * _FIRST_BUCKETS
         self._mask = _FIRST_BUCKETS - 1
         self._records = 0
-        self._other: dict[bytes, int] = {}  # other lengths, depths out of 4 bytes' range
+        self._other: dict[bytes, int] = {}  # other lengths, depths out of a byte's range
 
     def get(self, fingerprint: bytes) -> int | None:
         """The depth recorded with ``fingerprint``, None if none is."""
@@ -192,46 +192,46 @@ class DepthBook:
             bucket = self._buckets[hash(fingerprint) & self._mask]
             at = bucket.find(fingerprint)  # (_find inlined: ~100 lookups a page)
             if at >= 0:
-                if at % 24:  # across two records: look on
-                    at = _find(bucket, fingerprint, 24)
+                if at % 21:  # across two records: look on
+                    at = _find(bucket, fingerprint, 21)
                 if at >= 0:
-                    return int.from_bytes(bucket[at + 20:at + 24], "big")
+                    return bucket[at + 20]
         if self._other:
             return self._other.get(fingerprint)
         return None
 
     def __setitem__(self, fingerprint: bytes, depth: int) -> None:
         index = hash(fingerprint) & self._mask
-        if len(fingerprint) != 20 or not 0 <= depth < 1 << 32:
-            if len(fingerprint) == 20:  # (a negative depth: set by hand in a meta)
+        if len(fingerprint) != 20 or not 0 <= depth <= 255:
+            if len(fingerprint) == 20:
                 self._drop(index, fingerprint)
             self._other[fingerprint] = depth
             return
         bucket = self._buckets[index]
-        record = fingerprint + depth.to_bytes(4, "big")
-        at = _find(bucket, fingerprint, 24)
+        record = fingerprint + bytes((depth,))
+        at = _find(bucket, fingerprint, 21)
         if at >= 0:
-            self._buckets[index] = bucket[:at] + record + bucket[at + 24:]
+            self._buckets[index] = bucket[:at] + record + bucket[at + 21:]
             return
         if self._other:
             self._other.pop(fingerprint, None)
         self._buckets[index] = bucket + record
         self._records += 1
         if self._records > _AVERAGE * len(self._buckets):
-            self._buckets = _split(self._buckets, 20, 24)
+            self._buckets = _split(self._buckets, 20, 21)
             self._mask = len(self._buckets) - 1
 
     def _drop(self, index: int, fingerprint: bytes) -> None:
         bucket = self._buckets[index]
-        at = _find(bucket, fingerprint, 24)
+        at = _find(bucket, fingerprint, 21)
         if at >= 0:
-            self._buckets[index] = bucket[:at] + bucket[at + 24:]
+            self._buckets[index] = bucket[:at] + bucket[at + 21:]
             self._records -= 1
 
     def items(self) -> Iterator[tuple[bytes, int]]:
         for bucket in self._buckets:
-            for at in range(0, len(bucket), 24):
-                yield bucket[at:at + 20], int.from_bytes(bucket[at + 20:at + 24], "big")
+            for at in range(0, len(bucket), 21):
+                yield bucket[at:at + 20], bucket[at + 20]
         yield from self._other.items()
 
     def __len__(self) -> int:
