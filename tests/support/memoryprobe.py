@@ -4,7 +4,8 @@
 extensions, found from the repository's root, and ``MEMORYPROBE_FILE``): when the spider
 closes, PATH gets a JSON object of how many entries each structure holds (the
 spider's anchor texts waiting for their page and the pages it fetched, the pipelines'
-and the URL store's memories; ``NAME bytes``: the memory of each set of keys), for tests
+and the URL store's memories, the duplicate filter's depths; ``NAME bytes``: the
+memory of each set of keys and of the depths), for tests
 that a structure does not keep something for every page, or keeps it compact.
 tests/benchmarks/crawl_memory.py measures their sizes in bytes on a long crawl.
 """
@@ -19,7 +20,7 @@ from typing import Any
 
 from scrapy import signals
 
-from newsstem.keyset import KeySet
+from newsstem.keyset import DepthBook, KeySet
 
 CONTAINERS = (dict, set, list, KeySet)
 
@@ -43,6 +44,13 @@ class StructureLengths:
         # and "NAME bytes" of the sets of keys (a set and its keys, or a KeySet)
         lengths.update((f"{name} bytes", key_set_bytes(value))
                        for name, value in containers.items() if isinstance(value, (set, KeySet)))
+        # and the duplicate filter's depths (a dict of fingerprint → depth, or a DepthBook)
+        depths = getattr(self.crawler.engine._slot.scheduler.df, "_depths", None)
+        if depths is not None:
+            name = "DepthAwareDupeFilter._depths"
+            lengths[name] = len(depths)
+            lengths[f"{name} bytes"] = sys.getsizeof(depths) + (
+                sum(sys.getsizeof(key) for key in depths) if isinstance(depths, dict) else 0)
         self.path.write_text(json.dumps(lengths))
 
 
