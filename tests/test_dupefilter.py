@@ -9,13 +9,13 @@ import sys
 
 from scrapy import Request
 from scrapy.utils.request import RequestFingerprinter
-
-from newsstem.dupefilter import REVISIT_META_KEY, SEEN_FILE, DepthAwareDupeFilter
-from newsstem.keyset import DepthBook
 from support.crawl import run_crawl
 from support.httpserver import FixtureSite
 from support.memoryprobe import probe_settings
 from support.newssite import GeneratedNewsSite
+
+from newsstem.dupefilter import REVISIT_META_KEY, SEEN_FILE, DepthAwareDupeFilter
+from newsstem.keyset import DepthBook
 
 
 def _request(url: str, depth: int) -> Request:

@@ -20,7 +20,7 @@ from typing import Any
 
 from scrapy import signals
 
-from newsstem.keyset import DepthBook, KeySet
+from newsstem.keyset import KeySet
 
 CONTAINERS = (dict, set, list, KeySet)
 
