@@ -439,6 +439,7 @@ def decide_headline(
     """
     name_keys = _site_keys(site_names)
     entries: list[tuple[str, str, str]] = []  # source, text as written, comparable text
+    named: dict[str, str] = {}  # a document title a site name was cut from: key -> text
     for source, text in candidates:
         text = without_code(text)
         stripped = _strip_site_keys(text, name_keys) if text else text
@@ -447,6 +448,17 @@ def decide_headline(
         key = comparable(stripped)
         if key and not _is_name(key.replace(" ", ""), name_keys):
             entries.append((source, stripped, key))
+            if stripped != text and FAMILY.get(source) == "document":
+                named[key] = stripped
+    # The site's name cut from the <title>, the rest is the headline as the site writes it,
+    # dashes and all ("Nokia E71 Software Update - v400.21.013 | Site"): the extraction's
+    # title, the same <title> cut further at one of its dashes, gives way (a "|" or "»"
+    # left in the rest more often sets off a section: "Gift Ideas | Atlanta").
+    entries = [
+        entry for entry in entries
+        if entry[0] != "extraction" or not any(
+            other != entry[2] and _dash_part(entry[2], text) for other, text in named.items())
+    ] or entries
     if not entries:
         return None
     for source, text, _ in entries:
@@ -478,7 +490,8 @@ def decide_headline(
         for wanted in _ALONE:
             for source, text, _ in entries:
                 if source == wanted:
-                    text = _strip_generic(text) if FAMILY[source] == "document" else text
+                    if FAMILY[source] == "document" and comparable(text) not in named:
+                        text = _strip_generic(text)
                     return Headline(text, source, 1)
     longer = _heading_longer_than_the_titles(entries, chosen, opening)
     if longer is not None:
@@ -658,6 +671,19 @@ def _agrees(key: str, other_key: str, other_text: str) -> bool:
                 rest = comparable(" ".join(parts[:start] + parts[end:]))
                 return len(rest) <= min(MAX_AFFIX_CHARS, max(len(key), 12))
     return False
+
+
+_DASH = re.compile(r"\s[-–—]\s")
+
+
+def _dash_part(key: str, text: str) -> bool:
+    """Whether ``key`` is a run of the parts of ``text`` cut at its dashes, not all."""
+    parts = _DASH.split(text)
+    return any(
+        comparable(" ".join(parts[start:end])) == key
+        for start in range(len(parts)) for end in range(start + 1, len(parts) + 1)
+        if start or end < len(parts)
+    )
 
 
 def _strip_generic(text: str) -> str:
