@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import UsageError
 
+from newsstem.usage_errors import one_line_errors
+
 if TYPE_CHECKING:
+    import argparse
+
     from scrapy import Spider
     from scrapy.settings import BaseSettings
     from scrapy.spiderloader import SpiderLoader
@@ -47,3 +51,20 @@ def run_without_urldb(settings: BaseSettings) -> None:
     ("no URL store ...: every article of the crawl is exported") is untrue here."""
     settings.set("NEWSSTEM_URLDB", "", priority="cmdline")
     leave_out_urldb_middleware(settings)
+
+
+class WithoutUrlDb:
+    """Mixin of the commands that read pages of a site without crawling it (``parse``,
+    ``shell``, ``check``), before Scrapy's command class: usage errors as one line, and
+    no URL store (:func:`run_without_urldb`), whatever the settings or ``-s`` say."""
+
+    settings: Any
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        super().add_options(parser)  # type: ignore[misc]
+        one_line_errors(parser)
+
+    def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
+        super().process_options(args, opts)  # type: ignore[misc]
+        assert self.settings is not None
+        run_without_urldb(self.settings)

@@ -29,19 +29,12 @@ from typing import Any
 from scrapy.commands.check import Command as ScrapyCheckCommand
 from scrapy.spiderloader import get_spider_loader
 
-from newsstem.commands import load_spider, run_without_urldb
-from newsstem.usage_errors import one_line_errors
+from newsstem.commands import WithoutUrlDb, load_spider
 
 
-class Command(ScrapyCheckCommand):
-    def add_options(self, parser: argparse.ArgumentParser) -> None:
-        super().add_options(parser)
-        one_line_errors(parser)
-
+class Command(WithoutUrlDb, ScrapyCheckCommand):
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
         super().process_options(args, opts)
-        assert self.settings is not None
-        run_without_urldb(self.settings)
         loader = get_spider_loader(self.settings)
         for name in args:
             load_spider("check", loader, name)

@@ -49,9 +49,8 @@ from scrapy.exceptions import UsageError
 
 from newsstem import defaults, render
 from newsstem.archive import ArchivedPage, ArchiveError, html_pages_by_site
-from newsstem.setting_values import check_setting_types
-from newsstem.distributed.connection import DistributedError, urldb_of
 from newsstem.discovery import SinceError, parse_since
+from newsstem.distributed.connection import DistributedError, urldb_of
 from newsstem.encoding import decode_html
 from newsstem.layout.learn import LearnOptions, LearnResult, TrainingPage, learn
 from newsstem.layout.patterns import (
@@ -65,6 +64,7 @@ from newsstem.layout.patterns import (
 from newsstem.layout.redesign import Relearned, patterns_key, relearn
 from newsstem.layout.report import ROLE_COLOURS, site_report, write_report
 from newsstem.paths import unwritable_directory
+from newsstem.setting_values import check_setting_types
 from newsstem.sharedpatterns import LOADED_WHEN, publish
 from newsstem.text import counted
 from newsstem.urldb import StoreError, hide_password, open_store, parse_uri

@@ -26,22 +26,18 @@ from scrapy.spiderloader import get_spider_loader
 from scrapy.utils.spider import spidercls_for_request
 from w3lib.url import is_url
 
-from newsstem.commands import load_spider, run_without_urldb, spider_names
-from newsstem.usage_errors import one_line_errors
+from newsstem.commands import WithoutUrlDb, load_spider, spider_names
 
 
-class Command(ScrapyParseCommand):
+class Command(WithoutUrlDb, ScrapyParseCommand):
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
         for action in parser._actions:  # Scrapy's "[default: 1]", wrapped after "[default:",
             if "--depth" in action.option_strings:  # prints as a heading (tests/test_docs.py)
                 action.help = "maximum depth for parsing requests (%(default)s by default)"
-        one_line_errors(parser)
 
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
         super().process_options(args, opts)
-        assert self.settings is not None
-        run_without_urldb(self.settings)
         if len(args) != 1 or not is_url(args[0]):
             given = f"not {' '.join(args)!r}" if args else "none was given"
             raise UsageError(f"parse: give one URL to parse ({given})", print_help=False)

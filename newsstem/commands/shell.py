@@ -26,22 +26,15 @@ from scrapy.spiderloader import get_spider_loader
 from scrapy.utils.spider import DefaultSpider, spidercls_for_request
 from scrapy.utils.url import guess_scheme
 
-from newsstem.commands import load_spider, run_without_urldb
-from newsstem.usage_errors import one_line_errors
+from newsstem.commands import WithoutUrlDb, load_spider
 
 if TYPE_CHECKING:
     from scrapy import Spider
 
 
-class Command(ScrapyShellCommand):
-    def add_options(self, parser: argparse.ArgumentParser) -> None:
-        super().add_options(parser)
-        one_line_errors(parser)
-
+class Command(WithoutUrlDb, ScrapyShellCommand):
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
         super().process_options(args, opts)
-        assert self.settings is not None
-        run_without_urldb(self.settings)
         if opts.spider:
             spidercls = load_spider("shell", get_spider_loader(self.settings), opts.spider)
             if getattr(spidercls, "with_start", None) is not None and not args:
