@@ -38,10 +38,12 @@ name, an anchor text that says "Read more". Agreement decides:
 The text is returned as the winning source writes it, with a known site-name affix
 removed; where the winner is the visible heading (or ``<title>``) and the page's
 metadata writes the same words with plain quotes or dashes, as the metadata writes it
-(the template curled them: the editor's headline is the plain one). Site names come
-from the page (og:site_name, the JSON-LD publisher, the host name) and from the
-site's other pages: across one site, the prefix or suffix its ``<title>``s share is
-the site's name (:class:`SiteNames`).
+(the template curled them: the editor's headline is the plain one); a ``<title>`` a site
+name was cut from is not cut again, and the extraction's title cut from it at a dash
+gives way (``Update - v400.21.013 | Site``: :func:`_dash_part`). Site names come from the
+page (og:site_name, the JSON-LD publisher, the host name, a heading that is one link to
+the home page: ``extract._home_link_names``) and from the site's other pages: across one
+site, the prefix or suffix its ``<title>``s share is the site's name (:class:`SiteNames`).
 
 No Scrapy import: an lxml tree or strings in, strings out.
 """
