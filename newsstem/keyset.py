@@ -1,13 +1,18 @@
-"""A set of the URL store's 16-byte keys that holds ~20 bytes a key, not ~110.
+"""Compact exact stores of the keys a crawl keeps for its whole run, ~20-25 bytes a key
+where Python's ``set``/``dict`` take ~80-150: :class:`KeySet` (the URL store's 16-byte
+keys: pages fetched, articles exported, articles skipped), :class:`RecordBook` (a 12-byte
+digest -> a number: SiteNames' affixes seen once) and :class:`DepthBook` (a request
+fingerprint -> its depth: the duplicate filter's depths). All three keep their records end
+to end in the same hashed ``bytes`` buckets.
 
 A crawl remembers some keys for its whole run, one a page (the pages the spider fetched,
 the articles the crawl exported): in a Python ``set`` each is a ``bytes`` object (49
 bytes) and a slot of the table (~40-60 bytes with its spare room), ~100 MiB a million
 pages. :class:`KeySet` keeps the keys' bytes end to end in buckets (``bytes``), a bucket
 by the key's hash, ~8-16 keys a bucket; a lookup is one ``bytes.find`` in its bucket (at
-a multiple of 16). The buckets double when they hold 16 keys on average. Exact: every byte of a key is kept
-(no false positive a Bloom filter or a shorter hash would give); keys of another length
-stay in a ``set``. Keys are never removed (no caller removes one).
+a multiple of 16). The buckets double when they hold 16 keys on average. Exact: every
+byte of a key is kept (no false positive a Bloom filter or a shorter hash would give);
+keys of another length stay in a ``set``. Keys are never removed (no caller removes one).
 
 >>> keys = KeySet()
 >>> for n in range(5000):

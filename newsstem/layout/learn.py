@@ -1081,8 +1081,9 @@ def _title(
     options: LearnOptions,
 ) -> _ScoredSlot | None:
     """The title slot of the pages of ``group``: the short varying slot most similar to
-    the anchor texts or the <title>, else Webstemmer's fallback: the slot before
-    the main text that repeats most of its words."""
+    the anchor texts (and the <title> of a page none of whose anchor texts says any
+    candidate), else Webstemmer's fallback: the slot before the main text that repeats
+    most of its words."""
     members = set(group)
     candidates = []
     for slot in scored:
