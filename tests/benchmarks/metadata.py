@@ -90,6 +90,7 @@ from urllib.parse import urlsplit
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # corpora, learned, author_names
 
 import trafilatura  # noqa: E402
 from lxml import html as lxml_html  # noqa: E402
@@ -402,7 +403,6 @@ def exported(page, site_titles: SiteTitles):
 
 
 def headlines(verbose: bool, show_held_out: bool = False) -> int:
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     from corpora import gold_headline, halves, load_corpus
 
     scores: dict[tuple[str, str, str], list[float]] = {}  # (set, tool, measure) -> hits, n
@@ -519,7 +519,6 @@ def first_lines(verbose: bool, show_held_out: bool = False, save: str | None = N
     half; newsstem, readability's title and trafilatura's. ``--save`` writes every page's
     exported title, ``--compare`` lists the tuning pages whose title differs from a saved
     run's (scored or not) and counts the held-out ones; ``only``, one half's pages alone."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     from corpora import corpora_root, corpus_names, halves, load_corpus
     from learned import scored_headline
 
@@ -601,7 +600,6 @@ def author_precision(verbose: bool, show_held_out: bool = False) -> int:
     source, and the names :func:`author_names.doubt` finds implausible (listed), an
     organisation's name counted apart. Most corpus pages have no labelled authors: this
     counts junk, not recall."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     from author_names import ORGANISATION, doubt
     from corpora import HALVES, corpus_names, halves, load_corpus
 
