@@ -205,14 +205,15 @@ def main(argv: list[str] | None = None) -> int:
         from learned import CHECK_SITES, read_check_sites
 
         mine = {(c, i): s for c, i, s, _ in found}
+        checked = read_check_sites(CHECK_SITES)
         differ = 0
-        for corpus, wanted in sorted(read_check_sites(CHECK_SITES).items()):
+        for corpus, wanted in sorted(checked.items()):
             for page_id, site in sorted(wanted.items()):
                 if mine.get((corpus, page_id)) != site:
                     differ += 1
                     print(f"{corpus}\t{page_id}\tcheck_sites {site}\t"
                           f"page_sites {mine.get((corpus, page_id))}")
-        print(f"{differ} of {sum(len(w) for w in read_check_sites(CHECK_SITES).values())} "
+        print(f"{differ} of {sum(len(w) for w in checked.values())} "
               "check-site pages differ")
         return 0
     text = render(found)
