@@ -153,8 +153,9 @@ class RunSummary:
     # run of such pages said "no_article" and nothing of the wait (one WARNING per page)
     render_unfinished: int = 0
     # start messages of a distributed worker it dropped as unreadable, naming unknown
-    # arguments or giving bad values (newsstem/distributed/rejected_messages): each an ERROR line, and a summary
-    # of "errors: 0", "pages fetched: 0" said nothing of the site never crawled
+    # arguments or giving bad values (newsstem/distributed/rejected_messages): each an
+    # ERROR line, and a summary of "errors: 0", "pages fetched: 0" said nothing of the
+    # site never crawled
     rejected_messages: int = 0
     # requests the duplicate filter refused (dupefilter/filtered): a distributed worker whose
     # pages the shared filter had all seen (a second run within NEWSSTEM_DISTRIBUTED_FORGET,
@@ -522,9 +523,10 @@ def summarize(
     """The summary of a run from its stats and its count of successful (2xx) page
     responses, to which those of a 4xx/5xx status the crawl allowed are added from the
     stats (``newsstem/allowed/http_<status>``). ``offline``: an extraction of archives,
-    which fetches nothing; ``jobdir``: the crawl's ``JOBDIR``, "" without one, None for a queue shared with other workers;
-    ``url_store``: the crawl used a URL store; ``queued``: the requests left in its
-    scheduler, None if not known; ``no_feed``: the articles were written to no feed;
+    which fetches nothing; ``jobdir``: the crawl's ``JOBDIR``, "" without one, None for
+    a queue shared with other workers; ``url_store``: the crawl used a URL store;
+    ``queued``: the requests left in its scheduler, None if not known; ``no_feed``: the
+    articles were written to no feed;
     ``close_limit``: the value of the CLOSESPIDER_* setting of the finish reason;
     ``replaced``: the -O files the same command would empty, see ``RunReport._replaced``;
     ``default_directories``: what the default URL rules accepted, when no rules were given.
