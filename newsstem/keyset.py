@@ -195,7 +195,7 @@ class DepthBook:
         """The depth recorded with ``fingerprint``, None if none is."""
         if len(fingerprint) == 20:
             bucket = self._buckets[hash(fingerprint) & self._mask]
-            at = bucket.find(fingerprint)  # (_find inlined: ~100 lookups a page)
+            at = bucket.find(fingerprint)  # (_find inlined: a lookup for every request made)
             if at >= 0:
                 if at % 21:  # across two records: look on
                     at = _find(bucket, fingerprint, 21)
