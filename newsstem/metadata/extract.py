@@ -207,17 +207,18 @@ def _home_link_names(root: HtmlElement, url: str | None) -> list[str]:
     body, title = root.find(".//body"), root.find(".//title")
     if body is None or title is None:
         return []
+    linked = [(heading, links[0]) for heading in body.iter("h1", "h2")
+              if len(links := heading.findall(".//a")) == 1]
+    if not linked:  # most pages: their <title> is not cut into affixes
+        return []
     affixes = {comparable(a) for a in title_affixes(normalize_space(title.text_content()))}
     host = ((urlsplit(url).hostname or "") if url else "").removeprefix("www.")
     names = []
-    for heading in body.iter("h1", "h2"):
-        links = heading.findall(".//a")
-        if len(links) != 1:
-            continue
+    for heading, link in linked:
         text = normalize_space(heading.text_content())
-        href = (links[0].get("href") or "").strip()
+        href = (link.get("href") or "").strip()
         if not text or comparable(text) not in affixes or not href or href.startswith("#") \
-                or normalize_space(links[0].text_content()) != text:
+                or normalize_space(link.text_content()) != text:
             continue
         target = urlsplit(urljoin(url or "", href))
         if host:
