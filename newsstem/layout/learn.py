@@ -1098,6 +1098,11 @@ def _title(
             candidates.append((slot, present))
     if not candidates:
         return None
+    # the words of each candidate's first line on each of its pages in the group
+    heads = [
+        {index: word_set(slot.slot.texts[index].split("\n", 1)[0]) for index in present}
+        for slot, present in candidates
+    ]
     references: dict[int, list[set[str]]] = {}
     for index in group:
         anchors = [word_set(t) for t in pages[index].anchor_texts if t]
@@ -1105,20 +1110,18 @@ def _title(
         # candidate: the links to a page may all say something else ("Print", "Read
         # more", "Article 16"), and such a page has still its <title>
         if not any(
-            dice(word_set(slot.slot.texts[index].split("\n", 1)[0]), anchor)
-            >= options.title_threshold
-            for slot, _ in candidates if index in slot.slot.texts
+            dice(head[index], anchor) >= options.title_threshold
+            for head in heads if index in head
             for anchor in anchors
         ):
             anchors.append(word_set(layouts[index].title))
         references[index] = [words for words in anchors if words]
     core_position = scored.index(core)
     best, best_score = None, options.title_threshold
-    for slot, present in candidates:
+    for (slot, present), head in zip(candidates, heads):
         total = 0.0
         for index in present:
-            words = word_set(slot.slot.texts[index].split("\n", 1)[0])
-            total += max((dice(words, ref) for ref in references[index]), default=0.0)
+            total += max((dice(head[index], ref) for ref in references[index]), default=0.0)
         score = total / len(group)
         closeness = -abs(core_position - scored.index(slot)) * 1e-6  # ties: nearer the core
         if score + closeness > best_score:
